@@ -1,0 +1,61 @@
+//! `collide`: the command-line tool of the collide crate.
+//!
+//! - `collide demo` (what `cargo run --release` runs): seed 000's experiment
+//!   on the built-in scenes, verified against brute force, with an HTML
+//!   report.
+//! - `collide replay TRACE`: replays a recorded trace through a structure.
+//! - `collide record SCENE`: writes a built-in scene as a trace.
+
+mod demo;
+mod measure;
+mod record;
+mod replay;
+mod report;
+mod table;
+
+use clap::{Parser, Subcommand};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Collision detection for games: broad-phase structures, verified against
+/// brute force, on built-in scenes and recorded traces.
+#[derive(Parser, Debug)]
+#[command(name = "collide", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compare every structure on the built-in scenes and write an HTML
+    /// report (the default when no command is given).
+    Demo(demo::DemoArgs),
+    /// Replay a trace file through a structure, or through all of them.
+    Replay(replay::ReplayArgs),
+    /// Write a built-in scene as a trace file.
+    Record(record::RecordArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stdout = io::stdout().lock();
+    let result = match cli
+        .command
+        .unwrap_or(Command::Demo(demo::DemoArgs::default()))
+    {
+        Command::Demo(args) => demo::demo(&args, &mut stdout).map_err(|message| (message, 1)),
+        Command::Replay(args) => {
+            replay::replay(&args, &mut stdout).map_err(|f| (f.message, f.status))
+        }
+        Command::Record(args) => record::record(&args).map_err(|message| (message, 2)),
+    };
+    let _ = stdout.flush();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((message, status)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(status)
+        }
+    }
+}

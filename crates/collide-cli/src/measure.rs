@@ -1,0 +1,130 @@
+//! Running one structure over a sequence of frames and measuring it: the
+//! shared engine of `collide replay` and `collide demo`.
+
+use collide::scene::{IdEvent, Record, RunError, Runner};
+use collide::{BroadPhase, Vector, Verified, structure_by_name};
+use indicatif::ProgressBar;
+use std::time::Instant;
+
+/// One event with its frame, in trace ids.
+pub type FrameEvent = (usize, IdEvent);
+
+/// What one structure did over a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    pub structure: String,
+    pub frames: usize,
+    pub peak_objects: usize,
+    pub started: u64,
+    pub stopped: u64,
+    pub final_pairs: usize,
+    /// Microseconds per frame: the frame's insert/update/remove calls plus
+    /// the step (parsing and generation excluded).
+    pub frame_micros: Vec<f64>,
+    pub candidates_tested: u64,
+    pub maintenance_ops: u64,
+    pub pair_sum: u64,
+    /// Started plus stopped events after frame 0 (which starts every pair).
+    pub steady_changes: u64,
+    /// The event stream, when asked for.
+    pub events: Vec<FrameEvent>,
+    /// The first divergence from brute force, when verified.
+    pub divergence: Option<String>,
+}
+
+impl RunReport {
+    pub fn mean_micros(&self) -> f64 {
+        self.frame_micros.iter().sum::<f64>() / self.frame_micros.len().max(1) as f64
+    }
+
+    pub fn p99_micros(&self) -> f64 {
+        percentile(&self.frame_micros, 0.99)
+    }
+
+    pub fn per_frame(&self, total: u64) -> f64 {
+        total as f64 / self.frames.max(1) as f64
+    }
+}
+
+/// The `q` quantile (nearest rank) of `values`.
+pub fn percentile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// How to run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions<'a> {
+    /// Check every frame against brute force.
+    pub verify: bool,
+    /// Keep the event stream in the report.
+    pub keep_events: bool,
+    /// Advanced once per frame.
+    pub progress: Option<&'a ProgressBar>,
+}
+
+/// Runs the structure `name` over `frames`.
+pub fn run_structure<V: Vector>(
+    name: &str,
+    frames: &[Vec<Record<V>>],
+    options: RunOptions<'_>,
+) -> Result<RunReport, RunError> {
+    let world = structure_by_name::<V, u64>(name).unwrap_or_else(|| {
+        panic!("structure `{name}` is listed in STRUCTURE_NAMES but cannot be built")
+    });
+    if options.verify {
+        let mut world = Verified::new(world);
+        let mut report = run(&mut world, frames, options)?;
+        report.divergence = world.divergence().map(|d| d.to_string());
+        Ok(report)
+    } else {
+        let mut world = world;
+        run(world.as_mut(), frames, options)
+    }
+}
+
+fn run<V: Vector>(
+    world: &mut (impl BroadPhase<V, u64> + ?Sized),
+    frames: &[Vec<Record<V>>],
+    options: RunOptions<'_>,
+) -> Result<RunReport, RunError> {
+    let mut runner = Runner::new();
+    let mut report = RunReport {
+        structure: world.name().to_string(),
+        frame_micros: Vec::with_capacity(frames.len()),
+        ..RunReport::default()
+    };
+    let mut events = Vec::new();
+    for (index, records) in frames.iter().enumerate() {
+        let start = Instant::now();
+        runner.apply(world, records)?;
+        runner.step(world, &mut events);
+        report
+            .frame_micros
+            .push(start.elapsed().as_secs_f64() * 1e6);
+        let stats = world.stats();
+        report.frames += 1;
+        report.peak_objects = report.peak_objects.max(world.len());
+        report.started += stats.started as u64;
+        report.stopped += stats.stopped as u64;
+        report.candidates_tested += stats.candidates_tested;
+        report.maintenance_ops += stats.maintenance_ops;
+        report.pair_sum += stats.pairs as u64;
+        report.final_pairs = stats.pairs;
+        if index > 0 {
+            report.steady_changes += (stats.started + stats.stopped) as u64;
+        }
+        if options.keep_events {
+            report.events.extend(events.iter().map(|e| (index, *e)));
+        }
+        if let Some(bar) = options.progress {
+            bar.inc(1);
+        }
+    }
+    Ok(report)
+}

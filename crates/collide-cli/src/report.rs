@@ -1,0 +1,299 @@
+//! The demo's self-contained HTML report: an animation of each animated 2D
+//! scene coloured by overlap, the comparison tables, and charts as inline
+//! SVG. No network access is needed to view it.
+
+use crate::demo::describe;
+use crate::measure::RunReport;
+use base64::Engine;
+use collide::scene::{Record, Runner, SceneStats};
+use collide::{BroadPhase, Brute, Vector};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The measured results of one scene.
+#[derive(Clone, Debug)]
+pub struct SceneResult {
+    pub label: String,
+    pub side: f32,
+    pub stats: SceneStats,
+    pub reports: Vec<RunReport>,
+}
+
+/// Boxes of a 2D scene over time, quantised to 16 bits per coordinate, with
+/// one bit per object: in at least one overlapping pair.
+#[derive(Clone, Debug)]
+pub struct Animation {
+    pub label: String,
+    pub lo: f32,
+    pub hi: f32,
+    /// Per frame: `[count: u16 LE][count * 4 * u16 LE: minx miny maxx maxy]
+    /// [ceil(count / 8) bytes of overlap flags]`.
+    pub data: Vec<u8>,
+    pub frames: usize,
+}
+
+/// Frames kept for the animation: every `ANIMATION_STRIDE`-th.
+const ANIMATION_STRIDE: usize = 2;
+
+impl Animation {
+    /// Replays `frames` through brute force and keeps every second frame.
+    /// Only x and y are drawn; a 3D scene would be seen from above.
+    pub fn record<V: Vector>(label: &str, side: f32, frames: &[Vec<Record<V>>]) -> Self {
+        let margin = 0.05 * side;
+        let (lo, hi) = (-margin, side + margin);
+        let quantise = |x: f32| (((x - lo) / (hi - lo)).clamp(0.0, 1.0) * 65535.0).round() as u16;
+        let mut world = Brute::<V, u64>::new();
+        let mut runner = Runner::new();
+        let mut boxes = BTreeMap::new();
+        let mut events = Vec::new();
+        let mut data = Vec::new();
+        let mut kept = 0;
+        for (index, records) in frames.iter().enumerate() {
+            for record in records {
+                match *record {
+                    Record::Upsert { id, aabb } => boxes.insert(id, aabb),
+                    Record::Remove { id } => boxes.remove(&id),
+                };
+            }
+            runner
+                .apply(&mut world, records)
+                .expect("scene records are valid");
+            runner.step(&mut world, &mut events);
+            if index % ANIMATION_STRIDE != 0 {
+                continue;
+            }
+            let touching: BTreeSet<u64> = world
+                .pairs()
+                .iter()
+                .flat_map(|p| [p.a(), p.b()])
+                .filter_map(|h| world.value(h).copied())
+                .collect();
+            let count = boxes.len().min(u16::MAX as usize);
+            data.extend_from_slice(&(count as u16).to_le_bytes());
+            for aabb in boxes.values().take(count) {
+                let (min, max) = (aabb.min(), aabb.max());
+                for v in [min.axis(0), min.axis(1), max.axis(0), max.axis(1)] {
+                    data.extend_from_slice(&quantise(v).to_le_bytes());
+                }
+            }
+            let mut flags = vec![0u8; count.div_ceil(8)];
+            for (k, id) in boxes.keys().take(count).enumerate() {
+                if touching.contains(id) {
+                    flags[k / 8] |= 1 << (k % 8);
+                }
+            }
+            data.extend_from_slice(&flags);
+            kept += 1;
+        }
+        Self {
+            label: label.to_string(),
+            lo,
+            hi,
+            data,
+            frames: kept,
+        }
+    }
+}
+
+const PALETTE: [&str; 8] = [
+    "#3b6fb6", "#d9822b", "#3a9d5d", "#c2453d", "#8560a8", "#8c6d46", "#d47fb3", "#7f7f7f",
+];
+
+/// Writes the report to `path` (creating its folder) and returns the path.
+pub fn write_report(
+    path: &Path,
+    results: &[SceneResult],
+    animations: &[Animation],
+) -> std::io::Result<PathBuf> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, render(results, animations))?;
+    Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The whole HTML page.
+pub fn render(results: &[SceneResult], animations: &[Animation]) -> String {
+    let mut html = String::new();
+    html.push_str(HEAD);
+    html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame; times are for the frame's updates plus the step, without the check.</p>\n");
+
+    if !animations.is_empty() {
+        html.push_str("<h2>Scenes</h2>\n<p>Boxes in at least one overlapping pair are red.</p>\n<div class=\"controls\"><select id=\"scene\">");
+        for (k, a) in animations.iter().enumerate() {
+            let _ = write!(html, "<option value=\"{k}\">{}</option>", escape(&a.label));
+        }
+        html.push_str("</select> <button id=\"play\">pause</button> <input id=\"frame\" type=\"range\" min=\"0\" value=\"0\"> <span id=\"info\"></span></div>\n<canvas id=\"view\" width=\"640\" height=\"640\"></canvas>\n<script>const SCENES = [");
+        for a in animations {
+            let _ = write!(
+                html,
+                "{{lo:{},hi:{},frames:{},stride:{ANIMATION_STRIDE},data:\"{}\"}},",
+                a.lo,
+                a.hi,
+                a.frames,
+                base64::engine::general_purpose::STANDARD.encode(&a.data)
+            );
+        }
+        html.push_str("];</script>\n");
+        html.push_str(PLAYER);
+    }
+
+    html.push_str("<h2>Charts</h2>\n");
+    let charts: [(&str, Metric); 4] = [
+        ("Mean time per frame (microseconds)", |r| r.mean_micros()),
+        ("Candidate pairs tested per frame", |r| {
+            r.per_frame(r.candidates_tested)
+        }),
+        ("Maintenance operations per frame", |r| {
+            r.per_frame(r.maintenance_ops)
+        }),
+        ("Overlapping pairs per frame", |r| r.per_frame(r.pair_sum)),
+    ];
+    for (title, metric) in charts {
+        html.push_str(&bar_chart(title, results, metric));
+    }
+
+    html.push_str("<h2>Tables</h2>\n");
+    for result in results {
+        let _ = writeln!(html, "<pre>{}</pre>", escape(&describe(result)));
+    }
+    html.push_str("</body></html>\n");
+    html
+}
+
+/// What a chart shows of one run.
+type Metric = fn(&RunReport) -> f64;
+
+/// A grouped bar chart: one group per scene, one bar per structure.
+fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
+    let structures: Vec<&str> = results
+        .first()
+        .map(|r| r.reports.iter().map(|x| x.structure.as_str()).collect())
+        .unwrap_or_default();
+    let max = results
+        .iter()
+        .flat_map(|r| r.reports.iter().map(metric))
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let (group_w, bar_gap, left, top, plot_h) = (90.0, 4.0, 70.0, 30.0, 200.0);
+    let bar_w = ((group_w - 20.0) / structures.len().max(1) as f64 - bar_gap).max(4.0);
+    let width = left + group_w * results.len() as f64 + 20.0;
+    let height = top + plot_h + 70.0;
+    let mut svg = format!(
+        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\">\n",
+        escape(title)
+    );
+    for tick in 0..=4 {
+        let value = max * tick as f64 / 4.0;
+        let y = top + plot_h - plot_h * tick as f64 / 4.0;
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\" class=\"grid\"/><text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>",
+            width - 10.0,
+            left - 6.0,
+            y + 4.0,
+            crate::table::thousands(value)
+        );
+    }
+    for (g, result) in results.iter().enumerate() {
+        let x0 = left + group_w * g as f64 + 10.0;
+        for (s, report) in result.reports.iter().enumerate() {
+            let value = metric(report);
+            let h = plot_h * value / max;
+            let x = x0 + (bar_w + bar_gap) * s as f64;
+            let _ = writeln!(
+                svg,
+                "<rect x=\"{x}\" y=\"{}\" width=\"{bar_w}\" height=\"{h}\" fill=\"{}\"><title>{}: {} = {value:.1}</title></rect>",
+                top + plot_h - h,
+                PALETTE[s % PALETTE.len()],
+                escape(&result.label),
+                escape(&report.structure)
+            );
+        }
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" class=\"label\" transform=\"rotate(30 {} {})\">{}</text>",
+            x0,
+            top + plot_h + 16.0,
+            x0,
+            top + plot_h + 16.0,
+            escape(&result.label)
+        );
+    }
+    svg.push_str("</svg><div class=\"legend\">");
+    for (s, name) in structures.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<span><i style=\"background:{}\"></i>{}</span>",
+            PALETTE[s % PALETTE.len()],
+            escape(name)
+        );
+    }
+    svg.push_str("</div></figure>\n");
+    svg
+}
+
+const HEAD: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>collide demo report</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+canvas { border: 1px solid #ccc; background: #fbfbf8; max-width: 100%; }
+pre { background: #f4f4f0; padding: .8em; overflow-x: auto; font-size: 13px; }
+figure { margin: 1.5em 0; } figcaption { font-weight: 600; margin-bottom: .3em; }
+.grid { stroke: #ddd; } .tick { font-size: 11px; text-anchor: end; fill: #555; } .label { font-size: 11px; fill: #333; }
+.legend span { margin-right: 1em; font-size: 13px; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
+.controls { margin: .5em 0; }
+</style></head><body>
+"#;
+
+const PLAYER: &str = r#"<script>
+(() => {
+  const canvas = document.getElementById('view'), ctx = canvas.getContext('2d');
+  const select = document.getElementById('scene'), slider = document.getElementById('frame');
+  const button = document.getElementById('play'), info = document.getElementById('info');
+  let frames = [], scene = null, current = 0, playing = true;
+  function decode(s) {
+    const bytes = Uint8Array.from(atob(s.data), c => c.charCodeAt(0));
+    const view = new DataView(bytes.buffer), out = [];
+    let at = 0;
+    for (let f = 0; f < s.frames; f++) {
+      const n = view.getUint16(at, true); at += 2;
+      const boxes = new Uint16Array(bytes.buffer.slice(at, at + 8 * n)); at += 8 * n;
+      const flags = bytes.slice(at, at + Math.ceil(n / 8)); at += Math.ceil(n / 8);
+      out.push({ n, boxes, flags });
+    }
+    return out;
+  }
+  function load(k) {
+    scene = SCENES[k]; frames = decode(scene); current = 0;
+    slider.max = frames.length - 1; draw();
+  }
+  function draw() {
+    const f = frames[current], w = canvas.width, h = canvas.height, s = w / 65535;
+    ctx.clearRect(0, 0, w, h);
+    let hot = 0;
+    for (let i = 0; i < f.n; i++) {
+      const on = (f.flags[i >> 3] >> (i & 7)) & 1; hot += on;
+      const x0 = f.boxes[4 * i] * s, y0 = h - f.boxes[4 * i + 3] * s;
+      const x1 = f.boxes[4 * i + 2] * s, y1 = h - f.boxes[4 * i + 1] * s;
+      ctx.fillStyle = on ? 'rgba(200,50,40,0.55)' : 'rgba(60,110,180,0.35)';
+      ctx.fillRect(x0, y0, Math.max(x1 - x0, 1), Math.max(y1 - y0, 1));
+    }
+    slider.value = current;
+    info.textContent = `frame ${current * scene.stride} · ${f.n} objects · ${hot} in overlapping pairs`;
+  }
+  select.onchange = () => load(+select.value);
+  slider.oninput = () => { current = +slider.value; draw(); };
+  button.onclick = () => { playing = !playing; button.textContent = playing ? 'pause' : 'play'; };
+  setInterval(() => { if (playing && frames.length) { current = (current + 1) % frames.length; draw(); } }, 66);
+  load(0);
+})();
+</script>
+"#;

@@ -1,0 +1,265 @@
+//! The `collide` command end to end: record, replay, errors and the demo.
+
+use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
+use collide::{Brute, STRUCTURE_NAMES, Vector};
+use glam::{Vec2, Vec3};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn collide(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collide"))
+        .args(args)
+        .output()
+        .expect("the collide binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The events of a scene from the library API, in `--events` format.
+fn library_events<V: Vector>(config: SceneConfig, frames: usize) -> String {
+    let mut scene = Scene::<V>::new(config);
+    let mut world = Brute::<V, u64>::new();
+    let mut runner = Runner::new();
+    let (mut records, mut events, mut out) = (Vec::new(), Vec::new(), String::new());
+    for frame in 0..frames {
+        scene.next_frame(&mut records);
+        runner.apply(&mut world, &records).unwrap();
+        runner.step(&mut world, &mut events);
+        for e in &events {
+            let sign = if e.started { '+' } else { '-' };
+            out.push_str(&format!("{frame} {sign} {} {}\n", e.a, e.b));
+        }
+    }
+    out
+}
+
+#[test]
+fn record_then_replay_gives_the_library_events() {
+    let dir = tempfile::tempdir().unwrap();
+    for (dim, kind, motion) in [
+        ("2", SceneKind::Uniform, Motion::Churn),
+        ("3", SceneKind::Clustered, Motion::Teleport),
+        ("2", SceneKind::Large, Motion::Fast),
+    ] {
+        let trace = dir.path().join(format!("{kind}-{dim}.trace"));
+        let events = dir.path().join(format!("{kind}-{dim}.events"));
+        let out = collide(&[
+            "record",
+            kind.name(),
+            "--n",
+            "300",
+            "--dim",
+            dim,
+            "--motion",
+            motion.name(),
+            "--frames",
+            "25",
+            "--seed",
+            "9",
+            "--out",
+            trace.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let out = collide(&[
+            "replay",
+            trace.to_str().unwrap(),
+            "--structure",
+            "brute",
+            "--events",
+            events.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).starts_with("replayed 25 frames through brute"));
+        let config = SceneConfig {
+            motion,
+            seed: 9,
+            ..SceneConfig::new(kind, 300)
+        };
+        let expected = match dim {
+            "2" => library_events::<Vec2>(config, 25),
+            _ => library_events::<Vec3>(config, 25),
+        };
+        let got = std::fs::read_to_string(&events).unwrap();
+        assert!(!expected.is_empty());
+        assert_eq!(got, expected, "{kind} {dim}D {motion}");
+    }
+}
+
+#[test]
+fn events_to_standard_output_and_ordering() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    std::fs::write(
+        &trace,
+        "dim 2\nframe\nu 9 0 0 2 2\nu 3 1 1 3 3\nu 5 1.5 0 2.5 1\nframe\nr 9\nframe\n",
+    )
+    .unwrap();
+    let out = collide(&["replay", trace.to_str().unwrap(), "--events", "-"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "0 + 3 9\n0 + 5 9\n1 - 3 9\n1 - 5 9\n",
+        "3 and 5 only touch (y 1..3 against 0..1)"
+    );
+    assert!(
+        text(&out.stderr).contains("replayed 3 frames"),
+        "summary goes to stderr"
+    );
+}
+
+#[test]
+fn replay_all_compares_structures_and_prints_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    let out = collide(&[
+        "record",
+        "flat",
+        "--n",
+        "200",
+        "--frames",
+        "10",
+        "-o",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let out = collide(&["replay", trace.to_str().unwrap(), "--structure", "all"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for name in STRUCTURE_NAMES {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+    assert!(stdout.contains("agree on every event"), "{stdout}");
+    let out = collide(&["replay", trace.to_str().unwrap(), "--stats"]);
+    let stdout = text(&out.stdout);
+    for column in [
+        "frames",
+        "peak objects",
+        "started",
+        "stopped",
+        "pairs at end",
+        "mean us/frame",
+        "p99 us/frame",
+    ] {
+        assert!(stdout.contains(column), "{column} missing from\n{stdout}");
+    }
+    assert!(stdout.contains(" 200 "), "peak objects: {stdout}");
+}
+
+fn assert_input_error(args: &[&str], message: &str) {
+    let out = collide(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(message),
+        "{args:?}: `{stderr}` lacks `{message}`"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn malformed_traces_exit_with_status_2_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("frame\n", "line 1: `frame` comes before `dim`"),
+        (
+            "dim 2\nu 1 0 0 1 1\n",
+            "line 2: `u` comes before the first `frame`",
+        ),
+        ("dim 2\nframe\nx\n", "line 3: unknown record `x`"),
+        ("dim 2\nframe\nu 1 0 0 1\n", "line 3: `u` takes 5 fields"),
+        (
+            "dim 2\nframe\nu one 0 0 1 1\n",
+            "line 3: field 1 `one` is not an object id",
+        ),
+        (
+            "dim 2\nframe\nu 1 0 0 1 y\n",
+            "line 3: field 5 `y` is not a number",
+        ),
+        (
+            "dim 2\nframe\nu 1 0 0 inf 1\n",
+            "line 3: invalid box for object 1",
+        ),
+        (
+            "dim 2\nframe\nu 1 0 0 -1 1\n",
+            "line 3: invalid box for object 1: box is inverted",
+        ),
+        ("dim 2\nframe\nr 1\n", "line 3: object 1 is not present"),
+        (
+            "dim 2\nframe\nu 1 0 0 1 1\nu 1 0 0 1 1\n",
+            "line 4: object 1 is named twice in frame 0",
+        ),
+        ("", "the trace is empty"),
+    ];
+    for (k, (content, message)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad{k}.trace"));
+        std::fs::write(&path, content).unwrap();
+        assert_input_error(&["replay", path.to_str().unwrap()], message);
+        assert_input_error(
+            &["replay", path.to_str().unwrap(), "--structure", "all"],
+            message,
+        );
+    }
+}
+
+#[test]
+fn missing_file_and_unknown_structure_are_clear_errors() {
+    assert_input_error(
+        &["replay", "/nonexistent/x.trace"],
+        "cannot open trace `/nonexistent/x.trace`",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    assert_input_error(&["replay", dir.path().to_str().unwrap()], "cannot");
+    let path = dir.path().join("ok.trace");
+    std::fs::write(&path, "dim 2\nframe\n").unwrap();
+    assert_input_error(
+        &["replay", path.to_str().unwrap(), "--structure", "octopus"],
+        "unknown structure `octopus`",
+    );
+    assert_input_error(&["record", "spiral"], "unknown scene `spiral`");
+    assert_input_error(&["record", "flat", "--dim", "4"], "4");
+    assert_input_error(
+        &["record", "flat", "--motion", "warp"],
+        "unknown motion `warp`",
+    );
+}
+
+#[test]
+fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("nested/report.html");
+    let out = collide(&[
+        "demo",
+        "--n",
+        "150",
+        "--frames",
+        "8",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("== uniform 2D slow"), "{stdout}");
+    assert!(stdout.contains("pairs overlapping on x alone"), "{stdout}");
+    assert!(stdout.contains("centre variance: x"), "{stdout}");
+    for name in STRUCTURE_NAMES {
+        assert!(stdout.contains(name));
+    }
+    assert!(
+        stdout.contains(&format!("report: {}", report.display())),
+        "{stdout}"
+    );
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("<canvas") && html.contains("<svg") && html.contains("const SCENES"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no network needed"
+    );
+    assert!(Path::new(&report).is_file());
+}

@@ -1,0 +1,142 @@
+//! `brute`: the O(n²) reference broad phase.
+//!
+//! Every step tests every pair of live objects with [`Aabb::overlaps`] and
+//! diffs the result against the previous step. It is the oracle that every
+//! other structure is checked against ([`super::Verified`]), and it is the
+//! right choice for a few dozen objects: no maintenance, no tuning.
+//!
+//! Cost: n(n-1)/2 box tests per step, memory O(n + pairs).
+
+use super::contract::{BroadPhase, StepStats};
+use super::events::{FrameEvents, Pair};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::{Handle, Slots};
+use std::ops::ControlFlow;
+
+/// The brute-force reference structure. See the [module docs](self).
+///
+/// ```
+/// use collide::{Aabb3, BroadPhase, Brute};
+/// use glam::Vec3;
+/// let mut world: Brute<Vec3> = Brute::new();
+/// world.insert(Aabb3::new(Vec3::ZERO, Vec3::splat(2.0))?, ())?;
+/// world.insert(Aabb3::new(Vec3::ONE, Vec3::splat(3.0))?, ())?;
+/// assert_eq!(world.step().started.len(), 1);
+/// assert_eq!(world.stats().candidates_tested, 1);
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Brute<V: Vector, T = ()> {
+    objects: Slots<(Aabb<V>, T)>,
+    pairs: Vec<Pair>,
+    events: FrameEvents,
+    stats: StepStats,
+    // Scratch, reused every step so steady state does not allocate.
+    live: Vec<(Handle, Aabb<V>)>,
+    next_pairs: Vec<Pair>,
+}
+
+impl<V: Vector, T> Default for Brute<V, T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Vector, T> Brute<V, T> {
+    /// An empty structure.
+    pub fn new() -> Self {
+        Self {
+            objects: Slots::new(),
+            pairs: Vec::new(),
+            events: FrameEvents::default(),
+            stats: StepStats::default(),
+            live: Vec::new(),
+            next_pairs: Vec::new(),
+        }
+    }
+}
+
+impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
+    fn name(&self) -> &str {
+        "brute"
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        Ok(self.objects.insert((aabb, value))?)
+    }
+
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        self.objects.get_mut(handle)?.0 = aabb;
+        Ok(())
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        Ok(self.objects.remove(handle)?.1)
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        self.live.clear();
+        self.live
+            .extend(self.objects.iter().map(|(h, (aabb, _))| (h, *aabb)));
+        self.next_pairs.clear();
+        // Handles come in slot order, so (i, j) with i < j is already the
+        // sorted pair order: no sort needed.
+        for (i, (hi, bi)) in self.live.iter().enumerate() {
+            for (hj, bj) in &self.live[i + 1..] {
+                if bi.overlaps(bj) {
+                    self.next_pairs.push(Pair::new(*hi, *hj));
+                }
+            }
+        }
+        self.events.set_difference(&self.pairs, &self.next_pairs);
+        std::mem::swap(&mut self.pairs, &mut self.next_pairs);
+        let n = self.live.len() as u64;
+        self.stats = StepStats {
+            objects: self.live.len(),
+            candidates_tested: n * n.saturating_sub(1) / 2,
+            maintenance_ops: 0,
+            pairs: self.pairs.len(),
+            started: self.events.started.len(),
+            stopped: self.events.stopped.len(),
+        };
+        &self.events
+    }
+
+    fn events(&self) -> &FrameEvents {
+        &self.events
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.get(handle).map(|(aabb, _)| *aabb)
+    }
+
+    fn value(&self, handle: Handle) -> Option<&T> {
+        self.objects.get(handle).map(|(_, value)| value)
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for (handle, (object, _)) in self.objects.iter() {
+            if object.overlaps(aabb) {
+                visit(handle)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

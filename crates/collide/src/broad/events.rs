@@ -1,0 +1,137 @@
+//! Pairs and per-frame pair events, and the sorted-merge diff that turns two
+//! frames' pair lists into started and stopped events.
+
+use crate::handle::Handle;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Two overlapping objects, always stored as (lower handle, higher handle),
+/// so A-B and B-A are the same pair.
+///
+/// ```
+/// use collide::{BroadPhase, Brute, Aabb2, Pair};
+/// use glam::Vec2;
+/// let mut world: Brute<Vec2> = Brute::new();
+/// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// let b = world.insert(Aabb2::new(Vec2::splat(0.5), Vec2::splat(2.0))?, ())?;
+/// assert_eq!(Pair::new(b, a), Pair::new(a, b));
+/// assert_eq!(Pair::new(b, a).a(), a.min(b));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Pair {
+    a: Handle,
+    b: Handle,
+}
+
+impl Pair {
+    /// The pair of `x` and `y` in (lower, higher) order.
+    #[inline]
+    pub fn new(x: Handle, y: Handle) -> Self {
+        if x <= y {
+            Self { a: x, b: y }
+        } else {
+            Self { a: y, b: x }
+        }
+    }
+
+    /// The lower handle.
+    #[inline]
+    pub fn a(self) -> Handle {
+        self.a
+    }
+
+    /// The higher handle.
+    #[inline]
+    pub fn b(self) -> Handle {
+        self.b
+    }
+
+    /// True if `h` is one side of the pair.
+    #[inline]
+    pub fn contains(self, h: Handle) -> bool {
+        self.a == h || self.b == h
+    }
+}
+
+impl fmt::Display for Pair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.a, self.b)
+    }
+}
+
+/// The pair events of one step: pairs that started overlapping and pairs
+/// that stopped (moved apart, or one side was removed). Both lists are
+/// sorted ascending and hold each pair once.
+///
+/// ```
+/// use collide::{BroadPhase, Brute, Aabb2, Pair};
+/// use glam::Vec2;
+/// let mut world: Brute<Vec2> = Brute::new();
+/// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// let b = world.insert(Aabb2::new(Vec2::splat(0.5), Vec2::splat(2.0))?, ())?;
+/// assert_eq!(world.step().started, vec![Pair::new(a, b)]);
+/// world.remove(b)?;
+/// assert_eq!(world.step().stopped, vec![Pair::new(a, b)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameEvents {
+    /// Pairs overlapping now that were not at the previous step, sorted.
+    pub started: Vec<Pair>,
+    /// Pairs overlapping at the previous step that are not now, sorted.
+    pub stopped: Vec<Pair>,
+}
+
+impl FrameEvents {
+    /// Number of events (started plus stopped).
+    pub fn len(&self) -> usize {
+        self.started.len() + self.stopped.len()
+    }
+
+    /// True when nothing started or stopped.
+    pub fn is_empty(&self) -> bool {
+        self.started.is_empty() && self.stopped.is_empty()
+    }
+
+    /// Replaces the events with the difference between two sorted,
+    /// duplicate-free pair lists, in one merge pass (no hashing). Reuses the
+    /// event vectors' memory.
+    ///
+    /// ```
+    /// use collide::{FrameEvents, Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let h: Vec<_> = (0..3).map(|_| slots.insert(()).unwrap()).collect();
+    /// let before = [Pair::new(h[0], h[1]), Pair::new(h[0], h[2])];
+    /// let after = [Pair::new(h[0], h[2]), Pair::new(h[1], h[2])];
+    /// let mut events = FrameEvents::default();
+    /// events.set_difference(&before, &after);
+    /// assert_eq!(events.started, vec![Pair::new(h[1], h[2])]);
+    /// assert_eq!(events.stopped, vec![Pair::new(h[0], h[1])]);
+    /// ```
+    pub fn set_difference(&mut self, previous: &[Pair], current: &[Pair]) {
+        debug_assert!(previous.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!(current.windows(2).all(|w| w[0] < w[1]));
+        self.started.clear();
+        self.stopped.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < previous.len() && j < current.len() {
+            match previous[i].cmp(&current[j]) {
+                Ordering::Less => {
+                    self.stopped.push(previous[i]);
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    self.started.push(current[j]);
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        self.stopped.extend_from_slice(&previous[i..]);
+        self.started.extend_from_slice(&current[j..]);
+    }
+}

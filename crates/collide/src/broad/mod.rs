@@ -1,0 +1,21 @@
+//! The broad phase: structures that keep the set of overlapping box pairs
+//! current as objects move, all behind one contract ([`BroadPhase`]).
+//!
+//! - [`Brute`]: the O(n²) reference every other structure is checked
+//!   against.
+//! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
+//!   divergence.
+//!
+//! Depends on geometry and handles only.
+
+mod brute;
+mod contract;
+mod events;
+mod registry;
+mod verify;
+
+pub use brute::Brute;
+pub use contract::{BroadPhase, StepStats};
+pub use events::{FrameEvents, Pair};
+pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
+pub use verify::{Divergence, EventList, Mistake, Verified};

@@ -1,0 +1,27 @@
+//! The structures by name, as `collide replay --structure NAME` spells them.
+
+use super::brute::Brute;
+use super::contract::BroadPhase;
+use crate::geometry::Vector;
+
+/// Every structure the project has, in the order tables list them.
+pub const STRUCTURE_NAMES: &[&str] = &["brute"];
+
+/// The structure `collide replay` uses when none is named: the fastest
+/// available on the shared scenes (see BENCHMARKS.md).
+pub const DEFAULT_STRUCTURE: &str = "brute";
+
+/// A new, empty structure by name, or `None` for an unknown name.
+///
+/// ```
+/// use glam::Vec2;
+/// let world = collide::structure_by_name::<Vec2, u64>("brute").unwrap();
+/// assert_eq!(world.name(), "brute");
+/// assert!(collide::structure_by_name::<Vec2, u64>("nope").is_none());
+/// ```
+pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn BroadPhase<V, T>>> {
+    match name {
+        "brute" => Some(Box::new(Brute::<V, T>::new())),
+        _ => None,
+    }
+}

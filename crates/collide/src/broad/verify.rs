@@ -1,0 +1,318 @@
+//! [`Verified`]: runs any structure beside brute force on every step and
+//! reports the first divergence. Seed 000 advises developing with this check
+//! on; every structure's tests use it.
+
+use super::brute::Brute;
+use super::contract::{BroadPhase, StepStats};
+use super::events::{FrameEvents, Pair};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::Handle;
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::ControlFlow;
+
+/// Which list of a step disagreed with brute force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventList {
+    /// The started events.
+    Started,
+    /// The stopped events.
+    Stopped,
+    /// The current pair list.
+    Pairs,
+}
+
+/// Which side got it wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mistake {
+    /// Brute force has the pair; the structure does not.
+    Missed,
+    /// The structure has the pair; brute force does not.
+    Invented,
+}
+
+/// The first disagreement between a structure and brute force.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The structure's name.
+    pub structure: String,
+    /// The step, counting from 0 for the first call to `step`.
+    pub frame: u64,
+    /// Which list disagreed.
+    pub list: EventList,
+    /// The pair, in the checked structure's handles.
+    pub pair: Pair,
+    /// Whether the structure missed or invented the pair.
+    pub mistake: Mistake,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = match self.list {
+            EventList::Started => "started event",
+            EventList::Stopped => "stopped event",
+            EventList::Pairs => "current pair",
+        };
+        match self.mistake {
+            Mistake::Missed => write!(
+                f,
+                "frame {}: {} missed the {} {} that brute force reports",
+                self.frame, self.structure, list, self.pair
+            ),
+            Mistake::Invented => write!(
+                f,
+                "frame {}: {} invented the {} {} that brute force does not report",
+                self.frame, self.structure, list, self.pair
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Divergence {}
+
+/// A structure checked against brute force on every step.
+///
+/// It forwards every call to the wrapped structure and to a [`Brute`] beside
+/// it, and after each step compares started events, stopped events and the
+/// pair list. The first disagreement is kept ([`Verified::divergence`]);
+/// [`Verified::step_checked`] returns it as an error.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Brute, Verified};
+/// use glam::Vec2;
+/// let mut world = Verified::new(Brute::<Vec2, u32>::new());
+/// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, 7)?;
+/// world.insert(Aabb2::new(Vec2::splat(0.5), Vec2::splat(1.5))?, 8)?;
+/// let events = world.step_checked()?;
+/// assert_eq!(events.started.len(), 1);
+/// assert_eq!(world.value(h), Some(&7));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Verified<V: Vector, T, S> {
+    inner: S,
+    _value: PhantomData<fn() -> T>,
+    reference: Brute<V, Handle>,
+    /// Reference handle for each inner handle index.
+    to_reference: Vec<Option<Handle>>,
+    /// Removed since the last step: (reference handle, inner handle), to
+    /// translate the reference's stopped events.
+    removed: Vec<(Handle, Handle)>,
+    frame: u64,
+    divergence: Option<Divergence>,
+    diverged_this_step: bool,
+    /// The reference's output of the last step, in inner handles.
+    expected: FrameEvents,
+    expected_pairs: Vec<Pair>,
+}
+
+impl<V: Vector, T, S> Verified<V, T, S> {
+    /// Wraps `inner`, which should be empty (objects already in it are not
+    /// known to the reference).
+    pub fn new(inner: S) -> Self {
+        Self {
+            inner,
+            _value: PhantomData,
+            reference: Brute::new(),
+            to_reference: Vec::new(),
+            removed: Vec::new(),
+            frame: 0,
+            divergence: None,
+            diverged_this_step: false,
+            expected: FrameEvents::default(),
+            expected_pairs: Vec::new(),
+        }
+    }
+
+    /// The first divergence seen, if any.
+    pub fn divergence(&self) -> Option<&Divergence> {
+        self.divergence.as_ref()
+    }
+
+    /// The wrapped structure.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// Unwraps the structure.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+
+    fn to_inner(&self, reference: Handle) -> Handle {
+        if let Some(h) = self.reference.value(reference) {
+            return *h;
+        }
+        self.removed
+            .iter()
+            .find(|(r, _)| *r == reference)
+            .map(|(_, h)| *h)
+            .expect("every reference handle maps to an inner handle")
+    }
+
+    fn translate(&self, pairs: &[Pair], out: &mut Vec<Pair>) {
+        out.clear();
+        out.extend(
+            pairs
+                .iter()
+                .map(|p| Pair::new(self.to_inner(p.a()), self.to_inner(p.b()))),
+        );
+        out.sort_unstable();
+    }
+}
+
+impl<V: Vector, T, S: BroadPhase<V, T>> Verified<V, T, S> {
+    /// Steps and returns the events, or the divergence if this step's
+    /// events or pairs disagree with brute force.
+    pub fn step_checked(&mut self) -> Result<&FrameEvents, Divergence> {
+        self.step();
+        match &self.divergence {
+            Some(d) if self.diverged_this_step => Err(d.clone()),
+            _ => Ok(self.inner.events()),
+        }
+    }
+
+    /// The first difference between the reference's translated output and
+    /// the inner structure's output of the step just taken.
+    fn first_divergence(&self) -> Option<Divergence> {
+        let checks = [
+            (
+                EventList::Started,
+                &self.expected.started[..],
+                &self.inner.events().started[..],
+            ),
+            (
+                EventList::Stopped,
+                &self.expected.stopped[..],
+                &self.inner.events().stopped[..],
+            ),
+            (
+                EventList::Pairs,
+                &self.expected_pairs[..],
+                self.inner.pairs(),
+            ),
+        ];
+        checks.into_iter().find_map(|(list, expected, actual)| {
+            first_difference(expected, actual).map(|(pair, mistake)| Divergence {
+                structure: self.inner.name().to_string(),
+                frame: self.frame,
+                list,
+                pair,
+                mistake,
+            })
+        })
+    }
+}
+
+/// The first pair where two sorted lists differ, and which side lacks it.
+fn first_difference(expected: &[Pair], actual: &[Pair]) -> Option<(Pair, Mistake)> {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (expected.get(i), actual.get(j)) {
+            (None, None) => return None,
+            (Some(e), None) => return Some((*e, Mistake::Missed)),
+            (None, Some(a)) => return Some((*a, Mistake::Invented)),
+            (Some(e), Some(a)) if e == a => {
+                i += 1;
+                j += 1;
+            }
+            (Some(e), Some(a)) if e < a => return Some((*e, Mistake::Missed)),
+            (Some(_), Some(a)) => return Some((*a, Mistake::Invented)),
+        }
+    }
+}
+
+impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        let handle = self.inner.insert(aabb, value)?;
+        let reference = match self.reference.insert(aabb, handle) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = self.inner.remove(handle);
+                return Err(e);
+            }
+        };
+        let index = handle.index() as usize;
+        if self.to_reference.len() <= index {
+            self.to_reference.resize(index + 1, None);
+        }
+        self.to_reference[index] = Some(reference);
+        Ok(handle)
+    }
+
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        self.inner.update(handle, aabb)?;
+        let reference = self.to_reference[handle.index() as usize]
+            .expect("a handle the inner structure accepts is mapped");
+        self.reference.update(reference, aabb)
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        let value = self.inner.remove(handle)?;
+        let reference = self.to_reference[handle.index() as usize]
+            .take()
+            .expect("a handle the inner structure accepts is mapped");
+        self.reference.remove(reference)?;
+        self.removed.push((reference, handle));
+        Ok(value)
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        self.reference.step();
+        let (mut expected, mut expected_pairs) = (
+            std::mem::take(&mut self.expected),
+            std::mem::take(&mut self.expected_pairs),
+        );
+        self.translate(&self.reference.events().started, &mut expected.started);
+        self.translate(&self.reference.events().stopped, &mut expected.stopped);
+        self.translate(self.reference.pairs(), &mut expected_pairs);
+        (self.expected, self.expected_pairs) = (expected, expected_pairs);
+        self.removed.clear();
+
+        self.inner.step();
+        self.diverged_this_step = false;
+        if self.divergence.is_none() {
+            self.divergence = self.first_divergence();
+            self.diverged_this_step = self.divergence.is_some();
+        }
+        self.frame += 1;
+        self.inner.events()
+    }
+
+    fn events(&self) -> &FrameEvents {
+        self.inner.events()
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        self.inner.pairs()
+    }
+
+    fn stats(&self) -> StepStats {
+        self.inner.stats()
+    }
+
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.inner.aabb(handle)
+    }
+
+    fn value(&self, handle: Handle) -> Option<&T> {
+        self.inner.value(handle)
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.query_aabb(aabb, visit)
+    }
+}

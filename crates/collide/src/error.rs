@@ -1,0 +1,27 @@
+//! The library's error type.
+
+use crate::geometry::AabbError;
+use crate::handle::HandleError;
+
+/// Everything a structure can refuse. Each variant's message names the
+/// problem and what to do about it.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Brute, Error};
+/// use glam::Vec2;
+/// let mut a: Brute<Vec2> = Brute::new();
+/// let b: Brute<Vec2> = Brute::new();
+/// let h = a.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// let err = b.aabb(h);
+/// assert!(err.is_none()); // foreign handle
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A box was invalid (non-finite or inverted).
+    #[error(transparent)]
+    Aabb(#[from] AabbError),
+    /// A handle was stale, foreign, or the structure is full.
+    #[error(transparent)]
+    Handle(#[from] HandleError),
+}

@@ -1,0 +1,302 @@
+//! Handles (index plus generation plus owner) and [`Slots`], the
+//! generational arena every structure keeps its objects in.
+//!
+//! A handle stays valid until its object is removed. After that the slot
+//! may be reused, but with a new generation, so the old handle is refused
+//! ([`HandleError::Stale`]) instead of silently addressing the new object.
+//! Each arena has an owner id, so a handle from another structure is refused
+//! too ([`HandleError::Foreign`]).
+
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The address of one object in one structure: slot index, generation and
+/// the id of the structure that issued it.
+///
+/// Handles order by index, then generation: the order used for pairs and
+/// events. Within one structure only one generation of an index is alive, so
+/// this is the order of slot indices.
+///
+/// ```
+/// use collide::{BroadPhase, Brute, Aabb2};
+/// use glam::Vec2;
+/// let mut world: Brute<Vec2> = Brute::new();
+/// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// world.remove(h)?;
+/// assert!(world.remove(h).is_err()); // stale: already removed
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Handle {
+    index: u32,
+    generation: u32,
+    owner: u32,
+}
+
+impl Handle {
+    /// The slot index, dense from 0; useful to index side tables.
+    #[inline]
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many times the slot had been freed before this object took it.
+    #[inline]
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+
+    /// The id of the structure (arena) that issued the handle.
+    #[inline]
+    pub fn owner(self) -> u32 {
+        self.owner
+    }
+}
+
+impl fmt::Display for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}v{}", self.index, self.generation)
+    }
+}
+
+/// Why a handle was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandleError {
+    /// The object was removed (and its slot possibly reused).
+    #[error(
+        "handle {0} is stale: its object was removed; drop the handle when you remove the object"
+    )]
+    Stale(Handle),
+    /// The handle was issued by another structure.
+    #[error(
+        "handle {handle} belongs to structure {} but was given to structure {expected}; \
+         use each handle only with the structure that returned it",
+        handle.owner
+    )]
+    Foreign {
+        /// The handle given.
+        handle: Handle,
+        /// The owner id of the structure it was given to.
+        expected: u32,
+    },
+    /// All `u32::MAX` slots are in use.
+    #[error("no free slot: a structure holds at most {} objects", u32::MAX)]
+    Full,
+}
+
+static NEXT_OWNER: AtomicU32 = AtomicU32::new(1);
+
+/// A generational arena: values addressed by [`Handle`], slots reused
+/// through a LIFO free list (deterministic), generations bumped on removal.
+///
+/// Slots whose generation would overflow are retired, never reused, so a
+/// handle can never come back to life.
+///
+/// ```
+/// use collide::Slots;
+/// let mut slots = Slots::new();
+/// let a = slots.insert("a")?;
+/// assert_eq!(slots.get(a), Some(&"a"));
+/// slots.remove(a)?;
+/// let b = slots.insert("b")?;
+/// assert_eq!(b.index(), a.index()); // the slot is reused...
+/// assert_eq!(slots.get(a), None);   // ...but the old handle is refused
+/// # Ok::<(), collide::HandleError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Slots<T> {
+    owner: u32,
+    entries: Vec<Entry<T>>,
+    free: Vec<u32>,
+    len: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Entry<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Slots<T> {
+    /// An empty arena with a fresh owner id.
+    pub fn new() -> Self {
+        Self {
+            owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
+            entries: Vec::new(),
+            free: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// The owner id written into every handle of this arena.
+    pub fn owner(&self) -> u32 {
+        self.owner
+    }
+
+    /// Number of live values.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no value is live.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// One more than the largest slot index ever used: the size side tables
+    /// indexed by [`Handle::index`] need.
+    pub fn capacity_index(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Stores `value` and returns its handle.
+    pub fn insert(&mut self, value: T) -> Result<Handle, HandleError> {
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                let index = u32::try_from(self.entries.len()).map_err(|_| HandleError::Full)?;
+                if index == u32::MAX {
+                    return Err(HandleError::Full);
+                }
+                self.entries.push(Entry {
+                    generation: 0,
+                    value: None,
+                });
+                index
+            }
+        };
+        let entry = &mut self.entries[index as usize];
+        entry.value = Some(value);
+        self.len += 1;
+        Ok(Handle {
+            index,
+            generation: entry.generation,
+            owner: self.owner,
+        })
+    }
+
+    /// Checks that `handle` addresses a live value of this arena.
+    pub fn check(&self, handle: Handle) -> Result<(), HandleError> {
+        if handle.owner != self.owner {
+            return Err(HandleError::Foreign {
+                handle,
+                expected: self.owner,
+            });
+        }
+        match self.entries.get(handle.index as usize) {
+            Some(e) if e.generation == handle.generation && e.value.is_some() => Ok(()),
+            _ => Err(HandleError::Stale(handle)),
+        }
+    }
+
+    /// The value, or `None` for a stale or foreign handle.
+    pub fn get(&self, handle: Handle) -> Option<&T> {
+        self.check(handle).ok()?;
+        self.entries[handle.index as usize].value.as_ref()
+    }
+
+    /// The value mutably, or a typed error for a stale or foreign handle.
+    pub fn get_mut(&mut self, handle: Handle) -> Result<&mut T, HandleError> {
+        self.check(handle)?;
+        self.entries[handle.index as usize]
+            .value
+            .as_mut()
+            .ok_or(HandleError::Stale(handle))
+    }
+
+    /// Removes and returns the value; the handle becomes stale.
+    pub fn remove(&mut self, handle: Handle) -> Result<T, HandleError> {
+        self.check(handle)?;
+        let entry = &mut self.entries[handle.index as usize];
+        let value = entry.value.take().ok_or(HandleError::Stale(handle))?;
+        self.len -= 1;
+        if let Some(next) = entry.generation.checked_add(1) {
+            entry.generation = next;
+            self.free.push(handle.index);
+        } // else: retired for good, so no handle can ever come back to life
+        Ok(value)
+    }
+
+    /// Live values in slot order, with their handles.
+    pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> + '_ {
+        let owner = self.owner;
+        self.entries.iter().enumerate().filter_map(move |(i, e)| {
+            e.value.as_ref().map(|v| {
+                (
+                    Handle {
+                        index: i as u32,
+                        generation: e.generation,
+                        owner,
+                    },
+                    v,
+                )
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_handle_never_addresses_the_new_object() {
+        let mut slots = Slots::new();
+        let old = slots.insert(1).unwrap();
+        slots.remove(old).unwrap();
+        let new = slots.insert(2).unwrap();
+        assert_eq!(old.index(), new.index());
+        assert_ne!(old.generation(), new.generation());
+        assert_eq!(slots.get(old), None);
+        assert_eq!(slots.remove(old), Err(HandleError::Stale(old)));
+        assert_eq!(slots.get(new), Some(&2));
+    }
+
+    #[test]
+    fn foreign_handle_is_refused() {
+        let mut a = Slots::new();
+        let b: Slots<i32> = Slots::new();
+        let h = a.insert(1).unwrap();
+        assert!(matches!(b.check(h), Err(HandleError::Foreign { .. })));
+        assert!(b.get(h).is_none());
+    }
+
+    #[test]
+    fn double_remove_is_an_error() {
+        let mut slots = Slots::new();
+        let h = slots.insert(()).unwrap();
+        assert!(slots.remove(h).is_ok());
+        assert_eq!(slots.remove(h), Err(HandleError::Stale(h)));
+        assert!(slots.is_empty());
+    }
+
+    #[test]
+    fn exhausted_generation_retires_the_slot() {
+        let mut slots = Slots::new();
+        let h = slots.insert(0).unwrap();
+        slots.entries[0].generation = u32::MAX;
+        let h = Handle {
+            generation: u32::MAX,
+            ..h
+        };
+        slots.remove(h).unwrap();
+        let next = slots.insert(1).unwrap();
+        assert_ne!(next.index(), h.index(), "a retired slot is never reused");
+    }
+
+    #[test]
+    fn iteration_is_in_slot_order() {
+        let mut slots = Slots::new();
+        let hs: Vec<_> = (0..5).map(|i| slots.insert(i).unwrap()).collect();
+        slots.remove(hs[1]).unwrap();
+        slots.remove(hs[3]).unwrap();
+        let left: Vec<_> = slots.iter().map(|(_, v)| *v).collect();
+        assert_eq!(left, vec![0, 2, 4]);
+    }
+}

@@ -1,0 +1,51 @@
+//! # collide
+//!
+//! Collision detection for games, in layers that each work alone:
+//!
+//! 1. [`geometry`]: the validated box [`Aabb`] (2D and 3D from one
+//!    implementation, over glam's [`Vec2`](glam::Vec2) and
+//!    [`Vec3`](glam::Vec3)) and the overlap rule used everywhere.
+//! 2. [`broad`]: broad-phase structures behind one contract,
+//!    [`BroadPhase`], with the brute-force reference [`Brute`] and the
+//!    checking wrapper [`Verified`].
+//! 3. [`scene`] and [`trace`]: the shared, seeded scenes that drive tests,
+//!    benchmarks and the demo, and the text format for recorded box streams.
+//!
+//! ```
+//! use collide::{Aabb2, BroadPhase, Brute, Pair};
+//! use glam::Vec2;
+//!
+//! let mut world: Brute<Vec2, &str> = Brute::new();
+//! let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "crate")?;
+//! let b = world.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, "player")?;
+//! assert!(world.step().is_empty());
+//!
+//! world.update(b, Aabb2::new(Vec2::splat(1.0), Vec2::splat(3.0))?)?;
+//! assert_eq!(world.step().started, vec![Pair::new(a, b)]);
+//!
+//! world.remove(a)?;
+//! assert_eq!(world.step().stopped, vec![Pair::new(a, b)]);
+//! # Ok::<(), collide::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod broad;
+mod error;
+pub mod geometry;
+mod handle;
+pub mod scene;
+pub mod trace;
+
+pub use broad::{
+    BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Pair, STRUCTURE_NAMES,
+    StepStats, Verified, structure_by_name,
+};
+pub use error::Error;
+pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Vector};
+pub use handle::{Handle, HandleError, Slots};
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

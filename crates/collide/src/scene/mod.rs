@@ -1,0 +1,19 @@
+//! Shared scenes and the runner: deterministic, seeded generators of moving
+//! boxes ([`Scene`]) used by tests, benchmarks and the demo alike, the
+//! [`Record`] they produce (the same unit a trace file holds), and
+//! [`Runner`], which drives any structure with records named by the caller's
+//! ids.
+//!
+//! Sits above the broad phase: it uses structures, structures never use it.
+
+mod generate;
+mod record;
+mod rng;
+mod runner;
+mod stats;
+
+pub use generate::{Motion, Scene, SceneConfig, SceneKind, UnknownName};
+pub use record::Record;
+pub use rng::SceneRng;
+pub use runner::{IdEvent, RunError, Runner};
+pub use stats::SceneStats;

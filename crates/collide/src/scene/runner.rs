@@ -1,0 +1,145 @@
+//! [`Runner`]: drives any [`BroadPhase`] with frames of [`Record`]s that
+//! name objects by the caller's ids, and reports events by those ids.
+
+use super::record::Record;
+use crate::broad::BroadPhase;
+use crate::error::Error;
+use crate::geometry::Vector;
+use crate::handle::Handle;
+use std::collections::HashMap;
+
+/// One pair event in the caller's ids: `a < b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IdEvent {
+    /// The lower id.
+    pub a: u64,
+    /// The higher id.
+    pub b: u64,
+    /// True for started, false for stopped.
+    pub started: bool,
+}
+
+/// Why a record could not be applied.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// A remove named an id that is not present.
+    #[error("object {0} is not present, so it cannot be removed")]
+    UnknownId(u64),
+    /// The structure refused a call.
+    #[error(transparent)]
+    Structure(#[from] Error),
+}
+
+/// Applies frames of records to a structure, keeping the map from the
+/// caller's ids to handles. Values stored in the structure are the ids.
+///
+/// ```
+/// use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
+/// use collide::{Brute, BroadPhase};
+/// use glam::Vec2;
+///
+/// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 200));
+/// let mut world = Brute::<Vec2, u64>::new();
+/// let mut runner = Runner::new();
+/// let (mut frame, mut events) = (Vec::new(), Vec::new());
+/// for _ in 0..10 {
+///     scene.next_frame(&mut frame);
+///     runner.apply(&mut world, &frame)?;
+///     runner.step(&mut world, &mut events);
+///     assert!(events.iter().all(|e| e.a < e.b));
+/// }
+/// assert_eq!(world.len(), 200);
+/// # Ok::<(), collide::scene::RunError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Runner {
+    handles: HashMap<u64, Handle>,
+    /// Removed since the last step, sorted at the step: the ids that the
+    /// stopped events of removed objects need.
+    removed: Vec<(Handle, u64)>,
+}
+
+impl Runner {
+    /// A runner with no objects.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The handle of object `id`, if present.
+    pub fn handle(&self, id: u64) -> Option<Handle> {
+        self.handles.get(&id).copied()
+    }
+
+    /// Number of objects present.
+    pub fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// True when no object is present.
+    pub fn is_empty(&self) -> bool {
+        self.handles.is_empty()
+    }
+
+    /// Applies one frame's records (inserts, moves, removes), without
+    /// stepping.
+    pub fn apply<V: Vector>(
+        &mut self,
+        world: &mut (impl BroadPhase<V, u64> + ?Sized),
+        records: &[Record<V>],
+    ) -> Result<(), RunError> {
+        for record in records {
+            match *record {
+                Record::Upsert { id, aabb } => match self.handles.get(&id) {
+                    Some(&h) => world.update(h, aabb)?,
+                    None => {
+                        let h = world.insert(aabb, id)?;
+                        self.handles.insert(id, h);
+                    }
+                },
+                Record::Remove { id } => {
+                    let h = self.handles.remove(&id).ok_or(RunError::UnknownId(id))?;
+                    world.remove(h)?;
+                    self.removed.push((h, id));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps the structure and writes its events into `out` (cleared
+    /// first) in the caller's ids, sorted by (a, b).
+    pub fn step<V: Vector>(
+        &mut self,
+        world: &mut (impl BroadPhase<V, u64> + ?Sized),
+        out: &mut Vec<IdEvent>,
+    ) {
+        world.step();
+        self.removed.sort_unstable();
+        let id = |h: Handle| -> u64 {
+            match world.value(h) {
+                Some(&id) => id,
+                None => {
+                    let k = self
+                        .removed
+                        .binary_search_by(|(r, _)| r.cmp(&h))
+                        .expect("a handle in an event is live or was removed this frame");
+                    self.removed[k].1
+                }
+            }
+        };
+        out.clear();
+        let events = world.events();
+        for (pairs, started) in [(&events.started, true), (&events.stopped, false)] {
+            out.extend(pairs.iter().map(|p| {
+                let (x, y) = (id(p.a()), id(p.b()));
+                IdEvent {
+                    a: x.min(y),
+                    b: x.max(y),
+                    started,
+                }
+            }));
+        }
+        out.sort_unstable();
+        self.removed.clear();
+    }
+}

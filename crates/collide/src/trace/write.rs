@@ -1,0 +1,70 @@
+//! Writing traces.
+
+use crate::geometry::Vector;
+use crate::scene::Record;
+use std::io::{self, Write};
+
+/// Writes a trace, frame by frame, in the format of the [module](super).
+/// Coordinates are written in Rust's shortest round-trip form, so a parsed
+/// trace holds exactly the boxes written.
+///
+/// ```
+/// use collide::trace::{parse_str, AnyTrace, TraceWriter};
+/// use collide::{scene::Record, Aabb2};
+/// use glam::Vec2;
+///
+/// let mut out = Vec::new();
+/// let mut writer = TraceWriter::new(&mut out, 2)?;
+/// let aabb = Aabb2::new(Vec2::new(0.1, -2.0), Vec2::new(3.5, 4.0))?;
+/// writer.frame(&[Record::Upsert { id: 9, aabb }])?;
+/// let text = String::from_utf8(out)?;
+/// assert_eq!(text, "dim 2\nframe\nu 9 0.1 -2 3.5 4\n");
+/// let AnyTrace::D2(trace) = parse_str(&text)? else { unreachable!() };
+/// assert_eq!(trace.frames[0], vec![Record::Upsert { id: 9, aabb }]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct TraceWriter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> TraceWriter<W> {
+    /// Starts a trace of dimension `dim` (2 or 3) by writing its header.
+    pub fn new(mut out: W, dim: usize) -> io::Result<Self> {
+        writeln!(out, "dim {dim}")?;
+        Ok(Self { out })
+    }
+
+    /// Writes a comment line (`# text`).
+    pub fn comment(&mut self, text: &str) -> io::Result<()> {
+        for line in text.lines() {
+            writeln!(self.out, "# {line}")?;
+        }
+        Ok(())
+    }
+
+    /// Writes one frame.
+    pub fn frame<V: Vector>(&mut self, records: &[Record<V>]) -> io::Result<()> {
+        writeln!(self.out, "frame")?;
+        for record in records {
+            match record {
+                Record::Upsert { id, aabb } => {
+                    write!(self.out, "u {id}")?;
+                    for corner in [aabb.min(), aabb.max()] {
+                        for axis in 0..V::DIM {
+                            write!(self.out, " {}", corner.axis(axis))?;
+                        }
+                    }
+                    writeln!(self.out)?;
+                }
+                Record::Remove { id } => writeln!(self.out, "r {id}")?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Flushes and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}

@@ -1,0 +1,120 @@
+//! Helpers shared by the integration tests: an independent, obviously
+//! correct oracle over the caller's ids, and adversarial scenes.
+
+#![allow(dead_code)]
+
+use collide::scene::{IdEvent, Record, SceneRng};
+use collide::{Aabb, Vector};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The simplest possible model: a map of id to box, all pairs every frame,
+/// events as set differences. Shares no code with the library's structures.
+#[derive(Default)]
+pub struct Model<V: Vector> {
+    pub boxes: BTreeMap<u64, Aabb<V>>,
+    pub pairs: BTreeSet<(u64, u64)>,
+}
+
+impl<V: Vector> Model<V> {
+    pub fn frame(&mut self, records: &[Record<V>]) -> Vec<IdEvent> {
+        for r in records {
+            match *r {
+                Record::Upsert { id, aabb } => {
+                    self.boxes.insert(id, aabb);
+                }
+                Record::Remove { id } => {
+                    self.boxes
+                        .remove(&id)
+                        .expect("model: remove of a present id");
+                }
+            }
+        }
+        let items: Vec<_> = self.boxes.iter().collect();
+        let mut now = BTreeSet::new();
+        for (i, (a, ba)) in items.iter().enumerate() {
+            for (b, bb) in &items[i + 1..] {
+                let overlap = (0..V::DIM).all(|k| {
+                    ba.min().axis(k) < bb.max().axis(k) && bb.min().axis(k) < ba.max().axis(k)
+                });
+                if overlap {
+                    now.insert((**a, **b));
+                }
+            }
+        }
+        let mut events: Vec<IdEvent> = now
+            .difference(&self.pairs)
+            .map(|&(a, b)| IdEvent {
+                a,
+                b,
+                started: true,
+            })
+            .chain(self.pairs.difference(&now).map(|&(a, b)| IdEvent {
+                a,
+                b,
+                started: false,
+            }))
+            .collect();
+        events.sort();
+        self.pairs = now;
+        events
+    }
+}
+
+/// A churning scene on an integer lattice: boxes with integer corners in a
+/// small grid, so ties, touching, identical and zero-size boxes are common;
+/// each frame moves, teleports, removes and inserts. `offset` and `scale`
+/// move the lattice (negative and huge coordinates).
+pub fn lattice_scene<V: Vector>(
+    seed: u64,
+    frames: usize,
+    offset: f32,
+    scale: f32,
+) -> Vec<Vec<Record<V>>> {
+    let mut rng = SceneRng::new(seed);
+    let mut present: Vec<u64> = Vec::new();
+    let mut next_id = 0u64;
+    let mut out = Vec::new();
+    let lattice_box = |rng: &mut SceneRng| {
+        let min = V::from_axes(|_| rng.below(8) as f32);
+        let size = V::from_axes(|_| rng.below(3) as f32); // 0, 1 or 2: zero-size too
+        Aabb::new(
+            V::from_axes(|i| offset + scale * min.axis(i)),
+            V::from_axes(|i| offset + scale * (min.axis(i) + size.axis(i))),
+        )
+        .expect("lattice boxes are valid")
+    };
+    for frame in 0..frames {
+        let mut records = Vec::new();
+        let mut named = std::collections::BTreeSet::new();
+        let inserts = if frame == 0 { 24 } else { rng.below(4) };
+        // Remove a few.
+        for _ in 0..rng.below(4) {
+            if present.is_empty() {
+                break;
+            }
+            let id = present.swap_remove(rng.below(present.len()));
+            named.insert(id);
+            records.push(Record::Remove { id });
+        }
+        // Move some, including identical re-sends of the same box.
+        for &id in &present {
+            if rng.below(3) == 0 && named.insert(id) {
+                records.push(Record::Upsert {
+                    id,
+                    aabb: lattice_box(&mut rng),
+                });
+            }
+        }
+        for _ in 0..inserts {
+            let id = next_id;
+            next_id += 1;
+            present.push(id);
+            records.push(Record::Upsert {
+                id,
+                aabb: lattice_box(&mut rng),
+            });
+        }
+        out.push(records);
+    }
+    out
+}

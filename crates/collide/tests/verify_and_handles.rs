@@ -1,0 +1,264 @@
+//! The verifying wrapper catches a wrong structure, and every structure
+//! refuses bad handles and bad boxes without panicking.
+
+use collide::{
+    Aabb, Aabb2, BroadPhase, Brute, Error, FrameEvents, Handle, HandleError, Pair, STRUCTURE_NAMES,
+    StepStats, Verified,
+    broad::{EventList, Mistake},
+    structure_by_name,
+};
+use glam::{Vec2, Vec3};
+use std::ops::ControlFlow;
+
+/// A deliberately wrong structure: brute force that drops every pair whose
+/// boxes only just overlap (less than `slack` on x), the kind of tie bug
+/// seed 000 describes.
+struct DropsThinOverlaps {
+    inner: Brute<Vec2, u32>,
+    slack: f32,
+    events: FrameEvents,
+    pairs: Vec<Pair>,
+}
+
+impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
+    fn name(&self) -> &str {
+        "drops-thin"
+    }
+    fn insert(&mut self, aabb: Aabb<Vec2>, value: u32) -> Result<Handle, Error> {
+        self.inner.insert(aabb, value)
+    }
+    fn update(&mut self, handle: Handle, aabb: Aabb<Vec2>) -> Result<(), Error> {
+        self.inner.update(handle, aabb)
+    }
+    fn remove(&mut self, handle: Handle) -> Result<u32, Error> {
+        self.inner.remove(handle)
+    }
+    fn step(&mut self) -> &FrameEvents {
+        self.inner.step();
+        let thick = |p: &Pair| {
+            let (a, b) = (self.inner.aabb(p.a()), self.inner.aabb(p.b()));
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    a.max().x.min(b.max().x) - a.min().x.max(b.min().x) >= self.slack
+                }
+                _ => true,
+            }
+        };
+        let pairs: Vec<Pair> = self.inner.pairs().iter().copied().filter(thick).collect();
+        let mut events = FrameEvents::default();
+        events.set_difference(&self.pairs, &pairs);
+        self.pairs = pairs;
+        self.events = events;
+        &self.events
+    }
+    fn events(&self) -> &FrameEvents {
+        &self.events
+    }
+    fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+    fn stats(&self) -> StepStats {
+        self.inner.stats()
+    }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<Vec2>> {
+        self.inner.aabb(handle)
+    }
+    fn value(&self, handle: Handle) -> Option<&u32> {
+        self.inner.value(handle)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<Vec2>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.query_aabb(aabb, visit)
+    }
+}
+
+fn b(x0: f32, x1: f32) -> Aabb2 {
+    Aabb2::new(Vec2::new(x0, 0.0), Vec2::new(x1, 1.0)).unwrap()
+}
+
+#[test]
+fn verified_reports_the_first_missed_pair_with_its_frame() {
+    let mut world = Verified::new(DropsThinOverlaps {
+        inner: Brute::new(),
+        slack: 0.5,
+        events: FrameEvents::default(),
+        pairs: Vec::new(),
+    });
+    let a = world.insert(b(0.0, 2.0), 1).unwrap();
+    let c = world.insert(b(5.0, 6.0), 2).unwrap();
+    assert!(world.step_checked().is_ok(), "frame 0 has no pair");
+    world.update(c, b(1.9, 3.0)).unwrap(); // overlaps by 0.1: dropped
+    let divergence = world.step_checked().unwrap_err();
+    assert_eq!(divergence.frame, 1);
+    assert_eq!(divergence.list, EventList::Started);
+    assert_eq!(divergence.mistake, Mistake::Missed);
+    assert_eq!(divergence.pair, Pair::new(a, c));
+    assert_eq!(
+        divergence.to_string(),
+        format!(
+            "frame 1: drops-thin missed the started event {} that brute force reports",
+            Pair::new(a, c)
+        )
+    );
+    // The first divergence is kept; later steps do not replace it.
+    world.update(c, b(1.0, 3.0)).unwrap();
+    assert!(world.step_checked().is_ok());
+    assert_eq!(world.divergence(), Some(&divergence));
+}
+
+#[test]
+fn verified_reports_an_invented_pair() {
+    /// Claims a pair that does not exist.
+    struct Inventor(Brute<Vec2, ()>, FrameEvents, Vec<Pair>);
+    impl BroadPhase<Vec2, ()> for Inventor {
+        fn name(&self) -> &str {
+            "inventor"
+        }
+        fn insert(&mut self, aabb: Aabb<Vec2>, v: ()) -> Result<Handle, Error> {
+            self.0.insert(aabb, v)
+        }
+        fn update(&mut self, h: Handle, aabb: Aabb<Vec2>) -> Result<(), Error> {
+            self.0.update(h, aabb)
+        }
+        fn remove(&mut self, h: Handle) -> Result<(), Error> {
+            self.0.remove(h)
+        }
+        fn step(&mut self) -> &FrameEvents {
+            self.0.step();
+            let all: Vec<Handle> = self.0.query_aabb_all(&b(-1e9, 1e9));
+            let previous = std::mem::take(&mut self.2);
+            self.2 = all.windows(2).map(|w| Pair::new(w[0], w[1])).collect();
+            self.1.set_difference(&previous, &self.2);
+            &self.1
+        }
+        fn events(&self) -> &FrameEvents {
+            &self.1
+        }
+        fn pairs(&self) -> &[Pair] {
+            &self.2
+        }
+        fn stats(&self) -> StepStats {
+            self.0.stats()
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn aabb(&self, h: Handle) -> Option<Aabb<Vec2>> {
+            self.0.aabb(h)
+        }
+        fn value(&self, h: Handle) -> Option<&()> {
+            self.0.value(h)
+        }
+        fn query_aabb(
+            &self,
+            aabb: &Aabb<Vec2>,
+            visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+        ) -> ControlFlow<()> {
+            self.0.query_aabb(aabb, visit)
+        }
+    }
+    let mut world = Verified::new(Inventor(Brute::new(), FrameEvents::default(), Vec::new()));
+    let x = world.insert(b(0.0, 1.0), ()).unwrap();
+    let y = world.insert(b(1.0, 2.0), ()).unwrap(); // touching: no pair
+    let d = world.step_checked().unwrap_err();
+    assert_eq!(
+        (d.frame, d.mistake, d.pair),
+        (0, Mistake::Invented, Pair::new(x, y))
+    );
+}
+
+fn every_structure_2d() -> Vec<Box<dyn BroadPhase<Vec2, u32>>> {
+    let mut all: Vec<Box<dyn BroadPhase<Vec2, u32>>> = STRUCTURE_NAMES
+        .iter()
+        .map(|n| structure_by_name::<Vec2, u32>(n).unwrap())
+        .collect();
+    all.push(Box::new(Verified::new(Brute::<Vec2, u32>::new())));
+    all
+}
+
+#[test]
+fn stale_foreign_and_double_removed_handles_are_errors_on_every_structure() {
+    for mut world in every_structure_2d() {
+        let name = world.name().to_string();
+        let h = world.insert(b(0.0, 1.0), 1).unwrap();
+        let other = world.insert(b(0.5, 1.5), 2).unwrap();
+        world.step();
+        assert_eq!(world.remove(h), Ok(1));
+        assert_eq!(
+            world.remove(h),
+            Err(Error::Handle(HandleError::Stale(h))),
+            "{name}"
+        );
+        assert!(world.update(h, b(0.0, 1.0)).is_err(), "{name}");
+        let reused = world.insert(b(3.0, 4.0), 3).unwrap();
+        assert_eq!(reused.index(), h.index(), "{name}: LIFO slot reuse");
+        assert_eq!(
+            world.aabb(h),
+            None,
+            "{name}: stale handle must not see the new object"
+        );
+        assert_eq!(world.value(h), None, "{name}");
+
+        let mut foreign_world = Brute::<Vec2, u32>::new();
+        let foreign = foreign_world.insert(b(0.0, 1.0), 9).unwrap();
+        assert!(
+            matches!(
+                world.update(foreign, b(0.0, 1.0)),
+                Err(Error::Handle(HandleError::Foreign { .. }))
+            ),
+            "{name}"
+        );
+        assert!(world.remove(foreign).is_err(), "{name}");
+        assert_eq!(world.value(foreign), None, "{name}");
+        // Still consistent afterwards.
+        let events = world.step().clone();
+        assert_eq!(events.stopped.len(), 1, "{name}");
+        assert!(events.stopped[0].contains(h) && events.stopped[0].contains(other));
+        assert_eq!(world.len(), 2);
+    }
+}
+
+#[test]
+fn invalid_boxes_never_reach_a_structure() {
+    assert!(Aabb2::new(Vec2::new(f32::NAN, 0.0), Vec2::ONE).is_err());
+    assert!(Aabb2::new(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0)).is_err());
+    assert!(Aabb2::new(Vec2::new(f32::NEG_INFINITY, 0.0), Vec2::ONE).is_err());
+    assert!(Aabb2::new(Vec2::new(2.0, 0.0), Vec2::ONE).is_err());
+    let world = Brute::<Vec3>::new();
+    assert!(
+        world
+            .query_point_all(Vec3::new(0.0, f32::NAN, 0.0))
+            .is_err()
+    );
+}
+
+#[test]
+fn point_and_box_queries_follow_the_overlap_rule() {
+    for mut world in every_structure_2d() {
+        let a = world.insert(b(0.0, 2.0), 1).unwrap();
+        let c = world.insert(b(2.0, 4.0), 2).unwrap();
+        let _zero = world.insert(b(1.0, 1.0), 3).unwrap();
+        assert_eq!(world.query_point_all(Vec2::new(1.0, 0.5)).unwrap(), vec![a]);
+        assert_eq!(world.query_point_all(Vec2::new(2.0, 0.5)).unwrap(), vec![]);
+        assert_eq!(world.query_aabb_all(&b(1.5, 2.5)), vec![a, c]);
+        assert!(world.query_aabb_any(&b(3.0, 3.5)));
+        assert!(
+            !world.query_aabb_any(&b(4.0, 5.0)),
+            "touching is not overlapping"
+        );
+        // Early exit: the visitor stops after the first hit.
+        let mut seen = 0;
+        let flow = world.query_aabb(&b(-10.0, 10.0), &mut |_| {
+            seen += 1;
+            ControlFlow::Break(())
+        });
+        assert!(flow.is_break());
+        assert_eq!(seen, 1);
+    }
+}

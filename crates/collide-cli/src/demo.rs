@@ -5,7 +5,7 @@
 use crate::measure::{RunOptions, RunReport, run_structure};
 use crate::report::{Animation, SceneResult, write_report};
 use crate::table::{Table, micros, thousands};
-use clap::Args;
+use clap::Parser;
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use collide::{Aabb, STRUCTURE_NAMES, Vector};
 use glam::{Vec2, Vec3};
@@ -14,14 +14,14 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `collide demo`.
-#[derive(Args, Debug, Clone)]
+#[derive(Parser, Debug, Clone)]
 pub struct DemoArgs {
     /// Objects per scene.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::record::parse_count)]
     pub n: usize,
     /// Frames per scene.
-    #[arg(long, default_value_t = 120)]
-    pub frames: usize,
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
     /// Where to write the HTML report.
     #[arg(long, default_value = "collide-report/index.html")]
     pub out: PathBuf,
@@ -31,13 +31,9 @@ pub struct DemoArgs {
 }
 
 impl Default for DemoArgs {
+    /// The defaults of the command line (what `cargo run --release` runs).
     fn default() -> Self {
-        Self {
-            n: 1000,
-            frames: 120,
-            out: PathBuf::from("collide-report/index.html"),
-            no_report: false,
-        }
+        Self::parse_from(["demo"])
     }
 }
 
@@ -79,8 +75,8 @@ pub fn demo(args: &DemoArgs, out: &mut dyn Write) -> Result<(), String> {
         };
         bar.set_message(format!("{kind} {dim}D {motion}"));
         let (result, animation) = match dim {
-            2 => run_scene::<Vec2>(config, args.frames, animate, &bar)?,
-            _ => run_scene::<Vec3>(config, args.frames, animate, &bar)?,
+            2 => run_scene::<Vec2>(config, args.frames as usize, animate, &bar)?,
+            _ => run_scene::<Vec3>(config, args.frames as usize, animate, &bar)?,
         };
         bar.suspend(|| {
             let _ = write!(out, "{}", describe(&result));
@@ -153,7 +149,7 @@ pub fn describe(result: &SceneResult) -> String {
         .collect();
     let mut text = format!(
         "== {} (world side {:.0}) ==\n\
-         centre variance: {}; pairs overlapping on x alone: {}; overlapping pairs: {}\n",
+         at frame 0: centre variance {}; pairs overlapping on x alone: {}; overlapping pairs: {}\n",
         result.label,
         result.side,
         variance.join(", "),
@@ -166,8 +162,9 @@ pub fn describe(result: &SceneResult) -> String {
         "true pairs",
         "maintenance/frame",
         "pair changes/frame",
-        "mean us/frame",
-        "p99 us/frame",
+        "us/step",
+        "p99 us/step",
+        "us/frame",
         "verified",
     ]);
     for r in &result.reports {
@@ -180,8 +177,9 @@ pub fn describe(result: &SceneResult) -> String {
                 "{:.1}",
                 r.steady_changes as f64 / r.frames.saturating_sub(1).max(1) as f64
             ),
-            micros(r.mean_micros()),
-            micros(r.p99_micros()),
+            micros(r.mean_step_micros()),
+            micros(r.p99_step_micros()),
+            micros(r.mean_frame_micros()),
             "every frame".into(),
         ]);
     }

@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => {
             replay::replay(&args, &mut stdout).map_err(|f| (f.message, f.status))
         }
-        Command::Record(args) => record::record(&args).map_err(|message| (message, 2)),
+        Command::Record(args) => record::record(&args),
     };
     let _ = stdout.flush();
     match result {

@@ -18,7 +18,9 @@ pub struct RunReport {
     pub started: u64,
     pub stopped: u64,
     pub final_pairs: usize,
-    /// Microseconds per frame: the frame's insert/update/remove calls plus
+    /// Microseconds per frame of `step()` alone.
+    pub step_micros: Vec<f64>,
+    /// Microseconds per frame of the frame's insert/update/remove calls plus
     /// the step (parsing and generation excluded).
     pub frame_micros: Vec<f64>,
     pub candidates_tested: u64,
@@ -33,17 +35,26 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    pub fn mean_micros(&self) -> f64 {
-        self.frame_micros.iter().sum::<f64>() / self.frame_micros.len().max(1) as f64
+    pub fn mean_step_micros(&self) -> f64 {
+        mean(&self.step_micros)
     }
 
-    pub fn p99_micros(&self) -> f64 {
-        percentile(&self.frame_micros, 0.99)
+    pub fn p99_step_micros(&self) -> f64 {
+        percentile(&self.step_micros, 0.99)
+    }
+
+    pub fn mean_frame_micros(&self) -> f64 {
+        mean(&self.frame_micros)
     }
 
     pub fn per_frame(&self, total: u64) -> f64 {
         total as f64 / self.frames.max(1) as f64
     }
+}
+
+/// The arithmetic mean, 0 for no values.
+pub fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
 /// The `q` quantile (nearest rank) of `values`.
@@ -78,7 +89,7 @@ pub fn run_structure<V: Vector>(
         panic!("structure `{name}` is listed in STRUCTURE_NAMES but cannot be built")
     });
     if options.verify {
-        let mut world = Verified::new(world);
+        let mut world = Verified::new(world).expect("a structure just built is empty");
         let mut report = run(&mut world, frames, options)?;
         report.divergence = world.divergence().map(|d| d.to_string());
         Ok(report)
@@ -96,17 +107,24 @@ fn run<V: Vector>(
     let mut runner = Runner::new();
     let mut report = RunReport {
         structure: world.name().to_string(),
+        step_micros: Vec::with_capacity(frames.len()),
         frame_micros: Vec::with_capacity(frames.len()),
         ..RunReport::default()
     };
     let mut events = Vec::new();
     for (index, records) in frames.iter().enumerate() {
-        let start = Instant::now();
+        let frame_start = Instant::now();
         runner.apply(world, records)?;
-        runner.step(world, &mut events);
+        let step_start = Instant::now();
+        world.step();
+        let done = Instant::now();
+        report
+            .step_micros
+            .push((done - step_start).as_secs_f64() * 1e6);
         report
             .frame_micros
-            .push(start.elapsed().as_secs_f64() * 1e6);
+            .push((done - frame_start).as_secs_f64() * 1e6);
+        runner.collect_events(world, &mut events);
         let stats = world.stats();
         report.frames += 1;
         report.peak_objects = report.peak_objects.max(world.len());

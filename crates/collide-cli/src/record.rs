@@ -14,7 +14,7 @@ pub struct RecordArgs {
     /// The scene: uniform, flat, clustered or large.
     pub scene: SceneKind,
     /// Number of objects.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = parse_count)]
     pub n: usize,
     /// Dimension: 2 or 3.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
@@ -44,12 +44,28 @@ impl RecordArgs {
     }
 }
 
-/// Runs `collide record`.
-pub fn record(args: &RecordArgs) -> Result<(), String> {
+/// The most objects a built-in scene may have.
+pub const MAX_OBJECTS: usize = 50_000_000;
+
+/// Parses an object count in `1..=MAX_OBJECTS`.
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if (1..=MAX_OBJECTS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("the object count must be 1 to {MAX_OBJECTS}"))
+    }
+}
+
+/// Runs `collide record`. Errors carry the exit status: 2 for a path that
+/// cannot be created, 1 for a failed write.
+pub fn record(args: &RecordArgs) -> Result<(), (String, u8)> {
     let out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(
             std::fs::File::create(path)
-                .map_err(|e| format!("cannot create `{}`: {e}", path.display()))?,
+                .map_err(|e| (format!("cannot create `{}`: {e}", path.display()), 2))?,
         ),
         None => Box::new(io::stdout().lock()),
     };
@@ -58,7 +74,7 @@ pub fn record(args: &RecordArgs) -> Result<(), String> {
         2 => write_scene::<Vec2>(out, args),
         _ => write_scene::<Vec3>(out, args),
     };
-    result.map_err(|e| format!("cannot write the trace: {e}"))
+    result.map_err(|e| (format!("cannot write the trace: {e}"), 1))
 }
 
 /// Writes the scene of `args` as a trace to `out`.

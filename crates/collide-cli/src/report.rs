@@ -27,7 +27,7 @@ pub struct Animation {
     pub label: String,
     pub lo: f32,
     pub hi: f32,
-    /// Per frame: `[count: u16 LE][count * 4 * u16 LE: minx miny maxx maxy]
+    /// Per frame: `[count: u32 LE][count * 4 * u16 LE: minx miny maxx maxy]
     /// [ceil(count / 8) bytes of overlap flags]`.
     pub data: Vec<u8>,
     pub frames: usize,
@@ -69,16 +69,16 @@ impl Animation {
                 .flat_map(|p| [p.a(), p.b()])
                 .filter_map(|h| world.value(h).copied())
                 .collect();
-            let count = boxes.len().min(u16::MAX as usize);
-            data.extend_from_slice(&(count as u16).to_le_bytes());
-            for aabb in boxes.values().take(count) {
+            let count = u32::try_from(boxes.len()).expect("a scene has at most 50 million objects");
+            data.extend_from_slice(&count.to_le_bytes());
+            for aabb in boxes.values() {
                 let (min, max) = (aabb.min(), aabb.max());
                 for v in [min.axis(0), min.axis(1), max.axis(0), max.axis(1)] {
                     data.extend_from_slice(&quantise(v).to_le_bytes());
                 }
             }
-            let mut flags = vec![0u8; count.div_ceil(8)];
-            for (k, id) in boxes.keys().take(count).enumerate() {
+            let mut flags = vec![0u8; boxes.len().div_ceil(8)];
+            for (k, id) in boxes.keys().enumerate() {
                 if touching.contains(id) {
                     flags[k / 8] |= 1 << (k % 8);
                 }
@@ -147,7 +147,9 @@ pub fn render(results: &[SceneResult], animations: &[Animation]) -> String {
 
     html.push_str("<h2>Charts</h2>\n");
     let charts: [(&str, Metric); 4] = [
-        ("Mean time per frame (microseconds)", |r| r.mean_micros()),
+        ("Mean time per step (microseconds)", |r| {
+            r.mean_step_micros()
+        }),
         ("Candidate pairs tested per frame", |r| {
             r.per_frame(r.candidates_tested)
         }),
@@ -264,7 +266,7 @@ const PLAYER: &str = r#"<script>
     const view = new DataView(bytes.buffer), out = [];
     let at = 0;
     for (let f = 0; f < s.frames; f++) {
-      const n = view.getUint16(at, true); at += 2;
+      const n = view.getUint32(at, true); at += 4;
       const boxes = new Uint16Array(bytes.buffer.slice(at, at + 8 * n)); at += 8 * n;
       const flags = bytes.slice(at, at + Math.ceil(n / 8)); at += Math.ceil(n / 8);
       out.push({ n, boxes, flags });

@@ -132,19 +132,26 @@ fn replay_all_compares_structures_and_prints_stats() {
     }
     assert!(stdout.contains("agree on every event"), "{stdout}");
     let out = collide(&["replay", trace.to_str().unwrap(), "--stats"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
+    let header = stdout.lines().next().unwrap();
     for column in [
         "frames",
         "peak objects",
         "started",
         "stopped",
         "pairs at end",
-        "mean us/frame",
-        "p99 us/frame",
+        "mean us/step",
+        "p99 us/step",
     ] {
-        assert!(stdout.contains(column), "{column} missing from\n{stdout}");
+        assert!(header.contains(column), "{column} missing from\n{stdout}");
     }
-    assert!(stdout.contains(" 200 "), "peak objects: {stdout}");
+    let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(
+        &row[..3],
+        &["brute", "10", "200"],
+        "structure, frames, peak objects: {stdout}"
+    );
 }
 
 fn assert_input_error(args: &[&str], message: &str) {
@@ -195,7 +202,7 @@ fn malformed_traces_exit_with_status_2_and_the_line() {
             "dim 2\nframe\nu 1 0 0 1 1\nu 1 0 0 1 1\n",
             "line 4: object 1 is named twice in frame 0",
         ),
-        ("", "the trace is empty"),
+        ("", "line 1: the trace ends before its first record"),
     ];
     for (k, (content, message)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad{k}.trace"));
@@ -215,7 +222,10 @@ fn missing_file_and_unknown_structure_are_clear_errors() {
         "cannot open trace `/nonexistent/x.trace`",
     );
     let dir = tempfile::tempdir().unwrap();
-    assert_input_error(&["replay", dir.path().to_str().unwrap()], "cannot");
+    assert_input_error(
+        &["replay", dir.path().to_str().unwrap()],
+        "is a directory, not a trace file",
+    );
     let path = dir.path().join("ok.trace");
     std::fs::write(&path, "dim 2\nframe\n").unwrap();
     assert_input_error(
@@ -245,9 +255,43 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("== uniform 2D slow"), "{stdout}");
-    assert!(stdout.contains("pairs overlapping on x alone"), "{stdout}");
-    assert!(stdout.contains("centre variance: x"), "{stdout}");
+    for scene in [
+        "uniform 2D slow",
+        "flat 2D slow",
+        "clustered 2D slow",
+        "large 2D slow",
+        "uniform 2D fast",
+        "uniform 2D teleport",
+        "uniform 2D churn",
+        "uniform 3D slow",
+        "clustered 3D slow",
+    ] {
+        assert!(
+            stdout.contains(&format!("== {scene} (world side")),
+            "{scene}: {stdout}"
+        );
+    }
+    assert_eq!(
+        stdout.matches("pairs overlapping on x alone").count(),
+        9,
+        "{stdout}"
+    );
+    assert!(stdout.contains("centre variance x"), "{stdout}");
+    for column in [
+        "candidates/frame",
+        "true pairs",
+        "maintenance/frame",
+        "pair changes/frame",
+        "us/step",
+        "verified",
+    ] {
+        assert!(stdout.contains(column), "{column}: {stdout}");
+    }
+    let verified_rows = stdout
+        .lines()
+        .filter(|l| l.ends_with("every frame") && STRUCTURE_NAMES.iter().any(|n| l.starts_with(n)))
+        .count();
+    assert_eq!(verified_rows, 9 * STRUCTURE_NAMES.len(), "{stdout}");
     for name in STRUCTURE_NAMES {
         assert!(stdout.contains(name));
     }

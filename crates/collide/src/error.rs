@@ -7,13 +7,15 @@ use crate::handle::HandleError;
 /// problem and what to do about it.
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Brute, Error};
+/// use collide::{Aabb2, BroadPhase, Brute, Error, HandleError};
 /// use glam::Vec2;
 /// let mut a: Brute<Vec2> = Brute::new();
-/// let b: Brute<Vec2> = Brute::new();
-/// let h = a.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
-/// let err = b.aabb(h);
-/// assert!(err.is_none()); // foreign handle
+/// let mut b: Brute<Vec2> = Brute::new();
+/// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+/// let h = a.insert(unit, ())?;
+/// let err = b.update(h, unit).unwrap_err();
+/// assert!(matches!(err, Error::Handle(HandleError::Foreign { .. })));
+/// println!("{err}"); // handle #0v0 belongs to structure .. but was given to ..
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]

@@ -103,7 +103,11 @@ static NEXT_OWNER: AtomicU32 = AtomicU32::new(1);
 /// assert_eq!(slots.get(a), None);   // ...but the old handle is refused
 /// # Ok::<(), collide::HandleError>(())
 /// ```
-#[derive(Clone, Debug)]
+///
+/// `Slots` is deliberately not `Clone`: two copies would share an owner id,
+/// so a handle issued by one after the copy could address another object in
+/// the other.
+#[derive(Debug)]
 pub struct Slots<T> {
     owner: u32,
     entries: Vec<Entry<T>>,
@@ -111,7 +115,7 @@ pub struct Slots<T> {
     len: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Entry<T> {
     generation: u32,
     value: Option<T>,
@@ -238,6 +242,57 @@ impl<T> Slots<T> {
                 )
             })
         })
+    }
+}
+
+/// Objects removed since the last step, by handle. A step's stopped events
+/// name removed handles; translating them back to what the caller knows
+/// (an id, another structure's handle) needs this log.
+#[derive(Debug)]
+pub(crate) struct RemovedLog<T> {
+    entries: Vec<(Handle, T)>,
+    sorted: bool,
+}
+
+impl<T> Default for RemovedLog<T> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+            sorted: true,
+        }
+    }
+}
+
+impl<T: Copy> RemovedLog<T> {
+    /// Records that `handle`, which stood for `value`, was removed.
+    pub(crate) fn push(&mut self, handle: Handle, value: T) {
+        self.entries.push((handle, value));
+        self.sorted = false;
+    }
+
+    /// Sorts the log so [`RemovedLog::get`] can binary-search it; call once
+    /// per step, before the lookups.
+    pub(crate) fn seal(&mut self) {
+        if !self.sorted {
+            self.entries.sort_unstable_by_key(|(h, _)| *h);
+            self.sorted = true;
+        }
+    }
+
+    /// What the removed `handle` stood for, if it was removed since the
+    /// last [`RemovedLog::clear`]. The log must be sealed.
+    pub(crate) fn get(&self, handle: Handle) -> Option<T> {
+        debug_assert!(self.sorted, "seal the log before looking up");
+        self.entries
+            .binary_search_by_key(&handle, |(h, _)| *h)
+            .ok()
+            .map(|k| self.entries[k].1)
+    }
+
+    /// Forgets every entry, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.sorted = true;
     }
 }
 

@@ -11,7 +11,7 @@ use glam::{Vec2, Vec3};
 
 fn check_against_model<V: Vector>(frames: &[Vec<Record<V>>], what: &str) {
     let mut model = Model::<V>::default();
-    let mut world = Verified::new(Brute::<V, u64>::new());
+    let mut world = Verified::new(Brute::<V, u64>::new()).unwrap();
     let mut runner = Runner::new();
     let mut events = Vec::new();
     for (index, records) in frames.iter().enumerate() {

@@ -82,14 +82,14 @@ const EXPECTED: &[(&str, u64)] = &[
     ("3D clustered teleport", 0xef6854b7499585d1),
     ("2D clustered churn", 0x99722de37d718b81),
     ("3D clustered churn", 0xbeb0ad771288813b),
-    ("2D large slow", 0x20c2b8b935175a23),
+    ("2D large slow", 0x03cf622c2bf26f6c),
     ("3D large slow", 0x681f9797bfb5f9e1),
-    ("2D large fast", 0xa9c720e855cea40b),
-    ("3D large fast", 0xd934c18d39a0818d),
-    ("2D large teleport", 0x1e44f67e4088cf21),
-    ("3D large teleport", 0xbb51e6071fda09a9),
-    ("2D large churn", 0x0ebedc79a9526813),
-    ("3D large churn", 0xfcf6621a70c84b86),
+    ("2D large fast", 0xf0f543c8a065dd75),
+    ("3D large fast", 0xf4e74879e1267189),
+    ("2D large teleport", 0x7dfc82e02063eebf),
+    ("3D large teleport", 0x717f8a64ce991add),
+    ("2D large churn", 0x2c34fff3d9038169),
+    ("3D large churn", 0x0050d1c5d05d5c74),
 ];
 
 #[test]

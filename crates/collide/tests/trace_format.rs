@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::trace::{AnyTrace, TraceErrorKind, TraceWriter, parse, parse_str};
 use glam::{Vec2, Vec3};
 
@@ -125,9 +125,10 @@ fn every_error_names_its_line() {
 
 #[test]
 fn empty_and_comment_only_traces_are_refused() {
-    for text in ["", "\n\n", "# only a comment\n"] {
-        let (line, kind, message) = error_of(text);
-        assert_eq!((line, kind), (None, TraceErrorKind::Empty));
+    for (text, line) in [("", 1), ("\n\n", 3), ("# only a comment\n", 2)] {
+        let (got, kind, message) = error_of(text);
+        assert_eq!((got, kind), (Some(line), TraceErrorKind::Empty));
+        assert!(message.starts_with(&format!("line {line}: the trace ends before")));
         assert!(message.contains("`dim 2` or `dim 3`"));
     }
 }
@@ -143,15 +144,25 @@ fn unreadable_input_is_an_error_not_a_panic() {
 #[test]
 fn comments_blank_lines_and_spacing_are_accepted() {
     let text = "# header\n\n dim 3 \nframe\n\t# inside\nu 1 0 0 0 1 1 1\n\nframe\nframe\nu 1 -1 -1 -1 0 0 0\nr 1\n";
-    let result = parse_str(text);
     // `u 1` then `r 1` in one frame names the id twice.
-    assert!(result.is_err());
+    let e = parse_str(text).unwrap_err();
+    assert_eq!(e.line, Some(11));
+    assert_eq!(e.kind, TraceErrorKind::IdTwice { id: 1, frame: 2 });
     let text = "# header\n\n dim 3 \nframe\n\t# inside\nu 1 0 0 0 1 1 1\n\nframe\nframe\nu 1 -1 -1 -1 0 0 0\nframe\nr 1\n";
     let AnyTrace::D3(trace) = parse_str(text).unwrap() else {
         panic!("dim 3 gives a 3D trace")
     };
     assert_eq!(trace.frames.len(), 4);
     assert_eq!(trace.frames[1].len(), 0);
+}
+
+/// Writes `frames` as a trace text.
+fn write<V: collide::Vector>(frames: &[Vec<Record<V>>]) -> Vec<u8> {
+    let mut w = TraceWriter::new(Vec::new(), V::DIM).unwrap();
+    for f in frames {
+        w.frame(f).unwrap();
+    }
+    w.finish().unwrap()
 }
 
 #[test]
@@ -162,25 +173,14 @@ fn written_scenes_read_back_exactly() {
             ..SceneConfig::new(kind, 120)
         };
         let frames2 = Scene::<Vec2>::new(config).take_frames(6);
-        let mut out = Vec::new();
-        let mut w = TraceWriter::new(&mut out, 2).unwrap();
-        for f in &frames2 {
-            w.frame(f).unwrap();
-        }
-        w.finish().unwrap();
-        let AnyTrace::D2(back) = parse(&out[..]).unwrap() else {
-            panic!()
+        let AnyTrace::D2(back) = parse(&write(&frames2)[..]).unwrap() else {
+            panic!("dim 2 gives a 2D trace")
         };
         assert_eq!(back.frames, frames2, "{kind}");
 
         let frames3 = Scene::<Vec3>::new(config).take_frames(4);
-        let mut out = Vec::new();
-        let mut w = TraceWriter::new(&mut out, 3).unwrap();
-        for f in &frames3 {
-            w.frame(f).unwrap();
-        }
-        let AnyTrace::D3(back) = parse(&out[..]).unwrap() else {
-            panic!()
+        let AnyTrace::D3(back) = parse(&write(&frames3)[..]).unwrap() else {
+            panic!("dim 3 gives a 3D trace")
         };
         assert_eq!(back.frames, frames3, "{kind}");
     }
@@ -189,13 +189,8 @@ fn written_scenes_read_back_exactly() {
 #[test]
 fn extreme_coordinates_round_trip() {
     let frames = common::lattice_scene::<Vec2>(3, 10, -3.0e37, 1.0e37);
-    let mut out = Vec::new();
-    let mut w = TraceWriter::new(&mut out, 2).unwrap();
-    for f in &frames {
-        w.frame(f).unwrap();
-    }
-    let AnyTrace::D2(back) = parse(&out[..]).unwrap() else {
-        panic!()
+    let AnyTrace::D2(back) = parse(&write(&frames)[..]).unwrap() else {
+        panic!("dim 2 gives a 2D trace")
     };
     assert_eq!(back.frames, frames);
 }

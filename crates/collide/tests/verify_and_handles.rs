@@ -89,7 +89,8 @@ fn verified_reports_the_first_missed_pair_with_its_frame() {
         slack: 0.5,
         events: FrameEvents::default(),
         pairs: Vec::new(),
-    });
+    })
+    .unwrap();
     let a = world.insert(b(0.0, 2.0), 1).unwrap();
     let c = world.insert(b(5.0, 6.0), 2).unwrap();
     assert!(world.step_checked().is_ok(), "frame 0 has no pair");
@@ -106,10 +107,29 @@ fn verified_reports_the_first_missed_pair_with_its_frame() {
             Pair::new(a, c)
         )
     );
-    // The first divergence is kept; later steps do not replace it.
+    // Now thick: the broken structure starts the pair a frame late, which
+    // brute force does not report. That step fails too, but the first
+    // divergence is kept.
     world.update(c, b(1.0, 3.0)).unwrap();
-    assert!(world.step_checked().is_ok());
+    let late = world.step_checked().unwrap_err();
+    assert_eq!(
+        (late.frame, late.list, late.mistake),
+        (2, EventList::Started, Mistake::Invented)
+    );
     assert_eq!(world.divergence(), Some(&divergence));
+    assert_eq!(world.last_divergence(), Some(&late));
+    // A step on which both agree is fine again.
+    assert!(world.step_checked().is_ok());
+    assert_eq!(world.last_divergence(), None);
+}
+
+#[test]
+fn verified_refuses_a_structure_that_is_not_empty() {
+    let mut inner = Brute::<Vec2, u32>::new();
+    inner.insert(b(0.0, 1.0), 1).unwrap();
+    let err = Verified::new(inner).unwrap_err();
+    assert_eq!(err.objects, 1);
+    assert!(err.to_string().contains("must start empty"));
 }
 
 #[test]
@@ -163,7 +183,8 @@ fn verified_reports_an_invented_pair() {
             self.0.query_aabb(aabb, visit)
         }
     }
-    let mut world = Verified::new(Inventor(Brute::new(), FrameEvents::default(), Vec::new()));
+    let mut world =
+        Verified::new(Inventor(Brute::new(), FrameEvents::default(), Vec::new())).unwrap();
     let x = world.insert(b(0.0, 1.0), ()).unwrap();
     let y = world.insert(b(1.0, 2.0), ()).unwrap(); // touching: no pair
     let d = world.step_checked().unwrap_err();
@@ -178,7 +199,7 @@ fn every_structure_2d() -> Vec<Box<dyn BroadPhase<Vec2, u32>>> {
         .iter()
         .map(|n| structure_by_name::<Vec2, u32>(n).unwrap())
         .collect();
-    all.push(Box::new(Verified::new(Brute::<Vec2, u32>::new())));
+    all.push(Box::new(Verified::new(Brute::<Vec2, u32>::new()).unwrap()));
     all
 }
 

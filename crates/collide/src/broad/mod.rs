@@ -18,4 +18,4 @@ pub use brute::Brute;
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
-pub use verify::{Divergence, EventList, Mistake, Verified};
+pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

@@ -7,7 +7,7 @@ use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
-use crate::handle::Handle;
+use crate::handle::{Handle, HandleError, RemovedLog};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -71,17 +71,30 @@ impl fmt::Display for Divergence {
 
 impl std::error::Error for Divergence {}
 
+/// [`Verified::new`] was given a structure that already holds objects, which
+/// the brute-force reference beside it would not know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a verified structure must start empty, but this one holds {objects} objects; \
+     wrap it in Verified before inserting"
+)]
+pub struct NotEmptyError {
+    /// Objects the structure held.
+    pub objects: usize,
+}
+
 /// A structure checked against brute force on every step.
 ///
 /// It forwards every call to the wrapped structure and to a [`Brute`] beside
 /// it, and after each step compares started events, stopped events and the
-/// pair list. The first disagreement is kept ([`Verified::divergence`]);
-/// [`Verified::step_checked`] returns it as an error.
+/// pair list. The first disagreement ever seen is kept
+/// ([`Verified::divergence`]); [`Verified::step_checked`] returns the
+/// current step's first disagreement as an error.
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Brute, Verified};
 /// use glam::Vec2;
-/// let mut world = Verified::new(Brute::<Vec2, u32>::new());
+/// let mut world = Verified::new(Brute::<Vec2, u32>::new())?;
 /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, 7)?;
 /// world.insert(Aabb2::new(Vec2::splat(0.5), Vec2::splat(1.5))?, 8)?;
 /// let events = world.step_checked()?;
@@ -96,33 +109,43 @@ pub struct Verified<V: Vector, T, S> {
     reference: Brute<V, Handle>,
     /// Reference handle for each inner handle index.
     to_reference: Vec<Option<Handle>>,
-    /// Removed since the last step: (reference handle, inner handle), to
+    /// Removed since the last step: reference handle to inner handle, to
     /// translate the reference's stopped events.
-    removed: Vec<(Handle, Handle)>,
+    removed: RemovedLog<Handle>,
     frame: u64,
+    /// The first divergence ever seen.
     divergence: Option<Divergence>,
-    diverged_this_step: bool,
+    /// The divergence of the last step, if it had one.
+    last_divergence: Option<Divergence>,
     /// The reference's output of the last step, in inner handles.
     expected: FrameEvents,
     expected_pairs: Vec<Pair>,
 }
 
 impl<V: Vector, T, S> Verified<V, T, S> {
-    /// Wraps `inner`, which should be empty (objects already in it are not
-    /// known to the reference).
-    pub fn new(inner: S) -> Self {
-        Self {
+    /// Wraps `inner`, which must be empty: objects already in it would be
+    /// unknown to the reference.
+    pub fn new(inner: S) -> Result<Self, NotEmptyError>
+    where
+        S: BroadPhase<V, T>,
+    {
+        if !inner.is_empty() {
+            return Err(NotEmptyError {
+                objects: inner.len(),
+            });
+        }
+        Ok(Self {
             inner,
             _value: PhantomData,
             reference: Brute::new(),
             to_reference: Vec::new(),
-            removed: Vec::new(),
+            removed: RemovedLog::default(),
             frame: 0,
             divergence: None,
-            diverged_this_step: false,
+            last_divergence: None,
             expected: FrameEvents::default(),
             expected_pairs: Vec::new(),
-        }
+        })
     }
 
     /// The first divergence seen, if any.
@@ -141,13 +164,10 @@ impl<V: Vector, T, S> Verified<V, T, S> {
     }
 
     fn to_inner(&self, reference: Handle) -> Handle {
-        if let Some(h) = self.reference.value(reference) {
-            return *h;
-        }
-        self.removed
-            .iter()
-            .find(|(r, _)| *r == reference)
-            .map(|(_, h)| *h)
+        self.reference
+            .value(reference)
+            .copied()
+            .or_else(|| self.removed.get(reference))
             .expect("every reference handle maps to an inner handle")
     }
 
@@ -167,10 +187,15 @@ impl<V: Vector, T, S: BroadPhase<V, T>> Verified<V, T, S> {
     /// events or pairs disagree with brute force.
     pub fn step_checked(&mut self) -> Result<&FrameEvents, Divergence> {
         self.step();
-        match &self.divergence {
-            Some(d) if self.diverged_this_step => Err(d.clone()),
-            _ => Ok(self.inner.events()),
+        match &self.last_divergence {
+            Some(d) => Err(d.clone()),
+            None => Ok(self.inner.events()),
         }
+    }
+
+    /// The first disagreement of the last step, if it had one.
+    pub fn last_divergence(&self) -> Option<&Divergence> {
+        self.last_divergence.as_ref()
     }
 
     /// The first difference between the reference's translated output and
@@ -247,23 +272,32 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
 
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.inner.update(handle, aabb)?;
-        let reference = self.to_reference[handle.index() as usize]
-            .expect("a handle the inner structure accepts is mapped");
+        // A handle the inner structure accepted is mapped, unless the inner
+        // structure wrongly accepted a stale or foreign one.
+        let reference = self
+            .to_reference
+            .get(handle.index() as usize)
+            .copied()
+            .flatten()
+            .ok_or(HandleError::Stale(handle))?;
         self.reference.update(reference, aabb)
     }
 
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.inner.remove(handle)?;
-        let reference = self.to_reference[handle.index() as usize]
-            .take()
-            .expect("a handle the inner structure accepts is mapped");
+        let reference = self
+            .to_reference
+            .get_mut(handle.index() as usize)
+            .and_then(Option::take)
+            .ok_or(HandleError::Stale(handle))?;
         self.reference.remove(reference)?;
-        self.removed.push((reference, handle));
+        self.removed.push(reference, handle);
         Ok(value)
     }
 
     fn step(&mut self) -> &FrameEvents {
         self.reference.step();
+        self.removed.seal();
         let (mut expected, mut expected_pairs) = (
             std::mem::take(&mut self.expected),
             std::mem::take(&mut self.expected_pairs),
@@ -275,10 +309,9 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.removed.clear();
 
         self.inner.step();
-        self.diverged_this_step = false;
+        self.last_divergence = self.first_divergence();
         if self.divergence.is_none() {
-            self.divergence = self.first_divergence();
-            self.diverged_this_step = self.divergence.is_some();
+            self.divergence.clone_from(&self.last_divergence);
         }
         self.frame += 1;
         self.inner.events()

@@ -17,8 +17,9 @@ pub enum SceneKind {
     Flat,
     /// 90% of objects in 10 gaussian hotspots, 10% uniform.
     Clustered,
-    /// `Uniform` plus 2% of static objects that span the world along x
-    /// (floors and walls).
+    /// `Uniform` with `n` movers, plus `2% of n` more static objects that
+    /// span the world along x (floors and walls), as in seed 000 (1000
+    /// objects and 20 spanning ones).
     Large,
 }
 
@@ -132,7 +133,8 @@ pub struct SceneConfig {
     pub kind: SceneKind,
     /// How they move.
     pub motion: Motion,
-    /// Number of objects (kept constant under churn).
+    /// Number of moving objects (kept constant under churn); `Large` adds
+    /// 2% of `n` static world-spanning objects to them.
     pub n: usize,
     /// Seed of the generator; equal configs give equal scenes.
     pub seed: u64,
@@ -217,7 +219,7 @@ impl<V: Vector> Scene<V> {
             hi,
             hotspots,
             rng,
-            movers: Vec::with_capacity(config.n),
+            movers: Vec::new(),
             fixed: Vec::new(),
             next_id: 0,
             frame: 0,
@@ -230,7 +232,7 @@ impl<V: Vector> Scene<V> {
             let body = scene.spanning_body();
             scene.fixed.push(body);
         }
-        for _ in spanning..config.n {
+        for _ in 0..config.n {
             let body = scene.new_mover();
             scene.movers.push(body);
         }
@@ -311,13 +313,8 @@ impl<V: Vector> Scene<V> {
         for index in 0..old {
             let teleport =
                 self.config.motion == Motion::Teleport && self.rng.unit() < TELEPORT_SHARE;
-            let center = if teleport {
-                let (lo, hi) = (self.lo, self.hi);
-                Some(V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))))
-            } else {
-                None
-            };
             let (lo, hi) = (self.lo, self.hi);
+            let center = teleport.then(|| V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))));
             let body = &mut self.movers[index];
             match center {
                 Some(c) => body.center = c,

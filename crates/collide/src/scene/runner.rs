@@ -5,7 +5,7 @@ use super::record::Record;
 use crate::broad::BroadPhase;
 use crate::error::Error;
 use crate::geometry::Vector;
-use crate::handle::Handle;
+use crate::handle::{Handle, RemovedLog};
 use std::collections::HashMap;
 
 /// One pair event in the caller's ids: `a < b`.
@@ -51,12 +51,12 @@ pub enum RunError {
 /// assert_eq!(world.len(), 200);
 /// # Ok::<(), collide::scene::RunError>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Runner {
     handles: HashMap<u64, Handle>,
-    /// Removed since the last step, sorted at the step: the ids that the
-    /// stopped events of removed objects need.
-    removed: Vec<(Handle, u64)>,
+    /// Removed since the last step: the ids that the stopped events of
+    /// removed objects need.
+    removed: RemovedLog<u64>,
 }
 
 impl Runner {
@@ -99,7 +99,7 @@ impl Runner {
                 Record::Remove { id } => {
                     let h = self.handles.remove(&id).ok_or(RunError::UnknownId(id))?;
                     world.remove(h)?;
-                    self.removed.push((h, id));
+                    self.removed.push(h, id);
                 }
             }
         }
@@ -114,18 +114,25 @@ impl Runner {
         out: &mut Vec<IdEvent>,
     ) {
         world.step();
-        self.removed.sort_unstable();
+        self.collect_events(world, out);
+    }
+
+    /// Writes the events of the step `world` just took into `out` (cleared
+    /// first) in the caller's ids, sorted by (a, b). Use this instead of
+    /// [`Runner::step`] to time `world.step()` alone.
+    pub fn collect_events<V: Vector>(
+        &mut self,
+        world: &(impl BroadPhase<V, u64> + ?Sized),
+        out: &mut Vec<IdEvent>,
+    ) {
+        self.removed.seal();
+        let removed = &self.removed;
         let id = |h: Handle| -> u64 {
-            match world.value(h) {
-                Some(&id) => id,
-                None => {
-                    let k = self
-                        .removed
-                        .binary_search_by(|(r, _)| r.cmp(&h))
-                        .expect("a handle in an event is live or was removed this frame");
-                    self.removed[k].1
-                }
-            }
+            world
+                .value(h)
+                .copied()
+                .or_else(|| removed.get(h))
+                .expect("a handle in an event is live or was removed since the last step")
         };
         out.clear();
         let events = world.events();

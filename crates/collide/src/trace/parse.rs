@@ -30,8 +30,9 @@ pub enum TraceErrorKind {
     /// The input could not be read.
     #[error("cannot read the trace: {0}")]
     Io(String),
-    /// No `dim` record at all.
-    #[error("the trace is empty: its first record must be `dim 2` or `dim 3`")]
+    /// The input ended before any record (empty, or only comments and
+    /// blank lines).
+    #[error("the trace ends before its first record, which must be `dim 2` or `dim 3`")]
     Empty,
     /// A record came before `dim`.
     #[error("`{0}` comes before `dim`: the first record must be `dim 2` or `dim 3`")]
@@ -97,8 +98,9 @@ pub enum TraceErrorKind {
     },
 }
 
-/// A trace error with the 1-based line it was found on (`None` for a
-/// problem with the input as a whole).
+/// A trace error with the 1-based line it was found on. An input that ends
+/// too early names the line just past its end; `None` is for errors not tied
+/// to a line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceError {
     /// The 1-based line number.
@@ -141,8 +143,9 @@ pub fn parse(input: impl BufRead) -> Result<AnyTrace, TraceError> {
         number: 0,
     };
     let Some((line, text)) = lines.next_record()? else {
+        // The line where `dim` was expected: just past the end.
         return Err(TraceError {
-            line: None,
+            line: Some(lines.number + 1),
             kind: TraceErrorKind::Empty,
         });
     };

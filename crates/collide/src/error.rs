@@ -26,4 +26,14 @@ pub enum Error {
     /// A handle was stale, foreign, or the structure is full.
     #[error(transparent)]
     Handle(#[from] HandleError),
+    /// A structure setting is out of range.
+    #[error("setting `{name}` is {value}, but it must be {expected}")]
+    Setting {
+        /// The setting's name, as the builder method spells it.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What it must be.
+        expected: &'static str,
+    },
 }

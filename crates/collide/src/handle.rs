@@ -227,6 +227,29 @@ impl<T> Slots<T> {
         Ok(value)
     }
 
+    /// The handle of the live value in slot `index`, if any. Structures that
+    /// work on plain `u32` indices inside turn them back into handles with
+    /// this.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let h = slots.insert('x')?;
+    /// assert_eq!(slots.handle_at(h.index()), Some(h));
+    /// slots.remove(h)?;
+    /// assert_eq!(slots.handle_at(h.index()), None);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
+    #[inline]
+    pub fn handle_at(&self, index: u32) -> Option<Handle> {
+        let entry = self.entries.get(index as usize)?;
+        entry.value.as_ref().map(|_| Handle {
+            index,
+            generation: entry.generation,
+            owner: self.owner,
+        })
+    }
+
     /// Live values in slot order, with their handles.
     pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> + '_ {
         let owner = self.owner;

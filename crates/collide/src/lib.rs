@@ -38,8 +38,8 @@ pub mod scene;
 pub mod trace;
 
 pub use broad::{
-    BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, NotEmptyError, Pair,
-    STRUCTURE_NAMES, StepStats, Verified, structure_by_name,
+    BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
+    GridStats, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Verified, structure_by_name,
 };
 pub use error::Error;
 pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Vector};

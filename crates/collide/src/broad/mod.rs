@@ -3,6 +3,7 @@
 //!
 //! - [`Brute`]: the O(n²) reference every other structure is checked
 //!   against.
+//! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
 //!   divergence.
 //!
@@ -11,11 +12,13 @@
 mod brute;
 mod contract;
 mod events;
+mod grid;
 mod registry;
 mod verify;
 
 pub use brute::Brute;
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
+pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

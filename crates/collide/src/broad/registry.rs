@@ -2,10 +2,11 @@
 
 use super::brute::Brute;
 use super::contract::BroadPhase;
+use super::grid::Grid;
 use crate::geometry::Vector;
 
 /// Every structure the project has, in the order tables list them.
-pub const STRUCTURE_NAMES: &[&str] = &["brute"];
+pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid"];
 
 /// The structure `collide replay` uses when none is named: the fastest
 /// available on the shared scenes (see BENCHMARKS.md).
@@ -22,6 +23,8 @@ pub const DEFAULT_STRUCTURE: &str = "brute";
 pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn BroadPhase<V, T>>> {
     match name {
         "brute" => Some(Box::new(Brute::<V, T>::new())),
+        "grid" => Some(Box::new(Grid::<V, T>::dense())),
+        "hashgrid" => Some(Box::new(Grid::<V, T>::hashed())),
         _ => None,
     }
 }

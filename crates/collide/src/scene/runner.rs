@@ -6,7 +6,7 @@ use crate::broad::BroadPhase;
 use crate::error::Error;
 use crate::geometry::Vector;
 use crate::handle::{Handle, RemovedLog};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// One pair event in the caller's ids: `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -53,7 +53,7 @@ pub enum RunError {
 /// ```
 #[derive(Debug, Default)]
 pub struct Runner {
-    handles: HashMap<u64, Handle>,
+    handles: FxHashMap<u64, Handle>,
     /// Removed since the last step: the ids that the stopped events of
     /// removed objects need.
     removed: RemovedLog<u64>,

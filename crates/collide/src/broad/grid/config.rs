@@ -1,0 +1,117 @@
+//! Grid settings and the automatic choice of cell size and bounds.
+
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+
+/// Settings of a grid. Every field has an automatic default; see
+/// [`GridConfig::default`].
+///
+/// ```
+/// use collide::{Aabb2, Grid, GridConfig};
+/// use glam::Vec2;
+/// let config = GridConfig {
+///     cell_size: Some(32.0),
+///     bounds: Some(Aabb2::new(Vec2::ZERO, Vec2::splat(1024.0))?),
+///     ..GridConfig::default()
+/// };
+/// let grid: Grid<Vec2> = Grid::with_config(config)?;
+/// assert_eq!(grid.cell_size(), Some(32.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridConfig<V: Vector> {
+    /// Cell edge length in world units, `> 0`. `None`: chosen at the first
+    /// step from the sizes of the objects present (their 90th percentile
+    /// largest extent), so most objects cover at most 2^D cells.
+    pub cell_size: Option<f32>,
+    /// Dense grid only: the region its cells cover. `None`: the bounds of
+    /// the objects present at the first step, plus one cell. Objects
+    /// outside go to the overflow list; the hashed grid ignores this.
+    pub bounds: Option<Aabb<V>>,
+    /// Objects covering more cells than this (world-spanning floors and
+    /// walls) go to the overflow list instead of every cell; `>= 1`.
+    pub max_cells_per_object: u32,
+}
+
+impl<V: Vector> Default for GridConfig<V> {
+    /// Automatic cell size and bounds; at most 16 cells per object.
+    fn default() -> Self {
+        Self {
+            cell_size: None,
+            bounds: None,
+            max_cells_per_object: 16,
+        }
+    }
+}
+
+/// The most cells a dense grid allocates (a 16 MiB slot table); larger
+/// bounds get larger cells.
+pub(crate) const MAX_DENSE_CELLS: f64 = (1u64 << 22) as f64;
+
+impl<V: Vector> GridConfig<V> {
+    /// Checks every setting.
+    pub(crate) fn validate(&self) -> Result<(), Error> {
+        if let Some(size) = self.cell_size {
+            if !(size.is_finite() && size > 0.0) {
+                return Err(Error::Setting {
+                    name: "cell_size",
+                    value: f64::from(size),
+                    expected: "a finite number of world units above 0",
+                });
+            }
+        }
+        if self.max_cells_per_object == 0 {
+            return Err(Error::Setting {
+                name: "max_cells_per_object",
+                value: 0.0,
+                expected: "at least 1",
+            });
+        }
+        if let Some(bounds) = self.bounds {
+            if (0..V::DIM).any(|a| bounds.size().axis(a) <= 0.0) {
+                return Err(Error::Setting {
+                    name: "bounds",
+                    value: (0..V::DIM)
+                        .map(|a| f64::from(bounds.size().axis(a)))
+                        .fold(f64::INFINITY, f64::min),
+                    expected: "a box with positive extent on every axis",
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The automatic cell size for `boxes`: the 90th percentile of their largest
+/// extent; for boxes of zero size, the mean spacing of their centres; never
+/// zero.
+pub(crate) fn auto_cell_size<V: Vector>(boxes: &mut dyn Iterator<Item = Aabb<V>>) -> f32 {
+    let mut extents = Vec::new();
+    let mut bounds: Option<Aabb<V>> = None;
+    for b in boxes {
+        let size = b.size();
+        extents.push((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
+        bounds = Some(bounds.map_or(b, |u| u.union(&b)));
+    }
+    if extents.is_empty() {
+        return 1.0;
+    }
+    let k = (extents.len() * 9 / 10).min(extents.len() - 1);
+    let (_, p90, _) = extents.select_nth_unstable_by(k, f32::total_cmp);
+    let p90 = *p90;
+    if p90 > 0.0 && p90.is_finite() {
+        return p90;
+    }
+    // Points: aim for about one object per cell.
+    let spread = bounds.map_or(0.0, |b| {
+        let size = b.size();
+        (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
+    });
+    let per_axis = (extents.len() as f32).powf(1.0 / V::DIM as f32);
+    let spacing = spread / per_axis;
+    if spacing > 0.0 && spacing.is_finite() {
+        spacing
+    } else {
+        1.0
+    }
+}

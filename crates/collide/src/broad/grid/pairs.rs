@@ -1,0 +1,124 @@
+//! The grid's pair-finding kernel: pairs within cells, overflow objects
+//! against the cells they cover, and overflow objects against each other.
+
+use super::cells::{CellRange, CellStore, corner_cell};
+use crate::geometry::{Aabb, Vector};
+use std::ops::ControlFlow;
+
+/// Memory reused from step to step.
+#[derive(Debug, Default)]
+pub(crate) struct PairScratch {
+    /// Overlapping pairs as `lower index << 32 | higher index`, sorted.
+    pub(crate) keys: Vec<u64>,
+    order: Vec<u32>,
+}
+
+#[inline]
+fn key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
+}
+
+/// Finds every overlapping pair once, into `scratch.keys` (sorted), and
+/// returns the number of box tests made.
+pub(crate) fn grid_pairs<V: Vector>(
+    store: &CellStore,
+    boxes: &[Aabb<V>],
+    ranges: &[CellRange],
+    overflow: &[u32],
+    scratch: &mut PairScratch,
+) -> u64 {
+    let keys = &mut scratch.keys;
+    keys.clear();
+    let mut tested = 0u64;
+
+    // Objects sharing a cell; a pair counts only in its corner cell.
+    for &slot in &store.occupied {
+        let cell = &store.cells[slot as usize];
+        let ids = &cell.objects;
+        for (k, &a) in ids.iter().enumerate() {
+            let (box_a, min_a) = (&boxes[a as usize], &ranges[a as usize].min);
+            for &b in &ids[k + 1..] {
+                if box_a.overlaps(&boxes[b as usize])
+                    && corner_cell(min_a, &ranges[b as usize].min) == cell.coords
+                {
+                    keys.push(key(a, b));
+                }
+            }
+            tested += (ids.len() - k - 1) as u64;
+        }
+    }
+
+    // Overflow objects against the cells their box covers.
+    for &o in overflow {
+        let (box_o, range_o) = (&boxes[o as usize], &ranges[o as usize]);
+        let _ = store.for_each_in(range_o, |cell| {
+            for &x in &cell.objects {
+                tested += 1;
+                if box_o.overlaps(&boxes[x as usize])
+                    && corner_cell(&range_o.min, &ranges[x as usize].min) == cell.coords
+                {
+                    keys.push(key(o, x));
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
+    // Overflow objects against each other: sort and sweep on the axis where
+    // their centres spread most.
+    tested += sweep(boxes, overflow, &mut scratch.order, keys);
+    keys.sort_unstable();
+    tested
+}
+
+/// All overlapping pairs among `ids` by one sort and sweep; returns the
+/// number of box tests.
+fn sweep<V: Vector>(
+    boxes: &[Aabb<V>],
+    ids: &[u32],
+    order: &mut Vec<u32>,
+    keys: &mut Vec<u64>,
+) -> u64 {
+    if ids.len() < 2 {
+        return 0;
+    }
+    let axis = widest_axis(boxes, ids);
+    order.clear();
+    order.extend_from_slice(ids);
+    order.sort_unstable_by(|&a, &b| {
+        boxes[a as usize]
+            .min()
+            .axis(axis)
+            .total_cmp(&boxes[b as usize].min().axis(axis))
+    });
+    let mut tested = 0;
+    for (k, &a) in order.iter().enumerate() {
+        let box_a = &boxes[a as usize];
+        for &b in &order[k + 1..] {
+            let box_b = &boxes[b as usize];
+            if box_b.min().axis(axis) >= box_a.max().axis(axis) {
+                break;
+            }
+            tested += 1;
+            if box_a.overlaps(box_b) {
+                keys.push(key(a, b));
+            }
+        }
+    }
+    tested
+}
+
+/// The axis with the largest variance of box centres.
+fn widest_axis<V: Vector>(boxes: &[Aabb<V>], ids: &[u32]) -> usize {
+    let n = ids.len() as f64;
+    (0..V::DIM)
+        .map(|axis| {
+            let centre = |i: &u32| f64::from(boxes[*i as usize].center().axis(axis));
+            let mean = ids.iter().map(centre).sum::<f64>() / n;
+            let var = ids.iter().map(|i| (centre(i) - mean).powi(2)).sum::<f64>() / n;
+            (axis, var)
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(0, |(axis, _)| axis)
+}

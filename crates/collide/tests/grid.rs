@@ -5,7 +5,7 @@
 mod common;
 
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Aabb, Aabb2, BroadPhase, Error, Grid, GridConfig, Vector, Verified};
+use collide::{Aabb, Aabb2, BroadPhase, Error, Grid, GridConfig, GridKind, Vector, Verified};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
@@ -31,18 +31,18 @@ fn configs<V: Vector>(cell: f32, bounds: Option<Aabb<V>>) -> Vec<(String, Grid<V
         bounds,
         ..GridConfig::default()
     };
-    vec![
+    let mut all: Vec<(String, Grid<V, u64>)> = vec![
         ("grid auto".into(), Grid::dense()),
         ("hashgrid auto".into(), Grid::hashed()),
-        (
-            format!("grid cell {cell}"),
-            Grid::with_config(config).unwrap(),
-        ),
-        (
-            format!("hashgrid cell {cell}"),
-            Grid::hashed_with_config(config).unwrap(),
-        ),
-    ]
+        ("hgrid auto".into(), Grid::hierarchical()),
+    ];
+    for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+        all.push((
+            format!("{kind:?} cell {cell}"),
+            Grid::with_config(kind, config).unwrap(),
+        ));
+    }
+    all
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn objects_far_outside_a_dense_grid_go_to_overflow_and_are_never_lost() {
         };
         let frames = Scene::<Vec2>::new(scene).take_frames(20);
         let grid = verify(
-            Grid::with_config(config).unwrap(),
+            Grid::with_config(GridKind::Dense, config).unwrap(),
             &frames,
             &format!("{motion}"),
         );
@@ -169,7 +169,7 @@ fn bad_settings_are_errors_that_name_the_setting() {
             cell_size: Some(bad),
             ..GridConfig::default()
         };
-        let err = Grid::<Vec2>::with_config(config).unwrap_err();
+        let err = Grid::<Vec2>::with_config(GridKind::Dense, config).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -180,14 +180,14 @@ fn bad_settings_are_errors_that_name_the_setting() {
             ),
             "{bad}: {err}"
         );
-        assert!(Grid::<Vec2>::hashed_with_config(config).is_err());
+        assert!(Grid::<Vec2>::with_config(GridKind::Hierarchical, config).is_err());
     }
     let config = GridConfig::<Vec2> {
         max_cells_per_object: 0,
         ..GridConfig::default()
     };
     assert!(
-        Grid::<Vec2>::with_config(config)
+        Grid::<Vec2>::with_config(GridKind::Dense, config)
             .unwrap_err()
             .to_string()
             .contains("max_cells_per_object")
@@ -198,7 +198,7 @@ fn bad_settings_are_errors_that_name_the_setting() {
         ..GridConfig::default()
     };
     assert!(
-        Grid::<Vec2>::with_config(config)
+        Grid::<Vec2>::with_config(GridKind::Dense, config)
             .unwrap_err()
             .to_string()
             .contains("bounds")
@@ -211,7 +211,7 @@ fn only_objects_that_change_cells_touch_the_cell_lists() {
         cell_size: Some(10.0),
         ..GridConfig::default()
     };
-    let mut grid: Grid<Vec2> = Grid::hashed_with_config(config).unwrap();
+    let mut grid: Grid<Vec2> = Grid::with_config(GridKind::Hashed, config).unwrap();
     let b = |x: f32| Aabb2::new(Vec2::new(x, 1.0), Vec2::new(x + 2.0, 3.0)).unwrap();
     let h = grid.insert(b(1.0), ()).unwrap();
     grid.step();
@@ -228,10 +228,13 @@ fn only_objects_that_change_cells_touch_the_cell_lists() {
 
 #[test]
 fn queries_see_updates_before_the_step_and_report_each_object_once() {
-    let mut grid: Grid<Vec2> = Grid::hashed_with_config(GridConfig {
-        cell_size: Some(1.0),
-        ..GridConfig::default()
-    })
+    let mut grid: Grid<Vec2> = Grid::with_config(
+        GridKind::Hashed,
+        GridConfig {
+            cell_size: Some(1.0),
+            ..GridConfig::default()
+        },
+    )
     .unwrap();
     let big = grid
         .insert(Aabb2::new(Vec2::ZERO, Vec2::splat(5.0)).unwrap(), ())
@@ -249,4 +252,144 @@ fn queries_see_updates_before_the_step_and_report_each_object_once() {
     .unwrap();
     assert!(grid.query_aabb_all(&query).is_empty());
     assert_eq!(grid.query_point_all(Vec2::splat(10.5)).unwrap(), vec![big]);
+}
+
+/// A box of largest extent `size` at `x`.
+fn sized(x: f32, size: f32) -> Aabb2 {
+    Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + size, size)).unwrap()
+}
+
+#[test]
+fn hierarchical_levels_follow_size_with_hysteresis() {
+    // Level 0 cells of 8: promote above 8, demote below 6 (seed 002).
+    let config = GridConfig {
+        cell_size: Some(8.0),
+        ..GridConfig::default()
+    };
+    let mut grid: Grid<Vec2> = Grid::with_config(GridKind::Hierarchical, config).unwrap();
+    let h = grid.insert(sized(0.0, 5.0), ()).unwrap();
+    assert_eq!(grid.level_of(h), Some(0));
+    let mut levels = Vec::new();
+    for size in [
+        7.0, 8.0, 8.5, 7.0, 6.5, 6.0, 5.9, 7.9, 8.1, 16.0, 16.5, 13.0, 12.0, 11.9,
+    ] {
+        grid.update(h, sized(0.0, size)).unwrap();
+        levels.push(grid.level_of(h).unwrap());
+    }
+    assert_eq!(
+        levels,
+        [0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 2, 2, 2, 1],
+        "level 1 (cells of 16) demotes below 6, level 2 (32) below 12"
+    );
+    grid.step();
+    let changes = grid.grid_stats().level_changes;
+    assert_eq!(changes, 5, "promote, demote, promote, promote, demote");
+}
+
+#[test]
+fn an_object_changing_level_is_never_missing() {
+    // A pulsing object crosses level boundaries every frame while always
+    // overlapping its neighbour: the pair must never stop, and a query
+    // must find it right after each update.
+    let config = GridConfig {
+        cell_size: Some(4.0),
+        demote_ratio: 1.0,
+        ..GridConfig::default()
+    };
+    let mut grid =
+        Verified::new(Grid::<Vec2>::with_config(GridKind::Hierarchical, config).unwrap()).unwrap();
+    let pulse = grid.insert(sized(0.0, 3.0), ()).unwrap();
+    let rock = grid.insert(sized(1.0, 1.0), ()).unwrap();
+    grid.step_checked().unwrap();
+    let sizes = [3.0, 5.0, 9.0, 17.0, 33.0, 3.5, 70.0, 2.0, 40.0, 4.5];
+    for (frame, size) in sizes.into_iter().cycle().take(60).enumerate() {
+        grid.update(pulse, sized(0.0, size)).unwrap();
+        assert_eq!(
+            grid.query_aabb_all(&sized(1.2, 0.5)),
+            vec![pulse, rock],
+            "frame {frame}: size {size}"
+        );
+        let events = grid.step_checked().unwrap();
+        assert!(events.is_empty(), "frame {frame}: {events:?}");
+    }
+    assert!(grid.inner().grid_stats().levels >= 1);
+}
+
+#[test]
+fn neighbour_queries_match_brute_force() {
+    for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+        for cell in [3.0f32, 10.0, 50.0] {
+            let config = GridConfig {
+                cell_size: Some(cell),
+                bounds: Some(Aabb2::new(Vec2::splat(100.0), Vec2::splat(400.0)).unwrap()),
+                ..GridConfig::default()
+            };
+            let mut grid: Grid<Vec2, u64> = Grid::with_config(kind, config).unwrap();
+            let scene = SceneConfig {
+                motion: Motion::Teleport,
+                ..SceneConfig::new(SceneKind::Clustered, 300)
+            };
+            let mut runner = Runner::new();
+            let mut events = Vec::new();
+            for records in Scene::<Vec2>::new(scene).take_frames(3) {
+                runner.apply(&mut grid, &records).unwrap();
+                runner.step(&mut grid, &mut events);
+            }
+            let centres: Vec<(collide::Handle, Vec2)> = (0..300u64)
+                .filter_map(|id| runner.handle(id))
+                .map(|h| (h, grid.aabb(h).unwrap().center()))
+                .collect();
+            for radius in [0.0f32, 2.5, 12.0, 40.0] {
+                let mut expected = Vec::new();
+                for (i, (a, ca)) in centres.iter().enumerate() {
+                    for (b, cb) in &centres[i + 1..] {
+                        if ca.distance_squared(*cb) < radius * radius {
+                            expected.push((*a.min(b), *a.max(b)));
+                        }
+                    }
+                }
+                expected.sort();
+                let mut got = Vec::new();
+                let _ = grid
+                    .pairs_within(radius, &mut |a, b| {
+                        got.push((a, b));
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                got.sort();
+                assert_eq!(got, expected, "{kind:?} cell {cell} radius {radius}");
+
+                let probe = Vec2::new(500.0, 480.0);
+                let mut near: Vec<_> = centres
+                    .iter()
+                    .filter(|(_, c)| c.distance_squared(probe) < radius * radius)
+                    .map(|(h, _)| *h)
+                    .collect();
+                near.sort();
+                let mut found = Vec::new();
+                let _ = grid
+                    .neighbours_within(probe, radius, &mut |h| {
+                        found.push(h);
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                found.sort();
+                assert_eq!(found, near, "{kind:?} cell {cell} radius {radius}");
+            }
+            assert!(
+                grid.pairs_within(-1.0, &mut |_, _| std::ops::ControlFlow::Continue(()))
+                    .is_err()
+            );
+            assert!(
+                grid.pairs_within(f32::NAN, &mut |_, _| std::ops::ControlFlow::Continue(()))
+                    .is_err()
+            );
+            assert!(
+                grid.neighbours_within(Vec2::new(f32::INFINITY, 0.0), 1.0, &mut |_| {
+                    std::ops::ControlFlow::Continue(())
+                })
+                .is_err()
+            );
+        }
+    }
 }

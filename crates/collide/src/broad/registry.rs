@@ -6,7 +6,7 @@ use super::grid::Grid;
 use crate::geometry::Vector;
 
 /// Every structure the project has, in the order tables list them.
-pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid"];
+pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid"];
 
 /// The structure `collide replay` uses when none is named: the fastest
 /// available on the shared scenes (see BENCHMARKS.md).
@@ -25,6 +25,7 @@ pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn Br
         "brute" => Some(Box::new(Brute::<V, T>::new())),
         "grid" => Some(Box::new(Grid::<V, T>::dense())),
         "hashgrid" => Some(Box::new(Grid::<V, T>::hashed())),
+        "hgrid" => Some(Box::new(Grid::<V, T>::hierarchical())),
         _ => None,
     }
 }

@@ -170,10 +170,11 @@ impl<V: Vector> Aabb<V> {
         self.max
     }
 
-    /// The centre point.
+    /// The centre point (finite for every valid box, even at the limits of
+    /// f32).
     #[inline]
     pub fn center(&self) -> V {
-        V::from_axes(|i| 0.5 * (self.min.axis(i) + self.max.axis(i)))
+        V::from_axes(|i| 0.5 * self.min.axis(i) + 0.5 * self.max.axis(i))
     }
 
     /// The extent (`max - min`) on each axis, in world units, each `>= 0`.

@@ -306,6 +306,12 @@ impl<I: CellIndex> CellStore<I> {
         }
     }
 
+    /// The slot of cell `c`, if it holds objects.
+    #[inline]
+    pub(crate) fn index_slot(&self, c: CellCoord) -> Option<u32> {
+        self.index.slot(c)
+    }
+
     /// Registers `object` in cell `c`.
     pub(crate) fn add(&mut self, c: CellCoord, object: u32) {
         let slot = match self.index.slot(c) {

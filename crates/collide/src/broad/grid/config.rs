@@ -7,14 +7,14 @@ use crate::geometry::{Aabb, Vector};
 /// [`GridConfig::default`].
 ///
 /// ```
-/// use collide::{Aabb2, Grid, GridConfig};
+/// use collide::{Aabb2, Grid, GridConfig, GridKind};
 /// use glam::Vec2;
 /// let config = GridConfig {
 ///     cell_size: Some(32.0),
 ///     bounds: Some(Aabb2::new(Vec2::ZERO, Vec2::splat(1024.0))?),
 ///     ..GridConfig::default()
 /// };
-/// let grid: Grid<Vec2> = Grid::with_config(config)?;
+/// let grid: Grid<Vec2> = Grid::with_config(GridKind::Dense, config)?;
 /// assert_eq!(grid.cell_size(), Some(32.0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -31,15 +31,22 @@ pub struct GridConfig<V: Vector> {
     /// Objects covering more cells than this (world-spanning floors and
     /// walls) go to the overflow list instead of every cell; `>= 1`.
     pub max_cells_per_object: u32,
+    /// Hierarchical grid only: an object moves down a level when its largest
+    /// extent falls below this share of the lower level's cell (it moves up
+    /// as soon as it exceeds its own level's cell). In `(0, 1]`; 0.75 gives
+    /// seed 002's "promote above 8, demote below 6".
+    pub demote_ratio: f32,
 }
 
 impl<V: Vector> Default for GridConfig<V> {
-    /// Automatic cell size and bounds; at most 16 cells per object.
+    /// Automatic cell size and bounds; at most 16 cells per object; demote
+    /// below 0.75 of the lower level's cell.
     fn default() -> Self {
         Self {
             cell_size: None,
             bounds: None,
             max_cells_per_object: 16,
+            demote_ratio: 0.75,
         }
     }
 }
@@ -65,6 +72,13 @@ impl<V: Vector> GridConfig<V> {
                 name: "max_cells_per_object",
                 value: 0.0,
                 expected: "at least 1",
+            });
+        }
+        if !(self.demote_ratio > 0.0 && self.demote_ratio <= 1.0) {
+            return Err(Error::Setting {
+                name: "demote_ratio",
+                value: f64::from(self.demote_ratio),
+                expected: "above 0 and at most 1",
             });
         }
         if let Some(bounds) = self.bounds {

@@ -1,10 +1,13 @@
-//! Uniform grids: `grid` (dense over fixed bounds) and `hashgrid` (hashed,
-//! unbounded), one implementation for 2D and 3D. See [`Grid`].
+//! Grids: `grid` (dense over fixed bounds), `hashgrid` (hashed, unbounded)
+//! and `hgrid` (hierarchical, hashed levels by object size), one
+//! implementation for all three and for 2D and 3D. See [`Grid`].
 
 mod cells;
 mod config;
+mod core;
+mod levels;
 mod pairs;
-mod uniform;
+mod query;
 
 pub use config::GridConfig;
-pub use uniform::{Grid, GridKind, GridStats};
+pub use core::{Grid, GridKind, GridStats};

@@ -1,7 +1,9 @@
-//! The grid's pair-finding kernel: pairs within cells, overflow objects
-//! against the cells they cover, and overflow objects against each other.
+//! The grid's pair-finding kernel: pairs within each level's cells, objects
+//! probing coarser levels, overflow objects probing every level, and
+//! overflow objects against each other.
 
 use super::cells::{CellRange, CellStore, corner_cell};
+use super::core::{Level, Place};
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -22,17 +24,53 @@ fn key(a: u32, b: u32) -> u64 {
 /// Finds every overlapping pair once, into `scratch.keys` (sorted), and
 /// returns the number of box tests made.
 pub(crate) fn grid_pairs<V: Vector>(
-    store: &CellStore,
+    levels: &[Level],
     boxes: &[Aabb<V>],
     ranges: &[CellRange],
+    levels_of: &[u8],
+    places: &[Place],
     overflow: &[u32],
     scratch: &mut PairScratch,
 ) -> u64 {
     let keys = &mut scratch.keys;
     keys.clear();
-    let mut tested = 0u64;
+    let mut tested = 0;
+    for level in levels {
+        tested += cell_pairs(&level.store, boxes, ranges, keys);
+    }
+    if levels.len() > 1 {
+        // Each object probes the coarser levels; a pair across levels is
+        // found once, from its finer side.
+        for (i, place) in places.iter().enumerate() {
+            if *place != Place::Cells {
+                continue;
+            }
+            let from = usize::from(levels_of[i]) + 1;
+            for level in &levels[from.min(levels.len())..] {
+                if !level.store.occupied.is_empty() {
+                    tested += probe(level, i as u32, boxes, ranges, keys);
+                }
+            }
+        }
+    }
+    for &o in overflow {
+        for level in levels {
+            tested += probe(level, o, boxes, ranges, keys);
+        }
+    }
+    tested += sweep(boxes, overflow, &mut scratch.order, keys);
+    keys.sort_unstable();
+    tested
+}
 
-    // Objects sharing a cell; a pair counts only in its corner cell.
+/// Objects sharing a cell; a pair counts only in its corner cell.
+fn cell_pairs<V: Vector>(
+    store: &CellStore,
+    boxes: &[Aabb<V>],
+    ranges: &[CellRange],
+    keys: &mut Vec<u64>,
+) -> u64 {
+    let mut tested = 0;
     for &slot in &store.occupied {
         let cell = &store.cells[slot as usize];
         let ids = &cell.objects;
@@ -48,32 +86,37 @@ pub(crate) fn grid_pairs<V: Vector>(
             tested += (ids.len() - k - 1) as u64;
         }
     }
-
-    // Overflow objects against the cells their box covers.
-    for &o in overflow {
-        let (box_o, range_o) = (&boxes[o as usize], &ranges[o as usize]);
-        let _ = store.for_each_in(range_o, |cell| {
-            for &x in &cell.objects {
-                tested += 1;
-                if box_o.overlaps(&boxes[x as usize])
-                    && corner_cell(&range_o.min, &ranges[x as usize].min) == cell.coords
-                {
-                    keys.push(key(o, x));
-                }
-            }
-            ControlFlow::Continue(())
-        });
-    }
-
-    // Overflow objects against each other: sort and sweep on the axis where
-    // their centres spread most.
-    tested += sweep(boxes, overflow, &mut scratch.order, keys);
-    keys.sort_unstable();
     tested
 }
 
-/// All overlapping pairs among `ids` by one sort and sweep; returns the
-/// number of box tests.
+/// Object `a` (not registered in `level`) against the objects of the cells
+/// its box covers in `level`; a pair counts only in its corner cell.
+fn probe<V: Vector>(
+    level: &Level,
+    a: u32,
+    boxes: &[Aabb<V>],
+    ranges: &[CellRange],
+    keys: &mut Vec<u64>,
+) -> u64 {
+    let box_a = &boxes[a as usize];
+    let range_a = level.frame.range_of(box_a);
+    let mut tested = 0;
+    let _ = level.store.for_each_in(&range_a, |cell| {
+        for &x in &cell.objects {
+            tested += 1;
+            if box_a.overlaps(&boxes[x as usize])
+                && corner_cell(&range_a.min, &ranges[x as usize].min) == cell.coords
+            {
+                keys.push(key(a, x));
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    tested
+}
+
+/// All overlapping pairs among `ids` by one sort and sweep on the axis where
+/// their centres spread most; returns the number of box tests.
 fn sweep<V: Vector>(
     boxes: &[Aabb<V>],
     ids: &[u32],

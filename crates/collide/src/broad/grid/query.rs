@@ -1,0 +1,278 @@
+//! Queries on a grid: boxes (the contract's `query_aabb`), and neighbours by
+//! distance as seed 001's `handleMelee` finds them.
+
+use super::cells::{CellCoord, corner_cell};
+use super::core::{Grid, GridKind, Place};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::Handle;
+use std::ops::ControlFlow;
+
+impl<V: Vector, T> Grid<V, T> {
+    /// Visits each object whose box overlaps `aabb` once: the cells the box
+    /// covers in every level (an object in several cells is reported only in
+    /// the cell of the overlap's lower corner), then the overflow list.
+    pub(super) fn query_cells(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.levels.is_empty() {
+            for (h, _) in self.objects.iter() {
+                if self.boxes[h.index() as usize].overlaps(aabb) {
+                    visit(h)?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        for level in &self.levels {
+            let query = level.frame.range_of(aabb);
+            level.store.for_each_in(&query, |cell| {
+                for &x in &cell.objects {
+                    if self.boxes[x as usize].overlaps(aabb)
+                        && corner_cell(&self.ranges[x as usize].min, &query.min) == cell.coords
+                    {
+                        visit(self.handle_at(x))?;
+                    }
+                }
+                ControlFlow::Continue(())
+            })?;
+        }
+        for &o in &self.overflow {
+            if self.boxes[o as usize].overlaps(aabb) {
+                visit(self.handle_at(o))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Visits every object whose box centre lies strictly within `radius`
+    /// of `point` (an asymmetric relation, such as "who hears this sound"):
+    /// all the cells around the point, a ring wider than one cell when the
+    /// radius exceeds the cell size. Errors on a non-finite point or a
+    /// negative or non-finite radius.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut grid: Grid<Vec2> = Grid::hashed();
+    /// let near = grid.insert(Aabb2::from_center_half_extents(Vec2::new(3.0, 0.0), Vec2::ONE)?, ())?;
+    /// grid.insert(Aabb2::from_center_half_extents(Vec2::new(9.0, 0.0), Vec2::ONE)?, ())?;
+    /// grid.step();
+    /// let mut found = Vec::new();
+    /// grid.neighbours_within(Vec2::ZERO, 5.0, &mut |h| { found.push(h); ControlFlow::Continue(()) })?;
+    /// assert_eq!(found, vec![near]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn neighbours_within(
+        &self,
+        point: V,
+        radius: f32,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, Error> {
+        check_radius(radius)?;
+        Aabb::from_point(point)?;
+        // Saturate at the largest f32 so the box stays finite.
+        let around = Aabb::new(
+            V::from_axes(|a| (point.axis(a) - radius).max(f32::MIN)),
+            V::from_axes(|a| (point.axis(a) + radius).min(f32::MAX)),
+        )?;
+        let radius_sq = f64::from(radius) * f64::from(radius);
+        // A centre strictly within the radius lies strictly inside `around`,
+        // and its box contains it, so the box query misses no neighbour.
+        Ok(self.query_cells(&around, &mut |h| {
+            if distance_sq(self.boxes[h.index() as usize].center(), point) < radius_sq {
+                visit(h)
+            } else {
+                ControlFlow::Continue(())
+            }
+        }))
+    }
+
+    /// Visits every pair of objects whose box centres lie strictly within
+    /// `radius` of each other, each pair once as (lower, higher) handle (a
+    /// symmetric relation, such as melee range). On one-level grids it
+    /// scans, for each object's home cell (the cell of its centre), that
+    /// cell and the forward half of the surrounding ring, as seed 001 does;
+    /// the ring widens when the radius exceeds the cell size. Sees the
+    /// current boxes; pairs come in no particular order.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut grid: Grid<Vec2> = Grid::dense();
+    /// let pt = |x: f32| Aabb2::from_center_half_extents(Vec2::new(x, 0.0), Vec2::ONE);
+    /// let a = grid.insert(pt(0.0)?, ())?;
+    /// let b = grid.insert(pt(4.0)?, ())?;
+    /// grid.insert(pt(20.0)?, ())?;
+    /// grid.step();
+    /// let mut pairs = Vec::new();
+    /// grid.pairs_within(4.5, &mut |x, y| { pairs.push((x, y)); ControlFlow::Continue(()) })?;
+    /// assert_eq!(pairs, vec![(a, b)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pairs_within(
+        &self,
+        radius: f32,
+        visit: &mut dyn FnMut(Handle, Handle) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, Error> {
+        check_radius(radius)?;
+        if self.kind == GridKind::Hierarchical || self.levels.is_empty() {
+            return Ok(self.pairs_within_by_queries(radius, visit));
+        }
+        Ok(self.pairs_within_cells(radius, visit))
+    }
+
+    /// `pairs_within` on a one-level grid, by home cells and half rings.
+    fn pairs_within_cells(
+        &self,
+        radius: f32,
+        visit: &mut dyn FnMut(Handle, Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let level = &self.levels[0];
+        let frame = &level.frame;
+        let radius_sq = f64::from(radius) * f64::from(radius);
+        let home = |i: u32| frame.cell_of(self.boxes[i as usize].center());
+        let ring = (f64::from(radius) / f64::from(frame.size()))
+            .ceil()
+            .max(1.0) as i32;
+        let forward = forward_offsets(V::DIM, ring);
+        let mut emit = |a: u32, b: u32| -> ControlFlow<()> {
+            let (ca, cb) = (
+                self.boxes[a as usize].center(),
+                self.boxes[b as usize].center(),
+            );
+            if distance_sq(ca, cb) < radius_sq {
+                let (ha, hb) = (self.handle_at(a), self.handle_at(b));
+                visit(ha.min(hb), ha.max(hb))
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        for &slot in &level.store.occupied {
+            let cell = &level.store.cells[slot as usize];
+            let homed = |i: &&u32| home(**i) == cell.coords;
+            for (k, &a) in cell.objects.iter().enumerate().filter(|(_, i)| homed(i)) {
+                for &b in cell.objects[k + 1..].iter().filter(homed) {
+                    emit(a, b)?;
+                }
+                for offset in &forward {
+                    let c = add(cell.coords, *offset);
+                    let Some(other) = level.store.index_slot(c) else {
+                        continue;
+                    };
+                    for &b in &level.store.cells[other as usize].objects {
+                        if home(b) == c {
+                            emit(a, b)?;
+                        }
+                    }
+                }
+            }
+        }
+        // Overflow objects have no home cell: query around each, keeping
+        // pairs with celled objects, and with later overflow objects.
+        for (k, &o) in self.overflow.iter().enumerate() {
+            let centre = self.boxes[o as usize].center();
+            self.neighbours_within(centre, radius, &mut |h| {
+                let x = h.index();
+                let later = match self.places[x as usize] {
+                    Place::Overflow(at) => at as usize > k,
+                    _ => true,
+                };
+                if x != o && later {
+                    emit(o, x)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .expect("centres of valid boxes and a checked radius are valid")?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `pairs_within` by one neighbour query per object, keeping each pair
+    /// from its lower handle (used across the levels of `hgrid`).
+    fn pairs_within_by_queries(
+        &self,
+        radius: f32,
+        visit: &mut dyn FnMut(Handle, Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for (h, _) in self.objects.iter() {
+            let centre = self.boxes[h.index() as usize].center();
+            let flow = self.neighbours_within(centre, radius, &mut |other| {
+                if h < other {
+                    visit(h, other)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            flow.expect("centres of valid boxes and a checked radius are valid")?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn check_radius(radius: f32) -> Result<(), Error> {
+    if radius.is_finite() && radius >= 0.0 {
+        Ok(())
+    } else {
+        Err(Error::Setting {
+            name: "radius",
+            value: f64::from(radius),
+            expected: "a finite distance of 0 or more",
+        })
+    }
+}
+
+fn distance_sq<V: Vector>(a: V, b: V) -> f64 {
+    (0..V::DIM)
+        .map(|i| (f64::from(a.axis(i)) - f64::from(b.axis(i))).powi(2))
+        .sum()
+}
+
+fn add(c: CellCoord, d: CellCoord) -> CellCoord {
+    [
+        c[0].saturating_add(d[0]),
+        c[1].saturating_add(d[1]),
+        c[2].saturating_add(d[2]),
+    ]
+}
+
+/// The offsets of the ring of `ring` cells around a cell that come after it
+/// in (z, y, x) order: half the neighbourhood, so each pair of home cells is
+/// visited once.
+fn forward_offsets(dim: usize, ring: i32) -> Vec<CellCoord> {
+    let span = |axis: usize| if axis < dim { -ring..=ring } else { 0..=0 };
+    let mut out = Vec::new();
+    for z in span(2) {
+        for y in span(1) {
+            for x in span(0) {
+                if (z, y, x) > (0, 0, 0) {
+                    out.push([x, y, z]);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forward_offsets_are_half_the_ring() {
+        assert_eq!(forward_offsets(2, 1).len(), 4); // seed 001: four of eight
+        assert_eq!(forward_offsets(3, 1).len(), 13);
+        assert_eq!(forward_offsets(2, 2).len(), 12);
+        let all = forward_offsets(2, 2);
+        for o in &all {
+            assert!(
+                !all.contains(&[-o[0], -o[1], -o[2]]),
+                "{o:?} and its mirror"
+            );
+        }
+    }
+}

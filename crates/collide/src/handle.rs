@@ -35,18 +35,45 @@ pub struct Handle {
 
 impl Handle {
     /// The slot index, dense from 0; useful to index side tables.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let (a, b) = (slots.insert('a')?, slots.insert('b')?);
+    /// assert_eq!((a.index(), b.index()), (0, 1));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn index(self) -> u32 {
         self.index
     }
 
     /// How many times the slot had been freed before this object took it.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let first = slots.insert(1)?;
+    /// slots.remove(first)?;
+    /// let second = slots.insert(2)?; // same slot, freed once before
+    /// assert_eq!((first.generation(), second.generation()), (0, 1));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn generation(self) -> u32 {
         self.generation
     }
 
     /// The id of the structure (arena) that issued the handle.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let (mut a, mut b) = (Slots::new(), Slots::new());
+    /// let (ha, hb) = (a.insert(())?, b.insert(())?);
+    /// assert_eq!(ha.owner(), a.owner());
+    /// assert_ne!(ha.owner(), hb.owner()); // each arena has its own id
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn owner(self) -> u32 {
         self.owner
@@ -60,6 +87,17 @@ impl fmt::Display for Handle {
 }
 
 /// Why a handle was refused.
+///
+/// ```
+/// use collide::{HandleError, Slots};
+/// let mut slots = Slots::new();
+/// let h = slots.insert("crate")?;
+/// slots.remove(h)?;
+/// assert_eq!(slots.remove(h), Err(HandleError::Stale(h)));
+/// let other: Slots<&str> = Slots::new();
+/// assert!(matches!(other.check(h), Err(HandleError::Foreign { handle, .. }) if handle == h));
+/// # Ok::<(), HandleError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandleError {
     /// The object was removed (and its slot possibly reused).
@@ -129,6 +167,13 @@ impl<T> Default for Slots<T> {
 
 impl<T> Slots<T> {
     /// An empty arena with a fresh owner id.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let (a, b) = (Slots::<u8>::new(), Slots::<u8>::new());
+    /// assert!(a.is_empty());
+    /// assert_ne!(a.owner(), b.owner());
+    /// ```
     pub fn new() -> Self {
         Self {
             owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
@@ -139,27 +184,75 @@ impl<T> Slots<T> {
     }
 
     /// The owner id written into every handle of this arena.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// assert_eq!(slots.insert(0.5)?.owner(), slots.owner());
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn owner(&self) -> u32 {
         self.owner
     }
 
     /// Number of live values.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let a = slots.insert("a")?;
+    /// slots.insert("b")?;
+    /// slots.remove(a)?;
+    /// assert_eq!(slots.len(), 1);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when no value is live.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// assert!(slots.is_empty());
+    /// let h = slots.insert(())?;
+    /// assert!(!slots.is_empty());
+    /// slots.remove(h)?;
+    /// assert!(slots.is_empty());
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// One more than the largest slot index ever used: the size side tables
     /// indexed by [`Handle::index`] need.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let hs = [slots.insert(1)?, slots.insert(2)?, slots.insert(3)?];
+    /// slots.remove(hs[2])?;
+    /// assert_eq!((slots.len(), slots.capacity_index()), (2, 3));
+    /// let mut side_table = vec![0.0; slots.capacity_index()];
+    /// side_table[hs[1].index() as usize] = 9.5;
+    /// assert_eq!(side_table, [0.0, 9.5, 0.0]);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn capacity_index(&self) -> usize {
         self.entries.len()
     }
 
     /// Stores `value` and returns its handle.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let h = slots.insert(String::from("wall"))?;
+    /// assert_eq!(slots.get(h).map(String::as_str), Some("wall"));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn insert(&mut self, value: T) -> Result<Handle, HandleError> {
         let index = match self.free.pop() {
             Some(index) => index,
@@ -186,6 +279,16 @@ impl<T> Slots<T> {
     }
 
     /// Checks that `handle` addresses a live value of this arena.
+    ///
+    /// ```
+    /// use collide::{HandleError, Slots};
+    /// let mut slots = Slots::new();
+    /// let h = slots.insert(7)?;
+    /// assert_eq!(slots.check(h), Ok(()));
+    /// slots.remove(h)?;
+    /// assert_eq!(slots.check(h), Err(HandleError::Stale(h)));
+    /// # Ok::<(), HandleError>(())
+    /// ```
     pub fn check(&self, handle: Handle) -> Result<(), HandleError> {
         if handle.owner != self.owner {
             return Err(HandleError::Foreign {
@@ -200,12 +303,31 @@ impl<T> Slots<T> {
     }
 
     /// The value, or `None` for a stale or foreign handle.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let (mut mine, mut theirs) = (Slots::new(), Slots::new());
+    /// let h = mine.insert("mine")?;
+    /// theirs.insert("theirs")?; // same index 0, other owner
+    /// assert_eq!(mine.get(h), Some(&"mine"));
+    /// assert_eq!(theirs.get(h), None);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn get(&self, handle: Handle) -> Option<&T> {
         self.check(handle).ok()?;
         self.entries[handle.index as usize].value.as_ref()
     }
 
     /// The value mutably, or a typed error for a stale or foreign handle.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let h = slots.insert(10)?;
+    /// *slots.get_mut(h)? += 5;
+    /// assert_eq!(slots.get(h), Some(&15));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn get_mut(&mut self, handle: Handle) -> Result<&mut T, HandleError> {
         self.check(handle)?;
         self.entries[handle.index as usize]
@@ -215,6 +337,15 @@ impl<T> Slots<T> {
     }
 
     /// Removes and returns the value; the handle becomes stale.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let h = slots.insert("coin")?;
+    /// assert_eq!(slots.remove(h)?, "coin");
+    /// assert!(slots.remove(h).is_err()); // stale now
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn remove(&mut self, handle: Handle) -> Result<T, HandleError> {
         self.check(handle)?;
         let entry = &mut self.entries[handle.index as usize];
@@ -251,6 +382,16 @@ impl<T> Slots<T> {
     }
 
     /// Live values in slot order, with their handles.
+    ///
+    /// ```
+    /// use collide::Slots;
+    /// let mut slots = Slots::new();
+    /// let hs = [slots.insert('a')?, slots.insert('b')?, slots.insert('c')?];
+    /// slots.remove(hs[1])?;
+    /// let live: Vec<_> = slots.iter().collect();
+    /// assert_eq!(live, vec![(hs[0], &'a'), (hs[2], &'c')]);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> + '_ {
         let owner = self.owner;
         self.entries.iter().enumerate().filter_map(move |(i, e)| {

@@ -52,6 +52,13 @@ impl<V: Vector, T> Default for Brute<V, T> {
 
 impl<V: Vector, T> Brute<V, T> {
     /// An empty structure.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let world: Brute<Vec2, &str> = Brute::new();
+    /// assert!(world.is_empty() && world.pairs().is_empty());
+    /// ```
     pub fn new() -> Self {
         Self {
             objects: Slots::new(),

@@ -9,6 +9,26 @@ use std::ops::ControlFlow;
 
 /// Work counters of the last [`BroadPhase::step`], for comparing structures
 /// as seed 000 does.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Brute, StepStats};
+/// use glam::Vec2;
+/// let mut world: Brute<Vec2> = Brute::new();
+/// for x in [0.0, 1.0, 10.0] {
+///     world.insert(Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 2.0, 2.0))?, ())?;
+/// }
+/// world.step();
+/// let expected = StepStats {
+///     objects: 3,
+///     candidates_tested: 3, // brute force tests all 3 * 2 / 2 pairs
+///     maintenance_ops: 0,
+///     pairs: 1,
+///     started: 1,
+///     stopped: 0,
+/// };
+/// assert_eq!(world.stats(), expected);
+/// # Ok::<(), collide::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
     /// Live objects after the step.
@@ -63,48 +83,203 @@ pub struct StepStats {
 /// ```
 pub trait BroadPhase<V: Vector, T> {
     /// The structure's name as `collide replay --structure` spells it.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// assert_eq!(Brute::<Vec2>::new().name(), "brute");
+    /// ```
     fn name(&self) -> &str;
 
     /// Adds an object with its box and a user value; it takes part in pairs
     /// from the next [`step`](Self::step).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2, &str> = Brute::new();
+    /// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let h = world.insert(unit, "crate")?;
+    /// world.insert(unit, "barrel")?;
+    /// assert!(world.pairs().is_empty()); // not paired until the next step
+    /// assert_eq!(world.step().started.len(), 1);
+    /// assert_eq!((world.aabb(h), world.value(h)), (Some(unit), Some(&"crate")));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error>;
 
     /// Gives an object a new box (a move, a resize or a teleport).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// let moved = Aabb2::new(Vec2::splat(50.0), Vec2::splat(52.0))?;
+    /// world.update(h, moved)?;
+    /// assert_eq!(world.aabb(h), Some(moved));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error>;
 
     /// Removes an object and returns its user value. Its pairs are reported
     /// as stopped at the next step.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2, &str> = Brute::new();
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, "coin")?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, "player")?;
+    /// world.step();
+    /// assert_eq!(world.remove(h)?, "coin");
+    /// assert_eq!(world.step().stopped.len(), 1);
+    /// assert!(world.remove(h).is_err()); // the handle is stale now
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn remove(&mut self, handle: Handle) -> Result<T, Error>;
 
     /// Brings the structure up to date and returns this frame's events.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Pair};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// let b = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// assert_eq!(world.step().started, vec![Pair::new(a, b)]);
+    /// assert!(world.step().is_empty()); // still overlapping: no new event
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn step(&mut self) -> &FrameEvents;
 
     /// The events of the last step (what [`step`](Self::step) returned).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// let stepped = world.step().clone();
+    /// assert_eq!(world.events(), &stepped);
+    /// assert_eq!(world.events().started.len(), 1);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn events(&self) -> &FrameEvents;
 
     /// The overlapping pairs as of the last step, sorted.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Pair};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let h = [world.insert(unit, ())?, world.insert(unit, ())?, world.insert(unit, ())?];
+    /// world.step();
+    /// let expected = [Pair::new(h[0], h[1]), Pair::new(h[0], h[2]), Pair::new(h[1], h[2])];
+    /// assert_eq!(world.pairs(), expected);
+    /// assert!(world.step().is_empty()); // pairs persist; events do not
+    /// assert_eq!(world.pairs().len(), 3);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn pairs(&self) -> &[Pair];
 
     /// Counters of the last step.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// for _ in 0..4 {
+    ///     world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// }
+    /// world.step();
+    /// assert_eq!((world.stats().objects, world.stats().pairs), (4, 6));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn stats(&self) -> StepStats;
 
     /// Number of live objects.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.remove(h)?;
+    /// assert_eq!(world.len(), 1); // counts at once, before any step
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn len(&self) -> usize;
 
     /// True when the structure holds no object.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// assert!(world.is_empty());
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// assert!(!world.is_empty());
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The object's current box, or `None` for a stale or foreign handle.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let h = world.insert(unit, ())?;
+    /// assert_eq!(world.aabb(h), Some(unit));
+    /// world.remove(h)?;
+    /// assert_eq!(world.aabb(h), None);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn aabb(&self, handle: Handle) -> Option<Aabb<V>>;
 
     /// The object's user value, or `None` for a stale or foreign handle.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2, u64> = Brute::new();
+    /// let other: Brute<Vec2, u64> = Brute::new();
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, 42)?;
+    /// assert_eq!(world.value(h), Some(&42));
+    /// assert_eq!(other.value(h), None); // foreign handle
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn value(&self, handle: Handle) -> Option<&T>;
 
     /// Calls `visit` for each object whose current box overlaps `aabb`
     /// (overlap rule of [`Aabb::overlaps`]), each once, until it returns
     /// [`ControlFlow::Break`]. Sees updates made since the last step.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// for x in [0.0, 3.0, 6.0] {
+    ///     world.insert(Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 2.0, 2.0))?, ())?;
+    /// }
+    /// let mut seen = 0;
+    /// let area = Aabb2::new(Vec2::ZERO, Vec2::new(10.0, 1.0))?;
+    /// let flow = world.query_aabb(&area, &mut |_| {
+    ///     seen += 1;
+    ///     if seen == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert!(flow.is_break());
+    /// assert_eq!(seen, 2); // stopped early; no step was needed
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn query_aabb(
         &self,
         aabb: &Aabb<V>,
@@ -112,6 +287,18 @@ pub trait BroadPhase<V: Vector, T> {
     ) -> ControlFlow<()>;
 
     /// All objects overlapping `aabb`, sorted by handle.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
+    /// world.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, ())?;
+    /// let c = world.insert(Aabb2::new(Vec2::splat(1.0), Vec2::splat(3.0))?, ())?;
+    /// let area = Aabb2::new(Vec2::ZERO, Vec2::splat(4.0))?;
+    /// assert_eq!(world.query_aabb_all(&area), vec![a, c]);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn query_aabb_all(&self, aabb: &Aabb<V>) -> Vec<Handle> {
         let mut out = Vec::new();
         let _ = self.query_aabb(aabb, &mut |h| {
@@ -123,6 +310,17 @@ pub trait BroadPhase<V: Vector, T> {
     }
 
     /// Whether any object overlaps `aabb`; stops at the first.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
+    /// assert!(world.query_aabb_any(&Aabb2::new(Vec2::splat(1.0), Vec2::splat(5.0))?));
+    /// // touching is not overlapping:
+    /// assert!(!world.query_aabb_any(&Aabb2::new(Vec2::splat(2.0), Vec2::splat(5.0))?));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn query_aabb_any(&self, aabb: &Aabb<V>) -> bool {
         self.query_aabb(aabb, &mut |_| ControlFlow::Break(()))
             .is_break()
@@ -131,6 +329,17 @@ pub trait BroadPhase<V: Vector, T> {
     /// All objects holding `point` strictly inside (the overlap rule applied
     /// to the zero-size box at `point`), sorted by handle. A non-finite
     /// point is an error.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
+    /// assert_eq!(world.query_point_all(Vec2::splat(1.0))?, vec![h]);
+    /// assert!(world.query_point_all(Vec2::new(2.0, 1.0))?.is_empty()); // on the edge
+    /// assert!(world.query_point_all(Vec2::new(f32::NAN, 0.0)).is_err());
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     fn query_point_all(&self, point: V) -> Result<Vec<Handle>, Error> {
         Ok(self.query_aabb_all(&Aabb::from_point(point)?))
     }

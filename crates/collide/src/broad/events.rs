@@ -26,6 +26,15 @@ pub struct Pair {
 
 impl Pair {
     /// The pair of `x` and `y` in (lower, higher) order.
+    ///
+    /// ```
+    /// use collide::{Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let (x, y) = (slots.insert(())?, slots.insert(())?);
+    /// let p = Pair::new(y, x);
+    /// assert_eq!((p.a(), p.b()), (x, y));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn new(x: Handle, y: Handle) -> Self {
         if x <= y {
@@ -36,18 +45,44 @@ impl Pair {
     }
 
     /// The lower handle.
+    ///
+    /// ```
+    /// use collide::{Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let (x, y) = (slots.insert(())?, slots.insert(())?);
+    /// assert_eq!(Pair::new(y, x).a(), x);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn a(self) -> Handle {
         self.a
     }
 
     /// The higher handle.
+    ///
+    /// ```
+    /// use collide::{Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let (x, y) = (slots.insert(())?, slots.insert(())?);
+    /// assert_eq!(Pair::new(y, x).b(), y);
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn b(self) -> Handle {
         self.b
     }
 
     /// True if `h` is one side of the pair.
+    ///
+    /// ```
+    /// use collide::{Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let (x, y, z) = (slots.insert(())?, slots.insert(())?, slots.insert(())?);
+    /// let p = Pair::new(x, z);
+    /// assert!(p.contains(x) && p.contains(z));
+    /// assert!(!p.contains(y));
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     #[inline]
     pub fn contains(self, h: Handle) -> bool {
         self.a == h || self.b == h
@@ -85,11 +120,32 @@ pub struct FrameEvents {
 
 impl FrameEvents {
     /// Number of events (started plus stopped).
+    ///
+    /// ```
+    /// use collide::{FrameEvents, Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let h = (0..3).map(|_| slots.insert(())).collect::<Result<Vec<_>, _>>()?;
+    /// let mut events = FrameEvents::default();
+    /// events.set_difference(&[Pair::new(h[0], h[1])], &[Pair::new(h[1], h[2])]);
+    /// assert_eq!(events.len(), 2); // one started, one stopped
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.started.len() + self.stopped.len()
     }
 
     /// True when nothing started or stopped.
+    ///
+    /// ```
+    /// use collide::{FrameEvents, Pair, Slots};
+    /// let mut slots = Slots::new();
+    /// let pairs = [Pair::new(slots.insert(())?, slots.insert(())?)];
+    /// let mut events = FrameEvents::default();
+    /// assert!(events.is_empty());
+    /// events.set_difference(&pairs, &pairs); // nothing changed
+    /// assert!(events.is_empty());
+    /// # Ok::<(), collide::HandleError>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.started.is_empty() && self.stopped.is_empty()
     }

@@ -13,6 +13,22 @@ use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 /// Which list of a step disagreed with brute force.
+///
+/// ```
+/// use collide::broad::{EventList, Mistake};
+/// use collide::{Divergence, Pair, Slots};
+/// let mut slots = Slots::new();
+/// let pair = Pair::new(slots.insert(())?, slots.insert(())?);
+/// let d = Divergence {
+///     structure: "grid".into(),
+///     frame: 2,
+///     list: EventList::Pairs,
+///     pair,
+///     mistake: Mistake::Missed,
+/// };
+/// assert!(d.to_string().contains("missed the current pair"));
+/// # Ok::<(), collide::HandleError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventList {
     /// The started events.
@@ -24,6 +40,22 @@ pub enum EventList {
 }
 
 /// Which side got it wrong.
+///
+/// ```
+/// use collide::broad::{EventList, Mistake};
+/// use collide::{Divergence, Pair, Slots};
+/// let mut slots = Slots::new();
+/// let pair = Pair::new(slots.insert(())?, slots.insert(())?);
+/// let d = Divergence {
+///     structure: "grid".into(),
+///     frame: 0,
+///     list: EventList::Stopped,
+///     pair,
+///     mistake: Mistake::Invented,
+/// };
+/// assert!(d.to_string().contains("invented the stopped event"));
+/// # Ok::<(), collide::HandleError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mistake {
     /// Brute force has the pair; the structure does not.
@@ -33,6 +65,28 @@ pub enum Mistake {
 }
 
 /// The first disagreement between a structure and brute force.
+///
+/// [`Verified`] produces it; its message names the frame, the structure,
+/// the list and the pair.
+///
+/// ```
+/// use collide::broad::{EventList, Mistake};
+/// use collide::{Divergence, Pair, Slots};
+/// let mut slots = Slots::new();
+/// let pair = Pair::new(slots.insert(())?, slots.insert(())?);
+/// let d = Divergence {
+///     structure: "grid".into(),
+///     frame: 3,
+///     list: EventList::Started,
+///     pair,
+///     mistake: Mistake::Missed,
+/// };
+/// assert_eq!(
+///     d.to_string(),
+///     "frame 3: grid missed the started event (#0v0, #1v0) that brute force reports"
+/// );
+/// # Ok::<(), collide::HandleError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
     /// The structure's name.
@@ -73,6 +127,16 @@ impl std::error::Error for Divergence {}
 
 /// [`Verified::new`] was given a structure that already holds objects, which
 /// the brute-force reference beside it would not know.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Brute, NotEmptyError, Verified};
+/// use glam::Vec2;
+/// let mut world: Brute<Vec2> = Brute::new();
+/// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// let err = Verified::new(world).unwrap_err();
+/// assert_eq!(err, NotEmptyError { objects: 1 });
+/// # Ok::<(), collide::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "a verified structure must start empty, but this one holds {objects} objects; \
@@ -125,6 +189,15 @@ pub struct Verified<V: Vector, T, S> {
 impl<V: Vector, T, S> Verified<V, T, S> {
     /// Wraps `inner`, which must be empty: objects already in it would be
     /// unknown to the reference.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Brute, Verified};
+    /// use glam::Vec3;
+    /// let world = Verified::new(Brute::<Vec3, u64>::new())?;
+    /// assert!(world.is_empty());
+    /// assert_eq!(world.name(), "brute"); // the wrapped structure's name
+    /// # Ok::<(), collide::NotEmptyError>(())
+    /// ```
     pub fn new(inner: S) -> Result<Self, NotEmptyError>
     where
         S: BroadPhase<V, T>,
@@ -149,16 +222,46 @@ impl<V: Vector, T, S> Verified<V, T, S> {
     }
 
     /// The first divergence seen, if any.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use glam::Vec2;
+    /// let mut world = Verified::new(Brute::<Vec2>::new())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.step();
+    /// assert_eq!(world.divergence(), None); // brute force agrees with itself
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn divergence(&self) -> Option<&Divergence> {
         self.divergence.as_ref()
     }
 
     /// The wrapped structure.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use glam::Vec2;
+    /// let mut world = Verified::new(Brute::<Vec2>::new())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// assert_eq!(world.inner().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn inner(&self) -> &S {
         &self.inner
     }
 
     /// Unwraps the structure.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use glam::Vec2;
+    /// let mut world = Verified::new(Brute::<Vec2, &str>::new())?;
+    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, "kept")?;
+    /// let brute: Brute<Vec2, &str> = world.into_inner();
+    /// assert_eq!(brute.value(h), Some(&"kept"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_inner(self) -> S {
         self.inner
     }
@@ -185,6 +288,18 @@ impl<V: Vector, T, S> Verified<V, T, S> {
 impl<V: Vector, T, S: BroadPhase<V, T>> Verified<V, T, S> {
     /// Steps and returns the events, or the divergence if this step's
     /// events or pairs disagree with brute force.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use glam::Vec2;
+    /// let mut world = Verified::new(Brute::<Vec2>::new())?;
+    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// assert_eq!(world.step_checked()?.started.len(), 1);
+    /// world.remove(a)?;
+    /// assert_eq!(world.step_checked()?.stopped.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step_checked(&mut self) -> Result<&FrameEvents, Divergence> {
         self.step();
         match &self.last_divergence {
@@ -194,6 +309,16 @@ impl<V: Vector, T, S: BroadPhase<V, T>> Verified<V, T, S> {
     }
 
     /// The first disagreement of the last step, if it had one.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use glam::Vec2;
+    /// let mut world = Verified::new(Brute::<Vec2>::new())?;
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// world.step();
+    /// assert!(world.last_divergence().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn last_divergence(&self) -> Option<&Divergence> {
         self.last_divergence.as_ref()
     }

@@ -39,6 +39,14 @@ pub type Aabb2 = Aabb<Vec2>;
 pub type Aabb3 = Aabb<Vec3>;
 
 /// Which corner of a box a coordinate belongs to, for error messages.
+///
+/// ```
+/// use collide::{Aabb2, AabbError, geometry::Corner};
+/// use glam::Vec2;
+/// let err = Aabb2::new(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0)).unwrap_err();
+/// assert!(matches!(err, AabbError::NonFinite { corner: Corner::Max, .. }));
+/// assert_eq!(Corner::Min.to_string(), "min");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Corner {
     /// The minimum corner.
@@ -57,6 +65,14 @@ impl fmt::Display for Corner {
 }
 
 /// Why a box was refused.
+///
+/// ```
+/// use collide::{Aabb2, AabbError};
+/// use glam::Vec2;
+/// let err = Aabb2::new(Vec2::new(0.0, 5.0), Vec2::new(1.0, 4.0)).unwrap_err();
+/// assert_eq!(err, AabbError::Inverted { axis: 1, min: 5.0, max: 4.0 });
+/// assert!(err.to_string().starts_with("box is inverted on axis 1: min 5 > max 4"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum AabbError {
     /// A coordinate is NaN or infinite.
@@ -159,12 +175,28 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// The minimum corner.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let b = Aabb2::new(Vec2::new(-1.0, 2.0), Vec2::new(3.0, 4.0))?;
+    /// assert_eq!(b.min(), Vec2::new(-1.0, 2.0));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn min(&self) -> V {
         self.min
     }
 
     /// The maximum corner.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let b = Aabb2::new(Vec2::new(-1.0, 2.0), Vec2::new(3.0, 4.0))?;
+    /// assert_eq!(b.max(), Vec2::new(3.0, 4.0));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn max(&self) -> V {
         self.max
@@ -172,12 +204,30 @@ impl<V: Vector> Aabb<V> {
 
     /// The centre point (finite for every valid box, even at the limits of
     /// f32).
+    ///
+    /// ```
+    /// use collide::Aabb3;
+    /// use glam::Vec3;
+    /// let b = Aabb3::new(Vec3::ZERO, Vec3::new(2.0, 4.0, 6.0))?;
+    /// assert_eq!(b.center(), Vec3::new(1.0, 2.0, 3.0));
+    /// let huge = Aabb3::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MAX))?;
+    /// assert!(huge.center().is_finite());
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn center(&self) -> V {
         V::from_axes(|i| 0.5 * self.min.axis(i) + 0.5 * self.max.axis(i))
     }
 
     /// The extent (`max - min`) on each axis, in world units, each `>= 0`.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let b = Aabb2::new(Vec2::new(1.0, -1.0), Vec2::new(4.0, 1.0))?;
+    /// assert_eq!(b.size(), Vec2::new(3.0, 2.0));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn size(&self) -> V {
         V::from_axes(|i| self.max.axis(i) - self.min.axis(i))
@@ -201,12 +251,33 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// True iff the projections on `axis` overlap under the strict rule.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let a = Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?;
+    /// let above = Aabb2::new(Vec2::new(1.0, 5.0), Vec2::new(3.0, 6.0))?;
+    /// assert!(a.overlaps_on_axis(&above, 0)); // x ranges overlap...
+    /// assert!(!a.overlaps_on_axis(&above, 1)); // ...y ranges do not
+    /// assert!(!a.overlaps(&above));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn overlaps_on_axis(&self, other: &Self, axis: usize) -> bool {
         self.min.axis(axis) < other.max.axis(axis) && other.min.axis(axis) < self.max.axis(axis)
     }
 
     /// True iff `other` lies inside `self`, boundaries included.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let room = Aabb2::new(Vec2::ZERO, Vec2::splat(10.0))?;
+    /// let corner = Aabb2::new(Vec2::splat(8.0), Vec2::splat(10.0))?;
+    /// assert!(room.contains(&corner) && room.contains(&room));
+    /// assert!(!corner.contains(&room));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn contains(&self, other: &Self) -> bool {
         (0..V::DIM)
@@ -214,6 +285,16 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// The smallest box holding both. The result is valid because both are.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let a = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let b = Aabb2::new(Vec2::new(3.0, -2.0), Vec2::new(4.0, 0.5))?;
+    /// let u = a.union(&b);
+    /// assert_eq!((u.min(), u.max()), (Vec2::new(0.0, -2.0), Vec2::new(4.0, 1.0)));
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     #[inline]
     pub fn union(&self, other: &Self) -> Self {
         Self {
@@ -224,6 +305,16 @@ impl<V: Vector> Aabb<V> {
 
     /// The box moved by `offset`. Fails only if a coordinate overflows to
     /// infinity or `offset` is not finite.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use glam::Vec2;
+    /// let b = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let moved = b.translated(Vec2::new(5.0, -1.0))?;
+    /// assert_eq!((moved.min(), moved.max()), (Vec2::new(5.0, -1.0), Vec2::new(6.0, 0.0)));
+    /// assert!(b.translated(Vec2::new(f32::NAN, 0.0)).is_err());
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     pub fn translated(&self, offset: V) -> Result<Self, AabbError> {
         Self::new(
             V::from_axes(|i| self.min.axis(i) + offset.axis(i)),

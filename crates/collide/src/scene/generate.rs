@@ -8,6 +8,15 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Where the boxes are. See [`SceneConfig`].
+///
+/// ```
+/// use collide::scene::SceneKind;
+/// let kind: SceneKind = "clustered".parse()?;
+/// assert_eq!(kind, SceneKind::Clustered);
+/// assert_eq!(kind.to_string(), "clustered");
+/// assert!("sparse".parse::<SceneKind>().is_err());
+/// # Ok::<(), collide::scene::UnknownName>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SceneKind {
     /// Seed 000's setting at constant density: centres uniform in the world.
@@ -25,9 +34,22 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every kind, in table order.
+    ///
+    /// ```
+    /// use collide::scene::SceneKind;
+    /// let names = SceneKind::ALL.map(SceneKind::name);
+    /// assert_eq!(names, ["uniform", "flat", "clustered", "large"]);
+    /// ```
     pub const ALL: [SceneKind; 4] = [Self::Uniform, Self::Flat, Self::Clustered, Self::Large];
 
     /// The name used on the command line.
+    ///
+    /// ```
+    /// use collide::scene::SceneKind;
+    /// assert_eq!(SceneKind::Large.name(), "large");
+    /// assert_eq!("large".parse::<SceneKind>()?, SceneKind::Large);
+    /// # Ok::<(), collide::scene::UnknownName>(())
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Self::Uniform => "uniform",
@@ -39,6 +61,20 @@ impl SceneKind {
 }
 
 /// How the boxes move each frame. See [`SceneConfig`].
+///
+/// ```
+/// use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+/// use glam::Vec2;
+/// let config = SceneConfig {
+///     motion: "churn".parse()?,
+///     ..SceneConfig::new(SceneKind::Uniform, 300)
+/// };
+/// assert_eq!(config.motion, Motion::Churn);
+/// let frames = Scene::<Vec2>::new(config).take_frames(2);
+/// // Churn: 1% of 300 movers removed and as many inserted, then 297 moved.
+/// assert_eq!(frames[1].len(), 3 + 3 + 297);
+/// # Ok::<(), collide::scene::UnknownName>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Motion {
     /// 1 world unit per frame, constant velocity, bouncing off the walls.
@@ -54,9 +90,21 @@ pub enum Motion {
 
 impl Motion {
     /// Every motion, in table order.
+    ///
+    /// ```
+    /// use collide::scene::Motion;
+    /// let names = Motion::ALL.map(Motion::name);
+    /// assert_eq!(names, ["slow", "fast", "teleport", "churn"]);
+    /// ```
     pub const ALL: [Motion; 4] = [Self::Slow, Self::Fast, Self::Teleport, Self::Churn];
 
     /// The name used on the command line.
+    ///
+    /// ```
+    /// use collide::scene::Motion;
+    /// assert_eq!(Motion::Teleport.name(), "teleport");
+    /// assert_eq!(Motion::Teleport.to_string(), "teleport");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Self::Slow => "slow",
@@ -75,6 +123,15 @@ impl Motion {
 }
 
 /// An unknown scene or motion name.
+///
+/// ```
+/// use collide::scene::Motion;
+/// let err = "sideways".parse::<Motion>().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "unknown motion `sideways`; expected one of: slow, fast, teleport, churn"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {what} `{given}`; expected one of: {expected}")]
 pub struct UnknownName {
@@ -142,6 +199,12 @@ pub struct SceneConfig {
 
 impl SceneConfig {
     /// `n` objects of `kind`, slow motion, seed 1.
+    ///
+    /// ```
+    /// use collide::scene::{Motion, SceneConfig, SceneKind};
+    /// let config = SceneConfig::new(SceneKind::Uniform, 1000);
+    /// assert_eq!((config.motion, config.n, config.seed), (Motion::Slow, 1000, 1));
+    /// ```
     pub fn new(kind: SceneKind, n: usize) -> Self {
         Self {
             kind,
@@ -152,6 +215,13 @@ impl SceneConfig {
     }
 
     /// The world side `L` for dimension `dim`, in world units.
+    ///
+    /// ```
+    /// use collide::scene::{SceneConfig, SceneKind};
+    /// assert_eq!(SceneConfig::new(SceneKind::Uniform, 1000).world_side(2), 1000.0);
+    /// // Four times the objects on twice the side: the density stays constant.
+    /// assert_eq!(SceneConfig::new(SceneKind::Uniform, 4000).world_side(2), 2000.0);
+    /// ```
     pub fn world_side(&self, dim: usize) -> f32 {
         1000.0 * (self.n as f32 / 1000.0).powf(1.0 / dim as f32)
     }
@@ -177,6 +247,21 @@ struct Body<V> {
 /// A running scene: call [`Scene::next_frame`] once per frame. Frame 0
 /// inserts every object; later frames move (and under churn remove and
 /// insert) them. Objects that do not move are not named again.
+///
+/// Equal configurations give equal scenes, frame for frame:
+///
+/// ```
+/// use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+/// use glam::Vec3;
+/// let config = SceneConfig {
+///     motion: Motion::Teleport,
+///     seed: 42,
+///     ..SceneConfig::new(SceneKind::Clustered, 100)
+/// };
+/// let mut a = Scene::<Vec3>::new(config);
+/// let mut b = Scene::<Vec3>::new(config);
+/// assert_eq!(a.take_frames(5), b.take_frames(5));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Scene<V: Vector> {
     config: SceneConfig,
@@ -193,6 +278,14 @@ pub struct Scene<V: Vector> {
 
 impl<V: Vector> Scene<V> {
     /// Generates the initial objects of `config`.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 1000));
+    /// assert_eq!(scene.objects().count(), 1000 + 20); // 2% more spanning objects
+    /// assert_eq!(scene.frame(), 0);
+    /// ```
     pub fn new(config: SceneConfig) -> Self {
         let side = config.world_side(V::DIM);
         let (lo, hi) = match config.kind {
@@ -240,27 +333,73 @@ impl<V: Vector> Scene<V> {
     }
 
     /// The configuration.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let config = SceneConfig::new(SceneKind::Flat, 50);
+    /// assert_eq!(Scene::<Vec2>::new(config).config(), &config);
+    /// ```
     pub fn config(&self) -> &SceneConfig {
         &self.config
     }
 
     /// The world side `L`, in world units.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let config = SceneConfig::new(SceneKind::Uniform, 250);
+    /// let scene = Scene::<Vec2>::new(config);
+    /// assert_eq!(scene.world_side(), config.world_side(2));
+    /// assert_eq!(scene.world_side(), 500.0);
+    /// ```
     pub fn world_side(&self) -> f32 {
         self.side
     }
 
     /// The world box `[0, L]^D` that movers' centres stay in.
+    ///
+    /// ```
+    /// use collide::Aabb2;
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 100));
+    /// assert_eq!(scene.world().max(), Vec2::splat(scene.world_side()));
+    /// scene.take_frames(20);
+    /// for (_, aabb) in scene.objects() {
+    ///     assert!(scene.world().contains(&Aabb2::from_point(aabb.center())?));
+    /// }
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     pub fn world(&self) -> Aabb<V> {
         Aabb::new(V::from_axes(|_| 0.0), V::from_axes(|_| self.side))
             .expect("the world side is finite and positive")
     }
 
     /// The index of the next frame [`Scene::next_frame`] writes.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 10));
+    /// scene.take_frames(3);
+    /// assert_eq!(scene.frame(), 3);
+    /// ```
     pub fn frame(&self) -> u64 {
         self.frame
     }
 
     /// Every live object's id and box, fixed objects first.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 100));
+    /// let (id, floor) = scene.objects().next().unwrap();
+    /// assert_eq!(id, 0);
+    /// assert_eq!(floor.size().x, scene.world_side()); // spans the world along x
+    /// ```
     pub fn objects(&self) -> impl Iterator<Item = (u64, Aabb<V>)> + '_ {
         self.fixed
             .iter()
@@ -269,6 +408,18 @@ impl<V: Vector> Scene<V> {
     }
 
     /// Writes the next frame's records into `out` (cleared first).
+    ///
+    /// ```
+    /// use collide::scene::{Record, Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 100));
+    /// let mut frame = Vec::new();
+    /// scene.next_frame(&mut frame); // frame 0: every object is inserted
+    /// assert_eq!(frame.len(), 100);
+    /// scene.next_frame(&mut frame); // frame 1: slow motion moves all of them
+    /// assert_eq!(frame.len(), 100);
+    /// assert!(frame.iter().all(|r| matches!(r, Record::Upsert { .. })));
+    /// ```
     pub fn next_frame(&mut self, out: &mut Vec<Record<V>>) {
         out.clear();
         if self.frame == 0 {
@@ -280,6 +431,15 @@ impl<V: Vector> Scene<V> {
     }
 
     /// The first `frames` frames as a vector of frames.
+    ///
+    /// ```
+    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use glam::Vec2;
+    /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Flat, 40));
+    /// let frames = scene.take_frames(3);
+    /// assert_eq!(frames.len(), 3);
+    /// assert_eq!(frames[0].len(), 40);
+    /// ```
     pub fn take_frames(&mut self, frames: usize) -> Vec<Vec<Record<V>>> {
         (0..frames)
             .map(|_| {

@@ -4,6 +4,18 @@ use crate::geometry::{Aabb, Vector};
 
 /// One change in a frame of a scene or trace, addressed by the caller's own
 /// object id (not a [`Handle`](crate::Handle)).
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Brute};
+/// use collide::scene::{Record, Runner};
+/// use glam::Vec2;
+/// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+/// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+/// runner.apply(&mut world, &[Record::Upsert { id: 7, aabb }, Record::Upsert { id: 9, aabb }])?;
+/// runner.apply(&mut world, &[Record::Remove { id: 7 }])?;
+/// assert_eq!(world.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Record<V: Vector> {
     /// Insert object `id` with this box, or move it there if present.
@@ -22,6 +34,15 @@ pub enum Record<V: Vector> {
 
 impl<V: Vector> Record<V> {
     /// The object id the record names.
+    ///
+    /// ```
+    /// use collide::{Aabb2, scene::Record};
+    /// use glam::Vec2;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// assert_eq!(Record::Upsert { id: 3, aabb }.id(), 3);
+    /// assert_eq!(Record::<Vec2>::Remove { id: 4 }.id(), 4);
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
     pub fn id(&self) -> u64 {
         match *self {
             Record::Upsert { id, .. } | Record::Remove { id } => id,

@@ -9,6 +9,19 @@ use crate::handle::{Handle, RemovedLog};
 use rustc_hash::FxHashMap;
 
 /// One pair event in the caller's ids: `a < b`.
+///
+/// ```
+/// use collide::{Aabb2, Brute};
+/// use collide::scene::{IdEvent, Record, Runner};
+/// use glam::Vec2;
+/// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+/// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+/// let mut events = Vec::new();
+/// runner.apply(&mut world, &[Record::Upsert { id: 20, aabb }, Record::Upsert { id: 10, aabb }])?;
+/// runner.step(&mut world, &mut events);
+/// assert_eq!(events, vec![IdEvent { a: 10, b: 20, started: true }]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct IdEvent {
     /// The lower id.
@@ -20,6 +33,16 @@ pub struct IdEvent {
 }
 
 /// Why a record could not be applied.
+///
+/// ```
+/// use collide::Brute;
+/// use collide::scene::{Record, RunError, Runner};
+/// use glam::Vec2;
+/// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+/// let err = runner.apply(&mut world, &[Record::Remove { id: 5 }]).unwrap_err();
+/// assert_eq!(err, RunError::UnknownId(5));
+/// assert_eq!(err.to_string(), "object 5 is not present, so it cannot be removed");
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RunError {
     /// A remove named an id that is not present.
@@ -61,27 +84,85 @@ pub struct Runner {
 
 impl Runner {
     /// A runner with no objects.
+    ///
+    /// ```
+    /// use collide::scene::Runner;
+    /// let runner = Runner::new();
+    /// assert!(runner.is_empty() && runner.handle(0).is_none());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The handle of object `id`, if present.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::scene::{Record, Runner};
+    /// use glam::Vec2;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// runner.apply(&mut world, &[Record::Upsert { id: 7, aabb }])?;
+    /// let h = runner.handle(7).expect("7 was inserted");
+    /// assert_eq!(world.value(h), Some(&7)); // the structure stores the id
+    /// assert_eq!(runner.handle(8), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn handle(&self, id: u64) -> Option<Handle> {
         self.handles.get(&id).copied()
     }
 
     /// Number of objects present.
+    ///
+    /// ```
+    /// use collide::{Aabb2, Brute};
+    /// use collide::scene::{Record, Runner};
+    /// use glam::Vec2;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// let frame = [Record::Upsert { id: 1, aabb }, Record::Upsert { id: 2, aabb }];
+    /// runner.apply(&mut world, &frame)?;
+    /// runner.apply(&mut world, &[Record::Upsert { id: 1, aabb }])?; // a move, not a new object
+    /// assert_eq!(runner.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.handles.len()
     }
 
     /// True when no object is present.
+    ///
+    /// ```
+    /// use collide::{Aabb2, Brute};
+    /// use collide::scene::{Record, Runner};
+    /// use glam::Vec2;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// runner.apply(&mut world, &[Record::Upsert { id: 1, aabb }])?;
+    /// runner.apply(&mut world, &[Record::Remove { id: 1 }])?;
+    /// assert!(runner.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.handles.is_empty()
     }
 
     /// Applies one frame's records (inserts, moves, removes), without
     /// stepping.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::scene::{Record, Runner};
+    /// use glam::Vec2;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// runner.apply(&mut world, &[Record::Upsert { id: 1, aabb }])?;
+    /// let moved = Aabb2::new(Vec2::splat(4.0), Vec2::splat(5.0))?;
+    /// runner.apply(&mut world, &[Record::Upsert { id: 1, aabb: moved }])?;
+    /// assert_eq!(world.aabb(runner.handle(1).unwrap()), Some(moved));
+    /// assert!(world.pairs().is_empty()); // applied, not yet stepped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn apply<V: Vector>(
         &mut self,
         world: &mut (impl BroadPhase<V, u64> + ?Sized),
@@ -108,6 +189,22 @@ impl Runner {
 
     /// Steps the structure and writes its events into `out` (cleared
     /// first) in the caller's ids, sorted by (a, b).
+    ///
+    /// ```
+    /// use collide::{Aabb2, Brute};
+    /// use collide::scene::{IdEvent, Record, Runner};
+    /// use glam::Vec2;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// let mut events = Vec::new();
+    /// let frame = [Record::Upsert { id: 1, aabb }, Record::Upsert { id: 2, aabb }];
+    /// runner.apply(&mut world, &frame)?;
+    /// runner.step(&mut world, &mut events);
+    /// runner.apply(&mut world, &[Record::Remove { id: 2 }])?;
+    /// runner.step(&mut world, &mut events); // the removed object's id is still known
+    /// assert_eq!(events, vec![IdEvent { a: 1, b: 2, started: false }]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step<V: Vector>(
         &mut self,
         world: &mut (impl BroadPhase<V, u64> + ?Sized),
@@ -120,6 +217,24 @@ impl Runner {
     /// Writes the events of the step `world` just took into `out` (cleared
     /// first) in the caller's ids, sorted by (a, b). Use this instead of
     /// [`Runner::step`] to time `world.step()` alone.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::scene::{IdEvent, Record, Runner};
+    /// use glam::Vec2;
+    /// use std::time::Instant;
+    /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
+    /// let mut events = Vec::new();
+    /// let frame = [Record::Upsert { id: 3, aabb }, Record::Upsert { id: 4, aabb }];
+    /// runner.apply(&mut world, &frame)?;
+    /// let start = Instant::now();
+    /// world.step();
+    /// let _step_time = start.elapsed();
+    /// runner.collect_events(&world, &mut events);
+    /// assert_eq!(events, vec![IdEvent { a: 3, b: 4, started: true }]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn collect_events<V: Vector>(
         &mut self,
         world: &(impl BroadPhase<V, u64> + ?Sized),

@@ -5,6 +5,21 @@
 use crate::geometry::{Aabb, Vector};
 
 /// Statistics of one set of boxes.
+///
+/// ```
+/// use collide::{Aabb2, scene::SceneStats};
+/// use glam::Vec2;
+/// let boxes = [
+///     Aabb2::from_center_half_extents(Vec2::new(0.0, 0.0), Vec2::ONE)?,
+///     Aabb2::from_center_half_extents(Vec2::new(1.0, 0.0), Vec2::ONE)?,
+///     Aabb2::from_center_half_extents(Vec2::new(2.0, 0.0), Vec2::ONE)?,
+/// ];
+/// let stats = SceneStats::measure(&boxes);
+/// assert_eq!(stats.objects, 3);
+/// assert_eq!(stats.center_variance, vec![2.0 / 3.0, 0.0]);
+/// assert_eq!((stats.axis_pairs, stats.pairs), (vec![2, 3], 2));
+/// # Ok::<(), collide::AabbError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneStats {
     /// Number of boxes.

@@ -8,6 +8,18 @@ use std::fmt;
 use std::io::BufRead;
 
 /// A parsed trace: its frames of records.
+///
+/// ```
+/// use collide::trace::{parse_str, AnyTrace};
+/// use collide::scene::Record;
+/// let AnyTrace::D2(trace) = parse_str("dim 2\nframe\nu 1 0 0 2 2\nframe\nframe\nr 1\n")? else {
+///     unreachable!()
+/// };
+/// assert_eq!(trace.frames.len(), 3);
+/// assert!(trace.frames[1].is_empty()); // a frame with no change
+/// assert_eq!(trace.frames[2], vec![Record::Remove { id: 1 }]);
+/// # Ok::<(), collide::trace::TraceError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace<V: Vector> {
     /// Frame `i` holds the records between the `i`-th `frame` line and the
@@ -16,6 +28,16 @@ pub struct Trace<V: Vector> {
 }
 
 /// A trace of either dimension, as the `dim` record says.
+///
+/// ```
+/// use collide::trace::{parse_str, AnyTrace};
+/// let frames = match parse_str("dim 3\nframe\nu 5 0 0 0 1 1 1\n")? {
+///     AnyTrace::D2(_) => unreachable!("the header says dim 3"),
+///     AnyTrace::D3(trace) => trace.frames,
+/// };
+/// assert_eq!(frames[0][0].id(), 5);
+/// # Ok::<(), collide::trace::TraceError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyTrace {
     /// `dim 2`.
@@ -25,6 +47,14 @@ pub enum AnyTrace {
 }
 
 /// What is wrong with a trace.
+///
+/// ```
+/// use collide::trace::{parse_str, TraceErrorKind};
+/// let err = parse_str("dim 2\nframe\nu 1 0 0 1 1\nu 1 2 2 3 3\n").unwrap_err();
+/// assert_eq!(err.kind, TraceErrorKind::IdTwice { id: 1, frame: 0 });
+/// let err = parse_str("dim 4\n").unwrap_err();
+/// assert_eq!(err.kind, TraceErrorKind::BadDim("4".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TraceErrorKind {
     /// The input could not be read.
@@ -101,6 +131,15 @@ pub enum TraceErrorKind {
 /// A trace error with the 1-based line it was found on. An input that ends
 /// too early names the line just past its end; `None` is for errors not tied
 /// to a line.
+///
+/// ```
+/// use collide::trace::{parse_str, TraceErrorKind};
+/// let err = parse_str("# header comment\ndim 2\nframe\nr 9\n").unwrap_err();
+/// assert_eq!(err.line, Some(4));
+/// assert_eq!(err.kind, TraceErrorKind::UnknownId(9));
+/// assert_eq!(err.to_string(), "line 4: object 9 is not present, so it cannot be removed");
+/// assert_eq!(parse_str("").unwrap_err().line, Some(1)); // just past the end
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceError {
     /// The 1-based line number.
@@ -137,6 +176,15 @@ pub fn parse_str(text: &str) -> Result<AnyTrace, TraceError> {
 }
 
 /// Parses a trace from any buffered reader. See the [module docs](super).
+///
+/// ```
+/// use collide::trace::{parse, AnyTrace};
+/// use std::io::BufReader;
+/// let file = BufReader::new("dim 2\nframe\nu 1 0 0 1 1\nu 2 0.5 0.5 3 3\n".as_bytes());
+/// let AnyTrace::D2(trace) = parse(file)? else { unreachable!() };
+/// assert_eq!(trace.frames[0].len(), 2);
+/// # Ok::<(), collide::trace::TraceError>(())
+/// ```
 pub fn parse(input: impl BufRead) -> Result<AnyTrace, TraceError> {
     let mut lines = Lines {
         inner: input.lines(),

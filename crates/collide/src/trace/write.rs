@@ -29,12 +29,30 @@ pub struct TraceWriter<W: Write> {
 
 impl<W: Write> TraceWriter<W> {
     /// Starts a trace of dimension `dim` (2 or 3) by writing its header.
+    ///
+    /// ```
+    /// use collide::trace::TraceWriter;
+    /// let out = TraceWriter::new(Vec::new(), 3)?.finish()?;
+    /// assert_eq!(out, b"dim 3\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(mut out: W, dim: usize) -> io::Result<Self> {
         writeln!(out, "dim {dim}")?;
         Ok(Self { out })
     }
 
-    /// Writes a comment line (`# text`).
+    /// Writes a comment line (`# text`); each line of a multi-line `text`
+    /// becomes its own comment line.
+    ///
+    /// ```
+    /// use collide::trace::{parse_str, TraceWriter};
+    /// let mut writer = TraceWriter::new(Vec::new(), 2)?;
+    /// writer.comment("recorded by level 3\nseed 42")?;
+    /// let text = String::from_utf8(writer.finish()?)?;
+    /// assert_eq!(text, "dim 2\n# recorded by level 3\n# seed 42\n");
+    /// assert!(parse_str(&text).is_ok()); // comments are ignored
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn comment(&mut self, text: &str) -> io::Result<()> {
         for line in text.lines() {
             writeln!(self.out, "# {line}")?;
@@ -43,6 +61,18 @@ impl<W: Write> TraceWriter<W> {
     }
 
     /// Writes one frame.
+    ///
+    /// ```
+    /// use collide::trace::TraceWriter;
+    /// use collide::scene::Record;
+    /// use glam::Vec2;
+    /// let mut writer = TraceWriter::new(Vec::new(), 2)?;
+    /// writer.frame::<Vec2>(&[])?; // an empty frame is still a frame
+    /// writer.frame::<Vec2>(&[Record::Remove { id: 4 }])?;
+    /// let text = String::from_utf8(writer.finish()?)?;
+    /// assert_eq!(text, "dim 2\nframe\nframe\nr 4\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn frame<V: Vector>(&mut self, records: &[Record<V>]) -> io::Result<()> {
         writeln!(self.out, "frame")?;
         for record in records {
@@ -63,6 +93,15 @@ impl<W: Write> TraceWriter<W> {
     }
 
     /// Flushes and returns the writer.
+    ///
+    /// ```
+    /// use collide::trace::TraceWriter;
+    /// use std::io::BufWriter;
+    /// let writer = TraceWriter::new(BufWriter::new(Vec::new()), 2)?;
+    /// let buffered: BufWriter<Vec<u8>> = writer.finish()?;
+    /// assert_eq!(buffered.get_ref(), b"dim 2\n"); // flushed through
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn finish(mut self) -> io::Result<W> {
         self.out.flush()?;
         Ok(self.out)

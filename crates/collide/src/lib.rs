@@ -41,8 +41,9 @@ pub use broad::{
     BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
     GridStats, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Verified, structure_by_name,
 };
+pub use broad::{EventList, Mistake};
 pub use error::Error;
-pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Vector};
+pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Corner, Vector};
 pub use handle::{Handle, HandleError, Slots};
 
 /// The README's examples, compiled and run as doc tests.

@@ -194,3 +194,15 @@ fn extreme_coordinates_round_trip() {
     };
     assert_eq!(back.frames, frames);
 }
+
+#[test]
+fn the_writer_refuses_a_wrong_dimension() {
+    assert!(TraceWriter::new(Vec::new(), 4).is_err());
+    let mut w = TraceWriter::new(Vec::new(), 2).unwrap();
+    let frames = Scene::<Vec3>::new(SceneConfig::new(SceneKind::Uniform, 5)).take_frames(1);
+    let err = w.frame(&frames[0]).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("3D records cannot go into a dim 2 trace")
+    );
+}

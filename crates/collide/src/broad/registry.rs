@@ -6,10 +6,22 @@ use super::grid::Grid;
 use crate::geometry::Vector;
 
 /// Every structure the project has, in the order tables list them.
+///
+/// ```
+/// use glam::Vec3;
+/// for name in collide::STRUCTURE_NAMES {
+///     let world = collide::structure_by_name::<Vec3, ()>(name).unwrap();
+///     assert_eq!(world.name(), *name);
+/// }
+/// ```
 pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid"];
 
 /// The structure `collide replay` uses when none is named: the fastest
 /// available on the shared scenes (see BENCHMARKS.md).
+///
+/// ```
+/// assert!(collide::STRUCTURE_NAMES.contains(&collide::DEFAULT_STRUCTURE));
+/// ```
 pub const DEFAULT_STRUCTURE: &str = "brute";
 
 /// A new, empty structure by name, or `None` for an unknown name.

@@ -266,6 +266,19 @@ impl<V: Vector, T, S> Verified<V, T, S> {
         self.inner
     }
 
+    /// The reference handle of the inner `handle`: the one whose stored
+    /// inner handle (generation included) is exactly `handle`. An inner
+    /// structure that wrongly accepted a stale handle gets it refused here
+    /// rather than applied to the object now in the slot.
+    fn reference_of(&self, handle: Handle) -> Result<Handle, Error> {
+        self.to_reference
+            .get(handle.index() as usize)
+            .copied()
+            .flatten()
+            .filter(|r| self.reference.value(*r) == Some(&handle))
+            .ok_or(Error::Handle(HandleError::Stale(handle)))
+    }
+
     fn to_inner(&self, reference: Handle) -> Handle {
         self.reference
             .value(reference)
@@ -397,24 +410,14 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
 
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.inner.update(handle, aabb)?;
-        // A handle the inner structure accepted is mapped, unless the inner
-        // structure wrongly accepted a stale or foreign one.
-        let reference = self
-            .to_reference
-            .get(handle.index() as usize)
-            .copied()
-            .flatten()
-            .ok_or(HandleError::Stale(handle))?;
+        let reference = self.reference_of(handle)?;
         self.reference.update(reference, aabb)
     }
 
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.inner.remove(handle)?;
-        let reference = self
-            .to_reference
-            .get_mut(handle.index() as usize)
-            .and_then(Option::take)
-            .ok_or(HandleError::Stale(handle))?;
+        let reference = self.reference_of(handle)?;
+        self.to_reference[handle.index() as usize] = None;
         self.reference.remove(reference)?;
         self.removed.push(reference, handle);
         Ok(value)

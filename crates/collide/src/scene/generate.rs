@@ -430,7 +430,8 @@ impl<V: Vector> Scene<V> {
         self.frame += 1;
     }
 
-    /// The first `frames` frames as a vector of frames.
+    /// The next `frames` frames (from frame 0 on a new scene) as a vector
+    /// of frames.
     ///
     /// ```
     /// use collide::scene::{Scene, SceneConfig, SceneKind};

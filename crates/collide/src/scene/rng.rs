@@ -70,7 +70,9 @@ impl SceneRng {
     /// assert!((2.5..10.0).contains(&half_extent));
     /// ```
     pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
+        let x = lo + (hi - lo) * self.unit();
+        // Rounding can land exactly on `hi`; keep the interval half-open.
+        if x < hi { x } else { lo.max(hi.next_down()) }
     }
 
     /// Uniform integer in `[0, n)` (multiply-shift, bias below 2^-64 * n);

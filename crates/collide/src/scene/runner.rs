@@ -178,8 +178,9 @@ impl Runner {
                     }
                 },
                 Record::Remove { id } => {
-                    let h = self.handles.remove(&id).ok_or(RunError::UnknownId(id))?;
+                    let h = *self.handles.get(&id).ok_or(RunError::UnknownId(id))?;
                     world.remove(h)?;
+                    self.handles.remove(&id);
                     self.removed.push(h, id);
                 }
             }

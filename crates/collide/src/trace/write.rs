@@ -25,6 +25,7 @@ use std::io::{self, Write};
 /// ```
 pub struct TraceWriter<W: Write> {
     out: W,
+    dim: usize,
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -37,8 +38,14 @@ impl<W: Write> TraceWriter<W> {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn new(mut out: W, dim: usize) -> io::Result<Self> {
+        if !(2..=3).contains(&dim) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a trace has dim 2 or dim 3, not {dim}"),
+            ));
+        }
         writeln!(out, "dim {dim}")?;
-        Ok(Self { out })
+        Ok(Self { out, dim })
     }
 
     /// Writes a comment line (`# text`); each line of a multi-line `text`
@@ -74,6 +81,16 @@ impl<W: Write> TraceWriter<W> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn frame<V: Vector>(&mut self, records: &[Record<V>]) -> io::Result<()> {
+        if V::DIM != self.dim {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}D records cannot go into a dim {} trace",
+                    V::DIM,
+                    self.dim
+                ),
+            ));
+        }
         writeln!(self.out, "frame")?;
         for record in records {
             match record {

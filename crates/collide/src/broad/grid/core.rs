@@ -128,17 +128,43 @@ pub struct Grid<V: Vector, T = ()> {
 }
 
 impl<V: Vector, T> Grid<V, T> {
-    /// A dense grid (`grid`) with automatic cell size and bounds.
+    /// A dense grid (`grid`) with automatic cell size and bounds, both chosen
+    /// at the first step from the objects present.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Grid, GridKind};
+    /// let grid: Grid<glam::Vec2> = Grid::dense();
+    /// assert_eq!((grid.kind(), grid.name()), (GridKind::Dense, "grid"));
+    /// assert_eq!(grid.cell_size(), None); // not chosen yet
+    /// ```
     pub fn dense() -> Self {
         Self::build(GridKind::Dense, GridConfig::default())
     }
 
     /// A hashed grid (`hashgrid`) with automatic cell size.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Grid};
+    /// let grid: Grid<glam::Vec3> = Grid::hashed();
+    /// assert_eq!(grid.name(), "hashgrid");
+    /// ```
     pub fn hashed() -> Self {
         Self::build(GridKind::Hashed, GridConfig::default())
     }
 
     /// A hierarchical grid (`hgrid`) with automatic base cell size.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid, GridConfig, GridKind};
+    /// use glam::Vec2;
+    /// let config = GridConfig { cell_size: Some(2.0), ..GridConfig::default() };
+    /// let mut grid: Grid<Vec2> = Grid::with_config(GridKind::Hierarchical, config)?;
+    /// let pebble = grid.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// let rock = grid.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(30.0))?, ())?;
+    /// grid.step();
+    /// assert!(grid.level_of(rock) > grid.level_of(pebble));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     pub fn hierarchical() -> Self {
         Self::build(GridKind::Hierarchical, GridConfig::default())
     }
@@ -146,6 +172,13 @@ impl<V: Vector, T> Grid<V, T> {
     /// A grid of `kind` with these settings, or an error naming a bad one.
     /// `bounds` only matters to the dense kind; for `hgrid`, `cell_size` is
     /// the cell of level 0.
+    ///
+    /// ```
+    /// use collide::{Error, Grid, GridConfig, GridKind};
+    /// let bad = GridConfig { cell_size: Some(-1.0), ..GridConfig::default() };
+    /// let err = Grid::<glam::Vec2>::with_config(GridKind::Hashed, bad).unwrap_err();
+    /// assert!(matches!(err, Error::Setting { name: "cell_size", .. }));
+    /// ```
     pub fn with_config(kind: GridKind, config: GridConfig<V>) -> Result<Self, Error> {
         config.validate()?;
         Ok(Self::build(kind, config))
@@ -181,17 +214,44 @@ impl<V: Vector, T> Grid<V, T> {
     }
 
     /// Dense, hashed or hierarchical.
+    ///
+    /// ```
+    /// use collide::{Grid, GridKind};
+    /// assert_eq!(Grid::<glam::Vec2>::hierarchical().kind(), GridKind::Hierarchical);
+    /// ```
     pub fn kind(&self) -> GridKind {
         self.kind
     }
 
     /// The cell edge length (of level 0), once chosen: at construction when
     /// given, else at the first step with objects.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid};
+    /// use glam::Vec2;
+    /// let mut grid: Grid<Vec2> = Grid::hashed();
+    /// grid.insert(Aabb2::new(Vec2::ZERO, Vec2::new(4.0, 2.0))?, ())?;
+    /// grid.step();
+    /// assert_eq!(grid.cell_size(), Some(4.0)); // the objects' largest extent
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     pub fn cell_size(&self) -> Option<f32> {
         self.levels.first().map(|l| l.frame.size())
     }
 
     /// Counters of the last step.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid, GridConfig, GridKind};
+    /// use glam::Vec2;
+    /// let config = GridConfig { cell_size: Some(2.0), ..GridConfig::default() };
+    /// let mut grid: Grid<Vec2> = Grid::with_config(GridKind::Hashed, config)?;
+    /// grid.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// grid.insert(Aabb2::new(Vec2::ZERO, Vec2::new(1.0e6, 1.0))?, ())?; // a floor
+    /// grid.step();
+    /// assert_eq!(grid.grid_stats().overflow_objects, 1);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     pub fn grid_stats(&self) -> GridStats {
         GridStats {
             cell_size: self.cell_size().unwrap_or(0.0),
@@ -208,7 +268,8 @@ impl<V: Vector, T> Grid<V, T> {
     }
 
     /// The level an object lives in, or `None` if it is in the overflow
-    /// list (or the grid is not configured yet).
+    /// list (or the grid is not configured yet). See
+    /// [`Grid::hierarchical`] for an example.
     pub fn level_of(&self, handle: Handle) -> Option<usize> {
         self.objects.check(handle).ok()?;
         let i = handle.index() as usize;

@@ -2,6 +2,7 @@
 //! structure the project has, each verified against brute force on every
 //! frame; then an HTML report with an animation and charts.
 
+use crate::cell_study::{cell_size_study, describe_cells};
 use crate::measure::{RunOptions, RunReport, run_structure};
 use crate::report::{Animation, SceneResult, write_report};
 use crate::table::{Table, micros, thousands};
@@ -84,9 +85,12 @@ pub fn demo(args: &DemoArgs, out: &mut dyn Write) -> Result<(), String> {
         results.push(result);
         animations.extend(animation);
     }
+    bar.set_message("cell size study");
+    let cells = cell_size_study(args.n, args.frames as usize)?;
     bar.finish_and_clear();
+    let _ = write!(out, "{}", describe_cells(&cells));
     if !args.no_report {
-        let path = write_report(&args.out, &results, &animations)
+        let path = write_report(&args.out, &results, &animations, &cells)
             .map_err(|e| format!("cannot write the report `{}`: {e}", args.out.display()))?;
         let _ = writeln!(out, "report: {}", path.display());
     }

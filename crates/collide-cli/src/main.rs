@@ -6,6 +6,7 @@
 //! - `collide replay TRACE`: replays a recorded trace through a structure.
 //! - `collide record SCENE`: writes a built-in scene as a trace.
 
+mod cell_study;
 mod demo;
 mod measure;
 mod record;

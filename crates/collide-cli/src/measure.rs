@@ -99,7 +99,8 @@ pub fn run_structure<V: Vector>(
     }
 }
 
-fn run<V: Vector>(
+/// Runs `world` over `frames` (it should start empty).
+pub fn run<V: Vector>(
     world: &mut (impl BroadPhase<V, u64> + ?Sized),
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,

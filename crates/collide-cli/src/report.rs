@@ -2,6 +2,7 @@
 //! scene coloured by overlap, the comparison tables, and charts as inline
 //! SVG. No network access is needed to view it.
 
+use crate::cell_study::{CellRow, describe_cells};
 use crate::demo::describe;
 use crate::measure::RunReport;
 use base64::Engine;
@@ -105,11 +106,12 @@ pub fn write_report(
     path: &Path,
     results: &[SceneResult],
     animations: &[Animation],
+    cells: &[CellRow],
 ) -> std::io::Result<PathBuf> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(path, render(results, animations))?;
+    std::fs::write(path, render(results, animations, cells))?;
     Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
@@ -120,7 +122,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The whole HTML page.
-pub fn render(results: &[SceneResult], animations: &[Animation]) -> String {
+pub fn render(results: &[SceneResult], animations: &[Animation], cells: &[CellRow]) -> String {
     let mut html = String::new();
     html.push_str(HEAD);
     html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame; times are for the frame's updates plus the step, without the check.</p>\n");
@@ -160,6 +162,30 @@ pub fn render(results: &[SceneResult], animations: &[Animation]) -> String {
     ];
     for (title, metric) in charts {
         html.push_str(&bar_chart(title, results, metric));
+    }
+
+    if !cells.is_empty() {
+        html.push_str("<h2>Cell size</h2>\n<p>The uniform scene through the hashed grid at multiples of the automatic cell size.</p>\n");
+        let groups: Vec<SceneResult> = cells
+            .iter()
+            .map(|row| SceneResult {
+                label: format!("x{} ({:.1})", row.factor, row.cell_size),
+                side: 0.0,
+                stats: SceneStats::default(),
+                reports: vec![row.report.clone()],
+            })
+            .collect();
+        html.push_str(&bar_chart(
+            "Time per step (microseconds) by cell size",
+            &groups,
+            |r| r.mean_step_micros(),
+        ));
+        html.push_str(&bar_chart(
+            "Cell list changes per frame by cell size",
+            &groups,
+            |r| r.per_frame(r.maintenance_ops),
+        ));
+        let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_cells(cells)));
     }
 
     html.push_str("<h2>Tables</h2>\n");

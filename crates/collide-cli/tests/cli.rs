@@ -271,6 +271,12 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
             "{scene}: {stdout}"
         );
     }
+    assert!(stdout.contains("== cell size"), "{stdout}");
+    assert_eq!(
+        stdout.matches(", cell x").count(),
+        0,
+        "names stay in the report"
+    );
     assert_eq!(
         stdout.matches("pairs overlapping on x alone").count(),
         9,

@@ -20,7 +20,7 @@ use crate::geometry::{Aabb, Vector};
 /// assert_eq!((stats.axis_pairs, stats.pairs), (vec![2, 3], 2));
 /// # Ok::<(), collide::AabbError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SceneStats {
     /// Number of boxes.
     pub objects: usize,

@@ -63,7 +63,8 @@ pub(crate) fn grid_pairs<V: Vector>(
     tested
 }
 
-/// Objects sharing a cell; a pair counts only in its corner cell.
+/// Objects sharing a cell (only cells with two or more are visited); a pair
+/// counts only in its corner cell.
 fn cell_pairs<V: Vector>(
     store: &CellStore,
     boxes: &[Aabb<V>],
@@ -71,7 +72,7 @@ fn cell_pairs<V: Vector>(
     keys: &mut Vec<u64>,
 ) -> u64 {
     let mut tested = 0;
-    for &slot in &store.occupied {
+    for &slot in &store.crowded {
         let cell = &store.cells[slot as usize];
         let ids = &cell.objects;
         for (k, &a) in ids.iter().enumerate() {

@@ -13,6 +13,7 @@ mod brute;
 mod contract;
 mod events;
 mod grid;
+mod radix;
 mod registry;
 mod verify;
 

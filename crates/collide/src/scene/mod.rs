@@ -7,12 +7,14 @@
 //! Sits above the broad phase: it uses structures, structures never use it.
 
 mod generate;
+mod idmap;
 mod record;
 mod rng;
 mod runner;
 mod stats;
 
 pub use generate::{Motion, Scene, SceneConfig, SceneKind, UnknownName};
+pub use idmap::IdMap;
 pub use record::Record;
 pub use rng::SceneRng;
 pub use runner::{IdEvent, RunError, Runner};

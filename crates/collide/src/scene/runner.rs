@@ -1,12 +1,12 @@
 //! [`Runner`]: drives any [`BroadPhase`] with frames of [`Record`]s that
 //! name objects by the caller's ids, and reports events by those ids.
 
+use super::idmap::IdMap;
 use super::record::Record;
 use crate::broad::BroadPhase;
 use crate::error::Error;
 use crate::geometry::Vector;
 use crate::handle::{Handle, RemovedLog};
-use rustc_hash::FxHashMap;
 
 /// One pair event in the caller's ids: `a < b`.
 ///
@@ -76,7 +76,7 @@ pub enum RunError {
 /// ```
 #[derive(Debug, Default)]
 pub struct Runner {
-    handles: FxHashMap<u64, Handle>,
+    handles: IdMap<Handle>,
     /// Removed since the last step: the ids that the stopped events of
     /// removed objects need.
     removed: RemovedLog<u64>,
@@ -109,7 +109,7 @@ impl Runner {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn handle(&self, id: u64) -> Option<Handle> {
-        self.handles.get(&id).copied()
+        self.handles.get(id).copied()
     }
 
     /// Number of objects present.
@@ -170,7 +170,7 @@ impl Runner {
     ) -> Result<(), RunError> {
         for record in records {
             match *record {
-                Record::Upsert { id, aabb } => match self.handles.get(&id) {
+                Record::Upsert { id, aabb } => match self.handles.get(id) {
                     Some(&h) => world.update(h, aabb)?,
                     None => {
                         let h = world.insert(aabb, id)?;
@@ -178,9 +178,9 @@ impl Runner {
                     }
                 },
                 Record::Remove { id } => {
-                    let h = *self.handles.get(&id).ok_or(RunError::UnknownId(id))?;
+                    let h = *self.handles.get(id).ok_or(RunError::UnknownId(id))?;
                     world.remove(h)?;
-                    self.handles.remove(&id);
+                    self.handles.remove(id);
                     self.removed.push(h, id);
                 }
             }

@@ -2,8 +2,9 @@
 //! (`grid`), the hashed grid (`hashgrid`) and the hierarchical grid
 //! (`hgrid`), in 2D and 3D.
 
-use super::cells::{CellFrame, CellRange, CellStore};
+use super::cells::CellRange;
 use super::config::GridConfig;
+use super::level::Level;
 use super::pairs::{PairScratch, grid_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair};
@@ -57,13 +58,6 @@ pub(super) enum Place {
     Overflow(u32),
 }
 
-/// One level of cells and its frame.
-#[derive(Debug)]
-pub(super) struct Level {
-    pub(super) store: CellStore,
-    pub(super) frame: CellFrame,
-}
-
 /// A grid broad phase: `grid` (dense), `hashgrid` (hashed) or `hgrid`
 /// (hierarchical); see [`GridKind`].
 ///
@@ -114,7 +108,11 @@ pub struct Grid<V: Vector, T = ()> {
     pub(super) levels_of: Vec<u8>,
     pub(super) places: Vec<Place>,
     /// Empty until configured; one level except for `hgrid`.
-    pub(super) levels: Vec<Level>,
+    pub(super) levels: Vec<Level<V>>,
+    /// Objects whose registrations are out of date (inserted, removed,
+    /// changed cells or level) since the last step, each once.
+    pub(super) dirty: Vec<bool>,
+    pub(super) dirty_list: Vec<u32>,
     pub(super) base_cell: f32,
     pub(super) overflow: Vec<u32>,
     pairs: Vec<Pair>,
@@ -194,6 +192,8 @@ impl<V: Vector, T> Grid<V, T> {
             levels_of: Vec::new(),
             places: Vec::new(),
             levels: Vec::new(),
+            dirty: Vec::new(),
+            dirty_list: Vec::new(),
             base_cell: 0.0,
             overflow: Vec::new(),
             pairs: Vec::new(),
@@ -255,12 +255,8 @@ impl<V: Vector, T> Grid<V, T> {
     pub fn grid_stats(&self) -> GridStats {
         GridStats {
             cell_size: self.cell_size().unwrap_or(0.0),
-            levels: self
-                .levels
-                .iter()
-                .filter(|l| !l.store.occupied.is_empty())
-                .count(),
-            occupied_cells: self.levels.iter().map(|l| l.store.occupied.len()).sum(),
+            levels: self.levels.iter().filter(|l| !l.regs.is_empty()).count(),
+            occupied_cells: self.levels.iter().map(Level::occupied_cells).sum(),
             overflow_objects: self.overflow.len(),
             cell_changes: self.last.0,
             level_changes: self.last.1,
@@ -274,6 +270,38 @@ impl<V: Vector, T> Grid<V, T> {
         self.objects.check(handle).ok()?;
         let i = handle.index() as usize;
         (self.places[i] == Place::Cells).then(|| usize::from(self.levels_of[i]))
+    }
+
+    /// Brings every level's registrations up to date: the dirty objects'
+    /// entries are replaced, then every level gathers the current boxes.
+    fn refresh_levels(&mut self) {
+        if !self.dirty_list.is_empty() {
+            for (l, level) in self.levels.iter_mut().enumerate() {
+                let (dirty, places, levels_of, ranges) =
+                    (&self.dirty, &self.places, &self.levels_of, &self.ranges);
+                let fresh = self.dirty_list.iter().filter_map(|&i| {
+                    let at = i as usize;
+                    (places[at] == Place::Cells && usize::from(levels_of[at]) == l)
+                        .then(|| (i, ranges[at]))
+                });
+                level.reregister(|o| dirty[o as usize], fresh);
+            }
+            for &i in &self.dirty_list {
+                self.dirty[i as usize] = false;
+            }
+            self.dirty_list.clear();
+        }
+        for level in &mut self.levels {
+            level.gather(&self.boxes);
+        }
+    }
+
+    /// Marks object `i`'s registrations out of date.
+    pub(super) fn mark_dirty(&mut self, i: u32) {
+        if !self.dirty[i as usize] {
+            self.dirty[i as usize] = true;
+            self.dirty_list.push(i);
+        }
     }
 
     /// The handle of the live object in slot `index`.
@@ -290,6 +318,7 @@ impl<V: Vector, T> Grid<V, T> {
             self.ranges.resize(index + 1, CellRange::default());
             self.levels_of.resize(index + 1, 0);
             self.places.resize(index + 1, Place::Unplaced);
+            self.dirty.resize(index + 1, false);
         }
     }
 }
@@ -330,10 +359,10 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
         if self.levels.is_empty() && !self.objects.is_empty() {
             self.configure();
         }
+        self.refresh_levels();
         let tested = grid_pairs(
             &self.levels,
             &self.boxes,
-            &self.ranges,
             &self.levels_of,
             &self.places,
             &self.overflow,

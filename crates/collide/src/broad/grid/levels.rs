@@ -1,9 +1,11 @@
 //! Configuring a grid and registering objects: which level, which cells,
-//! or the overflow list; hysteresis between levels.
+//! or the overflow list; hysteresis between levels. Registration is
+//! recorded here and applied to the levels' sorted entries at the next step.
 
-use super::cells::{AnyIndex, CellFrame, CellStore, DenseIndex, HashedIndex};
+use super::cells::CellFrame;
 use super::config::{MAX_DENSE_CELLS, auto_cell_size};
-use super::core::{Grid, GridKind, Level, Place};
+use super::core::{Grid, GridKind, Place};
+use super::level::Level;
 use crate::geometry::{Aabb, Vector};
 
 /// Levels of a hierarchical grid: level `L` has cells of `base * 2^L`.
@@ -20,10 +22,9 @@ impl<V: Vector, T> Grid<V, T> {
             .cell_size
             .unwrap_or_else(|| auto_cell_size(&mut live.iter().map(|&i| boxes[i as usize])));
         let level = match self.kind {
-            GridKind::Hashed | GridKind::Hierarchical => Level {
-                store: CellStore::new(AnyIndex::Hashed(HashedIndex::default())),
-                frame: CellFrame::new([0.0; 3], cell),
-            },
+            GridKind::Hashed | GridKind::Hierarchical => {
+                Level::new(CellFrame::new([0.0; 3], cell), None)
+            }
             GridKind::Dense => {
                 let bounds = self.config.bounds.unwrap_or_else(|| {
                     let union = live
@@ -62,10 +63,7 @@ impl<V: Vector, T> Grid<V, T> {
                         0.0
                     }
                 });
-                Level {
-                    store: CellStore::new(AnyIndex::Dense(DenseIndex::new(dims))),
-                    frame: CellFrame::new(origin, cell),
-                }
+                Level::new(CellFrame::new(origin, cell), Some(dims))
             }
         };
         self.base_cell = cell;
@@ -111,10 +109,8 @@ impl<V: Vector, T> Grid<V, T> {
     fn ensure_level(&mut self, level: usize) {
         while self.levels.len() <= level {
             let cell = self.level_cell(self.levels.len());
-            self.levels.push(Level {
-                store: CellStore::new(AnyIndex::Hashed(HashedIndex::default())),
-                frame: CellFrame::new([0.0; 3], cell),
-            });
+            self.levels
+                .push(Level::new(CellFrame::new([0.0; 3], cell), None));
         }
     }
 
@@ -132,16 +128,16 @@ impl<V: Vector, T> Grid<V, T> {
         let index = i as usize;
         if let Some(l) = level {
             self.ensure_level(usize::from(l));
-            let target = &mut self.levels[usize::from(l)];
+            let target = &self.levels[usize::from(l)];
             let range = target.frame.range_of(&self.boxes[index]);
             let fits = range.count() <= u128::from(self.config.max_cells_per_object)
-                && target.store.index.holds(&range);
+                && target.holds(&range);
             if fits {
-                range.for_each(|c| target.store.add(c, i));
                 self.cell_changes += range.count() as u64;
                 self.ranges[index] = range;
                 self.levels_of[index] = l;
                 self.places[index] = Place::Cells;
+                self.mark_dirty(i);
                 return;
             }
         }
@@ -155,10 +151,8 @@ impl<V: Vector, T> Grid<V, T> {
         match self.places[index] {
             Place::Unplaced => {}
             Place::Cells => {
-                let level = &mut self.levels[usize::from(self.levels_of[index])];
-                let range = self.ranges[index];
-                range.for_each(|c| level.store.remove(c, i));
-                self.cell_changes += range.count() as u64;
+                self.cell_changes += self.ranges[index].count() as u64;
+                self.mark_dirty(i);
             }
             Place::Overflow(at) => {
                 self.overflow.swap_remove(at as usize);
@@ -170,10 +164,11 @@ impl<V: Vector, T> Grid<V, T> {
         self.places[index] = Place::Unplaced;
     }
 
-    /// Re-registers object `i` after its box changed: within its level only
-    /// the cells it leaves and enters are touched; a change of level (or to
-    /// or from the overflow list) moves it whole, within this one call, so
-    /// no step or query ever sees it missing.
+    /// Re-registers object `i` after its box changed. Within its level, an
+    /// object that stays in the same cells costs nothing; one that changes
+    /// cells is marked for re-registration at the next step. A change of
+    /// level (or to or from the overflow list) happens within this call, so
+    /// no query ever sees the object missing.
     pub(super) fn relocate(&mut self, i: u32) {
         if self.levels.is_empty() {
             return;
@@ -182,31 +177,21 @@ impl<V: Vector, T> Grid<V, T> {
         let current = (self.places[index] == Place::Cells).then_some(self.levels_of[index]);
         let level = self.level_for(i, current);
         if current.is_some() && level == current {
-            let l = usize::from(self.levels_of[index]);
-            let target = &mut self.levels[l];
+            let target = &self.levels[usize::from(self.levels_of[index])];
             let old = self.ranges[index];
             let new = target.frame.range_of(&self.boxes[index]);
             if new == old {
                 return;
             }
-            let fits = new.count() <= u128::from(self.config.max_cells_per_object)
-                && target.store.index.holds(&new);
+            let fits =
+                new.count() <= u128::from(self.config.max_cells_per_object) && target.holds(&new);
             if fits {
                 let mut changes = 0;
-                old.for_each(|c| {
-                    if !new.contains(c) {
-                        target.store.remove(c, i);
-                        changes += 1;
-                    }
-                });
-                new.for_each(|c| {
-                    if !old.contains(c) {
-                        target.store.add(c, i);
-                        changes += 1;
-                    }
-                });
+                old.for_each(|c| changes += u64::from(!new.contains(c)));
+                new.for_each(|c| changes += u64::from(!old.contains(c)));
                 self.cell_changes += changes;
                 self.ranges[index] = new;
+                self.mark_dirty(i);
                 return;
             }
         } else if current.is_some() && level.is_some() {

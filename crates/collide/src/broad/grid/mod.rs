@@ -5,6 +5,7 @@
 mod cells;
 mod config;
 mod core;
+mod level;
 mod levels;
 mod pairs;
 mod query;

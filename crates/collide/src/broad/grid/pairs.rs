@@ -1,9 +1,11 @@
-//! The grid's pair-finding kernel: pairs within each level's cells, objects
-//! probing coarser levels, overflow objects probing every level, and
-//! overflow objects against each other.
+//! The grid's pair-finding kernel: pairs within each level's cells (runs of
+//! registrations with one key, their boxes side by side), objects probing
+//! coarser levels, overflow objects probing every level, and overflow
+//! objects against each other.
 
-use super::cells::{CellRange, CellStore, corner_cell};
-use super::core::{Level, Place};
+use super::cells::corner_cell;
+use super::core::Place;
+use super::level::Level;
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -13,6 +15,7 @@ pub(crate) struct PairScratch {
     /// Overlapping pairs as `lower index << 32 | higher index`, sorted.
     pub(crate) keys: Vec<u64>,
     order: Vec<u32>,
+    sort: Vec<u64>,
 }
 
 #[inline]
@@ -22,11 +25,11 @@ fn key(a: u32, b: u32) -> u64 {
 }
 
 /// Finds every overlapping pair once, into `scratch.keys` (sorted), and
-/// returns the number of box tests made.
+/// returns the number of box tests made. Levels must be refreshed (their
+/// registrations and gathered boxes current).
 pub(crate) fn grid_pairs<V: Vector>(
-    levels: &[Level],
+    levels: &[Level<V>],
     boxes: &[Aabb<V>],
-    ranges: &[CellRange],
     levels_of: &[u8],
     places: &[Place],
     overflow: &[u32],
@@ -36,7 +39,7 @@ pub(crate) fn grid_pairs<V: Vector>(
     keys.clear();
     let mut tested = 0;
     for level in levels {
-        tested += cell_pairs(&level.store, boxes, ranges, keys);
+        tested += cell_pairs(level, keys);
     }
     if levels.len() > 1 {
         // Each object probes the coarser levels; a pair across levels is
@@ -47,68 +50,61 @@ pub(crate) fn grid_pairs<V: Vector>(
             }
             let from = usize::from(levels_of[i]) + 1;
             for level in &levels[from.min(levels.len())..] {
-                if !level.store.occupied.is_empty() {
-                    tested += probe(level, i as u32, boxes, ranges, keys);
+                if !level.regs.is_empty() {
+                    tested += probe(level, i as u32, &boxes[i], keys);
                 }
             }
         }
     }
     for &o in overflow {
         for level in levels {
-            tested += probe(level, o, boxes, ranges, keys);
+            tested += probe(level, o, &boxes[o as usize], keys);
         }
     }
     tested += sweep(boxes, overflow, &mut scratch.order, keys);
-    keys.sort_unstable();
+    crate::broad::radix::radix_sort_by_key(keys, &mut scratch.sort, |k| *k);
     tested
 }
 
-/// Objects sharing a cell (only cells with two or more are visited); a pair
-/// counts only in its corner cell.
-fn cell_pairs<V: Vector>(
-    store: &CellStore,
-    boxes: &[Aabb<V>],
-    ranges: &[CellRange],
-    keys: &mut Vec<u64>,
-) -> u64 {
+/// Objects sharing a cell; a pair counts only in its corner cell. Reads the
+/// registrations and their boxes in order.
+fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
+    let (regs, boxes) = (&level.regs, &level.boxes);
     let mut tested = 0;
-    for &slot in &store.crowded {
-        let cell = &store.cells[slot as usize];
-        let ids = &cell.objects;
-        for (k, &a) in ids.iter().enumerate() {
-            let (box_a, min_a) = (&boxes[a as usize], &ranges[a as usize].min);
-            for &b in &ids[k + 1..] {
-                if box_a.overlaps(&boxes[b as usize])
-                    && corner_cell(min_a, &ranges[b as usize].min) == cell.coords
+    let mut start = 0;
+    while start < regs.len() {
+        let cell = regs[start].key;
+        let mut end = start + 1;
+        while end < regs.len() && regs[end].key == cell {
+            end += 1;
+        }
+        for i in start..end {
+            for j in i + 1..end {
+                if boxes[i].overlaps(&boxes[j])
+                    && level.key(corner_cell(&regs[i].min, &regs[j].min)) == cell
                 {
-                    keys.push(key(a, b));
+                    keys.push(key(regs[i].object, regs[j].object));
                 }
             }
-            tested += (ids.len() - k - 1) as u64;
         }
+        let n = (end - start) as u64;
+        tested += n * (n - 1) / 2;
+        start = end;
     }
     tested
 }
 
 /// Object `a` (not registered in `level`) against the objects of the cells
-/// its box covers in `level`; a pair counts only in its corner cell.
-fn probe<V: Vector>(
-    level: &Level,
-    a: u32,
-    boxes: &[Aabb<V>],
-    ranges: &[CellRange],
-    keys: &mut Vec<u64>,
-) -> u64 {
-    let box_a = &boxes[a as usize];
+/// its box covers there; a pair counts only in its corner cell.
+fn probe<V: Vector>(level: &Level<V>, a: u32, box_a: &Aabb<V>, keys: &mut Vec<u64>) -> u64 {
     let range_a = level.frame.range_of(box_a);
     let mut tested = 0;
-    let _ = level.store.for_each_in(&range_a, |cell| {
-        for &x in &cell.objects {
+    let _ = level.for_each_cell_in(&range_a, |cell, run| {
+        for k in run {
             tested += 1;
-            if box_a.overlaps(&boxes[x as usize])
-                && corner_cell(&range_a.min, &ranges[x as usize].min) == cell.coords
-            {
-                keys.push(key(a, x));
+            let reg = &level.regs[k];
+            if box_a.overlaps(&level.boxes[k]) && corner_cell(&range_a.min, &reg.min) == cell {
+                keys.push(key(a, reg.object));
             }
         }
         ControlFlow::Continue(())

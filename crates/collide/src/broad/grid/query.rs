@@ -25,18 +25,29 @@ impl<V: Vector, T> Grid<V, T> {
             }
             return ControlFlow::Continue(());
         }
+        // Registered objects as of the last step, unless they changed
+        // since (then their registrations are stale and they are tested
+        // directly below). The current box is tested; it lies in the same
+        // cells as the registered one.
         for level in &self.levels {
             let query = level.frame.range_of(aabb);
-            level.store.for_each_in(&query, |cell| {
-                for &x in &cell.objects {
-                    if self.boxes[x as usize].overlaps(aabb)
-                        && corner_cell(&self.ranges[x as usize].min, &query.min) == cell.coords
+            level.for_each_cell_in(&query, |cell, run| {
+                for reg in &level.regs[run] {
+                    let x = reg.object;
+                    if !self.dirty[x as usize]
+                        && self.boxes[x as usize].overlaps(aabb)
+                        && corner_cell(&reg.min, &query.min) == cell
                     {
                         visit(self.handle_at(x))?;
                     }
                 }
                 ControlFlow::Continue(())
             })?;
+        }
+        for &x in &self.dirty_list {
+            if self.places[x as usize] == Place::Cells && self.boxes[x as usize].overlaps(aabb) {
+                visit(self.handle_at(x))?;
+            }
         }
         for &o in &self.overflow {
             if self.boxes[o as usize].overlaps(aabb) {
@@ -119,7 +130,12 @@ impl<V: Vector, T> Grid<V, T> {
         visit: &mut dyn FnMut(Handle, Handle) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, Error> {
         check_radius(radius)?;
-        if self.kind == GridKind::Hierarchical || self.levels.is_empty() {
+        if self.kind == GridKind::Hierarchical
+            || self.levels.is_empty()
+            || !self.dirty_list.is_empty()
+        {
+            // Across levels, or with registrations out of date since the
+            // last step: one neighbour query per object.
             return Ok(self.pairs_within_by_queries(radius, visit));
         }
         Ok(self.pairs_within_cells(radius, visit))
@@ -151,21 +167,27 @@ impl<V: Vector, T> Grid<V, T> {
                 ControlFlow::Continue(())
             }
         };
-        for &slot in &level.store.occupied {
-            let cell = &level.store.cells[slot as usize];
-            let homed = |i: &&u32| home(**i) == cell.coords;
-            for (k, &a) in cell.objects.iter().enumerate().filter(|(_, i)| homed(i)) {
-                for &b in cell.objects[k + 1..].iter().filter(homed) {
-                    emit(a, b)?;
+        for run in level.runs() {
+            let cell_key = level.regs[run.start].key;
+            let objects = &level.regs[run.clone()];
+            for (k, a_reg) in objects.iter().enumerate() {
+                let a = a_reg.object;
+                let c = home(a);
+                if level.key(c) != cell_key {
+                    continue; // a is homed elsewhere
+                }
+                for b_reg in &objects[k + 1..] {
+                    if home(b_reg.object) == c {
+                        emit(a, b_reg.object)?;
+                    }
                 }
                 for offset in &forward {
-                    let c = add(cell.coords, *offset);
-                    let Some(other) = level.store.index_slot(c) else {
+                    let Some(other) = add(c, *offset).filter(|o| level.in_lattice(*o)) else {
                         continue;
                     };
-                    for &b in &level.store.cells[other as usize].objects {
-                        if home(b) == c {
-                            emit(a, b)?;
+                    for b_reg in &level.regs[level.run(level.key(other))] {
+                        if home(b_reg.object) == other {
+                            emit(a, b_reg.object)?;
                         }
                     }
                 }
@@ -232,12 +254,13 @@ fn distance_sq<V: Vector>(a: V, b: V) -> f64 {
         .sum()
 }
 
-fn add(c: CellCoord, d: CellCoord) -> CellCoord {
-    [
-        c[0].saturating_add(d[0]),
-        c[1].saturating_add(d[1]),
-        c[2].saturating_add(d[2]),
-    ]
+/// `c + d`, or `None` past the ends of `i32`.
+fn add(c: CellCoord, d: CellCoord) -> Option<CellCoord> {
+    Some([
+        c[0].checked_add(d[0])?,
+        c[1].checked_add(d[1])?,
+        c[2].checked_add(d[2])?,
+    ])
 }
 
 /// The offsets of the ring of `ring` cells around a cell that come after it

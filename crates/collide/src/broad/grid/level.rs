@@ -1,0 +1,211 @@
+//! One level of a grid: its registrations (object, cell) kept sorted by
+//! cell key in flat arrays, so a cell's objects are contiguous and the step
+//! reads memory in order.
+//!
+//! Between steps only the objects that changed cells are re-registered: their
+//! old entries are dropped and their new ones merged in, one linear pass
+//! (a sort of just the newcomers, a radix sort when they are many).
+
+use super::cells::{CellCoord, CellFrame, CellRange, hashed_coords, hashed_key};
+use crate::broad::radix::radix_sort_by_key;
+use crate::geometry::{Aabb, Vector};
+use std::ops::{ControlFlow, Range};
+
+/// One object registered in one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reg {
+    /// The cell's key (see [`Level::key`]).
+    pub(crate) key: u64,
+    /// The object's slot index.
+    pub(crate) object: u32,
+    /// The object's lowest cell, for the corner rule.
+    pub(crate) min: CellCoord,
+}
+
+/// A level: a cell frame, the registrations sorted by key, and the boxes of
+/// the registered objects in the same order (gathered at each step).
+#[derive(Debug)]
+pub(crate) struct Level<V: Vector> {
+    pub(crate) frame: CellFrame,
+    /// Dense grids: the number of cells per axis (keys are linear indices).
+    /// Hashed: `None` (keys pack the coordinates).
+    dims: Option<[i32; 3]>,
+    pub(crate) regs: Vec<Reg>,
+    pub(crate) boxes: Vec<Aabb<V>>,
+    next: Vec<Reg>,
+    incoming: Vec<Reg>,
+    scratch: Vec<Reg>,
+}
+
+/// Newcomers above this count are radix sorted rather than compared.
+const RADIX_THRESHOLD: usize = 2048;
+
+impl<V: Vector> Level<V> {
+    pub(crate) fn new(frame: CellFrame, dims: Option<[i32; 3]>) -> Self {
+        Self {
+            frame,
+            dims,
+            regs: Vec::new(),
+            boxes: Vec::new(),
+            next: Vec::new(),
+            incoming: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The key of cell `c` (inside the bounds, for a dense level).
+    #[inline]
+    pub(crate) fn key(&self, c: CellCoord) -> u64 {
+        match self.dims {
+            Some(d) => c[0] as u64 + d[0] as u64 * (c[1] as u64 + d[1] as u64 * c[2] as u64),
+            None => hashed_key(c, V::DIM),
+        }
+    }
+
+    /// The cell of a key.
+    fn coords(&self, key: u64) -> CellCoord {
+        match self.dims {
+            Some(d) => {
+                let (w, h) = (d[0] as u64, d[1] as u64);
+                [
+                    (key % w) as i32,
+                    ((key / w) % h) as i32,
+                    (key / (w * h)) as i32,
+                ]
+            }
+            None => hashed_coords(key, V::DIM),
+        }
+    }
+
+    /// The part of `range` that can hold cells: inside the bounds (dense) or
+    /// all of it (hashed).
+    pub(crate) fn clip(&self, range: &CellRange) -> Option<CellRange> {
+        match self.dims {
+            Some(d) => range.intersect(&CellRange {
+                min: [0; 3],
+                max: [d[0] - 1, d[1] - 1, d[2] - 1],
+            }),
+            None => Some(*range),
+        }
+    }
+
+    /// Whether `c` is a cell this level can hold: inside the bounds (dense)
+    /// or inside the clamped lattice (hashed).
+    pub(crate) fn in_lattice(&self, c: CellCoord) -> bool {
+        match self.dims {
+            Some(d) => (0..3).all(|a| 0 <= c[a] && c[a] < d[a]),
+            None => hashed_coords(hashed_key(c, V::DIM), V::DIM) == c,
+        }
+    }
+
+    /// Whether every cell of `range` can be registered.
+    pub(crate) fn holds(&self, range: &CellRange) -> bool {
+        self.clip(range) == Some(*range)
+    }
+
+    /// Replaces the registrations of the objects `is_stale` names with
+    /// `fresh` ones, keeping the order by key.
+    pub(crate) fn reregister(
+        &mut self,
+        is_stale: impl Fn(u32) -> bool,
+        fresh: impl Iterator<Item = (u32, CellRange)>,
+    ) {
+        self.incoming.clear();
+        for (object, range) in fresh {
+            range.for_each(|c| {
+                self.incoming.push(Reg {
+                    key: self.key(c),
+                    object,
+                    min: range.min,
+                })
+            });
+        }
+        if self.incoming.len() > RADIX_THRESHOLD {
+            radix_sort_by_key(&mut self.incoming, &mut self.scratch, |r| r.key);
+        } else {
+            self.incoming.sort_unstable_by_key(|r| r.key);
+        }
+        self.next.clear();
+        let mut fresh = self.incoming.iter().peekable();
+        for reg in &self.regs {
+            if is_stale(reg.object) {
+                continue;
+            }
+            while let Some(new) = fresh.next_if(|n| n.key < reg.key) {
+                self.next.push(*new);
+            }
+            self.next.push(*reg);
+        }
+        self.next.extend(fresh);
+        std::mem::swap(&mut self.regs, &mut self.next);
+    }
+
+    /// Copies the current box of every registered object next to its
+    /// registration (reads scattered, writes in order).
+    pub(crate) fn gather(&mut self, boxes: &[Aabb<V>]) {
+        self.boxes.clear();
+        self.boxes
+            .extend(self.regs.iter().map(|r| boxes[r.object as usize]));
+    }
+
+    /// The registrations of the cell with `key`.
+    pub(crate) fn run(&self, key: u64) -> Range<usize> {
+        let start = self.regs.partition_point(|r| r.key < key);
+        let end = start + self.regs[start..].partition_point(|r| r.key == key);
+        start..end
+    }
+
+    /// Calls `f(cell, registrations)` for every registered cell in `range`
+    /// until it breaks: by looking up each cell of the range, or by walking
+    /// all cells when the range is larger than the number of registrations.
+    pub(crate) fn for_each_cell_in(
+        &self,
+        range: &CellRange,
+        mut f: impl FnMut(CellCoord, Range<usize>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some(range) = self.clip(range) else {
+            return ControlFlow::Continue(());
+        };
+        if range.count() <= self.regs.len() as u128 {
+            range.try_for_each(|c| {
+                let run = self.run(self.key(c));
+                if run.is_empty() {
+                    ControlFlow::Continue(())
+                } else {
+                    f(c, run)
+                }
+            })
+        } else {
+            for run in self.runs() {
+                let c = self.coords(self.regs[run.start].key);
+                if range.contains(c) {
+                    f(c, run)?;
+                }
+            }
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// The runs of registrations that share a cell, in key order.
+    pub(crate) fn runs(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= self.regs.len() {
+                return None;
+            }
+            let key = self.regs[start].key;
+            let len = self.regs[start..]
+                .iter()
+                .position(|r| r.key != key)
+                .unwrap_or(self.regs.len() - start);
+            let run = start..start + len;
+            start += len;
+            Some(run)
+        })
+    }
+
+    /// Number of registered cells.
+    pub(crate) fn occupied_cells(&self) -> usize {
+        self.runs().count()
+    }
+}

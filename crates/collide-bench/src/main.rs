@@ -1,1 +1,496 @@
-fn main() {}
+//! `collide-bench`: collide's broad-phase structures and the Rust peers,
+//! side by side on the shared scenes, every frame checked against a
+//! reference. See README.md for what is timed and how to run it.
+
+mod contender;
+mod peers;
+
+use clap::Parser;
+use collide::Vector;
+use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+use contender::{Contender, Ours};
+use glam::{Vec2, Vec3};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Above this many objects `brute` is not run.
+const BRUTE_MAX_N: usize = 5_000;
+/// Up to this many objects the reference is `brute`, above it `hashgrid`.
+const BRUTE_REFERENCE_MAX_N: usize = 2_000;
+
+/// Measures collide's broad-phase structures and the Rust peers side by side
+/// on the shared scenes, checking every implementation's pairs against a
+/// reference on every frame.
+#[derive(Parser, Debug)]
+#[command(name = "collide-bench", version)]
+struct Args {
+    /// Dimensions (2, 3); repeatable or comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [2, 3], value_parser = clap::value_parser!(u32).range(2..=3))]
+    dim: Vec<u32>,
+    /// Scene kinds (uniform, flat, clustered, large).
+    #[arg(long, value_delimiter = ',', default_values_t = [SceneKind::Uniform, SceneKind::Flat])]
+    scene: Vec<SceneKind>,
+    /// Motions (slow, fast, teleport, churn).
+    #[arg(long, value_delimiter = ',', default_values_t = [Motion::Slow, Motion::Fast])]
+    motion: Vec<Motion>,
+    /// Numbers of moving objects.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000, 10_000])]
+    n: Vec<usize>,
+    /// Frames per scene, frame 0 (the build) included.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..))]
+    frames: u64,
+    /// Run only these implementations (comma-separated names as the tables
+    /// print them); the reference still runs, to check the others.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Also write every row to this CSV file.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
+/// Names of the peers as the tables print them, 2D and 3D together.
+const PEER_NAMES: &[&str] = &[
+    peers::flat_spatial::FlatSpatial::NAME,
+    peers::broccoli::Broccoli::NAME,
+    "rstar",
+    "parry-refit",
+    "parry-rebuild",
+];
+
+/// Per dimension: which peers exist and how to build them.
+trait Dim: Vector {
+    fn peer(name: &str) -> Option<Box<dyn Contender<Self>>>;
+}
+
+impl Dim for Vec2 {
+    fn peer(name: &str) -> Option<Box<dyn Contender<Self>>> {
+        use peers::parry::{Mode, dim2::ParryBvh};
+        Some(match name {
+            "flat_spatial" => Box::new(peers::flat_spatial::FlatSpatial::new()),
+            "broccoli" => Box::new(peers::broccoli::Broccoli::new()),
+            "rstar" => Box::new(peers::rstar::Rstar::<Vec2, 2>::new()),
+            "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
+            "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
+            _ => return None,
+        })
+    }
+}
+
+impl Dim for Vec3 {
+    fn peer(name: &str) -> Option<Box<dyn Contender<Self>>> {
+        use peers::parry::{Mode, dim3::ParryBvh};
+        Some(match name {
+            "rstar" => Box::new(peers::rstar::Rstar::<Vec3, 3>::new()),
+            "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
+            "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
+            _ => return None,
+        })
+    }
+}
+
+fn is_ours(name: &str) -> bool {
+    collide::STRUCTURE_NAMES.contains(&name)
+}
+
+fn contender<V: Dim>(name: &str) -> Option<Box<dyn Contender<V>>> {
+    if is_ours(name) {
+        Some(Box::new(Ours::<V>::new(name)))
+    } else {
+        V::peer(name)
+    }
+}
+
+/// One implementation on one scene.
+#[derive(Clone, Debug)]
+struct Row {
+    dim: usize,
+    scene: SceneKind,
+    motion: Motion,
+    n: usize,
+    frames: u64,
+    structure: String,
+    ours: bool,
+    reference: bool,
+    build_us: f64,
+    mean_us: f64,
+    p99_us: f64,
+    pairs_last: usize,
+    frames_disagreeing: u64,
+    filtered: u64,
+    /// The first disagreement, described.
+    first_disagreement: Option<String>,
+}
+
+/// What the per-frame check does with an implementation's pairs.
+enum Check<'a> {
+    /// The reference: keep them.
+    Record(&'a mut Vec<Vec<(u64, u64)>>),
+    /// Everyone else: compare them with the reference's.
+    Compare(&'a [Vec<(u64, u64)>]),
+}
+
+/// Runs `c` over the scene `config` for `frames` frames, timing each frame's
+/// `Contender::frame` only.
+fn measure<V: Dim>(
+    mut c: Box<dyn Contender<V>>,
+    config: SceneConfig,
+    frames: u64,
+    mut check: Check<'_>,
+) -> Row {
+    let mut scene = Scene::<V>::new(config);
+    let (mut records, mut pairs) = (Vec::new(), Vec::new());
+    let mut micros = Vec::with_capacity(frames as usize);
+    let (mut disagreeing, mut filtered, mut first) = (0, 0, None);
+    for frame in 0..frames as usize {
+        scene.next_frame(&mut records);
+        let start = Instant::now();
+        c.frame(&records);
+        micros.push(start.elapsed().as_secs_f64() * 1e6);
+        filtered += c.pairs_by_id(&mut pairs);
+        match &mut check {
+            Check::Record(all) => all.push(pairs.clone()),
+            Check::Compare(reference) => {
+                if pairs != reference[frame] {
+                    disagreeing += 1;
+                    if first.is_none() {
+                        first = Some(describe_difference(frame, &pairs, &reference[frame]));
+                    }
+                }
+            }
+        }
+    }
+    let steady = &micros[1..];
+    Row {
+        dim: V::DIM,
+        scene: config.kind,
+        motion: config.motion,
+        n: config.n,
+        frames,
+        structure: c.name().to_string(),
+        ours: is_ours(c.name()),
+        reference: matches!(check, Check::Record(_)),
+        build_us: micros[0],
+        mean_us: mean(steady),
+        p99_us: percentile(steady, 0.99),
+        pairs_last: pairs.len(),
+        frames_disagreeing: disagreeing,
+        filtered,
+        first_disagreement: first,
+    }
+}
+
+/// The first missed and first invented pair of a frame, by a sorted merge.
+fn describe_difference(frame: usize, got: &[(u64, u64)], want: &[(u64, u64)]) -> String {
+    let (mut missed, mut invented) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < got.len() || j < want.len() {
+        match (got.get(i), want.get(j)) {
+            (Some(g), Some(w)) if g == w => {
+                i += 1;
+                j += 1;
+            }
+            (Some(g), Some(w)) if g < w => {
+                invented.push(*g);
+                i += 1;
+            }
+            (Some(g), None) => {
+                invented.push(*g);
+                i += 1;
+            }
+            (_, Some(w)) => {
+                missed.push(*w);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    let show = |v: &[(u64, u64)]| match v.first() {
+        Some((a, b)) => format!("{} (first: {a}-{b})", v.len()),
+        None => "0".to_string(),
+    };
+    format!(
+        "frame {frame}: {} pairs vs {} in the reference; missed {}, invented {}",
+        got.len(),
+        want.len(),
+        show(&missed),
+        show(&invented)
+    )
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+/// The `q` quantile (nearest rank), as collide-cli's measure.rs computes it.
+fn percentile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn progress(line: &str) {
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
+    }
+}
+
+/// Runs every selected implementation on one scene; returns the rows and
+/// notes for the table.
+fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<Row>, Vec<String>) {
+    let reference = if config.n <= BRUTE_REFERENCE_MAX_N {
+        "brute"
+    } else {
+        "hashgrid"
+    };
+    let selected = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let mut notes = vec![format!("reference: `{reference}`")];
+    let mut names = Vec::new();
+    for &name in collide::STRUCTURE_NAMES {
+        if name == "brute" && config.n > BRUTE_MAX_N {
+            if selected(name) {
+                notes.push(format!("`brute` not run above n = {BRUTE_MAX_N}"));
+            }
+            continue;
+        }
+        names.push(name);
+    }
+    let mut missing = Vec::new();
+    for &name in PEER_NAMES {
+        if V::peer(name).is_some() {
+            names.push(name);
+        } else if selected(name) {
+            missing.push(name);
+        }
+    }
+    if !missing.is_empty() {
+        notes.push(format!(
+            "not run in {}D (2D only): {}",
+            V::DIM,
+            missing.join(", ")
+        ));
+    }
+
+    let mut rows = Vec::new();
+    let mut reference_pairs = Vec::with_capacity(frames as usize);
+    progress(&format!(
+        "{}D {} {} n={}: {reference}",
+        V::DIM,
+        config.kind,
+        config.motion,
+        config.n
+    ));
+    let row = measure(
+        contender::<V>(reference).expect("the reference exists"),
+        config,
+        frames,
+        Check::Record(&mut reference_pairs),
+    );
+    if selected(reference) {
+        rows.push(row);
+    }
+    for name in names {
+        if name == reference || !selected(name) {
+            continue;
+        }
+        progress(&format!(
+            "{}D {} {} n={}: {name}",
+            V::DIM,
+            config.kind,
+            config.motion,
+            config.n
+        ));
+        let c = contender::<V>(name).expect("listed names exist");
+        let row = measure(c, config, frames, Check::Compare(&reference_pairs));
+        rows.push(row);
+    }
+    progress("");
+    rows.sort_by(|a, b| a.mean_us.total_cmp(&b.mean_us));
+    (rows, notes)
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| structure | build us | mean us/frame | p99 us/frame | pairs (last frame) | frames disagreeing | touching filtered |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let mut name = r.structure.clone();
+        if r.reference {
+            name.push_str(" (ref)");
+        } else if !r.ours {
+            name.push_str(" (peer)");
+        }
+        let disagree = if r.frames_disagreeing > 0 {
+            format!("**{}**", r.frames_disagreeing)
+        } else {
+            "0".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {:.1} | {:.1} | {:.1} | {} | {disagree} | {} |",
+            r.build_us, r.mean_us, r.p99_us, r.pairs_last, r.filtered
+        );
+    }
+    out
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "dim,scene,motion,n,frames,structure,ours,reference,build_us,mean_us,p99_us,pairs_last_frame,frames_disagreeing,touching_filtered\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{},{},{}",
+            r.dim,
+            r.scene,
+            r.motion,
+            r.n,
+            r.frames,
+            r.structure,
+            r.ours,
+            r.reference,
+            r.build_us,
+            r.mean_us,
+            r.p99_us,
+            r.pairs_last,
+            r.frames_disagreeing,
+            r.filtered
+        );
+    }
+    out
+}
+
+/// "MODEL NAME, N cores" from /proc/cpuinfo.
+fn machine() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            (key.trim() == "model name").then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = info
+        .lines()
+        .filter(|l| l.split(':').next().map(str::trim) == Some("processor"))
+        .count();
+    let cores = if cores == 0 {
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    } else {
+        cores
+    };
+    format!("{model}, {cores} cores")
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let known: Vec<&str> = collide::STRUCTURE_NAMES
+        .iter()
+        .chain(PEER_NAMES)
+        .copied()
+        .collect();
+    if let Some(bad) = args.only.iter().find(|o| !known.contains(&o.as_str())) {
+        eprintln!(
+            "error: unknown name `{bad}` in --only; expected some of: {}",
+            known.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+
+    let command: Vec<String> = std::env::args().collect();
+    println!("# collide-bench\n");
+    println!("- command: `{}`", command.join(" "));
+    println!("- machine: {}", machine());
+    println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
+    println!(
+        "- timed per frame: applying the frame's records plus producing the full pair list; \
+         build = frame 0; mean and p99 over frames 1..{} ({} frames); microseconds",
+        args.frames - 1,
+        args.frames - 1
+    );
+    println!(
+        "- every frame's pairs (as sorted scene ids, peers' touching pairs filtered by \
+         collide's strict rule) are compared with the reference's\n"
+    );
+
+    let mut all = Vec::new();
+    for &dim in &args.dim {
+        for &kind in &args.scene {
+            for &motion in &args.motion {
+                for &n in &args.n {
+                    let config = SceneConfig {
+                        motion,
+                        ..SceneConfig::new(kind, n)
+                    };
+                    let (rows, notes) = match dim {
+                        2 => run_case::<Vec2>(config, args.frames, &args.only),
+                        _ => run_case::<Vec3>(config, args.frames, &args.only),
+                    };
+                    println!(
+                        "## {dim}D {kind}, {motion}, n = {n} ({} frames)\n",
+                        args.frames
+                    );
+                    print!("{}", table(&rows));
+                    println!();
+                    for note in &notes {
+                        println!("- {note}");
+                    }
+                    for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
+                        let what = r.first_disagreement.as_deref().unwrap_or_default();
+                        if r.ours {
+                            println!(
+                                "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
+                                r.structure, r.frames_disagreeing
+                            );
+                            eprintln!(
+                                "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
+                                r.structure, r.frames_disagreeing
+                            );
+                        } else {
+                            println!(
+                                "- `{}` (peer) disagreed on {} frames; {what}",
+                                r.structure, r.frames_disagreeing
+                            );
+                        }
+                    }
+                    println!();
+                    let _ = std::io::stdout().flush();
+                    all.extend(rows);
+                }
+            }
+        }
+    }
+
+    if let Some(path) = &args.csv {
+        if let Err(e) = std::fs::write(path, csv(&all)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!("Wrote {} rows to {}.", all.len(), path.display());
+    }
+    let wrong: Vec<&Row> = all
+        .iter()
+        .filter(|r| r.ours && r.frames_disagreeing > 0)
+        .collect();
+    if wrong.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "ERROR: {} of our runs disagreed with the reference (see the tables)",
+            wrong.len()
+        );
+        ExitCode::FAILURE
+    }
+}

@@ -393,3 +393,82 @@ fn neighbour_queries_match_brute_force() {
         }
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One operation of a random sequence on a small integer lattice.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Upsert(u64, [i32; 4]),
+        Remove(u64),
+        Step,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0u64..12, prop::array::uniform4(-3i32..5)).prop_map(|(id, c)| Op::Upsert(id, c)),
+            1 => (0u64..12).prop_map(Op::Remove),
+            2 => Just(Op::Step),
+        ]
+    }
+
+    /// Turns ops into frames the runner accepts (ids named once per frame,
+    /// removes only of present ids), on a lattice of spacing `unit` moved to
+    /// `offset`.
+    fn frames(ops: &[Op], offset: f32, unit: f32) -> Vec<Vec<Record<Vec2>>> {
+        let mut out = vec![Vec::new()];
+        let mut present = std::collections::BTreeSet::new();
+        let mut named = std::collections::BTreeSet::new();
+        for op in ops {
+            match op {
+                Op::Step => {
+                    out.push(Vec::new());
+                    named.clear();
+                }
+                Op::Upsert(id, c) if named.insert(*id) => {
+                    let (x0, x1) = (c[0].min(c[1]), c[0].max(c[1]));
+                    let (y0, y1) = (c[2].min(c[3]), c[2].max(c[3]));
+                    let aabb = Aabb2::new(
+                        Vec2::splat(offset) + Vec2::new(x0 as f32, y0 as f32) * unit,
+                        Vec2::splat(offset) + Vec2::new(x1 as f32, y1 as f32) * unit,
+                    )
+                    .unwrap();
+                    present.insert(*id);
+                    out.last_mut()
+                        .unwrap()
+                        .push(Record::Upsert { id: *id, aabb });
+                }
+                Op::Remove(id) if present.contains(id) && named.insert(*id) => {
+                    present.remove(id);
+                    out.last_mut().unwrap().push(Record::Remove { id: *id });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn random_sequences_match_brute_force(
+            ops in prop::collection::vec(op(), 1..80),
+            cell in prop_oneof![Just(0.5f32), Just(1.0), Just(2.0), Just(7.0)],
+            (offset, unit) in prop_oneof![Just((0.0f32, 1.0f32)), Just((-1.0e6, 1.0)), Just((3.0e30, 1.0e28))],
+        ) {
+            let frames = frames(&ops, offset, unit);
+            let config = GridConfig {
+                cell_size: Some(cell * unit),
+                // Bounds cover part of the lattice: the rest overflows.
+                bounds: Some(Aabb2::new(Vec2::splat(offset - 2.0 * unit), Vec2::splat(offset + 2.0 * unit)).unwrap()),
+                max_cells_per_object: 9,
+                ..GridConfig::default()
+            };
+            for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+                verify(Grid::with_config(kind, config).unwrap(), &frames, &format!("{kind:?}"));
+            }
+        }
+    }
+}

@@ -10,16 +10,17 @@ pub(crate) type CellCoord = [i32; 3];
 /// 3D cell coordinates are clamped to `-2^20 ..= 2^20 - 1` per axis.
 const LIMIT_3D: i32 = (1 << 20) - 1;
 
-/// A cell's 64-bit key, order-free and unique per cell: in 2D the two
-/// coordinates side by side, in 3D three 21-bit fields (coordinates are
-/// clamped to fit, see [`CellFrame::cell_of`]).
+/// A cell's 64-bit key, unique per cell and increasing with x along a row
+/// (fixed y and z), so a row's cells are contiguous in key order: in 2D the
+/// y then x coordinate side by side, in 3D three 21-bit fields z, y, x
+/// (coordinates are clamped to fit, see [`CellFrame::cell_of`]).
 #[inline]
 pub(crate) fn hashed_key(c: CellCoord, dim: usize) -> u64 {
     if dim == 2 {
-        (u64::from(c[0] as u32 ^ 0x8000_0000) << 32) | u64::from(c[1] as u32 ^ 0x8000_0000)
+        (u64::from(c[1] as u32 ^ 0x8000_0000) << 32) | u64::from(c[0] as u32 ^ 0x8000_0000)
     } else {
         let field = |v: i32| (i64::from(v) + i64::from(LIMIT_3D) + 1) as u64;
-        (field(c[0]) << 42) | (field(c[1]) << 21) | field(c[2])
+        (field(c[2]) << 42) | (field(c[1]) << 21) | field(c[0])
     }
 }
 
@@ -27,14 +28,14 @@ pub(crate) fn hashed_key(c: CellCoord, dim: usize) -> u64 {
 pub(crate) fn hashed_coords(key: u64, dim: usize) -> CellCoord {
     if dim == 2 {
         [
-            ((key >> 32) as u32 ^ 0x8000_0000) as i32,
             (key as u32 ^ 0x8000_0000) as i32,
+            ((key >> 32) as u32 ^ 0x8000_0000) as i32,
             0,
         ]
     } else {
         let field =
             |shift: u32| (((key >> shift) & 0x1f_ffff) as i64 - i64::from(LIMIT_3D) - 1) as i32;
-        [field(42), field(21), field(0)]
+        [field(0), field(21), field(42)]
     }
 }
 
@@ -65,8 +66,17 @@ impl CellFrame {
 
     #[inline]
     pub(crate) fn cell_on_axis(&self, x: f32, axis: usize) -> i32 {
-        // `as` saturates, and floor of a finite f64 is finite.
-        ((f64::from(x) - self.origin[axis]) * self.inv_size).floor() as i32
+        let v = (f64::from(x) - self.origin[axis]) * self.inv_size;
+        // floor without a libm call (the baseline x86-64 target has no
+        // rounding instruction): truncate, step down for negative
+        // fractions. `as` saturates, so huge values land on the ends.
+        let t = v as i64;
+        let floor = if (t as f64) > v {
+            t.saturating_sub(1)
+        } else {
+            t
+        };
+        floor.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     #[inline]

@@ -156,8 +156,10 @@ impl<V: Vector> Level<V> {
     }
 
     /// Calls `f(cell, registrations)` for every registered cell in `range`
-    /// until it breaks: by looking up each cell of the range, or by walking
-    /// all cells when the range is larger than the number of registrations.
+    /// until it breaks. Keys increase with x along a row, so each row of the
+    /// range is one binary search and a walk over its registered cells; when
+    /// the range has more rows than there are registrations, all cells are
+    /// walked and filtered instead.
     pub(crate) fn for_each_cell_in(
         &self,
         range: &CellRange,
@@ -166,24 +168,34 @@ impl<V: Vector> Level<V> {
         let Some(range) = self.clip(range) else {
             return ControlFlow::Continue(());
         };
-        if range.count() <= self.regs.len() as u128 {
-            range.try_for_each(|c| {
-                let run = self.run(self.key(c));
-                if run.is_empty() {
-                    ControlFlow::Continue(())
-                } else {
-                    f(c, run)
-                }
-            })
-        } else {
+        let rows = (i64::from(range.max[1]) - i64::from(range.min[1]) + 1) as u128
+            * (i64::from(range.max[2]) - i64::from(range.min[2]) + 1) as u128;
+        if rows > self.regs.len() as u128 {
             for run in self.runs() {
                 let c = self.coords(self.regs[run.start].key);
                 if range.contains(c) {
                     f(c, run)?;
                 }
             }
-            ControlFlow::Continue(())
+            return ControlFlow::Continue(());
         }
+        for z in range.min[2]..=range.max[2] {
+            for y in range.min[1]..=range.max[1] {
+                let first = self.key([range.min[0], y, z]);
+                let last = self.key([range.max[0], y, z]);
+                let mut start = self.regs.partition_point(|r| r.key < first);
+                while start < self.regs.len() && self.regs[start].key <= last {
+                    let key = self.regs[start].key;
+                    let mut end = start + 1;
+                    while end < self.regs.len() && self.regs[end].key == key {
+                        end += 1;
+                    }
+                    f(self.coords(key), start..end)?;
+                    start = end;
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The runs of registrations that share a cell, in key order.

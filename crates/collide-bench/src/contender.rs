@@ -1,0 +1,95 @@
+//! What the benchmark drives: one implementation (ours or a peer) behind a
+//! common interface, split into the timed part (apply a frame and produce
+//! the pairs) and the untimed part (hand the pairs over as sorted scene ids).
+
+use collide::scene::{Record, Runner};
+use collide::{Aabb, BroadPhase, Vector, structure_by_name};
+
+/// One implementation under measurement.
+pub trait Contender<V: Vector> {
+    /// The name shown in the tables (and accepted by `--only`).
+    fn name(&self) -> &str;
+
+    /// Timed: applies the frame's records and produces the full list of
+    /// overlapping (candidate) pairs, kept inside the contender.
+    fn frame(&mut self, records: &[Record<V>]);
+
+    /// Untimed: writes the pairs of the last [`frame`](Self::frame) into
+    /// `out` (cleared first) as `(lower id, higher id)`, sorted, keeping only
+    /// those that overlap under collide's strict rule ([`Aabb::overlaps`]).
+    /// Returns how many candidates the rule filtered out.
+    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64;
+}
+
+/// One of collide's structures, driven exactly as `collide replay` drives it:
+/// [`Runner::apply`] then `step()`.
+pub struct Ours<V: Vector> {
+    name: String,
+    world: Box<dyn BroadPhase<V, u64>>,
+    runner: Runner,
+}
+
+impl<V: Vector> Ours<V> {
+    /// `name` must be in [`collide::STRUCTURE_NAMES`].
+    pub fn new(name: &str) -> Self {
+        let world = structure_by_name::<V, u64>(name)
+            .unwrap_or_else(|| panic!("`{name}` is not in collide::STRUCTURE_NAMES"));
+        Self {
+            name: name.to_string(),
+            world,
+            runner: Runner::new(),
+        }
+    }
+}
+
+impl<V: Vector> Contender<V> for Ours<V> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn frame(&mut self, records: &[Record<V>]) {
+        self.runner
+            .apply(self.world.as_mut(), records)
+            .unwrap_or_else(|e| panic!("{}: scene records refused: {e}", self.name));
+        self.world.step();
+    }
+
+    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
+        out.clear();
+        let id = |h| {
+            *self
+                .world
+                .value(h)
+                .expect("a pair after a step names live objects")
+        };
+        out.extend(self.world.pairs().iter().map(|p| {
+            let (a, b) = (id(p.a()), id(p.b()));
+            (a.min(b), a.max(b))
+        }));
+        out.sort_unstable();
+        0
+    }
+}
+
+/// Turns a peer's candidate pairs (indices into `ids`/`boxes`) into sorted
+/// scene-id pairs under collide's rule; returns the number filtered out.
+pub fn filter_candidates<V: Vector>(
+    candidates: &[(u32, u32)],
+    ids: &[u64],
+    boxes: &[Aabb<V>],
+    out: &mut Vec<(u64, u64)>,
+) -> u64 {
+    out.clear();
+    let mut filtered = 0;
+    for &(i, j) in candidates {
+        let (i, j) = (i as usize, j as usize);
+        if boxes[i].overlaps(&boxes[j]) {
+            let (a, b) = (ids[i], ids[j]);
+            out.push((a.min(b), a.max(b)));
+        } else {
+            filtered += 1;
+        }
+    }
+    out.sort_unstable();
+    filtered
+}

@@ -149,7 +149,7 @@ fn replay_all_compares_structures_and_prints_stats() {
     let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
     assert_eq!(
         &row[..3],
-        &["brute", "10", "200"],
+        &[collide::DEFAULT_STRUCTURE, "10", "200"],
         "structure, frames, peak objects: {stdout}"
     );
 }

@@ -16,13 +16,14 @@ use crate::geometry::Vector;
 /// ```
 pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid"];
 
-/// The structure `collide replay` uses when none is named: the fastest
-/// available on the shared scenes (see BENCHMARKS.md).
+/// The structure `collide replay` uses when none is named: the fastest of
+/// ours on the shared scenes that needs no settings and no bounds (see
+/// BENCHMARKS.md; `grid` is as fast but needs bounds).
 ///
 /// ```
 /// assert!(collide::STRUCTURE_NAMES.contains(&collide::DEFAULT_STRUCTURE));
 /// ```
-pub const DEFAULT_STRUCTURE: &str = "brute";
+pub const DEFAULT_STRUCTURE: &str = "hashgrid";
 
 /// A new, empty structure by name, or `None` for an unknown name.
 ///

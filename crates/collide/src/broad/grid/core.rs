@@ -276,15 +276,24 @@ impl<V: Vector, T> Grid<V, T> {
     /// entries are replaced, then every level gathers the current boxes.
     fn refresh_levels(&mut self) {
         if !self.dirty_list.is_empty() {
+            // When most objects changed cells, re-register everything in
+            // slot order instead of merging.
+            let everything = 2 * self.dirty_list.len() > self.objects.len();
             for (l, level) in self.levels.iter_mut().enumerate() {
                 let (dirty, places, levels_of, ranges) =
                     (&self.dirty, &self.places, &self.levels_of, &self.ranges);
-                let fresh = self.dirty_list.iter().filter_map(|&i| {
+                let in_level = |i: u32| {
                     let at = i as usize;
                     (places[at] == Place::Cells && usize::from(levels_of[at]) == l)
                         .then(|| (i, ranges[at]))
-                });
-                level.reregister(|o| dirty[o as usize], fresh);
+                };
+                if everything {
+                    let all = (0..places.len() as u32).filter_map(in_level);
+                    level.reregister(|_| true, all, true);
+                } else {
+                    let fresh = self.dirty_list.iter().filter_map(|&i| in_level(i));
+                    level.reregister(|o| dirty[o as usize], fresh, false);
+                }
             }
             for &i in &self.dirty_list {
                 self.dirty[i as usize] = false;

@@ -104,11 +104,14 @@ impl<V: Vector> Level<V> {
     }
 
     /// Replaces the registrations of the objects `is_stale` names with
-    /// `fresh` ones, keeping the order by key.
+    /// `fresh` ones, keeping the order by key. With `everything`, `fresh`
+    /// holds every object of the level and the old entries are all dropped
+    /// without a merge (the path for incoherent motion).
     pub(crate) fn reregister(
         &mut self,
         is_stale: impl Fn(u32) -> bool,
         fresh: impl Iterator<Item = (u32, CellRange)>,
+        everything: bool,
     ) {
         self.incoming.clear();
         for (object, range) in fresh {
@@ -124,6 +127,10 @@ impl<V: Vector> Level<V> {
             radix_sort_by_key(&mut self.incoming, &mut self.scratch, |r| r.key);
         } else {
             self.incoming.sort_unstable_by_key(|r| r.key);
+        }
+        if everything {
+            std::mem::swap(&mut self.regs, &mut self.incoming);
+            return;
         }
         self.next.clear();
         let mut fresh = self.incoming.iter().peekable();

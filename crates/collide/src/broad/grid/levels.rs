@@ -186,10 +186,9 @@ impl<V: Vector, T> Grid<V, T> {
             let fits =
                 new.count() <= u128::from(self.config.max_cells_per_object) && target.holds(&new);
             if fits {
-                let mut changes = 0;
-                old.for_each(|c| changes += u64::from(!new.contains(c)));
-                new.for_each(|c| changes += u64::from(!old.contains(c)));
-                self.cell_changes += changes;
+                // Cells left plus cells entered.
+                let shared = old.intersect(&new).map_or(0, |r| r.count());
+                self.cell_changes += (old.count() + new.count() - 2 * shared) as u64;
                 self.ranges[index] = new;
                 self.mark_dirty(i);
                 return;

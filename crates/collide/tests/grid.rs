@@ -237,13 +237,17 @@ fn queries_see_updates_before_the_step_and_report_each_object_once() {
     )
     .unwrap();
     let big = grid
-        .insert(Aabb2::new(Vec2::ZERO, Vec2::splat(5.0)).unwrap(), ())
+        .insert(Aabb2::new(Vec2::ZERO, Vec2::splat(3.0)).unwrap(), ())
         .unwrap();
-    let query = Aabb2::new(Vec2::splat(1.0), Vec2::splat(4.0)).unwrap();
+    let query = Aabb2::new(Vec2::splat(1.0), Vec2::splat(2.5)).unwrap();
+    assert_eq!(grid.query_aabb_all(&query), vec![big], "pending insert");
+    grid.step();
+    assert_eq!(grid.grid_stats().overflow_objects, 0);
+    assert_eq!(grid.grid_stats().occupied_cells, 16);
     assert_eq!(
         grid.query_aabb_all(&query),
         vec![big],
-        "once, though in 9 cells"
+        "once, though registered in 16 cells"
     );
     grid.update(
         big,
@@ -343,7 +347,9 @@ fn neighbour_queries_match_brute_force() {
                 let mut expected = Vec::new();
                 for (i, (a, ca)) in centres.iter().enumerate() {
                     for (b, cb) in &centres[i + 1..] {
-                        if ca.distance_squared(*cb) < radius * radius {
+                        if ca.as_dvec2().distance_squared(cb.as_dvec2())
+                            < f64::from(radius) * f64::from(radius)
+                        {
                             expected.push((*a.min(b), *a.max(b)));
                         }
                     }
@@ -362,7 +368,10 @@ fn neighbour_queries_match_brute_force() {
                 let probe = Vec2::new(500.0, 480.0);
                 let mut near: Vec<_> = centres
                     .iter()
-                    .filter(|(_, c)| c.distance_squared(probe) < radius * radius)
+                    .filter(|(_, c)| {
+                        c.as_dvec2().distance_squared(probe.as_dvec2())
+                            < f64::from(radius) * f64::from(radius)
+                    })
                     .map(|(h, _)| *h)
                     .collect();
                 near.sort();
@@ -375,6 +384,9 @@ fn neighbour_queries_match_brute_force() {
                     .unwrap();
                 found.sort();
                 assert_eq!(found, near, "{kind:?} cell {cell} radius {radius}");
+                if radius >= 40.0 {
+                    assert!(!expected.is_empty(), "the scene must have close pairs");
+                }
             }
             assert!(
                 grid.pairs_within(-1.0, &mut |_, _| std::ops::ControlFlow::Continue(()))
@@ -470,5 +482,170 @@ mod properties {
                 verify(Grid::with_config(kind, config).unwrap(), &frames, &format!("{kind:?}"));
             }
         }
+    }
+}
+
+#[test]
+fn neighbours_of_zero_size_objects_survive_rounding() {
+    // Regression: p + r rounded onto the neighbour's centre, and the strict
+    // box test then missed a zero-size neighbour within the radius.
+    for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+        let mut grid: Grid<Vec2> = Grid::with_config(
+            kind,
+            GridConfig {
+                cell_size: Some(0.5),
+                bounds: Some(Aabb2::new(Vec2::splat(-10.0), Vec2::splat(2000.0)).unwrap()),
+                ..GridConfig::default()
+            },
+        )
+        .unwrap();
+        let a = grid
+            .insert(Aabb2::from_point(Vec2::new(1000.0, 0.0)).unwrap(), ())
+            .unwrap();
+        let b = grid
+            .insert(Aabb2::from_point(Vec2::new(1001.0, 0.0)).unwrap(), ())
+            .unwrap();
+        grid.step();
+        let mut found = Vec::new();
+        let _ = grid
+            .neighbours_within(Vec2::new(1000.0, 0.0), 1.00001, &mut |h| {
+                found.push(h);
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        found.sort();
+        assert_eq!(found, vec![a, b], "{kind:?}");
+        let mut pairs = Vec::new();
+        let _ = grid
+            .pairs_within(1.00001, &mut |x, y| {
+                pairs.push((x, y));
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(pairs, vec![(a, b)], "{kind:?}");
+    }
+}
+
+#[test]
+fn subnormal_points_keep_their_home_cell() {
+    // Regression: the centre of a subnormal point rounded to 0, outside
+    // its cell, so pairs_within dropped its pairs.
+    let mut grid: Grid<Vec2> = Grid::with_config(
+        GridKind::Hashed,
+        GridConfig {
+            cell_size: Some(1.0),
+            ..GridConfig::default()
+        },
+    )
+    .unwrap();
+    let a = grid
+        .insert(Aabb2::from_point(Vec2::new(-1.0e-45, 0.0)).unwrap(), ())
+        .unwrap();
+    let b = grid
+        .insert(Aabb2::from_point(Vec2::new(-0.5, 0.0)).unwrap(), ())
+        .unwrap();
+    grid.step();
+    let mut pairs = Vec::new();
+    let _ = grid
+        .pairs_within(1.0, &mut |x, y| {
+            pairs.push((x, y));
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(pairs, vec![(a, b)]);
+}
+
+#[test]
+fn wide_radii_and_extreme_cells_do_not_explode() {
+    for cell in [1.0e-30f32, 1.0e38] {
+        let mut grid: Grid<Vec2> = Grid::with_config(
+            GridKind::Hashed,
+            GridConfig {
+                cell_size: Some(cell),
+                ..GridConfig::default()
+            },
+        )
+        .unwrap();
+        let a = grid
+            .insert(Aabb2::from_point(Vec2::ZERO).unwrap(), ())
+            .unwrap();
+        let b = grid
+            .insert(Aabb2::from_point(Vec2::new(3.0, 4.0)).unwrap(), ())
+            .unwrap();
+        grid.step();
+        let mut pairs = Vec::new();
+        let _ = grid
+            .pairs_within(5.5, &mut |x, y| {
+                pairs.push((x, y));
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(pairs, vec![(a, b)], "cell {cell}");
+    }
+    let frames = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 150)).take_frames(6);
+    for cell in [1.0e-30f32, 1.0e38] {
+        for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+            let config = GridConfig {
+                cell_size: Some(cell),
+                ..GridConfig::default()
+            };
+            verify(
+                Grid::with_config(kind, config).unwrap(),
+                &frames,
+                &format!("{kind:?} cell {cell}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn box_queries_match_brute_force_after_steps_and_between_them() {
+    let scene = SceneConfig {
+        motion: Motion::Teleport,
+        ..SceneConfig::new(SceneKind::Clustered, 300)
+    };
+    let frames = Scene::<Vec3>::new(scene).take_frames(8);
+    let probes: Vec<Aabb<Vec3>> = (0..40)
+        .map(|k| {
+            let c = Vec3::new(
+                k as f32 * 25.0,
+                500.0 - k as f32 * 10.0,
+                300.0 + k as f32 * 7.0,
+            );
+            Aabb::from_center_half_extents(c, Vec3::splat(5.0 + k as f32 * 3.0)).unwrap()
+        })
+        .collect();
+    for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+        let mut grid: Grid<Vec3, u64> = Grid::with_config(kind, GridConfig::default()).unwrap();
+        let mut brute = collide::Brute::<Vec3, u64>::new();
+        let (mut rg, mut rb) = (Runner::new(), Runner::new());
+        let mut events = Vec::new();
+        let mut hits = 0;
+        for (f, records) in frames.iter().enumerate() {
+            rg.apply(&mut grid, records).unwrap();
+            rb.apply(&mut brute, records).unwrap();
+            // Between updates and the step (pending changes), then after it.
+            for pass in ["pending", "stepped"] {
+                for q in &probes {
+                    let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<Vec3, u64>| {
+                        let mut v: Vec<u64> = hs.iter().map(|h| *w.value(*h).unwrap()).collect();
+                        v.sort();
+                        v
+                    };
+                    let got = ids(grid.query_aabb_all(q), &grid);
+                    let want = ids(brute.query_aabb_all(q), &brute);
+                    hits += want.len();
+                    assert_eq!(got, want, "{kind:?} frame {f} {pass}");
+                }
+                if pass == "pending" {
+                    rg.step(&mut grid, &mut events);
+                    rb.step(&mut brute, &mut events);
+                }
+            }
+        }
+        assert!(
+            hits > 100,
+            "{kind:?}: the probes must hit something ({hits})"
+        );
     }
 }

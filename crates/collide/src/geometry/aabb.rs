@@ -212,11 +212,18 @@ impl<V: Vector> Aabb<V> {
     /// assert_eq!(b.center(), Vec3::new(1.0, 2.0, 3.0));
     /// let huge = Aabb3::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MAX))?;
     /// assert!(huge.center().is_finite());
+    /// let tiny = Aabb3::from_point(Vec3::splat(-1.0e-45))?; // subnormal
+    /// assert_eq!(tiny.center(), tiny.min());
     /// # Ok::<(), collide::AabbError>(())
     /// ```
     #[inline]
     pub fn center(&self) -> V {
-        V::from_axes(|i| 0.5 * self.min.axis(i) + 0.5 * self.max.axis(i))
+        // Halving first cannot overflow; clamping keeps the result inside
+        // the box when halving subnormal coordinates rounds to zero.
+        V::from_axes(|i| {
+            let (lo, hi) = (self.min.axis(i), self.max.axis(i));
+            (0.5 * lo + 0.5 * hi).clamp(lo, hi)
+        })
     }
 
     /// The extent (`max - min`) on each axis, in world units, each `>= 0`.

@@ -51,8 +51,8 @@ impl<V: Vector> Default for GridConfig<V> {
     }
 }
 
-/// The most cells a dense grid allocates (a 16 MiB slot table); larger
-/// bounds get larger cells.
+/// The most cells a dense grid's bounds may span (cell keys stay small and
+/// the cell count bounded); larger bounds get larger cells.
 pub(crate) const MAX_DENSE_CELLS: f64 = (1u64 << 22) as f64;
 
 impl<V: Vector> GridConfig<V> {

@@ -83,8 +83,7 @@ pub(super) enum Place {
 /// verdict), the hashed kind when the world has no bounds, the hierarchical
 /// kind when sizes vary by orders of magnitude. Cost per step: O(occupied
 /// cells + objects per cell²), plus one probe per object and coarser level
-/// for `hgrid`; memory: 4 bytes per cell of the bounds (dense) or per
-/// occupied cell (hashed), plus the lists.
+/// for `hgrid`; memory: about 40 bytes per (object, cell) registration.
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Grid, Pair};

@@ -57,7 +57,13 @@ impl<V: Vector> Level<V> {
     #[inline]
     pub(crate) fn key(&self, c: CellCoord) -> u64 {
         match self.dims {
-            Some(d) => c[0] as u64 + d[0] as u64 * (c[1] as u64 + d[1] as u64 * c[2] as u64),
+            Some(d) => {
+                debug_assert!(
+                    (0..3).all(|a| 0 <= c[a] && c[a] < d[a]),
+                    "dense key of cell {c:?} outside the bounds {d:?}"
+                );
+                c[0] as u64 + d[0] as u64 * (c[1] as u64 + d[1] as u64 * c[2] as u64)
+            }
             None => hashed_key(c, V::DIM),
         }
     }

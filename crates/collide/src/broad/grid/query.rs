@@ -84,14 +84,16 @@ impl<V: Vector, T> Grid<V, T> {
     ) -> Result<ControlFlow<()>, Error> {
         check_radius(radius)?;
         Aabb::from_point(point)?;
-        // Saturate at the largest f32 so the box stays finite.
+        // A centre strictly within the radius lies strictly inside `around`
+        // (widened by one step of f32 on each side, so rounding `p ± r`
+        // cannot land on the centre; saturated so it stays finite), and its
+        // box contains it, so the box query misses no neighbour; the
+        // distance test in f64 then decides.
         let around = Aabb::new(
-            V::from_axes(|a| (point.axis(a) - radius).max(f32::MIN)),
-            V::from_axes(|a| (point.axis(a) + radius).min(f32::MAX)),
+            V::from_axes(|a| (point.axis(a) - radius).next_down().max(f32::MIN)),
+            V::from_axes(|a| (point.axis(a) + radius).next_up().min(f32::MAX)),
         )?;
         let radius_sq = f64::from(radius) * f64::from(radius);
-        // A centre strictly within the radius lies strictly inside `around`,
-        // and its box contains it, so the box query misses no neighbour.
         Ok(self.query_cells(&around, &mut |h| {
             if distance_sq(self.boxes[h.index() as usize].center(), point) < radius_sq {
                 visit(h)
@@ -130,12 +132,13 @@ impl<V: Vector, T> Grid<V, T> {
         visit: &mut dyn FnMut(Handle, Handle) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, Error> {
         check_radius(radius)?;
-        if self.kind == GridKind::Hierarchical
-            || self.levels.is_empty()
-            || !self.dirty_list.is_empty()
-        {
-            // Across levels, or with registrations out of date since the
-            // last step: one neighbour query per object.
+        let ring = self.levels.first().map_or(f64::INFINITY, |l| {
+            (f64::from(radius) / f64::from(l.frame.size())).ceil()
+        });
+        if self.kind == GridKind::Hierarchical || !self.dirty_list.is_empty() || ring > MAX_RING {
+            // Across levels, with registrations out of date since the last
+            // step, or with a radius of many cells: one neighbour query per
+            // object.
             return Ok(self.pairs_within_by_queries(radius, visit));
         }
         Ok(self.pairs_within_cells(radius, visit))
@@ -153,8 +156,7 @@ impl<V: Vector, T> Grid<V, T> {
         let home = |i: u32| frame.cell_of(self.boxes[i as usize].center());
         let ring = (f64::from(radius) / f64::from(frame.size()))
             .ceil()
-            .max(1.0) as i32;
-        let forward = forward_offsets(V::DIM, ring);
+            .clamp(1.0, MAX_RING) as i32;
         let mut emit = |a: u32, b: u32| -> ControlFlow<()> {
             let (ca, cb) = (
                 self.boxes[a as usize].center(),
@@ -181,16 +183,17 @@ impl<V: Vector, T> Grid<V, T> {
                         emit(a, b_reg.object)?;
                     }
                 }
-                for offset in &forward {
-                    let Some(other) = add(c, *offset).filter(|o| level.in_lattice(*o)) else {
-                        continue;
+                for_each_forward_offset(V::DIM, ring, |offset| {
+                    let Some(other) = add(c, offset).filter(|o| level.in_lattice(*o)) else {
+                        return ControlFlow::Continue(());
                     };
                     for b_reg in &level.regs[level.run(level.key(other))] {
                         if home(b_reg.object) == other {
                             emit(a, b_reg.object)?;
                         }
                     }
-                }
+                    ControlFlow::Continue(())
+                })?;
             }
         }
         // Overflow objects have no home cell: query around each, keeping
@@ -263,27 +266,43 @@ fn add(c: CellCoord, d: CellCoord) -> Option<CellCoord> {
     ])
 }
 
-/// The offsets of the ring of `ring` cells around a cell that come after it
-/// in (z, y, x) order: half the neighbourhood, so each pair of home cells is
-/// visited once.
-fn forward_offsets(dim: usize, ring: i32) -> Vec<CellCoord> {
+/// Radii wider than this many cells use one neighbour query per object
+/// instead of scanning rings (whose size grows as the ring^D).
+const MAX_RING: f64 = 4.0;
+
+/// Calls `f` with each offset of the ring of `ring` cells around a cell
+/// that comes after it in (z, y, x) order: half the neighbourhood, so each
+/// pair of home cells is visited once. Allocates nothing.
+fn for_each_forward_offset(
+    dim: usize,
+    ring: i32,
+    mut f: impl FnMut(CellCoord) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let span = |axis: usize| if axis < dim { -ring..=ring } else { 0..=0 };
-    let mut out = Vec::new();
     for z in span(2) {
         for y in span(1) {
             for x in span(0) {
                 if (z, y, x) > (0, 0, 0) {
-                    out.push([x, y, z]);
+                    f([x, y, z])?;
                 }
             }
         }
     }
-    out
+    ControlFlow::Continue(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn forward_offsets(dim: usize, ring: i32) -> Vec<CellCoord> {
+        let mut out = Vec::new();
+        let _ = for_each_forward_offset(dim, ring, |o| {
+            out.push(o);
+            ControlFlow::Continue(())
+        });
+        out
+    }
 
     #[test]
     fn forward_offsets_are_half_the_ring() {

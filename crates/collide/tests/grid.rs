@@ -142,7 +142,7 @@ fn objects_far_outside_a_dense_grid_go_to_overflow_and_are_never_lost() {
 #[test]
 fn world_spanning_objects_go_to_overflow() {
     let frames = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 1000)).take_frames(5);
-    for grid in [Grid::dense(), Grid::hashed()] {
+    for grid in [Grid::dense(), Grid::hashed(), Grid::hierarchical()] {
         let grid = verify(grid, &frames, "large");
         assert_eq!(grid.grid_stats().overflow_objects, 20, "the 20 floors");
     }

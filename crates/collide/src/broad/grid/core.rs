@@ -77,7 +77,10 @@ pub(super) enum Place {
 /// extent exceeds its level's cell and down only when it falls below
 /// [`GridConfig::demote_ratio`] times the cell of the level below (seed
 /// 002: promote above 8, demote below 6). Objects are tested against their
-/// own level's cells and probe every coarser level.
+/// own level's cells and probe every coarser level. Objects larger than a
+/// quarter of the world (the objects' extent when the grid was configured)
+/// live in the overflow list, so floors and walls do not sit in one coarse
+/// cell that every small object probes.
 ///
 /// Pick a grid for scenes of similar-sized objects spread evenly (seed 000's
 /// verdict), the hashed kind when the world has no bounds, the hierarchical
@@ -113,6 +116,8 @@ pub struct Grid<V: Vector, T = ()> {
     pub(super) dirty: Vec<bool>,
     pub(super) dirty_list: Vec<u32>,
     pub(super) base_cell: f32,
+    /// `hgrid`: the highest level; larger objects go to the overflow list.
+    pub(super) top_level: usize,
     pub(super) overflow: Vec<u32>,
     pairs: Vec<Pair>,
     next_pairs: Vec<Pair>,
@@ -194,6 +199,7 @@ impl<V: Vector, T> Grid<V, T> {
             dirty: Vec::new(),
             dirty_list: Vec::new(),
             base_cell: 0.0,
+            top_level: 0,
             overflow: Vec::new(),
             pairs: Vec::new(),
             next_pairs: Vec::new(),

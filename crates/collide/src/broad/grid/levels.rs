@@ -67,6 +67,20 @@ impl<V: Vector, T> Grid<V, T> {
             }
         };
         self.base_cell = cell;
+        // hgrid: the top level's cell is the first to reach a quarter of
+        // the world; anything larger is world-spanning and lives apart.
+        let world = live
+            .iter()
+            .map(|&i| boxes[i as usize])
+            .reduce(|a, b| a.union(&b))
+            .map_or(0.0, |u| {
+                (0..V::DIM)
+                    .map(|a| u.size().axis(a))
+                    .fold(0.0f32, f32::max)
+            });
+        self.top_level = (0..MAX_LEVELS)
+            .find(|&l| world > 0.0 && 4.0 * self.level_cell(l) >= world)
+            .unwrap_or(MAX_LEVELS - 1);
         self.levels = vec![level];
         for i in live {
             self.place(i);
@@ -87,7 +101,7 @@ impl<V: Vector, T> Grid<V, T> {
         }
         let size = self.boxes[i as usize].size();
         let extent = (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max);
-        let fresh = (0..MAX_LEVELS)
+        let fresh = (0..=self.top_level)
             .find(|&l| extent <= self.level_cell(l))
             .map(|l| l as u8);
         match current {

@@ -74,9 +74,7 @@ impl<V: Vector, T> Grid<V, T> {
             .map(|&i| boxes[i as usize])
             .reduce(|a, b| a.union(&b))
             .map_or(0.0, |u| {
-                (0..V::DIM)
-                    .map(|a| u.size().axis(a))
-                    .fold(0.0f32, f32::max)
+                (0..V::DIM).map(|a| u.size().axis(a)).fold(0.0f32, f32::max)
             });
         self.top_level = (0..MAX_LEVELS)
             .find(|&l| world > 0.0 && 4.0 * self.level_cell(l) >= world)

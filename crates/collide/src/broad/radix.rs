@@ -2,9 +2,10 @@
 //! frame in O(n) rather than O(n log n) (grid registrations after incoherent
 //! motion).
 
-/// Sorts `items` by `key` (ascending, stable) with 8-bit digits, skipping
+/// Sorts `items` by `key` (ascending, stable) with 11-bit digits, skipping
 /// the digits on which every key agrees, so narrow key ranges cost few
-/// passes. `scratch` is reused memory; its contents are unspecified after.
+/// passes (grid cell keys: 2 or 3). `scratch` is reused memory; its
+/// contents are unspecified after.
 ///
 /// Cost: one counting pass plus one scatter pass per differing digit.
 pub(crate) fn radix_sort_by_key<T: Copy>(
@@ -16,11 +17,12 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
     if n < 2 {
         return;
     }
-    let mut counts = [[0u32; 256]; 8]; // 8 KiB on the stack: no allocation per call
+    // 48 KiB on the stack: no allocation per call.
+    let mut counts = [[0u32; RADIX]; DIGITS];
     for item in items.iter() {
         let k = key(item);
         for (digit, table) in counts.iter_mut().enumerate() {
-            table[((k >> (8 * digit)) & 0xff) as usize] += 1;
+            table[((k >> (BITS * digit)) & MASK) as usize] += 1;
         }
     }
     scratch.clear();
@@ -30,7 +32,7 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
         if table.iter().any(|&c| c as usize == n) {
             continue; // every key has the same digit here
         }
-        let mut offsets = [0u32; 256];
+        let mut offsets = [0u32; RADIX];
         let mut sum = 0;
         for (offset, &count) in offsets.iter_mut().zip(table.iter()) {
             *offset = sum;
@@ -42,7 +44,7 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
             (&items[..], &mut scratch[..])
         };
         for item in src {
-            let bucket = ((key(item) >> (8 * digit)) & 0xff) as usize;
+            let bucket = ((key(item) >> (BITS * digit)) & MASK) as usize;
             dst[offsets[bucket] as usize] = *item;
             offsets[bucket] += 1;
         }
@@ -52,6 +54,11 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
         std::mem::swap(items, scratch);
     }
 }
+
+const BITS: usize = 11;
+const RADIX: usize = 1 << BITS;
+const MASK: u64 = (RADIX - 1) as u64;
+const DIGITS: usize = 64_usize.div_ceil(BITS);
 
 #[cfg(test)]
 mod tests {

@@ -109,11 +109,12 @@ pub(crate) struct CellRange {
 }
 
 impl CellRange {
-    /// Number of cells, exact even for the widest ranges.
-    pub(crate) fn count(&self) -> u128 {
+    /// Number of cells, saturating at `u64::MAX` for the widest ranges.
+    #[inline]
+    pub(crate) fn count(&self) -> u64 {
         (0..3)
-            .map(|a| (i64::from(self.max[a]) - i64::from(self.min[a]) + 1) as u128)
-            .product()
+            .map(|a| (i64::from(self.max[a]) - i64::from(self.min[a]) + 1) as u64)
+            .fold(1u64, u64::saturating_mul)
     }
 
     #[inline]
@@ -224,7 +225,12 @@ mod tests {
             min: [i32::MIN, 0, 0],
             max: [i32::MAX, 0, 0],
         };
-        assert_eq!(wide.count(), 1u128 << 32);
+        assert_eq!(wide.count(), 1u64 << 32);
+        let widest = CellRange {
+            min: [i32::MIN; 3],
+            max: [i32::MAX; 3],
+        };
+        assert_eq!(widest.count(), u64::MAX, "saturates");
     }
 
     #[test]

@@ -142,10 +142,10 @@ impl<V: Vector, T> Grid<V, T> {
             self.ensure_level(usize::from(l));
             let target = &self.levels[usize::from(l)];
             let range = target.frame.range_of(&self.boxes[index]);
-            let fits = range.count() <= u128::from(self.config.max_cells_per_object)
+            let fits = range.count() <= u64::from(self.config.max_cells_per_object)
                 && target.holds(&range);
             if fits {
-                self.cell_changes += range.count() as u64;
+                self.cell_changes += range.count();
                 self.ranges[index] = range;
                 self.levels_of[index] = l;
                 self.places[index] = Place::Cells;
@@ -163,7 +163,7 @@ impl<V: Vector, T> Grid<V, T> {
         match self.places[index] {
             Place::Unplaced => {}
             Place::Cells => {
-                self.cell_changes += self.ranges[index].count() as u64;
+                self.cell_changes += self.ranges[index].count();
                 self.mark_dirty(i);
             }
             Place::Overflow(at) => {
@@ -196,11 +196,11 @@ impl<V: Vector, T> Grid<V, T> {
                 return;
             }
             let fits =
-                new.count() <= u128::from(self.config.max_cells_per_object) && target.holds(&new);
+                new.count() <= u64::from(self.config.max_cells_per_object) && target.holds(&new);
             if fits {
                 // Cells left plus cells entered.
                 let shared = old.intersect(&new).map_or(0, |r| r.count());
-                self.cell_changes += (old.count() + new.count() - 2 * shared) as u64;
+                self.cell_changes += old.count() + new.count() - 2 * shared;
                 self.ranges[index] = new;
                 self.mark_dirty(i);
                 return;

@@ -125,7 +125,7 @@ fn escape(text: &str) -> String {
 pub fn render(results: &[SceneResult], animations: &[Animation], cells: &[CellRow]) -> String {
     let mut html = String::new();
     html.push_str(HEAD);
-    html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame; times are for the frame's updates plus the step, without the check.</p>\n");
+    html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame. Times are for <code>step()</code> alone (the tables also give the frame with its updates), measured in a run without the check.</p>\n");
 
     if !animations.is_empty() {
         html.push_str("<h2>Scenes</h2>\n<p>Boxes in at least one overlapping pair are red.</p>\n<div class=\"controls\"><select id=\"scene\">");

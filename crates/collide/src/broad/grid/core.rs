@@ -237,7 +237,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// let mut grid: Grid<Vec2> = Grid::hashed();
     /// grid.insert(Aabb2::new(Vec2::ZERO, Vec2::new(4.0, 2.0))?, ())?;
     /// grid.step();
-    /// assert_eq!(grid.cell_size(), Some(4.0)); // the objects' largest extent
+    /// assert_eq!(grid.cell_size(), Some(6.0)); // 1.5 times the largest extent
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn cell_size(&self) -> Option<f32> {

@@ -425,7 +425,17 @@ fn main() -> ExitCode {
          collide's strict rule) are compared with the reference's\n"
     );
 
-    let mut all = Vec::new();
+    let mut all: Vec<Row> = Vec::new();
+    let cases = args.dim.len() * args.scene.len() * args.motion.len() * args.n.len();
+    // On standard error, so tables on standard output stay clean; hidden
+    // when standard error is not a terminal.
+    let bar = indicatif::ProgressBar::new(cases as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg:>32} [{bar:30}] {pos}/{len} scenes {elapsed}",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
     for &dim in &args.dim {
         for &kind in &args.scene {
             for &motion in &args.motion {
@@ -434,44 +444,49 @@ fn main() -> ExitCode {
                         motion,
                         ..SceneConfig::new(kind, n)
                     };
+                    bar.set_message(format!("{dim}D {kind} {motion} n={n}"));
                     let (rows, notes) = match dim {
                         2 => run_case::<Vec2>(config, args.frames, &args.only),
                         _ => run_case::<Vec3>(config, args.frames, &args.only),
                     };
-                    println!(
-                        "## {dim}D {kind}, {motion}, n = {n} ({} frames)\n",
-                        args.frames
-                    );
-                    print!("{}", table(&rows));
-                    println!();
-                    for note in &notes {
-                        println!("- {note}");
-                    }
-                    for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
-                        let what = r.first_disagreement.as_deref().unwrap_or_default();
-                        if r.ours {
-                            println!(
-                                "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
-                                r.structure, r.frames_disagreeing
-                            );
-                            eprintln!(
-                                "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
-                                r.structure, r.frames_disagreeing
-                            );
-                        } else {
-                            println!(
-                                "- `{}` (peer) disagreed on {} frames; {what}",
-                                r.structure, r.frames_disagreeing
-                            );
+                    bar.inc(1);
+                    bar.suspend(|| {
+                        println!(
+                            "## {dim}D {kind}, {motion}, n = {n} ({} frames)\n",
+                            args.frames
+                        );
+                        print!("{}", table(&rows));
+                        println!();
+                        for note in &notes {
+                            println!("- {note}");
                         }
-                    }
-                    println!();
-                    let _ = std::io::stdout().flush();
+                        for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
+                            let what = r.first_disagreement.as_deref().unwrap_or_default();
+                            if r.ours {
+                                println!(
+                                    "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
+                                    r.structure, r.frames_disagreeing
+                                );
+                                eprintln!(
+                                    "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
+                                    r.structure, r.frames_disagreeing
+                                );
+                            } else {
+                                println!(
+                                    "- `{}` (peer) disagreed on {} frames; {what}",
+                                    r.structure, r.frames_disagreeing
+                                );
+                            }
+                        }
+                        println!();
+                        let _ = std::io::stdout().flush();
+                    });
                     all.extend(rows);
                 }
             }
         }
     }
+    bar.finish_and_clear();
 
     if let Some(path) = &args.csv {
         if let Err(e) = std::fs::write(path, csv(&all)) {

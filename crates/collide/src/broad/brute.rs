@@ -8,7 +8,7 @@
 //! Cost: n(n-1)/2 box tests per step, memory O(n + pairs).
 
 use super::contract::{BroadPhase, StepStats};
-use super::events::{FrameEvents, Pair};
+use super::events::{FrameEvents, Pair, PairTracker};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::{Handle, Slots};
@@ -36,12 +36,10 @@ use std::ops::ControlFlow;
 #[derive(Debug)]
 pub struct Brute<V: Vector, T = ()> {
     objects: Slots<(Aabb<V>, T)>,
-    pairs: Vec<Pair>,
-    events: FrameEvents,
+    tracker: PairTracker,
     stats: StepStats,
     // Scratch, reused every step so steady state does not allocate.
     live: Vec<(Handle, Aabb<V>)>,
-    next_pairs: Vec<Pair>,
 }
 
 impl<V: Vector, T> Default for Brute<V, T> {
@@ -62,11 +60,9 @@ impl<V: Vector, T> Brute<V, T> {
     pub fn new() -> Self {
         Self {
             objects: Slots::new(),
-            pairs: Vec::new(),
-            events: FrameEvents::default(),
+            tracker: PairTracker::default(),
             stats: StepStats::default(),
             live: Vec::new(),
-            next_pairs: Vec::new(),
         }
     }
 }
@@ -93,36 +89,30 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
         self.live.clear();
         self.live
             .extend(self.objects.iter().map(|(h, (aabb, _))| (h, *aabb)));
-        self.next_pairs.clear();
+        let next = self.tracker.begin();
         // Handles come in slot order, so (i, j) with i < j is already the
         // sorted pair order: no sort needed.
         for (i, (hi, bi)) in self.live.iter().enumerate() {
             for (hj, bj) in &self.live[i + 1..] {
                 if bi.overlaps(bj) {
-                    self.next_pairs.push(Pair::new(*hi, *hj));
+                    next.push(Pair::new(*hi, *hj));
                 }
             }
         }
-        self.events.set_difference(&self.pairs, &self.next_pairs);
-        std::mem::swap(&mut self.pairs, &mut self.next_pairs);
+        self.tracker.finish();
         let n = self.live.len() as u64;
-        self.stats = StepStats {
-            objects: self.live.len(),
-            candidates_tested: n * n.saturating_sub(1) / 2,
-            maintenance_ops: 0,
-            pairs: self.pairs.len(),
-            started: self.events.started.len(),
-            stopped: self.events.stopped.len(),
-        };
-        &self.events
+        self.stats = self
+            .tracker
+            .stats(self.live.len(), n * n.saturating_sub(1) / 2, 0);
+        self.tracker.events()
     }
 
     fn events(&self) -> &FrameEvents {
-        &self.events
+        self.tracker.events()
     }
 
     fn pairs(&self) -> &[Pair] {
-        &self.pairs
+        self.tracker.pairs()
     }
 
     fn stats(&self) -> StepStats {

@@ -1,6 +1,7 @@
 //! Pairs and per-frame pair events, and the sorted-merge diff that turns two
 //! frames' pair lists into started and stopped events.
 
+use super::contract::StepStats;
 use crate::handle::Handle;
 use std::cmp::Ordering;
 use std::fmt;
@@ -189,5 +190,54 @@ impl FrameEvents {
         }
         self.stopped.extend_from_slice(&previous[i..]);
         self.started.extend_from_slice(&current[j..]);
+    }
+}
+
+/// The pairs of the last step, the pairs of the step being built, and the
+/// events between them: the bookkeeping every structure that finds its pairs
+/// afresh each step shares. Memory is reused from step to step.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairTracker {
+    current: Vec<Pair>,
+    next: Vec<Pair>,
+    events: FrameEvents,
+}
+
+impl PairTracker {
+    /// Starts a step: returns the (emptied) list to fill with this step's
+    /// pairs, sorted and without duplicates.
+    pub(crate) fn begin(&mut self) -> &mut Vec<Pair> {
+        self.next.clear();
+        &mut self.next
+    }
+
+    /// Ends a step: the filled list becomes the current pairs and the
+    /// events are their difference from the previous ones.
+    pub(crate) fn finish(&mut self) -> &FrameEvents {
+        self.events.set_difference(&self.current, &self.next);
+        std::mem::swap(&mut self.current, &mut self.next);
+        &self.events
+    }
+
+    /// The pairs of the last step.
+    pub(crate) fn pairs(&self) -> &[Pair] {
+        &self.current
+    }
+
+    /// The events of the last step.
+    pub(crate) fn events(&self) -> &FrameEvents {
+        &self.events
+    }
+
+    /// The step's statistics, from its work counters and the lists.
+    pub(crate) fn stats(&self, objects: usize, tested: u64, maintenance: u64) -> StepStats {
+        StepStats {
+            objects,
+            candidates_tested: tested,
+            maintenance_ops: maintenance,
+            pairs: self.current.len(),
+            started: self.events.started.len(),
+            stopped: self.events.stopped.len(),
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::config::GridConfig;
 use super::level::Level;
 use super::pairs::{PairScratch, grid_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
-use crate::broad::events::{FrameEvents, Pair};
+use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::{Handle, Slots};
@@ -119,10 +119,8 @@ pub struct Grid<V: Vector, T = ()> {
     /// `hgrid`: the highest level; larger objects go to the overflow list.
     pub(super) top_level: usize,
     pub(super) overflow: Vec<u32>,
-    pairs: Vec<Pair>,
-    next_pairs: Vec<Pair>,
+    tracker: PairTracker,
     scratch: PairScratch,
-    events: FrameEvents,
     stats: StepStats,
     pub(super) cell_changes: u64,
     pub(super) level_changes: u64,
@@ -201,10 +199,8 @@ impl<V: Vector, T> Grid<V, T> {
             base_cell: 0.0,
             top_level: 0,
             overflow: Vec::new(),
-            pairs: Vec::new(),
-            next_pairs: Vec::new(),
+            tracker: PairTracker::default(),
             scratch: PairScratch::default(),
-            events: FrameEvents::default(),
             stats: StepStats::default(),
             cell_changes: 0,
             level_changes: 0,
@@ -382,35 +378,31 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
             &self.overflow,
             &mut self.scratch,
         );
-        self.next_pairs.clear();
+        let next = self.tracker.begin();
         for &key in &self.scratch.keys {
             let (a, b) = ((key >> 32) as u32, key as u32);
-            self.next_pairs
-                .push(Pair::new(self.handle_at(a), self.handle_at(b)));
+            let handle = |i| {
+                self.objects
+                    .handle_at(i)
+                    .expect("registered objects are live")
+            };
+            next.push(Pair::new(handle(a), handle(b)));
         }
-        self.events.set_difference(&self.pairs, &self.next_pairs);
-        std::mem::swap(&mut self.pairs, &mut self.next_pairs);
+        self.tracker.finish();
         self.last = (
             std::mem::take(&mut self.cell_changes),
             std::mem::take(&mut self.level_changes),
         );
-        self.stats = StepStats {
-            objects: self.objects.len(),
-            candidates_tested: tested,
-            maintenance_ops: self.last.0,
-            pairs: self.pairs.len(),
-            started: self.events.started.len(),
-            stopped: self.events.stopped.len(),
-        };
-        &self.events
+        self.stats = self.tracker.stats(self.objects.len(), tested, self.last.0);
+        self.tracker.events()
     }
 
     fn events(&self) -> &FrameEvents {
-        &self.events
+        self.tracker.events()
     }
 
     fn pairs(&self) -> &[Pair] {
-        &self.pairs
+        self.tracker.pairs()
     }
 
     fn stats(&self) -> StepStats {

@@ -39,7 +39,8 @@ pub mod trace;
 
 pub use broad::{
     BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
-    GridStats, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Verified, structure_by_name,
+    GridStats, KdTree, Neighbour, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Verified,
+    structure_by_name,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

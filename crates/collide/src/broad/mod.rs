@@ -4,6 +4,8 @@
 //! - [`Brute`]: the O(n²) reference every other structure is checked
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
+//! - [`KdTree`]: nearest, k-nearest and radius queries over points (not a
+//!   broad phase; it sits here with the other spatial structures).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
 //!   divergence.
 //!
@@ -13,6 +15,7 @@ mod brute;
 mod contract;
 mod events;
 mod grid;
+mod kdtree;
 mod radix;
 mod registry;
 mod verify;
@@ -21,5 +24,6 @@ pub use brute::Brute;
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
+pub use kdtree::{KdTree, Neighbour};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

@@ -56,7 +56,19 @@ impl Neighbour {
     }
 }
 
-/// A k-d tree over points. See the [module docs](self).
+/// A k-d tree over points, for nearest, k-nearest and radius queries.
+///
+/// Pick it for many point queries over a set of points that changes slowly
+/// (spawn points, waypoints, sound sources, units between rebuilds). It is
+/// not a broad phase: it answers "what is near this point", not "what
+/// overlaps what". Built by splitting at the median of the axis with the
+/// largest spread, so it stays balanced for hotspots and coincident points.
+/// Cost: O(n log n) to build, about O(log n) per nearest query, O(n) memory.
+///
+/// **Moving points**: [`KdTree::update`] stores the new position at once and
+/// marks the point as moved; queries test moved points directly, so answers
+/// are always exact. When more than [`KdTree::rebuild_share`] of the points
+/// have moved, the update rebuilds the tree.
 ///
 /// ```
 /// use collide::KdTree;

@@ -39,8 +39,8 @@ pub mod trace;
 
 pub use broad::{
     BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
-    GridStats, KdTree, Neighbour, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Verified,
-    structure_by_name,
+    GridStats, KdTree, Neighbour, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Tree,
+    TreeConfig, TreeKind, Verified, structure_by_name,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

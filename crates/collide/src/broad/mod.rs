@@ -4,6 +4,7 @@
 //! - [`Brute`]: the O(n²) reference every other structure is checked
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
+//! - [`Tree`]: adaptive quadtree/octree, tight (`tree`) or loose (`loose`).
 //! - [`KdTree`]: nearest, k-nearest and radius queries over points (not a
 //!   broad phase; it sits here with the other spatial structures).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
@@ -18,6 +19,7 @@ mod grid;
 mod kdtree;
 mod radix;
 mod registry;
+mod tree;
 mod verify;
 
 pub use brute::Brute;
@@ -26,4 +28,5 @@ pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
+pub use tree::{Tree, TreeConfig, TreeKind};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

@@ -3,6 +3,7 @@
 use super::brute::Brute;
 use super::contract::BroadPhase;
 use super::grid::Grid;
+use super::tree::Tree;
 use crate::geometry::Vector;
 
 /// Every structure the project has, in the order tables list them.
@@ -14,7 +15,7 @@ use crate::geometry::Vector;
 ///     assert_eq!(world.name(), *name);
 /// }
 /// ```
-pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid"];
+pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid", "tree", "loose"];
 
 /// The structure `collide replay` uses when none is named: the fastest of
 /// ours on the shared scenes that needs no settings and no bounds (see
@@ -39,6 +40,8 @@ pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn Br
         "grid" => Some(Box::new(Grid::<V, T>::dense())),
         "hashgrid" => Some(Box::new(Grid::<V, T>::hashed())),
         "hgrid" => Some(Box::new(Grid::<V, T>::hierarchical())),
+        "tree" => Some(Box::new(Tree::<V, T>::tight())),
+        "loose" => Some(Box::new(Tree::<V, T>::loose())),
         _ => None,
     }
 }

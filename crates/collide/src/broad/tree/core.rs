@@ -1,0 +1,494 @@
+//! [`Tree`]: the adaptive quadtree (2D) / octree (3D), tight (`tree`) or
+//! loose (`loose`), behind the broad-phase contract.
+
+use super::nodes::{Limits, NONE, Nodes};
+use super::pairs::tree_pairs;
+use crate::broad::contract::{BroadPhase, StepStats};
+use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::{Handle, Slots};
+use std::ops::ControlFlow;
+
+/// Tight or loose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeKind {
+    /// `tree`: an object lives in the deepest node whose cell holds its
+    /// whole box; one straddling a split stays at the parent.
+    Tight,
+    /// `loose`: every node's bound is its cell grown by half the cell on
+    /// each side; an object goes to the child holding its centre when it
+    /// fits that child's bound, so objects near a split move without
+    /// re-registration.
+    Loose,
+}
+
+/// Settings of a [`Tree`]; every field has a default.
+///
+/// ```
+/// use collide::{Aabb2, Tree, TreeConfig, TreeKind};
+/// use glam::Vec2;
+/// let config = TreeConfig {
+///     bounds: Some(Aabb2::new(Vec2::ZERO, Vec2::splat(1024.0))?),
+///     ..TreeConfig::default()
+/// };
+/// let tree: Tree<Vec2> = Tree::with_config(TreeKind::Loose, config)?;
+/// assert_eq!(tree.kind(), TreeKind::Loose);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeConfig<V: Vector> {
+    /// The root's cell. `None`: the bounds of the objects present at the
+    /// first step plus 1%. Objects outside go to the overflow list.
+    pub bounds: Option<Aabb<V>>,
+    /// A leaf splits when it holds more than this many objects (>= 1).
+    pub split_above: usize,
+    /// Children merge into their parent when its subtree holds fewer than
+    /// this many objects (< `split_above`).
+    pub merge_below: usize,
+    /// The deepest level (root 0), at most 30.
+    pub max_depth: u8,
+}
+
+impl<V: Vector> Default for TreeConfig<V> {
+    /// Automatic bounds, split above 8, merge below 4, depth at most 16.
+    fn default() -> Self {
+        Self {
+            bounds: None,
+            split_above: 8,
+            merge_below: 4,
+            max_depth: 16,
+        }
+    }
+}
+
+/// Where an object is registered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Place {
+    Unplaced,
+    /// In node `.0`'s list at position `.1`.
+    Node(u32, u32),
+    /// In the overflow list at this position.
+    Overflow(u32),
+}
+
+/// The adaptive quadtree (2D) / octree (3D), tight or loose; see
+/// [`TreeKind`].
+///
+/// A leaf splits into 2^D children when it holds more than
+/// [`TreeConfig::split_above`] objects (up to [`TreeConfig::max_depth`], and
+/// never below a cell of a millionth of the root, so a thousand objects on
+/// one point terminate); children merge back when their parent's subtree
+/// falls below [`TreeConfig::merge_below`]. An object that straddles the
+/// children stays at the parent, and every query visits the objects held on
+/// its path, so nothing is missed. Objects outside the root go to an
+/// overflow list tested against everything.
+///
+/// Each step finds all pairs by a traversal of the tree against itself
+/// (each node's objects against its subtree, and for the loose tree sibling
+/// subtrees whose bounds overlap), each pair once, and turns them into
+/// events by a sorted merge.
+///
+/// Pick a tree for scenes that are dense in places and empty elsewhere;
+/// the loose kind when objects move a little every frame. Cost per step:
+/// about O(n log n); memory O(n) plus the nodes.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Pair, Tree};
+/// use glam::Vec2;
+/// let mut tree: Tree<Vec2> = Tree::loose();
+/// let a = tree.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
+/// let b = tree.insert(Aabb2::new(Vec2::ONE, Vec2::splat(3.0))?, ())?;
+/// assert_eq!(tree.step().started, vec![Pair::new(a, b)]);
+/// tree.validate().unwrap();
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Tree<V: Vector, T = ()> {
+    pub(super) kind: TreeKind,
+    pub(super) config: TreeConfig<V>,
+    pub(super) objects: Slots<T>,
+    pub(super) boxes: Vec<Aabb<V>>,
+    pub(super) places: Vec<Place>,
+    pub(super) nodes: Option<Nodes<V>>,
+    pub(super) overflow: Vec<u32>,
+    tracker: PairTracker,
+    keys: Vec<u64>,
+    stats: StepStats,
+    moves: u64,
+}
+
+impl<V: Vector, T> Tree<V, T> {
+    /// A tight quadtree/octree (`tree`) with default settings.
+    pub fn tight() -> Self {
+        Self::build(TreeKind::Tight, TreeConfig::default())
+    }
+
+    /// A loose quadtree/octree (`loose`) with default settings.
+    pub fn loose() -> Self {
+        Self::build(TreeKind::Loose, TreeConfig::default())
+    }
+
+    /// A tree of `kind` with these settings, or an error naming a bad one.
+    pub fn with_config(kind: TreeKind, config: TreeConfig<V>) -> Result<Self, Error> {
+        let bad = |name, value: usize, expected| Error::Setting {
+            name,
+            value: value as f64,
+            expected,
+        };
+        if config.split_above == 0 {
+            return Err(bad("split_above", 0, "at least 1"));
+        }
+        if config.merge_below >= config.split_above {
+            return Err(bad(
+                "merge_below",
+                config.merge_below,
+                "less than split_above (or nodes would split and merge forever)",
+            ));
+        }
+        if config.max_depth > 30 {
+            return Err(bad(
+                "max_depth",
+                usize::from(config.max_depth),
+                "at most 30",
+            ));
+        }
+        if let Some(b) = config.bounds {
+            if (0..V::DIM).any(|a| b.size().axis(a) <= 0.0) {
+                return Err(bad("bounds", 0, "a box with positive extent on every axis"));
+            }
+        }
+        Ok(Self::build(kind, config))
+    }
+
+    fn build(kind: TreeKind, config: TreeConfig<V>) -> Self {
+        let mut tree = Self {
+            kind,
+            config,
+            objects: Slots::new(),
+            boxes: Vec::new(),
+            places: Vec::new(),
+            nodes: None,
+            overflow: Vec::new(),
+            tracker: PairTracker::default(),
+            keys: Vec::new(),
+            stats: StepStats::default(),
+            moves: 0,
+        };
+        if let Some(bounds) = config.bounds {
+            tree.configure(bounds);
+        }
+        tree
+    }
+
+    /// Tight or loose.
+    pub fn kind(&self) -> TreeKind {
+        self.kind
+    }
+
+    /// Number of nodes in use (0 before the first step chose the bounds).
+    pub fn node_count(&self) -> usize {
+        let Some(nodes) = &self.nodes else { return 0 };
+        let mut count = 0;
+        let mut stack = vec![0u32];
+        while let Some(n) = stack.pop() {
+            count += 1;
+            stack.extend(nodes.children(n));
+        }
+        count
+    }
+
+    /// Objects in the overflow list (outside the root).
+    pub fn overflow_objects(&self) -> usize {
+        self.overflow.len()
+    }
+
+    fn configure(&mut self, root: Aabb<V>) {
+        let size = root.size();
+        let largest = (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max);
+        let limits = Limits {
+            split_above: self.config.split_above,
+            merge_below: self.config.merge_below,
+            max_depth: self.config.max_depth,
+            min_cell: largest * 1.0e-6,
+            looseness: match self.kind {
+                TreeKind::Tight => 0.0,
+                TreeKind::Loose => 0.5,
+            },
+        };
+        self.nodes = Some(Nodes::new(root, limits));
+        let live: Vec<u32> = self.objects.iter().map(|(h, _)| h.index()).collect();
+        for i in live {
+            self.place(i);
+        }
+    }
+
+    /// The automatic root: the objects' bounds grown by 1% on each side
+    /// (at least 1 unit).
+    fn auto_root(&self) -> Aabb<V> {
+        let union = self
+            .objects
+            .iter()
+            .map(|(h, _)| self.boxes[h.index() as usize])
+            .reduce(|a, b| a.union(&b))
+            .unwrap_or_default();
+        let size = union.size();
+        Aabb::new(
+            V::from_axes(|a| union.min().axis(a) - (0.01 * size.axis(a)).max(1.0)),
+            V::from_axes(|a| union.max().axis(a) + (0.01 * size.axis(a)).max(1.0)),
+        )
+        .unwrap_or(union)
+    }
+
+    fn ensure_slot(&mut self, index: usize) {
+        if self.boxes.len() <= index {
+            self.boxes.resize(index + 1, Aabb::default());
+            self.places.resize(index + 1, Place::Unplaced);
+        }
+    }
+
+    /// Registers object `i` by its box: the deepest node that takes it, or
+    /// the overflow list.
+    fn place(&mut self, i: u32) {
+        let Some(nodes) = &mut self.nodes else {
+            return;
+        };
+        let b = self.boxes[i as usize];
+        let root = &nodes.nodes[0];
+        let inside = match self.kind {
+            TreeKind::Tight => root.cell.contains(&b),
+            TreeKind::Loose => root.bound.contains(&b),
+        };
+        if !inside {
+            self.places[i as usize] = Place::Overflow(self.overflow.len() as u32);
+            self.overflow.push(i);
+            return;
+        }
+        let mut node = 0;
+        while let Some(child) = nodes.child_for(node, &b) {
+            node = child;
+        }
+        let list = &mut nodes.nodes[node as usize].objects;
+        self.places[i as usize] = Place::Node(node, list.len() as u32);
+        list.push(i);
+        nodes.add_count(node, 1);
+        self.split_while_crowded(node);
+    }
+
+    /// Splits `node` while it wants to, moving down the objects that fit a
+    /// child, and then its children likewise (bounded by the depth limit).
+    fn split_while_crowded(&mut self, node: u32) {
+        let Some(nodes) = &mut self.nodes else {
+            return;
+        };
+        if !nodes.wants_split(node) {
+            return;
+        }
+        nodes.split(node);
+        let held = std::mem::take(&mut nodes.nodes[node as usize].objects);
+        let mut kept = Vec::with_capacity(held.len());
+        let mut touched = Vec::new();
+        for i in held {
+            let b = self.boxes[i as usize];
+            match nodes.child_for(node, &b) {
+                Some(child) => {
+                    let list = &mut nodes.nodes[child as usize].objects;
+                    self.places[i as usize] = Place::Node(child, list.len() as u32);
+                    list.push(i);
+                    nodes.nodes[child as usize].subtree += 1;
+                    if !touched.contains(&child) {
+                        touched.push(child);
+                    }
+                }
+                None => {
+                    self.places[i as usize] = Place::Node(node, kept.len() as u32);
+                    kept.push(i);
+                }
+            }
+        }
+        nodes.nodes[node as usize].objects = kept;
+        for child in touched {
+            self.split_while_crowded(child);
+        }
+    }
+
+    /// Unregisters object `i`, merging emptied subtrees.
+    fn unplace(&mut self, i: u32) {
+        match self.places[i as usize] {
+            Place::Unplaced => {}
+            Place::Overflow(at) => {
+                self.overflow.swap_remove(at as usize);
+                if let Some(&moved) = self.overflow.get(at as usize) {
+                    self.places[moved as usize] = Place::Overflow(at);
+                }
+            }
+            Place::Node(node, at) => {
+                let nodes = self.nodes.as_mut().expect("placed objects have nodes");
+                let list = &mut nodes.nodes[node as usize].objects;
+                list.swap_remove(at as usize);
+                if let Some(&moved) = list.get(at as usize) {
+                    self.places[moved as usize] = Place::Node(node, at);
+                }
+                nodes.add_count(node, -1);
+                self.merge_from(node);
+            }
+        }
+        self.places[i as usize] = Place::Unplaced;
+    }
+
+    /// Collapses the highest ancestor of `node` (or `node` itself) whose
+    /// subtree has fallen below the merge threshold.
+    fn merge_from(&mut self, node: u32) {
+        let Some(nodes) = &mut self.nodes else {
+            return;
+        };
+        let mut target = NONE;
+        let mut n = node;
+        while n != NONE {
+            let here = &nodes.nodes[n as usize];
+            if here.children != NONE && (here.subtree as usize) < nodes.limits.merge_below {
+                target = n;
+            }
+            n = here.parent;
+        }
+        if target == NONE {
+            return;
+        }
+        let mut gathered = Vec::new();
+        let mut stack: Vec<u32> = nodes.children(target).collect();
+        let mut blocks = vec![target];
+        while let Some(c) = stack.pop() {
+            gathered.append(&mut nodes.nodes[c as usize].objects);
+            if nodes.nodes[c as usize].children != NONE {
+                blocks.push(c);
+                stack.extend(nodes.children(c));
+            }
+        }
+        for b in blocks.into_iter().rev() {
+            nodes.unsplit(b);
+        }
+        let list = &mut nodes.nodes[target as usize].objects;
+        for i in gathered {
+            self.places[i as usize] = Place::Node(target, list.len() as u32);
+            list.push(i);
+        }
+    }
+
+    /// Re-registers object `i` after its box changed: it stays in its node
+    /// while the node's bound still holds it (tight: its cell; loose: its
+    /// grown bound), so small moves touch nothing.
+    fn relocate(&mut self, i: u32) {
+        if let (Place::Node(node, _), Some(nodes)) = (self.places[i as usize], &self.nodes) {
+            let b = self.boxes[i as usize];
+            let n = &nodes.nodes[node as usize];
+            let stays = match self.kind {
+                TreeKind::Tight => n.cell.contains(&b),
+                TreeKind::Loose => n.bound.contains(&b),
+            };
+            if stays && nodes.child_for(node, &b).is_none() {
+                return;
+            }
+        }
+        if self.nodes.is_some() {
+            self.moves += 1;
+            self.unplace(i);
+            self.place(i);
+        }
+    }
+}
+
+impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
+    fn name(&self) -> &str {
+        match self.kind {
+            TreeKind::Tight => "tree",
+            TreeKind::Loose => "loose",
+        }
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        let handle = self.objects.insert(value)?;
+        let i = handle.index();
+        self.ensure_slot(i as usize);
+        self.boxes[i as usize] = aabb;
+        self.place(i);
+        Ok(handle)
+    }
+
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        self.objects.check(handle)?;
+        let i = handle.index();
+        self.boxes[i as usize] = aabb;
+        self.relocate(i);
+        Ok(())
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        let value = self.objects.remove(handle)?;
+        self.unplace(handle.index());
+        Ok(value)
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        if self.nodes.is_none() && !self.objects.is_empty() {
+            let root = self.auto_root();
+            self.configure(root);
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        let tested = tree_pairs(self, &mut keys);
+        let next = self.tracker.begin();
+        for &key in &keys {
+            let (a, b) = ((key >> 32) as u32, key as u32);
+            let handle = |i| {
+                self.objects
+                    .handle_at(i)
+                    .expect("registered objects are live")
+            };
+            next.push(Pair::new(handle(a), handle(b)));
+        }
+        self.keys = keys;
+        self.tracker.finish();
+        self.stats =
+            self.tracker
+                .stats(self.objects.len(), tested, std::mem::take(&mut self.moves));
+        self.tracker.events()
+    }
+
+    fn events(&self) -> &FrameEvents {
+        self.tracker.events()
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        self.tracker.pairs()
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[handle.index() as usize])
+    }
+
+    fn value(&self, handle: Handle) -> Option<&T> {
+        self.objects.get(handle)
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.query_boxes(aabb, &mut |i| {
+            visit(
+                self.objects
+                    .handle_at(i)
+                    .expect("registered objects are live"),
+            )
+        })
+    }
+}

@@ -1,0 +1,204 @@
+//! The node pool of a 2^D-ary tree (quadtree in 2D, octree in 3D): logical
+//! cells, bounds (the logical cell, or the loose cell), object lists, and
+//! the split and merge that keep the tree adaptive.
+
+use crate::geometry::{Aabb, Vector};
+
+/// No node / no child.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// One node: its logical cell, its bound (equal to the cell for a tight
+/// tree, the cell grown by the looseness for a loose one), the objects
+/// stored here and the number of objects in its whole subtree.
+#[derive(Clone, Debug)]
+pub(crate) struct Node<V: Vector> {
+    pub(crate) cell: Aabb<V>,
+    pub(crate) bound: Aabb<V>,
+    pub(crate) parent: u32,
+    /// First of 2^D consecutive children, or [`NONE`] for a leaf.
+    pub(crate) children: u32,
+    pub(crate) depth: u8,
+    pub(crate) objects: Vec<u32>,
+    pub(crate) subtree: u32,
+}
+
+/// The splitting policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Limits {
+    /// A leaf splits when it holds more than this many objects.
+    pub(crate) split_above: usize,
+    /// Children merge back when their parent's subtree holds fewer.
+    pub(crate) merge_below: usize,
+    pub(crate) max_depth: u8,
+    /// Cells are never split below this edge length.
+    pub(crate) min_cell: f32,
+    /// The loose bound extends each side of the cell by this share of the
+    /// cell's size (0 for a tight tree; 0.5 makes the bound twice the cell).
+    pub(crate) looseness: f32,
+}
+
+/// The nodes, children allocated in blocks of 2^D, freed blocks reused.
+#[derive(Clone, Debug)]
+pub(crate) struct Nodes<V: Vector> {
+    pub(crate) nodes: Vec<Node<V>>,
+    free_blocks: Vec<u32>,
+    pub(crate) limits: Limits,
+}
+
+/// The number of children of a node.
+pub(crate) const fn fanout(dim: usize) -> usize {
+    1 << dim
+}
+
+impl<V: Vector> Nodes<V> {
+    /// A tree with one leaf covering `root`.
+    pub(crate) fn new(root: Aabb<V>, limits: Limits) -> Self {
+        let mut nodes = Self {
+            nodes: Vec::new(),
+            free_blocks: Vec::new(),
+            limits,
+        };
+        let bound = nodes.loosen(&root);
+        nodes.nodes.push(Node {
+            cell: root,
+            bound,
+            parent: NONE,
+            children: NONE,
+            depth: 0,
+            objects: Vec::new(),
+            subtree: 0,
+        });
+        nodes
+    }
+
+    /// The bound of a node with logical cell `cell`.
+    fn loosen(&self, cell: &Aabb<V>) -> Aabb<V> {
+        let k = self.limits.looseness;
+        if k == 0.0 {
+            return *cell;
+        }
+        let size = cell.size();
+        Aabb::new(
+            V::from_axes(|a| cell.min().axis(a) - k * size.axis(a)),
+            V::from_axes(|a| cell.max().axis(a) + k * size.axis(a)),
+        )
+        .unwrap_or(*cell)
+    }
+
+    /// The child of `node` an object with box `b` goes to, if it fits one:
+    /// tight trees need the box inside the child's cell; loose trees pick
+    /// the child holding the box's centre and need the box inside that
+    /// child's loose bound.
+    pub(crate) fn child_for(&self, node: u32, b: &Aabb<V>) -> Option<u32> {
+        let first = self.nodes[node as usize].children;
+        if first == NONE {
+            return None;
+        }
+        let cell = &self.nodes[node as usize].cell;
+        if self.limits.looseness > 0.0 {
+            let c = b.center();
+            let mut k = 0usize;
+            for a in 0..V::DIM {
+                let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
+                if c.axis(a) >= mid {
+                    k |= 1 << a;
+                }
+            }
+            let child = first + k as u32;
+            return self.nodes[child as usize]
+                .bound
+                .contains(b)
+                .then_some(child);
+        }
+        (0..fanout(V::DIM) as u32)
+            .map(|k| first + k)
+            .find(|&child| self.nodes[child as usize].cell.contains(b))
+    }
+
+    /// Adds 1 (or subtracts) to the subtree counts from `node` to the root.
+    pub(crate) fn add_count(&mut self, mut node: u32, delta: i32) {
+        while node != NONE {
+            let n = &mut self.nodes[node as usize];
+            n.subtree = n.subtree.wrapping_add_signed(delta);
+            node = n.parent;
+        }
+    }
+
+    /// Whether `node` (a leaf) should split now.
+    pub(crate) fn wants_split(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        let size = n.cell.size();
+        let smallest = (0..V::DIM)
+            .map(|a| size.axis(a))
+            .fold(f32::INFINITY, f32::min);
+        n.children == NONE
+            && n.objects.len() > self.limits.split_above
+            && n.depth < self.limits.max_depth
+            && 0.5 * smallest >= self.limits.min_cell
+    }
+
+    /// Gives `node` 2^D children (the halves of its cell on every axis).
+    pub(crate) fn split(&mut self, node: u32) {
+        let count = fanout(V::DIM);
+        let first = match self.free_blocks.pop() {
+            Some(first) => first,
+            None => {
+                let first = self.nodes.len() as u32;
+                let filler = self.nodes[node as usize].clone();
+                self.nodes.resize(self.nodes.len() + count, filler);
+                first
+            }
+        };
+        let (cell, depth) = (
+            self.nodes[node as usize].cell,
+            self.nodes[node as usize].depth,
+        );
+        for k in 0..count {
+            let lo = V::from_axes(|a| {
+                let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
+                if k & (1 << a) != 0 {
+                    mid
+                } else {
+                    cell.min().axis(a)
+                }
+            });
+            let hi = V::from_axes(|a| {
+                let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
+                if k & (1 << a) != 0 {
+                    cell.max().axis(a)
+                } else {
+                    mid
+                }
+            });
+            let child_cell = Aabb::new(lo, hi).unwrap_or(cell);
+            let bound = self.loosen(&child_cell);
+            let child = &mut self.nodes[first as usize + k];
+            child.cell = child_cell;
+            child.bound = bound;
+            child.parent = node;
+            child.children = NONE;
+            child.depth = depth + 1;
+            child.objects.clear();
+            child.subtree = 0;
+        }
+        self.nodes[node as usize].children = first;
+    }
+
+    /// Frees the children block of `node` (which must be leaves).
+    pub(crate) fn unsplit(&mut self, node: u32) {
+        let first = self.nodes[node as usize].children;
+        self.nodes[node as usize].children = NONE;
+        self.free_blocks.push(first);
+    }
+
+    /// The children of `node`, if any.
+    pub(crate) fn children(&self, node: u32) -> impl Iterator<Item = u32> {
+        let first = self.nodes[node as usize].children;
+        let count = if first == NONE {
+            0
+        } else {
+            fanout(V::DIM) as u32
+        };
+        (0..count).map(move |k| first + k)
+    }
+}

@@ -1,0 +1,162 @@
+//! The tree's step and queries: all pairs by a traversal of the tree
+//! against itself, overflow objects against everything, and box queries.
+
+use super::core::Tree;
+use super::nodes::Nodes;
+use crate::geometry::{Aabb, Vector};
+use std::ops::ControlFlow;
+
+#[inline]
+fn key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
+}
+
+/// Every overlapping pair once, into `keys` (sorted); returns the number of
+/// box tests.
+pub(crate) fn tree_pairs<V: Vector, T>(tree: &Tree<V, T>, keys: &mut Vec<u64>) -> u64 {
+    keys.clear();
+    let mut walk = Walk {
+        boxes: &tree.boxes,
+        keys,
+        tested: 0,
+        loose: tree.kind == super::TreeKind::Loose,
+    };
+    if let Some(nodes) = &tree.nodes {
+        walk.self_pairs(nodes, 0);
+        // Overflow objects against the tree, then against each other.
+        for &o in &tree.overflow {
+            walk.probe(nodes, 0, o);
+        }
+    }
+    for (k, &a) in tree.overflow.iter().enumerate() {
+        for &b in &tree.overflow[k + 1..] {
+            walk.test(a, b);
+        }
+    }
+    let tested = walk.tested;
+    keys.sort_unstable();
+    tested
+}
+
+struct Walk<'a, V: Vector> {
+    boxes: &'a [Aabb<V>],
+    keys: &'a mut Vec<u64>,
+    tested: u64,
+    loose: bool,
+}
+
+impl<V: Vector> Walk<'_, V> {
+    #[inline]
+    fn test(&mut self, a: u32, b: u32) {
+        self.tested += 1;
+        if self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
+            self.keys.push(key(a, b));
+        }
+    }
+
+    /// Object `x` (not in this subtree) against every object of the subtree
+    /// under `node` whose bound it overlaps.
+    fn probe(&mut self, nodes: &Nodes<V>, node: u32, x: u32) {
+        let n = &nodes.nodes[node as usize];
+        if !n.bound.overlaps(&self.boxes[x as usize]) {
+            return;
+        }
+        for &y in &n.objects {
+            self.test(x, y);
+        }
+        for c in nodes.children(node) {
+            self.probe(nodes, c, x);
+        }
+    }
+
+    /// All pairs within the subtree under `node`: its own objects among
+    /// themselves and against its descendants, each child's subtree, and
+    /// (loose trees only, whose sibling bounds overlap) pairs across
+    /// sibling subtrees.
+    fn self_pairs(&mut self, nodes: &Nodes<V>, node: u32) {
+        let objects = &nodes.nodes[node as usize].objects;
+        for (k, &a) in objects.iter().enumerate() {
+            for &b in &objects[k + 1..] {
+                self.test(a, b);
+            }
+            for c in nodes.children(node) {
+                self.probe(nodes, c, a);
+            }
+        }
+        let children: Vec<u32> = nodes.children(node).collect();
+        for &c in &children {
+            if nodes.nodes[c as usize].subtree > 0 {
+                self.self_pairs(nodes, c);
+            }
+        }
+        if self.loose {
+            for (k, &c1) in children.iter().enumerate() {
+                for &c2 in &children[k + 1..] {
+                    self.cross_pairs(nodes, c1, c2);
+                }
+            }
+        }
+    }
+
+    /// All pairs with one object under `a` and the other under `b`
+    /// (disjoint subtrees).
+    fn cross_pairs(&mut self, nodes: &Nodes<V>, a: u32, b: u32) {
+        let (na, nb) = (&nodes.nodes[a as usize], &nodes.nodes[b as usize]);
+        if na.subtree == 0 || nb.subtree == 0 || !na.bound.overlaps(&nb.bound) {
+            return;
+        }
+        for &x in &na.objects {
+            self.probe(nodes, b, x);
+        }
+        for &y in &nb.objects {
+            for c in nodes.children(a) {
+                self.probe(nodes, c, y);
+            }
+        }
+        for ca in nodes.children(a) {
+            for cb in nodes.children(b) {
+                self.cross_pairs(nodes, ca, cb);
+            }
+        }
+    }
+}
+
+impl<V: Vector, T> Tree<V, T> {
+    /// Visits each object whose box overlaps `aabb`, by slot index: the
+    /// nodes whose bound overlaps it (objects held on the path included),
+    /// then the overflow list; before the first step, every object.
+    pub(super) fn query_boxes(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some(nodes) = &self.nodes else {
+            for (h, _) in self.objects.iter() {
+                if self.boxes[h.index() as usize].overlaps(aabb) {
+                    visit(h.index())?;
+                }
+            }
+            return ControlFlow::Continue(());
+        };
+        let mut stack = vec![0u32];
+        while let Some(node) = stack.pop() {
+            let n = &nodes.nodes[node as usize];
+            if !n.bound.overlaps(aabb) {
+                continue;
+            }
+            for &x in &n.objects {
+                if self.boxes[x as usize].overlaps(aabb) {
+                    visit(x)?;
+                }
+            }
+            stack.extend(nodes.children(node));
+        }
+        for &o in &self.overflow {
+            if self.boxes[o as usize].overlaps(aabb) {
+                visit(o)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

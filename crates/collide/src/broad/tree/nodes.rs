@@ -191,14 +191,13 @@ impl<V: Vector> Nodes<V> {
         self.free_blocks.push(first);
     }
 
-    /// The children of `node`, if any.
-    pub(crate) fn children(&self, node: u32) -> impl Iterator<Item = u32> {
+    /// The children of `node` (consecutive indices), empty for a leaf.
+    pub(crate) fn children(&self, node: u32) -> std::ops::Range<u32> {
         let first = self.nodes[node as usize].children;
-        let count = if first == NONE {
-            0
+        if first == NONE {
+            0..0
         } else {
-            fanout(V::DIM) as u32
-        };
-        (0..count).map(move |k| first + k)
+            first..first + fanout(V::DIM) as u32
+        }
     }
 }

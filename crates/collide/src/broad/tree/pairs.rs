@@ -84,15 +84,15 @@ impl<V: Vector> Walk<'_, V> {
                 self.probe(nodes, c, a);
             }
         }
-        let children: Vec<u32> = nodes.children(node).collect();
-        for &c in &children {
+        let children = nodes.children(node);
+        for c in children.clone() {
             if nodes.nodes[c as usize].subtree > 0 {
                 self.self_pairs(nodes, c);
             }
         }
         if self.loose {
-            for (k, &c1) in children.iter().enumerate() {
-                for &c2 in &children[k + 1..] {
+            for c1 in children.clone() {
+                for c2 in c1 + 1..children.end {
                     self.cross_pairs(nodes, c1, c2);
                 }
             }
@@ -139,8 +139,13 @@ impl<V: Vector, T> Tree<V, T> {
             }
             return ControlFlow::Continue(());
         };
-        let mut stack = vec![0u32];
-        while let Some(node) = stack.pop() {
+        // Depth-first with a fixed stack: at most (2^D - 1) pending
+        // siblings per level, 30 levels; no allocation per query.
+        let mut stack = [0u32; 30 * 8 + 1];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = stack[top];
             let n = &nodes.nodes[node as usize];
             if !n.bound.overlaps(aabb) {
                 continue;
@@ -150,7 +155,10 @@ impl<V: Vector, T> Tree<V, T> {
                     visit(x)?;
                 }
             }
-            stack.extend(nodes.children(node));
+            for c in nodes.children(node) {
+                stack[top] = c;
+                top += 1;
+            }
         }
         for &o in &self.overflow {
             if self.boxes[o as usize].overlaps(aabb) {

@@ -271,3 +271,126 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn roots_spanning_the_whole_f32_range_keep_children_inside_parents() {
+    // Regression: a loose bound that overflowed fell back to the bare cell,
+    // so a child's bound stuck out of its parent's and pruning missed pairs.
+    let bounds = Aabb2::new(Vec2::splat(-2.0e38), Vec2::splat(2.0e38)).unwrap();
+    for kind in [TreeKind::Tight, TreeKind::Loose] {
+        let config = TreeConfig {
+            bounds: Some(bounds),
+            split_above: 2,
+            merge_below: 1,
+            ..TreeConfig::default()
+        };
+        let mut frames = lattice_scene::<Vec2>(4, 10, 1.0e38, 1.0e37);
+        // An object beyond the root that overlaps objects inside it.
+        frames[0].push(Record::Upsert {
+            id: 9999,
+            aabb: Aabb2::new(Vec2::splat(1.5e38), Vec2::splat(3.0e38)).unwrap(),
+        });
+        verify(
+            Tree::with_config(kind, config).unwrap(),
+            &frames,
+            &format!("{kind:?}"),
+        );
+    }
+}
+
+#[test]
+fn box_queries_match_brute_force_before_and_after_steps() {
+    let scene = SceneConfig {
+        motion: Motion::Teleport,
+        ..SceneConfig::new(SceneKind::Clustered, 300)
+    };
+    let frames = Scene::<Vec3>::new(scene).take_frames(6);
+    let probes: Vec<Aabb<Vec3>> = (0..30)
+        .map(|k| {
+            let c = Vec3::new(
+                k as f32 * 30.0,
+                500.0 - k as f32 * 12.0,
+                200.0 + k as f32 * 9.0,
+            );
+            Aabb::from_center_half_extents(c, Vec3::splat(10.0 + k as f32 * 4.0)).unwrap()
+        })
+        .collect();
+    for kind in [TreeKind::Tight, TreeKind::Loose] {
+        let mut tree: Tree<Vec3, u64> = Tree::with_config(kind, TreeConfig::default()).unwrap();
+        let mut brute = collide::Brute::<Vec3, u64>::new();
+        let (mut rt, mut rb) = (Runner::new(), Runner::new());
+        let mut events = Vec::new();
+        let mut hits = 0;
+        for (f, records) in frames.iter().enumerate() {
+            rt.apply(&mut tree, records).unwrap();
+            rb.apply(&mut brute, records).unwrap();
+            for pass in ["before the step", "after it"] {
+                for q in &probes {
+                    let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<Vec3, u64>| {
+                        let mut v: Vec<u64> = hs.iter().map(|h| *w.value(*h).unwrap()).collect();
+                        v.sort();
+                        v
+                    };
+                    let want = ids(brute.query_aabb_all(q), &brute);
+                    hits += want.len();
+                    assert_eq!(
+                        ids(tree.query_aabb_all(q), &tree),
+                        want,
+                        "{kind:?} frame {f} {pass}"
+                    );
+                }
+                if pass == "before the step" {
+                    rt.step(&mut tree, &mut events);
+                    rb.step(&mut brute, &mut events);
+                }
+            }
+        }
+        assert!(
+            hits > 100,
+            "{kind:?}: the probes must hit something ({hits})"
+        );
+    }
+}
+
+#[test]
+fn overflow_objects_return_to_the_tree_and_moves_are_counted() {
+    let bounds = Aabb2::new(Vec2::ZERO, Vec2::splat(100.0)).unwrap();
+    let config = TreeConfig {
+        bounds: Some(bounds),
+        ..TreeConfig::default()
+    };
+    let mut tree: Tree<Vec2> = Tree::with_config(TreeKind::Tight, config).unwrap();
+    let inside = Aabb2::new(Vec2::splat(10.0), Vec2::splat(12.0)).unwrap();
+    let outside = Aabb2::new(Vec2::splat(500.0), Vec2::splat(502.0)).unwrap();
+    let h = tree.insert(outside, ()).unwrap();
+    tree.step();
+    assert_eq!(tree.overflow_objects(), 1);
+    tree.update(h, inside).unwrap();
+    tree.step();
+    assert_eq!(tree.overflow_objects(), 0, "back in the tree");
+    assert_eq!(tree.stats().maintenance_ops, 1, "the move was counted");
+    tree.validate().unwrap();
+}
+
+#[test]
+fn a_thousand_objects_on_one_point_terminate_in_3d_by_the_minimum_cell() {
+    let config = TreeConfig {
+        max_depth: 30,
+        ..TreeConfig::default()
+    };
+    let mut tree: Tree<Vec3> = Tree::with_config(TreeKind::Loose, config).unwrap();
+    let dot = Aabb3::from_point(Vec3::splat(3.0)).unwrap();
+    tree.insert(Aabb3::new(Vec3::ZERO, Vec3::splat(1000.0)).unwrap(), ())
+        .unwrap();
+    for _ in 0..1000 {
+        tree.insert(dot, ()).unwrap();
+    }
+    tree.step();
+    tree.validate().unwrap();
+    assert_eq!(tree.pairs().len(), 1000);
+    assert!(
+        tree.node_count() < 30 * 8 + 1,
+        "{} nodes",
+        tree.node_count()
+    );
+}

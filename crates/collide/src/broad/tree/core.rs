@@ -204,13 +204,16 @@ impl<V: Vector, T> Tree<V, T> {
     }
 
     fn configure(&mut self, root: Aabb<V>) {
-        let size = root.size();
-        let largest = (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max);
+        // In f64: a root spanning most of f32's range has an extent that
+        // overflows f32.
+        let largest = (0..V::DIM)
+            .map(|a| f64::from(root.max().axis(a)) - f64::from(root.min().axis(a)))
+            .fold(0.0f64, f64::max);
         let limits = Limits {
             split_above: self.config.split_above,
             merge_below: self.config.merge_below,
             max_depth: self.config.max_depth,
-            min_cell: largest * 1.0e-6,
+            min_cell: (largest * 1.0e-6) as f32,
             looseness: match self.kind {
                 TreeKind::Tight => 0.0,
                 TreeKind::Loose => 0.5,

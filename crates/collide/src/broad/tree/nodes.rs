@@ -71,18 +71,24 @@ impl<V: Vector> Nodes<V> {
         nodes
     }
 
-    /// The bound of a node with logical cell `cell`.
+    /// The bound of a node with logical cell `cell`: the cell grown by the
+    /// looseness on each side, saturated at the largest f32 so that every
+    /// child's bound stays inside its parent's even at the limits of f32.
     fn loosen(&self, cell: &Aabb<V>) -> Aabb<V> {
         let k = self.limits.looseness;
         if k == 0.0 {
             return *cell;
         }
-        let size = cell.size();
+        let grow = |a: usize| {
+            let size = f64::from(cell.max().axis(a)) - f64::from(cell.min().axis(a));
+            f64::from(k) * size
+        };
+        let clamp = |x: f64| x.clamp(f64::from(f32::MIN), f64::from(f32::MAX)) as f32;
         Aabb::new(
-            V::from_axes(|a| cell.min().axis(a) - k * size.axis(a)),
-            V::from_axes(|a| cell.max().axis(a) + k * size.axis(a)),
+            V::from_axes(|a| clamp(f64::from(cell.min().axis(a)) - grow(a))),
+            V::from_axes(|a| clamp(f64::from(cell.max().axis(a)) + grow(a))),
         )
-        .unwrap_or(*cell)
+        .expect("a finite cell grown and saturated is a valid box")
     }
 
     /// The child of `node` an object with box `b` goes to, if it fits one:

@@ -38,7 +38,7 @@ pub mod scene;
 pub mod trace;
 
 pub use broad::{
-    BroadPhase, Brute, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
+    BroadPhase, Brute, Bvh, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
     GridStats, KdTree, Neighbour, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Tree,
     TreeConfig, TreeKind, Verified, structure_by_name,
 };

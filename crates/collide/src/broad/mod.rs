@@ -5,6 +5,7 @@
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
 //! - [`Tree`]: adaptive quadtree/octree, tight (`tree`) or loose (`loose`).
+//! - [`Bvh`]: a dynamic bounding volume hierarchy with fat leaves (`bvh`).
 //! - [`KdTree`]: nearest, k-nearest and radius queries over points (not a
 //!   broad phase; it sits here with the other spatial structures).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
@@ -13,6 +14,7 @@
 //! Depends on geometry and handles only.
 
 mod brute;
+mod bvh;
 mod contract;
 mod events;
 mod grid;
@@ -23,6 +25,7 @@ mod tree;
 mod verify;
 
 pub use brute::Brute;
+pub use bvh::Bvh;
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};

@@ -1,6 +1,7 @@
 //! The structures by name, as `collide replay --structure NAME` spells them.
 
 use super::brute::Brute;
+use super::bvh::Bvh;
 use super::contract::BroadPhase;
 use super::grid::Grid;
 use super::tree::Tree;
@@ -15,7 +16,8 @@ use crate::geometry::Vector;
 ///     assert_eq!(world.name(), *name);
 /// }
 /// ```
-pub const STRUCTURE_NAMES: &[&str] = &["brute", "grid", "hashgrid", "hgrid", "tree", "loose"];
+pub const STRUCTURE_NAMES: &[&str] =
+    &["brute", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh"];
 
 /// The structure `collide replay` uses when none is named: the fastest of
 /// ours on the shared scenes that needs no settings and no bounds (see
@@ -42,6 +44,7 @@ pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn Br
         "hgrid" => Some(Box::new(Grid::<V, T>::hierarchical())),
         "tree" => Some(Box::new(Tree::<V, T>::tight())),
         "loose" => Some(Box::new(Tree::<V, T>::loose())),
+        "bvh" => Some(Box::new(Bvh::<V, T>::new())),
         _ => None,
     }
 }

@@ -1,0 +1,367 @@
+//! [`Bvh`]: the dynamic BVH behind the broad-phase contract.
+
+use super::tree::{Arena, NONE, area};
+use crate::broad::contract::{BroadPhase, StepStats};
+use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::{Handle, Slots};
+use std::ops::ControlFlow;
+
+/// Each fat box is the object's box grown by this share of its largest
+/// extent on every side.
+const FAT_SHARE: f32 = 0.1;
+
+/// A dynamic bounding volume hierarchy (`bvh`) with enlarged leaves.
+///
+/// Each object has a leaf holding a fat box (its box grown by a tenth of
+/// its size on every side), so small moves do not touch the tree; an object
+/// that leaves its fat box is removed and inserted again, which refits every
+/// ancestor up to the root. Insertion picks the sibling that adds the least
+/// surface area (perimeter in 2D). When the tree grows taller than about
+/// twice the balanced height, it is rebuilt top-down at the median of the
+/// widest spread.
+///
+/// Each step finds all pairs by a traversal of the tree against itself
+/// (each pair once) and turns them into events by a sorted merge.
+///
+/// Pick it for objects of very different sizes and for many ray or box
+/// queries. Cost per step: about O(n log n) with coherent motion; memory
+/// O(n) in one flat node array.
+///
+/// ```
+/// use collide::{Aabb3, BroadPhase, Bvh, Pair};
+/// use glam::Vec3;
+/// let mut bvh: Bvh<Vec3> = Bvh::new();
+/// let a = bvh.insert(Aabb3::new(Vec3::ZERO, Vec3::splat(2.0))?, ())?;
+/// let b = bvh.insert(Aabb3::new(Vec3::ONE, Vec3::splat(3.0))?, ())?;
+/// assert_eq!(bvh.step().started, vec![Pair::new(a, b)]);
+/// assert!(bvh.height() >= 1);
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Bvh<V: Vector, T = ()> {
+    objects: Slots<T>,
+    boxes: Vec<Aabb<V>>,
+    leaf_of: Vec<u32>,
+    arena: Arena<V>,
+    tracker: PairTracker,
+    keys: Vec<u64>,
+    pair_stack: Vec<(u32, u32)>,
+    node_stack: Vec<u32>,
+    stats: StepStats,
+    reinserts: u64,
+    rebuilds: u64,
+}
+
+impl<V: Vector, T> Default for Bvh<V, T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Vector, T> Bvh<V, T> {
+    /// An empty BVH.
+    pub fn new() -> Self {
+        Self {
+            objects: Slots::new(),
+            boxes: Vec::new(),
+            leaf_of: Vec::new(),
+            arena: Arena::new(),
+            tracker: PairTracker::default(),
+            keys: Vec::new(),
+            pair_stack: Vec::new(),
+            node_stack: Vec::new(),
+            stats: StepStats::default(),
+            reinserts: 0,
+            rebuilds: 0,
+        }
+    }
+
+    /// The height of the tree (0 with one object or none).
+    pub fn height(&self) -> u32 {
+        self.arena.height()
+    }
+
+    /// How many times the tree was rebuilt because it had grown too tall.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// The fat box of `aabb`, saturated at the largest f32.
+    fn fat(aabb: &Aabb<V>) -> Aabb<V> {
+        let size = aabb.size();
+        let extent = (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max);
+        let margin = f64::from(FAT_SHARE) * f64::from(extent);
+        let clamp = |x: f64| x.clamp(f64::from(f32::MIN), f64::from(f32::MAX)) as f32;
+        Aabb::new(
+            V::from_axes(|a| clamp(f64::from(aabb.min().axis(a)) - margin)),
+            V::from_axes(|a| clamp(f64::from(aabb.max().axis(a)) + margin)),
+        )
+        .expect("a valid box grown and saturated is valid")
+    }
+
+    /// Rebuilds when the tree is far taller than a balanced one.
+    fn keep_balanced(&mut self) {
+        let n = self.objects.len().max(1) as f64;
+        let balanced = n.log2().ceil() as u32;
+        if self.arena.height() > 2 * balanced + 4 {
+            let mut leaves: Vec<(u32, Aabb<V>)> = self
+                .objects
+                .iter()
+                .map(|(h, _)| {
+                    let i = h.index();
+                    (i, self.arena.nodes[self.leaf_of[i as usize] as usize].bound)
+                })
+                .collect();
+            let leaf_of = &mut self.leaf_of;
+            self.arena.rebuild(&mut leaves, &mut |object, leaf| {
+                leaf_of[object as usize] = leaf
+            });
+            self.rebuilds += 1;
+        }
+    }
+}
+
+#[inline]
+fn key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
+}
+
+impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
+    fn name(&self) -> &str {
+        "bvh"
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        let handle = self.objects.insert(value)?;
+        let i = handle.index() as usize;
+        if self.boxes.len() <= i {
+            self.boxes.resize(i + 1, Aabb::default());
+            self.leaf_of.resize(i + 1, NONE);
+        }
+        self.boxes[i] = aabb;
+        self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&aabb));
+        Ok(handle)
+    }
+
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        self.objects.check(handle)?;
+        let i = handle.index() as usize;
+        self.boxes[i] = aabb;
+        let leaf = self.leaf_of[i];
+        if !self.arena.nodes[leaf as usize].bound.contains(&aabb) {
+            self.arena.remove_leaf(leaf);
+            self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&aabb));
+            self.reinserts += 1;
+        }
+        Ok(())
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        let value = self.objects.remove(handle)?;
+        let i = handle.index() as usize;
+        self.arena.remove_leaf(self.leaf_of[i]);
+        self.leaf_of[i] = NONE;
+        Ok(value)
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        self.keep_balanced();
+        self.keys.clear();
+        let mut tested = 0u64;
+        let nodes = &self.arena.nodes;
+        // Every internal node's two children against each other; each pair
+        // of subtrees descends on the side with the larger bound.
+        self.node_stack.clear();
+        self.pair_stack.clear();
+        if self.arena.root != NONE {
+            self.node_stack.push(self.arena.root);
+        }
+        while let Some(n) = self.node_stack.pop() {
+            let node = &nodes[n as usize];
+            if !node.is_leaf() {
+                self.node_stack.push(node.left);
+                self.node_stack.push(node.right);
+                self.pair_stack.push((node.left, node.right));
+            }
+        }
+        while let Some((a, b)) = self.pair_stack.pop() {
+            let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
+            if !na.bound.overlaps(&nb.bound) {
+                continue;
+            }
+            match (na.is_leaf(), nb.is_leaf()) {
+                (true, true) => {
+                    tested += 1;
+                    let (x, y) = (na.object, nb.object);
+                    if self.boxes[x as usize].overlaps(&self.boxes[y as usize]) {
+                        self.keys.push(key(x, y));
+                    }
+                }
+                (true, false) => {
+                    self.pair_stack.push((a, nb.left));
+                    self.pair_stack.push((a, nb.right));
+                }
+                (false, true) => {
+                    self.pair_stack.push((na.left, b));
+                    self.pair_stack.push((na.right, b));
+                }
+                (false, false) => {
+                    if area(&na.bound) >= area(&nb.bound) {
+                        self.pair_stack.push((na.left, b));
+                        self.pair_stack.push((na.right, b));
+                    } else {
+                        self.pair_stack.push((a, nb.left));
+                        self.pair_stack.push((a, nb.right));
+                    }
+                }
+            }
+        }
+        self.keys.sort_unstable();
+        let next = self.tracker.begin();
+        for &k in &self.keys {
+            let handle = |i| self.objects.handle_at(i).expect("leaves hold live objects");
+            next.push(Pair::new(handle((k >> 32) as u32), handle(k as u32)));
+        }
+        self.tracker.finish();
+        self.stats = self.tracker.stats(
+            self.objects.len(),
+            tested,
+            std::mem::take(&mut self.reinserts),
+        );
+        self.tracker.events()
+    }
+
+    fn events(&self) -> &FrameEvents {
+        self.tracker.events()
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        self.tracker.pairs()
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[handle.index() as usize])
+    }
+
+    fn value(&self, handle: Handle) -> Option<&T> {
+        self.objects.get(handle)
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.arena.root == NONE {
+            return ControlFlow::Continue(());
+        }
+        // The tree's height is kept near 2 log2 n, so a stack of 2 per level
+        // plus slack never overflows for any realistic n; fall back to a
+        // vector past that.
+        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        stack.push(self.arena.root);
+        while let Some(n) = stack.pop() {
+            let node = &self.arena.nodes[n as usize];
+            if !node.bound.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                if self.boxes[node.object as usize].overlaps(aabb) {
+                    visit(
+                        self.objects
+                            .handle_at(node.object)
+                            .expect("leaves hold live objects"),
+                    )?;
+                }
+            } else {
+                stack.push(node.left);
+                stack.push(node.right);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<V: Vector, T> Bvh<V, T> {
+    /// Checks the tree's invariants and names the first one broken: every
+    /// internal bound holds its children's, every leaf's fat box holds its
+    /// object's box, parent links and heights agree, and every live object
+    /// has exactly one leaf.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Bvh};
+    /// use glam::Vec2;
+    /// let mut bvh: Bvh<Vec2> = Bvh::new();
+    /// for i in 0..50 {
+    ///     let p = Vec2::splat(i as f32);
+    ///     bvh.insert(Aabb2::new(p, p + Vec2::ONE)?, ())?;
+    /// }
+    /// assert_eq!(bvh.validate(), Ok(()));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    pub fn validate(&self) -> Result<(), String> {
+        let nodes = &self.arena.nodes;
+        let mut leaves = 0usize;
+        if self.arena.root != NONE {
+            if nodes[self.arena.root as usize].parent != NONE {
+                return Err("the root has a parent".into());
+            }
+            let mut stack = vec![self.arena.root];
+            while let Some(n) = stack.pop() {
+                let node = &nodes[n as usize];
+                if node.is_leaf() {
+                    leaves += 1;
+                    let i = node.object as usize;
+                    if self.leaf_of.get(i) != Some(&n) {
+                        return Err(format!("leaf {n} holds object {i}, recorded elsewhere"));
+                    }
+                    if !node.bound.contains(&self.boxes[i]) {
+                        return Err(format!("leaf {n}'s fat box does not hold object {i}"));
+                    }
+                    if node.height != 0 {
+                        return Err(format!("leaf {n} has height {}", node.height));
+                    }
+                    continue;
+                }
+                for c in [node.left, node.right] {
+                    let child = &nodes[c as usize];
+                    if child.parent != n {
+                        return Err(format!("node {c}'s parent link does not point to {n}"));
+                    }
+                    if !node.bound.contains(&child.bound) {
+                        return Err(format!("node {n}'s bound does not hold child {c}"));
+                    }
+                    stack.push(c);
+                }
+                let h = 1 + nodes[node.left as usize]
+                    .height
+                    .max(nodes[node.right as usize].height);
+                if node.height != h {
+                    return Err(format!(
+                        "node {n} has height {} instead of {h}",
+                        node.height
+                    ));
+                }
+            }
+        }
+        if leaves != self.objects.len() {
+            return Err(format!(
+                "{leaves} leaves for {} objects",
+                self.objects.len()
+            ));
+        }
+        Ok(())
+    }
+}

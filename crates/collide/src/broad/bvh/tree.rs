@@ -1,0 +1,257 @@
+//! The node arena of the BVH: insertion by surface-area cost, removal with
+//! refit to the root, and the top-down rebuild used when quality falls.
+
+use crate::geometry::{Aabb, Vector};
+
+pub(crate) const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node<V: Vector> {
+    /// Leaves: the object's fat box; internal nodes: the union of the
+    /// children's bounds.
+    pub(crate) bound: Aabb<V>,
+    pub(crate) parent: u32,
+    pub(crate) left: u32,
+    /// `NONE` for a leaf.
+    pub(crate) right: u32,
+    /// Leaves: the object's slot index.
+    pub(crate) object: u32,
+    /// Leaves 0; internal nodes 1 + the taller child.
+    pub(crate) height: u32,
+}
+
+impl<V: Vector> Node<V> {
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.right == NONE
+    }
+}
+
+/// The surface-area measure the insertion cost uses: the perimeter in 2D,
+/// the surface area in 3D (computed in f64).
+pub(crate) fn area<V: Vector>(b: &Aabb<V>) -> f64 {
+    let s = |a: usize| f64::from(b.max().axis(a)) - f64::from(b.min().axis(a));
+    if V::DIM == 2 {
+        2.0 * (s(0) + s(1))
+    } else {
+        2.0 * (s(0) * s(1) + s(1) * s(2) + s(2) * s(0))
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Arena<V: Vector> {
+    pub(crate) nodes: Vec<Node<V>>,
+    free: Vec<u32>,
+    pub(crate) root: u32,
+}
+
+impl<V: Vector> Arena<V> {
+    pub(crate) fn new() -> Self {
+        Self {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            root: NONE,
+        }
+    }
+
+    fn alloc(&mut self, node: Node<V>) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.nodes[i as usize] = node;
+                i
+            }
+            None => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Adds a leaf for `object` with fat box `bound` and returns it.
+    pub(crate) fn insert_leaf(&mut self, object: u32, bound: Aabb<V>) -> u32 {
+        let leaf = self.alloc(Node {
+            bound,
+            parent: NONE,
+            left: NONE,
+            right: NONE,
+            object,
+            height: 0,
+        });
+        if self.root == NONE {
+            self.root = leaf;
+            return leaf;
+        }
+        // Descend to the sibling that costs least (Box2D's heuristic:
+        // the area the new parent adds, plus what the ancestors inherit).
+        let mut index = self.root;
+        while !self.nodes[index as usize].is_leaf() {
+            let n = &self.nodes[index as usize];
+            let combined = area(&n.bound.union(&bound));
+            let cost_here = 2.0 * combined;
+            let inherited = 2.0 * (combined - area(&n.bound));
+            let child_cost = |c: u32| {
+                let child = &self.nodes[c as usize];
+                let joined = area(&child.bound.union(&bound));
+                if child.is_leaf() {
+                    joined + inherited
+                } else {
+                    joined - area(&child.bound) + inherited
+                }
+            };
+            let (cost_left, cost_right) = (child_cost(n.left), child_cost(n.right));
+            if cost_here < cost_left && cost_here < cost_right {
+                break;
+            }
+            index = if cost_left < cost_right {
+                n.left
+            } else {
+                n.right
+            };
+        }
+        let sibling = index;
+        let old_parent = self.nodes[sibling as usize].parent;
+        let parent = self.alloc(Node {
+            bound: self.nodes[sibling as usize].bound.union(&bound),
+            parent: old_parent,
+            left: sibling,
+            right: leaf,
+            object: NONE,
+            height: self.nodes[sibling as usize].height + 1,
+        });
+        self.nodes[sibling as usize].parent = parent;
+        self.nodes[leaf as usize].parent = parent;
+        if old_parent == NONE {
+            self.root = parent;
+        } else if self.nodes[old_parent as usize].left == sibling {
+            self.nodes[old_parent as usize].left = parent;
+        } else {
+            self.nodes[old_parent as usize].right = parent;
+        }
+        self.refit_from(old_parent);
+        leaf
+    }
+
+    /// Removes `leaf`: its sibling takes the parent's place.
+    pub(crate) fn remove_leaf(&mut self, leaf: u32) {
+        self.free.push(leaf);
+        if leaf == self.root {
+            self.root = NONE;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let p = &self.nodes[parent as usize];
+        let sibling = if p.left == leaf { p.right } else { p.left };
+        let grand = p.parent;
+        self.free.push(parent);
+        self.nodes[sibling as usize].parent = grand;
+        if grand == NONE {
+            self.root = sibling;
+        } else {
+            if self.nodes[grand as usize].left == parent {
+                self.nodes[grand as usize].left = sibling;
+            } else {
+                self.nodes[grand as usize].right = sibling;
+            }
+            self.refit_from(grand);
+        }
+    }
+
+    /// Recomputes bounds and heights from `node` up to the root.
+    fn refit_from(&mut self, mut node: u32) {
+        while node != NONE {
+            let n = &self.nodes[node as usize];
+            let (l, r) = (&self.nodes[n.left as usize], &self.nodes[n.right as usize]);
+            let bound = l.bound.union(&r.bound);
+            let height = 1 + l.height.max(r.height);
+            let parent = n.parent;
+            let n = &mut self.nodes[node as usize];
+            n.bound = bound;
+            n.height = height;
+            node = parent;
+        }
+    }
+
+    /// The root's height (0 for one leaf or none).
+    pub(crate) fn height(&self) -> u32 {
+        if self.root == NONE {
+            0
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    /// Rebuilds the whole tree top-down from `leaves` (object, fat box),
+    /// splitting at the median of the axis where the centres spread most;
+    /// calls `placed(object, leaf)` for every new leaf.
+    pub(crate) fn rebuild(
+        &mut self,
+        leaves: &mut [(u32, Aabb<V>)],
+        placed: &mut dyn FnMut(u32, u32),
+    ) {
+        self.nodes.clear();
+        self.free.clear();
+        self.root = if leaves.is_empty() {
+            NONE
+        } else {
+            self.build(leaves, NONE, placed)
+        };
+    }
+
+    fn build(
+        &mut self,
+        leaves: &mut [(u32, Aabb<V>)],
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        if leaves.len() == 1 {
+            let (object, bound) = leaves[0];
+            let leaf = self.alloc(Node {
+                bound,
+                parent,
+                left: NONE,
+                right: NONE,
+                object,
+                height: 0,
+            });
+            placed(object, leaf);
+            return leaf;
+        }
+        let axis = (0..V::DIM)
+            .max_by(|&a, &b| {
+                let spread = |axis: usize| {
+                    let (lo, hi) = leaves.iter().fold(
+                        (f32::INFINITY, f32::NEG_INFINITY),
+                        |(lo, hi), (_, b)| {
+                            let c = b.center().axis(axis);
+                            (lo.min(c), hi.max(c))
+                        },
+                    );
+                    f64::from(hi) - f64::from(lo)
+                };
+                spread(a).total_cmp(&spread(b))
+            })
+            .unwrap_or(0);
+        let mid = leaves.len() / 2;
+        leaves.select_nth_unstable_by(mid, |(_, a), (_, b)| {
+            a.center().axis(axis).total_cmp(&b.center().axis(axis))
+        });
+        let node = self.alloc(Node {
+            bound: leaves[0].1,
+            parent,
+            left: NONE,
+            right: NONE,
+            object: NONE,
+            height: 0,
+        });
+        let (lo, hi) = leaves.split_at_mut(mid);
+        let left = self.build(lo, node, placed);
+        let right = self.build(hi, node, placed);
+        let (l, r) = (&self.nodes[left as usize], &self.nodes[right as usize]);
+        let (bound, height) = (l.bound.union(&r.bound), 1 + l.height.max(r.height));
+        let n = &mut self.nodes[node as usize];
+        n.left = left;
+        n.right = right;
+        n.bound = bound;
+        n.height = height;
+        node
+    }
+}

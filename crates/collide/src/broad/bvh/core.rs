@@ -9,18 +9,21 @@ use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
 /// Each fat box is the object's box grown by this share of its largest
-/// extent on every side.
-const FAT_SHARE: f32 = 0.1;
+/// extent on every side. Measured with collide-bench (2D uniform, 100,000
+/// objects): 1.0 beat 0.25 and 0.5 at slow motion (29 against 30-32 ms per
+/// frame) and fast (59 against 86-98 ms): fewer reinsertions outweigh the
+/// looser boxes.
+const FAT_SHARE: f32 = 1.0;
 
 /// A dynamic bounding volume hierarchy (`bvh`) with enlarged leaves.
 ///
-/// Each object has a leaf holding a fat box (its box grown by a tenth of
-/// its size on every side), so small moves do not touch the tree; an object
+/// Each object has a leaf holding a fat box (its box grown by its own size
+/// on every side), so small moves do not touch the tree; an object
 /// that leaves its fat box is removed and inserted again, which refits every
 /// ancestor up to the root. Insertion picks the sibling that adds the least
 /// surface area (perimeter in 2D). When the tree grows taller than about
-/// twice the balanced height, it is rebuilt top-down at the median of the
-/// widest spread.
+/// twice the balanced height, or when most of its objects are new (mass
+/// inserts), it is rebuilt top-down at the median of the widest spread.
 ///
 /// Each step finds all pairs by a traversal of the tree against itself
 /// (each pair once) and turns them into events by a sorted merge.
@@ -52,6 +55,8 @@ pub struct Bvh<V: Vector, T = ()> {
     stats: StepStats,
     reinserts: u64,
     rebuilds: u64,
+    /// Objects inserted since the last rebuild.
+    inserted: usize,
 }
 
 impl<V: Vector, T> Default for Bvh<V, T> {
@@ -75,6 +80,7 @@ impl<V: Vector, T> Bvh<V, T> {
             stats: StepStats::default(),
             reinserts: 0,
             rebuilds: 0,
+            inserted: 0,
         }
     }
 
@@ -101,11 +107,15 @@ impl<V: Vector, T> Bvh<V, T> {
         .expect("a valid box grown and saturated is valid")
     }
 
-    /// Rebuilds when the tree is far taller than a balanced one.
+    /// Rebuilds when the tree is far taller than a balanced one, or when
+    /// more than half of its objects arrived since the last rebuild (mass
+    /// inserts: one top-down build beats that many insertions).
     fn keep_balanced(&mut self) {
         let n = self.objects.len().max(1) as f64;
         let balanced = n.log2().ceil() as u32;
-        if self.arena.height() > 2 * balanced + 4 {
+        let mass_insert = self.inserted > 64 && 2 * self.inserted > self.objects.len();
+        if mass_insert || self.arena.height() > 2 * balanced + 4 {
+            self.inserted = 0;
             let mut leaves: Vec<(u32, Aabb<V>)> = self
                 .objects
                 .iter()
@@ -143,6 +153,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         }
         self.boxes[i] = aabb;
         self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&aabb));
+        self.inserted += 1;
         Ok(handle)
     }
 

@@ -2,7 +2,7 @@
 //! frames' pair lists into started and stopped events.
 
 use super::contract::StepStats;
-use crate::handle::Handle;
+use crate::handle::{Handle, Slots};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -219,6 +219,18 @@ impl PairTracker {
         &self.events
     }
 
+    /// Ends a step from pair keys ([`pair_key`], sorted, unique) of live
+    /// slot indices of `objects`.
+    pub(crate) fn finish_keys<T>(&mut self, keys: &[u64], objects: &Slots<T>) -> &FrameEvents {
+        let next = self.begin();
+        let handle = |i| objects.handle_at(i).expect("pairs name live objects");
+        next.extend(
+            keys.iter()
+                .map(|&k| Pair::new(handle((k >> 32) as u32), handle(k as u32))),
+        );
+        self.finish()
+    }
+
     /// The pairs of the last step.
     pub(crate) fn pairs(&self) -> &[Pair] {
         &self.current
@@ -240,4 +252,13 @@ impl PairTracker {
             stopped: self.events.stopped.len(),
         }
     }
+}
+
+/// Two slot indices as one sortable key, `lower << 32 | higher`: structures
+/// collect these while finding pairs, sort them, and hand them to
+/// [`PairTracker::finish_keys`].
+#[inline]
+pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
 }

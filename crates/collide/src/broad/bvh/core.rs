@@ -2,7 +2,7 @@
 
 use super::tree::{Arena, NONE, area};
 use crate::broad::contract::{BroadPhase, StepStats};
-use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::events::{FrameEvents, Pair, PairTracker, pair_key};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::{Handle, Slots};
@@ -133,12 +133,6 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 }
 
-#[inline]
-fn key(a: u32, b: u32) -> u64 {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    (u64::from(lo) << 32) | u64::from(hi)
-}
-
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn name(&self) -> &str {
         "bvh"
@@ -208,7 +202,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
                     tested += 1;
                     let (x, y) = (na.object, nb.object);
                     if self.boxes[x as usize].overlaps(&self.boxes[y as usize]) {
-                        self.keys.push(key(x, y));
+                        self.keys.push(pair_key(x, y));
                     }
                 }
                 (true, false) => {
@@ -231,12 +225,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             }
         }
         self.keys.sort_unstable();
-        let next = self.tracker.begin();
-        for &k in &self.keys {
-            let handle = |i| self.objects.handle_at(i).expect("leaves hold live objects");
-            next.push(Pair::new(handle((k >> 32) as u32), handle(k as u32)));
-        }
-        self.tracker.finish();
+        self.tracker.finish_keys(&self.keys, &self.objects);
         self.stats = self.tracker.stats(
             self.objects.len(),
             tested,

@@ -378,17 +378,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
             &self.overflow,
             &mut self.scratch,
         );
-        let next = self.tracker.begin();
-        for &key in &self.scratch.keys {
-            let (a, b) = ((key >> 32) as u32, key as u32);
-            let handle = |i| {
-                self.objects
-                    .handle_at(i)
-                    .expect("registered objects are live")
-            };
-            next.push(Pair::new(handle(a), handle(b)));
-        }
-        self.tracker.finish();
+        self.tracker.finish_keys(&self.scratch.keys, &self.objects);
         self.last = (
             std::mem::take(&mut self.cell_changes),
             std::mem::take(&mut self.level_changes),

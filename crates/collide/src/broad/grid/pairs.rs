@@ -6,6 +6,7 @@
 use super::cells::corner_cell;
 use super::core::Place;
 use super::level::Level;
+use crate::broad::events::pair_key;
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -16,12 +17,6 @@ pub(crate) struct PairScratch {
     pub(crate) keys: Vec<u64>,
     order: Vec<u32>,
     sort: Vec<u64>,
-}
-
-#[inline]
-fn key(a: u32, b: u32) -> u64 {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    (u64::from(lo) << 32) | u64::from(hi)
 }
 
 /// Finds every overlapping pair once, into `scratch.keys` (sorted), and
@@ -83,7 +78,7 @@ fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
                 if boxes[i].overlaps(&boxes[j])
                     && level.key(corner_cell(&regs[i].min, &regs[j].min)) == cell
                 {
-                    keys.push(key(regs[i].object, regs[j].object));
+                    keys.push(pair_key(regs[i].object, regs[j].object));
                 }
             }
         }
@@ -104,7 +99,7 @@ fn probe<V: Vector>(level: &Level<V>, a: u32, box_a: &Aabb<V>, keys: &mut Vec<u6
             tested += 1;
             let reg = &level.regs[k];
             if box_a.overlaps(&level.boxes[k]) && corner_cell(&range_a.min, &reg.min) == cell {
-                keys.push(key(a, reg.object));
+                keys.push(pair_key(a, reg.object));
             }
         }
         ControlFlow::Continue(())
@@ -142,7 +137,7 @@ fn sweep<V: Vector>(
             }
             tested += 1;
             if box_a.overlaps(box_b) {
-                keys.push(key(a, b));
+                keys.push(pair_key(a, b));
             }
         }
     }

@@ -438,18 +438,8 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         }
         let mut keys = std::mem::take(&mut self.keys);
         let tested = tree_pairs(self, &mut keys);
-        let next = self.tracker.begin();
-        for &key in &keys {
-            let (a, b) = ((key >> 32) as u32, key as u32);
-            let handle = |i| {
-                self.objects
-                    .handle_at(i)
-                    .expect("registered objects are live")
-            };
-            next.push(Pair::new(handle(a), handle(b)));
-        }
+        self.tracker.finish_keys(&keys, &self.objects);
         self.keys = keys;
-        self.tracker.finish();
         self.stats =
             self.tracker
                 .stats(self.objects.len(), tested, std::mem::take(&mut self.moves));

@@ -3,14 +3,9 @@
 
 use super::core::Tree;
 use super::nodes::Nodes;
+use crate::broad::events::pair_key;
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
-
-#[inline]
-fn key(a: u32, b: u32) -> u64 {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    (u64::from(lo) << 32) | u64::from(hi)
-}
 
 /// Every overlapping pair once, into `keys` (sorted); returns the number of
 /// box tests.
@@ -51,7 +46,7 @@ impl<V: Vector> Walk<'_, V> {
     fn test(&mut self, a: u32, b: u32) {
         self.tested += 1;
         if self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
-            self.keys.push(key(a, b));
+            self.keys.push(pair_key(a, b));
         }
     }
 

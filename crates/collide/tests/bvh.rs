@@ -120,3 +120,87 @@ fn small_moves_stay_inside_the_fat_box() {
     assert_eq!(bvh.stats().maintenance_ops, 1);
     bvh.validate().unwrap();
 }
+
+#[test]
+fn ties_and_late_sorted_inserts_keep_the_tree_shallow() {
+    // After the first build, inserts below the mass-insert share go in one
+    // by one: identical boxes must not chain, and the height rule holds.
+    let mut bvh: Bvh<Vec2> = Bvh::new();
+    for i in 0..3000 {
+        let p = Vec2::new((i % 60) as f32 * 4.0, (i / 60) as f32 * 4.0);
+        bvh.insert(Aabb2::new(p, p + Vec2::ONE).unwrap(), ())
+            .unwrap();
+    }
+    bvh.step();
+    let rebuilt = bvh.rebuilds();
+    for _ in 0..1000 {
+        bvh.insert(Aabb2::from_point(Vec2::splat(-50.0)).unwrap(), ())
+            .unwrap();
+    }
+    bvh.validate().unwrap();
+    assert!(
+        bvh.height() <= 2 * 12 + 4,
+        "ties chained: height {}",
+        bvh.height()
+    );
+    bvh.step();
+    assert_eq!(bvh.rebuilds(), rebuilt, "1000 of 4000 is not a mass insert");
+    assert_eq!(
+        bvh.pairs().len(),
+        0,
+        "zero-size boxes at one point do not overlap"
+    );
+}
+
+#[test]
+fn churn_does_not_rebuild_the_whole_tree() {
+    let config = SceneConfig {
+        motion: Motion::Churn,
+        ..SceneConfig::new(SceneKind::Uniform, 2000)
+    };
+    let mut bvh = Bvh::<Vec2, u64>::new();
+    let mut runner = Runner::new();
+    let mut events = Vec::new();
+    for records in Scene::<Vec2>::new(config).take_frames(150) {
+        runner.apply(&mut bvh, &records).unwrap();
+        runner.step(&mut bvh, &mut events);
+    }
+    assert_eq!(bvh.rebuilds(), 1, "only the build after the first frame");
+    bvh.validate().unwrap();
+}
+
+#[test]
+fn box_queries_match_brute_force() {
+    let scene = SceneConfig {
+        motion: Motion::Teleport,
+        ..SceneConfig::new(SceneKind::Clustered, 400)
+    };
+    let frames = Scene::<Vec2>::new(scene).take_frames(6);
+    let mut bvh = Bvh::<Vec2, u64>::new();
+    let mut brute = collide::Brute::<Vec2, u64>::new();
+    let (mut ra, mut rb) = (Runner::new(), Runner::new());
+    let mut events = Vec::new();
+    let mut hits = 0;
+    for records in &frames {
+        ra.apply(&mut bvh, records).unwrap();
+        rb.apply(&mut brute, records).unwrap();
+        for k in 0..40 {
+            let q = Aabb2::from_center_half_extents(
+                Vec2::new(k as f32 * 25.0, 1000.0 - k as f32 * 20.0),
+                Vec2::splat(20.0 + k as f32),
+            )
+            .unwrap();
+            let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<Vec2, u64>| {
+                let mut v: Vec<u64> = hs.iter().map(|h| *w.value(*h).unwrap()).collect();
+                v.sort();
+                v
+            };
+            let want = ids(brute.query_aabb_all(&q), &brute);
+            hits += want.len();
+            assert_eq!(ids(bvh.query_aabb_all(&q), &bvh), want);
+        }
+        ra.step(&mut bvh, &mut events);
+        rb.step(&mut brute, &mut events);
+    }
+    assert!(hits > 50, "the probes must hit something ({hits})");
+}

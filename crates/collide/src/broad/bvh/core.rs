@@ -167,6 +167,8 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         let i = handle.index() as usize;
+        // Churn (as many removals as inserts) is not a mass insert.
+        self.inserted = self.inserted.saturating_sub(1);
         self.arena.remove_leaf(self.leaf_of[i]);
         self.leaf_of[i] = NONE;
         Ok(value)
@@ -267,9 +269,8 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         if self.arena.root == NONE {
             return ControlFlow::Continue(());
         }
-        // The tree's height is kept near 2 log2 n, so a stack of 2 per level
-        // plus slack never overflows for any realistic n; fall back to a
-        // vector past that.
+        // One allocation per query: the tree may be deep between a burst of
+        // inserts and the next step's rebuild.
         let mut stack: Vec<u32> = Vec::with_capacity(64);
         stack.push(self.arena.root);
         while let Some(n) = stack.pop() {

@@ -101,10 +101,19 @@ impl<V: Vector> Arena<V> {
             if cost_here < cost_left && cost_here < cost_right {
                 break;
             }
-            index = if cost_left < cost_right {
-                n.left
-            } else {
-                n.right
+            // On a tie (identical boxes, sorted rows), take the shorter
+            // child, so ties do not build a chain.
+            index = match cost_left.total_cmp(&cost_right) {
+                std::cmp::Ordering::Less => n.left,
+                std::cmp::Ordering::Greater => n.right,
+                std::cmp::Ordering::Equal => {
+                    let height = |c: u32| self.nodes[c as usize].height;
+                    if height(n.left) <= height(n.right) {
+                        n.left
+                    } else {
+                        n.right
+                    }
+                }
             };
         }
         let sibling = index;
@@ -155,19 +164,87 @@ impl<V: Vector> Arena<V> {
         }
     }
 
-    /// Recomputes bounds and heights from `node` up to the root.
+    /// Recomputes bounds and heights from `node` up to the root, rotating
+    /// where one child is more than one level taller than the other (AVL
+    /// style, as Box2D's dynamic tree does), so the height stays near
+    /// log2 n under any order of inserts and removes.
     fn refit_from(&mut self, mut node: u32) {
         while node != NONE {
-            let n = &self.nodes[node as usize];
-            let (l, r) = (&self.nodes[n.left as usize], &self.nodes[n.right as usize]);
-            let bound = l.bound.union(&r.bound);
-            let height = 1 + l.height.max(r.height);
-            let parent = n.parent;
-            let n = &mut self.nodes[node as usize];
-            n.bound = bound;
-            n.height = height;
-            node = parent;
+            node = self.balance(node);
+            self.fix(node);
+            node = self.nodes[node as usize].parent;
         }
+    }
+
+    /// Recomputes `node`'s bound and height from its children.
+    fn fix(&mut self, node: u32) {
+        let n = &self.nodes[node as usize];
+        let (l, r) = (&self.nodes[n.left as usize], &self.nodes[n.right as usize]);
+        let (bound, height) = (l.bound.union(&r.bound), 1 + l.height.max(r.height));
+        let n = &mut self.nodes[node as usize];
+        n.bound = bound;
+        n.height = height;
+    }
+
+    fn height_of(&self, node: u32) -> i64 {
+        i64::from(self.nodes[node as usize].height)
+    }
+
+    /// Points `parent`'s link that went to `old` at `new` (or the root).
+    fn relink(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NONE {
+            self.root = new;
+        } else if self.nodes[parent as usize].left == old {
+            self.nodes[parent as usize].left = new;
+        } else {
+            self.nodes[parent as usize].right = new;
+        }
+    }
+
+    /// Rotates the taller child of `a` above it when the heights of `a`'s
+    /// children differ by more than one; returns the node now in `a`'s
+    /// place.
+    fn balance(&mut self, a: u32) -> u32 {
+        let node = &self.nodes[a as usize];
+        if node.is_leaf() || node.height < 2 {
+            return a;
+        }
+        let (b, c) = (node.left, node.right);
+        let skew = self.height_of(c) - self.height_of(b);
+        if skew.abs() <= 1 {
+            return a;
+        }
+        // `up` is the taller child; `keep` stays under `a` on the other side.
+        let (up, keep, up_is_right) = if skew > 1 {
+            (c, b, true)
+        } else {
+            (b, c, false)
+        };
+        let (f, g) = (self.nodes[up as usize].left, self.nodes[up as usize].right);
+        let parent = self.nodes[a as usize].parent;
+        // `up` takes `a`'s place; `a` becomes `up`'s child.
+        self.nodes[up as usize].parent = parent;
+        self.relink(parent, a, up);
+        self.nodes[a as usize].parent = up;
+        // The taller grandchild stays with `up`, the shorter moves to `a`.
+        let (stay, moved) = if self.height_of(f) > self.height_of(g) {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        self.nodes[up as usize].left = a;
+        self.nodes[up as usize].right = stay;
+        self.nodes[moved as usize].parent = a;
+        if up_is_right {
+            self.nodes[a as usize].left = keep;
+            self.nodes[a as usize].right = moved;
+        } else {
+            self.nodes[a as usize].left = moved;
+            self.nodes[a as usize].right = keep;
+        }
+        self.fix(a);
+        self.fix(up);
+        up
     }
 
     /// The root's height (0 for one leaf or none).

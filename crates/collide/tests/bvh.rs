@@ -112,10 +112,10 @@ fn small_moves_stay_inside_the_fat_box() {
     let h = bvh.insert(b(0.0), ()).unwrap();
     bvh.insert(b(50.0), ()).unwrap();
     bvh.step();
-    bvh.update(h, b(5.0)).unwrap(); // within the 10-unit margin
+    bvh.update(h, b(2.5)).unwrap(); // within the 3-unit margin
     bvh.step();
     assert_eq!(bvh.stats().maintenance_ops, 0);
-    bvh.update(h, b(25.0)).unwrap(); // out of it: reinserted
+    bvh.update(h, b(5.0)).unwrap(); // out of it: reinserted
     bvh.step();
     assert_eq!(bvh.stats().maintenance_ops, 1);
     bvh.validate().unwrap();

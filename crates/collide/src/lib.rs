@@ -6,8 +6,10 @@
 //!    implementation, over glam's [`Vec2`](glam::Vec2) and
 //!    [`Vec3`](glam::Vec3)) and the overlap rule used everywhere.
 //! 2. [`broad`]: broad-phase structures behind one contract,
-//!    [`BroadPhase`], with the brute-force reference [`Brute`] and the
-//!    checking wrapper [`Verified`].
+//!    [`BroadPhase`]: the brute-force reference [`Brute`], the grids
+//!    ([`Grid`]: dense, hashed, hierarchical), the quadtree/octree
+//!    ([`Tree`]: tight, loose) and the [`Bvh`], with the checking wrapper
+//!    [`Verified`]; and [`KdTree`] for point queries.
 //! 3. [`scene`] and [`trace`]: the shared, seeded scenes that drive tests,
 //!    benchmarks and the demo, and the text format for recorded box streams.
 //!

@@ -4,33 +4,14 @@
 mod common;
 
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Vector, Verified};
+use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Vector};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
+/// Runs `frames` through a new BVH beside brute force, validating it after
+/// every record and every step.
 fn verify<V: Vector>(frames: &[Vec<Record<V>>], what: &str) -> Bvh<V, u64> {
-    let mut world = Verified::new(Bvh::<V, u64>::new()).unwrap();
-    let mut runner = Runner::new();
-    let mut events = Vec::new();
-    for (f, records) in frames.iter().enumerate() {
-        for record in records {
-            runner
-                .apply(&mut world, std::slice::from_ref(record))
-                .unwrap();
-            if let Err(e) = world.inner().validate() {
-                panic!("{what}: frame {f}, after {record:?}: {e}");
-            }
-        }
-        runner.step(&mut world, &mut events);
-        if let Some(d) = world.last_divergence() {
-            panic!("{what}: {d}");
-        }
-        world
-            .inner()
-            .validate()
-            .unwrap_or_else(|e| panic!("{what}: frame {f}: {e}"));
-    }
-    world.into_inner()
+    common::verify_each(Bvh::new(), frames, what, Bvh::validate)
 }
 
 #[test]
@@ -63,10 +44,13 @@ fn bvh_matches_brute_force_on_lattices_and_extreme_coordinates() {
             (1.0e38, 1.0e37),
             (-3.0e38, 1.0e37),
         ] {
-            verify(
-                &lattice_scene::<Vec2>(seed, 25, offset, unit),
-                &format!("2D {seed} at {offset}"),
-            );
+            // Plus a box spanning all of f32, whose fat box saturates.
+            let mut frames = lattice_scene::<Vec2>(seed, 25, offset, unit);
+            frames[0].push(Record::Upsert {
+                id: 99_999,
+                aabb: Aabb2::new(Vec2::splat(-3.0e38), Vec2::splat(3.0e38)).unwrap(),
+            });
+            verify(&frames, &format!("2D {seed} at {offset}"));
             verify(
                 &lattice_scene::<Vec3>(seed, 15, offset, unit),
                 &format!("3D {seed} at {offset}"),
@@ -177,30 +161,6 @@ fn box_queries_match_brute_force() {
     };
     let frames = Scene::<Vec2>::new(scene).take_frames(6);
     let mut bvh = Bvh::<Vec2, u64>::new();
-    let mut brute = collide::Brute::<Vec2, u64>::new();
-    let (mut ra, mut rb) = (Runner::new(), Runner::new());
-    let mut events = Vec::new();
-    let mut hits = 0;
-    for records in &frames {
-        ra.apply(&mut bvh, records).unwrap();
-        rb.apply(&mut brute, records).unwrap();
-        for k in 0..40 {
-            let q = Aabb2::from_center_half_extents(
-                Vec2::new(k as f32 * 25.0, 1000.0 - k as f32 * 20.0),
-                Vec2::splat(20.0 + k as f32),
-            )
-            .unwrap();
-            let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<Vec2, u64>| {
-                let mut v: Vec<u64> = hs.iter().map(|h| *w.value(*h).unwrap()).collect();
-                v.sort();
-                v
-            };
-            let want = ids(brute.query_aabb_all(&q), &brute);
-            hits += want.len();
-            assert_eq!(ids(bvh.query_aabb_all(&q), &bvh), want);
-        }
-        ra.step(&mut bvh, &mut events);
-        rb.step(&mut brute, &mut events);
-    }
+    let hits = common::queries_match_brute(&mut bvh, &frames, &common::probes(), "bvh");
     assert!(hits > 50, "the probes must hit something ({hits})");
 }

@@ -3,38 +3,15 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{
-    Aabb, Aabb2, Aabb3, BroadPhase, Error, Tree, TreeConfig, TreeKind, Vector, Verified,
-};
+use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
+use collide::{Aabb, Aabb2, Aabb3, BroadPhase, Error, Tree, TreeConfig, TreeKind, Vector};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
 /// Runs `frames` through `tree` beside brute force, validating the tree
 /// after every record and every step.
 fn verify<V: Vector>(tree: Tree<V, u64>, frames: &[Vec<Record<V>>], what: &str) -> Tree<V, u64> {
-    let mut world = Verified::new(tree).unwrap();
-    let mut runner = Runner::new();
-    let mut events = Vec::new();
-    for (f, records) in frames.iter().enumerate() {
-        for record in records {
-            runner
-                .apply(&mut world, std::slice::from_ref(record))
-                .unwrap();
-            if let Err(e) = world.inner().validate() {
-                panic!("{what}: frame {f}, after {record:?}: {e}");
-            }
-        }
-        runner.step(&mut world, &mut events);
-        if let Some(d) = world.last_divergence() {
-            panic!("{what}: {d}");
-        }
-        world
-            .inner()
-            .validate()
-            .unwrap_or_else(|e| panic!("{what}: frame {f}: {e}"));
-    }
-    world.into_inner()
+    common::verify_each(tree, frames, what, Tree::validate)
 }
 
 fn trees<V: Vector>() -> Vec<(&'static str, Tree<V, u64>)> {
@@ -305,46 +282,14 @@ fn box_queries_match_brute_force_before_and_after_steps() {
         ..SceneConfig::new(SceneKind::Clustered, 300)
     };
     let frames = Scene::<Vec3>::new(scene).take_frames(6);
-    let probes: Vec<Aabb<Vec3>> = (0..30)
-        .map(|k| {
-            let c = Vec3::new(
-                k as f32 * 30.0,
-                500.0 - k as f32 * 12.0,
-                200.0 + k as f32 * 9.0,
-            );
-            Aabb::from_center_half_extents(c, Vec3::splat(10.0 + k as f32 * 4.0)).unwrap()
-        })
-        .collect();
     for kind in [TreeKind::Tight, TreeKind::Loose] {
         let mut tree: Tree<Vec3, u64> = Tree::with_config(kind, TreeConfig::default()).unwrap();
-        let mut brute = collide::Brute::<Vec3, u64>::new();
-        let (mut rt, mut rb) = (Runner::new(), Runner::new());
-        let mut events = Vec::new();
-        let mut hits = 0;
-        for (f, records) in frames.iter().enumerate() {
-            rt.apply(&mut tree, records).unwrap();
-            rb.apply(&mut brute, records).unwrap();
-            for pass in ["before the step", "after it"] {
-                for q in &probes {
-                    let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<Vec3, u64>| {
-                        let mut v: Vec<u64> = hs.iter().map(|h| *w.value(*h).unwrap()).collect();
-                        v.sort();
-                        v
-                    };
-                    let want = ids(brute.query_aabb_all(q), &brute);
-                    hits += want.len();
-                    assert_eq!(
-                        ids(tree.query_aabb_all(q), &tree),
-                        want,
-                        "{kind:?} frame {f} {pass}"
-                    );
-                }
-                if pass == "before the step" {
-                    rt.step(&mut tree, &mut events);
-                    rb.step(&mut brute, &mut events);
-                }
-            }
-        }
+        let hits = common::queries_match_brute(
+            &mut tree,
+            &frames,
+            &common::probes(),
+            &format!("{kind:?}"),
+        );
         assert!(
             hits > 100,
             "{kind:?}: the probes must hit something ({hits})"

@@ -34,6 +34,11 @@ impl<V: Vector> Ours<V> {
     pub fn new(name: &str) -> Self {
         let world = structure_by_name::<V, u64>(name)
             .unwrap_or_else(|| panic!("`{name}` is not in collide::STRUCTURE_NAMES"));
+        Self::with_world(name, world)
+    }
+
+    /// A structure built with non-default settings, under its own name.
+    pub fn with_world(name: &str, world: Box<dyn BroadPhase<V, u64>>) -> Self {
         Self {
             name: name.to_string(),
             world,

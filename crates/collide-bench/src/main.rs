@@ -43,7 +43,9 @@ struct Args {
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..))]
     frames: u64,
     /// Run only these implementations (comma-separated names as the tables
-    /// print them); the reference still runs, to check the others.
+    /// print them); the reference still runs, to check the others. The
+    /// variants (sap-axiscount, sap-nospan, sap1-nospan) run only when
+    /// named here.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Also write every row to this CSV file.
@@ -91,13 +93,47 @@ impl Dim for Vec3 {
     }
 }
 
+/// Our structures with non-default settings, for the comparisons the
+/// issues ask for; run only when named in `--only`.
+const VARIANT_NAMES: &[&str] = &["sap-axiscount", "sap-nospan", "sap1-nospan"];
+
+/// A variant by name (see [`VARIANT_NAMES`]).
+fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>> {
+    use collide::{PairRule, Sap, SapConfig, SapKind, Spanners};
+    let (kind, config) = match name {
+        "sap-axiscount" => (
+            SapKind::AllAxes,
+            SapConfig {
+                pair_rule: PairRule::AxisCount,
+                ..SapConfig::default()
+            },
+        ),
+        "sap-nospan" | "sap1-nospan" => (
+            if name == "sap-nospan" {
+                SapKind::AllAxes
+            } else {
+                SapKind::OneAxis
+            },
+            SapConfig {
+                spanners: Spanners::Off,
+                ..SapConfig::default()
+            },
+        ),
+        _ => return None,
+    };
+    let sap = Sap::<V, u64>::with_config(kind, config).expect("the variants' settings are valid");
+    Some(Box::new(sap))
+}
+
 fn is_ours(name: &str) -> bool {
-    collide::STRUCTURE_NAMES.contains(&name)
+    collide::STRUCTURE_NAMES.contains(&name) || VARIANT_NAMES.contains(&name)
 }
 
 fn contender<V: Dim>(name: &str) -> Option<Box<dyn Contender<V>>> {
-    if is_ours(name) {
+    if collide::STRUCTURE_NAMES.contains(&name) {
         Some(Box::new(Ours::<V>::new(name)))
+    } else if let Some(world) = variant::<V>(name) {
+        Some(Box::new(Ours::with_world(name, world)))
     } else {
         V::peer(name)
     }
@@ -263,6 +299,11 @@ fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<R
         }
         names.push(name);
     }
+    names.extend(
+        VARIANT_NAMES
+            .iter()
+            .filter(|v| only.iter().any(|o| o == *v)),
+    );
     let mut missing = Vec::new();
     for &name in PEER_NAMES {
         if V::peer(name).is_some() {
@@ -399,6 +440,7 @@ fn main() -> ExitCode {
     let known: Vec<&str> = collide::STRUCTURE_NAMES
         .iter()
         .chain(PEER_NAMES)
+        .chain(VARIANT_NAMES)
         .copied()
         .collect();
     if let Some(bad) = args.only.iter().find(|o| !known.contains(&o.as_str())) {

@@ -5,6 +5,7 @@
 use crate::cell_study::{cell_size_study, describe_cells};
 use crate::measure::{RunOptions, RunReport, run_structure};
 use crate::report::{Animation, SceneResult, write_report};
+use crate::sap_study::{describe_sap, sap_study};
 use crate::table::{Table, micros, thousands};
 use clap::Parser;
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
@@ -87,10 +88,13 @@ pub fn demo(args: &DemoArgs, out: &mut dyn Write) -> Result<(), String> {
     }
     bar.set_message("cell size study");
     let cells = cell_size_study(args.n, args.frames as usize)?;
+    bar.set_message("sweep-and-prune study");
+    let sap = sap_study(args.n, args.frames as usize)?;
     bar.finish_and_clear();
     let _ = write!(out, "{}", describe_cells(&cells));
+    let _ = write!(out, "{}", describe_sap(&sap));
     if !args.no_report {
-        let path = write_report(&args.out, &results, &animations, &cells)
+        let path = write_report(&args.out, &results, &animations, &cells, &sap)
             .map_err(|e| format!("cannot write the report `{}`: {e}", args.out.display()))?;
         let _ = writeln!(out, "report: {}", path.display());
     }

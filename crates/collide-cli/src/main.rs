@@ -12,6 +12,7 @@ mod measure;
 mod record;
 mod replay;
 mod report;
+mod sap_study;
 mod table;
 
 use clap::{Parser, Subcommand};

@@ -5,6 +5,7 @@
 use crate::cell_study::{CellRow, describe_cells};
 use crate::demo::describe;
 use crate::measure::RunReport;
+use crate::sap_study::{SapRow, describe_sap};
 use base64::Engine;
 use collide::scene::{Record, Runner, SceneStats};
 use collide::{BroadPhase, Brute, Vector};
@@ -107,11 +108,12 @@ pub fn write_report(
     results: &[SceneResult],
     animations: &[Animation],
     cells: &[CellRow],
+    sap: &[SapRow],
 ) -> std::io::Result<PathBuf> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(path, render(results, animations, cells))?;
+    std::fs::write(path, render(results, animations, cells, sap))?;
     Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
@@ -122,7 +124,12 @@ fn escape(text: &str) -> String {
 }
 
 /// The whole HTML page.
-pub fn render(results: &[SceneResult], animations: &[Animation], cells: &[CellRow]) -> String {
+pub fn render(
+    results: &[SceneResult],
+    animations: &[Animation],
+    cells: &[CellRow],
+    sap: &[SapRow],
+) -> String {
     let mut html = String::new();
     html.push_str(HEAD);
     html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame. Times are for <code>step()</code> alone (the tables also give the frame with its updates), measured in a run without the check.</p>\n");
@@ -186,6 +193,11 @@ pub fn render(results: &[SceneResult], animations: &[Animation], cells: &[CellRo
             |r| r.per_frame(r.maintenance_ops),
         ));
         let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_cells(cells)));
+    }
+
+    if !sap.is_empty() {
+        html.push_str("<h2>Sweep and prune</h2>\n<p>Seed 000's measurements repeated with <code>sap</code> and <code>sap1</code>.</p>\n");
+        let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_sap(sap)));
     }
 
     html.push_str("<h2>Tables</h2>\n");

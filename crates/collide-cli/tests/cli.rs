@@ -273,6 +273,7 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
     }
     assert!(stdout.contains("== cell size"), "{stdout}");
     let study = &stdout[stdout.find("== cell size").unwrap()..];
+    let study = &study[..study.find("== sweep and prune").unwrap_or(study.len())];
     let factors: Vec<&str> = study
         .lines()
         .filter(|l| {
@@ -293,6 +294,21 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
         "{stdout}"
     );
     assert!(stdout.contains("centre variance x"), "{stdout}");
+    // Seed 000's figures beside ours.
+    let sap = &stdout[stdout
+        .find("== sweep and prune")
+        .expect("the sweep-and-prune study")..];
+    for measure in [
+        "one-axis (x) candidates per frame",
+        "true pairs per frame",
+        "sweeping x (good) / y (bad)",
+        "uniform slow: swaps per frame",
+        "uniform fast: swaps per frame",
+        "pair changes per frame, all axes",
+        "spanning objects: candidates per frame, list / none",
+    ] {
+        assert!(sap.contains(measure), "{measure}: {sap}");
+    }
     for column in [
         "candidates/frame",
         "true pairs",

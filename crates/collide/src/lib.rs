@@ -41,8 +41,9 @@ pub mod trace;
 
 pub use broad::{
     BroadPhase, Brute, Bvh, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
-    GridStats, KdTree, Neighbour, NotEmptyError, Pair, STRUCTURE_NAMES, StepStats, Tree,
-    TreeConfig, TreeKind, Verified, structure_by_name,
+    GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, STRUCTURE_NAMES, Sap, SapConfig,
+    SapKind, SapStats, Spanners, StepStats, Tree, TreeConfig, TreeKind, Verified,
+    structure_by_name,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

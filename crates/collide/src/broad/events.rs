@@ -231,6 +231,44 @@ impl PairTracker {
         self.finish()
     }
 
+    /// Ends a step whose events a structure found itself (incremental pair
+    /// tracking): `fill` pushes the started and the stopped pairs, in any
+    /// order; they are sorted and applied to the pair list by one merge
+    /// (skipped when nothing changed).
+    pub(crate) fn finish_with_events(
+        &mut self,
+        fill: impl FnOnce(&mut Vec<Pair>, &mut Vec<Pair>),
+    ) -> &FrameEvents {
+        self.events.started.clear();
+        self.events.stopped.clear();
+        fill(&mut self.events.started, &mut self.events.stopped);
+        if self.events.is_empty() {
+            return &self.events;
+        }
+        self.events.started.sort_unstable();
+        self.events.stopped.sort_unstable();
+        let (started, stopped) = (&self.events.started, &self.events.stopped);
+        self.next.clear();
+        self.next.reserve(self.current.len() + started.len());
+        let (mut s, mut x) = (0, 0);
+        for &pair in &self.current {
+            while s < started.len() && started[s] < pair {
+                self.next.push(started[s]);
+                s += 1;
+            }
+            if x < stopped.len() && stopped[x] == pair {
+                x += 1;
+                continue;
+            }
+            self.next.push(pair);
+        }
+        self.next.extend_from_slice(&started[s..]);
+        debug_assert_eq!(x, stopped.len(), "every stopped pair was current");
+        debug_assert!(self.next.windows(2).all(|w| w[0] < w[1]));
+        std::mem::swap(&mut self.current, &mut self.next);
+        &self.events
+    }
+
     /// The pairs of the last step.
     pub(crate) fn pairs(&self) -> &[Pair] {
         &self.current

@@ -5,6 +5,8 @@
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
 //! - [`Tree`]: adaptive quadtree/octree, tight (`tree`) or loose (`loose`).
+//! - [`Sap`]: incremental sweep-and-prune, every axis (`sap`) or one axis
+//!   plus a box test (`sap1`).
 //! - [`Bvh`]: a dynamic bounding volume hierarchy with fat leaves (`bvh`).
 //! - [`KdTree`]: nearest, k-nearest and radius queries over points (not a
 //!   broad phase; it sits here with the other spatial structures).
@@ -21,6 +23,7 @@ mod grid;
 mod kdtree;
 mod radix;
 mod registry;
+mod sap;
 mod tree;
 mod verify;
 
@@ -31,5 +34,6 @@ pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
+pub use sap::{PairRule, Sap, SapConfig, SapKind, SapStats, Spanners};
 pub use tree::{Tree, TreeConfig, TreeKind};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

@@ -4,6 +4,7 @@ use super::brute::Brute;
 use super::bvh::Bvh;
 use super::contract::BroadPhase;
 use super::grid::Grid;
+use super::sap::{Sap, SapKind};
 use super::tree::Tree;
 use crate::geometry::Vector;
 
@@ -16,8 +17,9 @@ use crate::geometry::Vector;
 ///     assert_eq!(world.name(), *name);
 /// }
 /// ```
-pub const STRUCTURE_NAMES: &[&str] =
-    &["brute", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh"];
+pub const STRUCTURE_NAMES: &[&str] = &[
+    "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh",
+];
 
 /// The structure `collide replay` uses when none is named: the fastest of
 /// ours on the shared scenes that needs no settings and no bounds (see
@@ -39,6 +41,8 @@ pub const DEFAULT_STRUCTURE: &str = "hashgrid";
 pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn BroadPhase<V, T>>> {
     match name {
         "brute" => Some(Box::new(Brute::<V, T>::new())),
+        "sap" => Some(Box::new(Sap::<V, T>::new(SapKind::AllAxes))),
+        "sap1" => Some(Box::new(Sap::<V, T>::new(SapKind::OneAxis))),
         "grid" => Some(Box::new(Grid::<V, T>::dense())),
         "hashgrid" => Some(Box::new(Grid::<V, T>::hashed())),
         "hgrid" => Some(Box::new(Grid::<V, T>::hierarchical())),

@@ -1,0 +1,120 @@
+//! The sweep-and-prune's invariants, for tests and debugging.
+
+use super::config::{PairRule, SapKind};
+use super::core::{ALIVE, IN_AXES, SPANNER, Sap, largest_extent};
+use super::endpoints::{is_start, key, proxy};
+use crate::broad::BroadPhase;
+use crate::broad::events::pair_key;
+use crate::geometry::Vector;
+
+impl<V: Vector, T> Sap<V, T> {
+    /// Checks the invariants and names the first one broken: every sorted
+    /// axis is strictly increasing and holds exactly the start and end of
+    /// each object in the axes; no object is both in the axes and in the
+    /// spanning list; no object in the axes is larger than the spanning
+    /// threshold (checked between a step and the next change); and for `sap` the pair set is the pair list. Between a
+    /// step and the next change, every key also matches its object's box.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+    /// use glam::Vec2;
+    /// let mut sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+    /// for i in 0..20 {
+    ///     let p = Vec2::splat(i as f32);
+    ///     sap.insert(Aabb2::new(p, p + Vec2::splat(3.0))?, ())?;
+    /// }
+    /// sap.step();
+    /// assert_eq!(sap.validate(), Ok(()));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.built {
+            return Ok(());
+        }
+        let in_axes: Vec<u32> = (0..self.status.len() as u32)
+            .filter(|&p| self.status[p as usize] & IN_AXES != 0)
+            .collect();
+        for &p in &in_axes {
+            let s = self.status[p as usize];
+            if s & SPANNER != 0 {
+                return Err(format!("proxy {p} is both in the axes and a spanner"));
+            }
+            if !self.dirty
+                && s & ALIVE != 0
+                && largest_extent(&self.boxes[p as usize]) > self.span_extent
+            {
+                return Err(format!(
+                    "proxy {p} in the axes is larger than the spanning threshold {}",
+                    self.span_extent
+                ));
+            }
+        }
+        for (array, keys) in self.axes.iter().enumerate() {
+            if let Some(w) = keys.windows(2).position(|w| w[0] >= w[1]) {
+                return Err(format!("axis array {array} is out of order at {w}"));
+            }
+            let mut seen = vec![0u8; self.status.len()];
+            for &k in keys {
+                let p = proxy(k) as usize;
+                if p >= seen.len() || self.status[p] & IN_AXES == 0 {
+                    return Err(format!(
+                        "axis array {array} holds proxy {p}, not in the axes"
+                    ));
+                }
+                seen[p] += if is_start(k) { 1 } else { 16 };
+            }
+            if let Some(&p) = in_axes.iter().find(|&&p| seen[p as usize] != 17) {
+                return Err(format!(
+                    "axis array {array} holds proxy {p}'s endpoints {:#x} times",
+                    seen[p as usize]
+                ));
+            }
+            if !self.dirty {
+                let axis = match self.kind {
+                    SapKind::AllAxes => array,
+                    SapKind::OneAxis => self.sweep_axis,
+                };
+                for &k in keys {
+                    let aabb = &self.boxes[proxy(k) as usize];
+                    let value = if is_start(k) {
+                        aabb.min().axis(axis)
+                    } else {
+                        aabb.max().axis(axis)
+                    };
+                    if key(value, is_start(k), proxy(k)) != k {
+                        return Err(format!("a key of proxy {} is stale", proxy(k)));
+                    }
+                }
+            }
+        }
+        if self.kind == SapKind::AllAxes {
+            if self.set.len() != self.pairs().len() {
+                return Err(format!(
+                    "the pair set has {} pairs, the list {}",
+                    self.set.len(),
+                    self.pairs().len()
+                ));
+            }
+            if self.config.pair_rule == PairRule::AxisCount && !self.dirty {
+                let full = self.counts.full(V::DIM);
+                if full + self.span_keys.len() != self.set.len() {
+                    return Err(format!(
+                        "{full} pairs overlap on every axis and {} with spanners, but the set has {}",
+                        self.span_keys.len(),
+                        self.set.len()
+                    ));
+                }
+            }
+            for pair in self.pairs() {
+                let (a, b) = (pair.a().index() as usize, pair.b().index() as usize);
+                let (pa, pb) = (self.proxy_of[a], self.proxy_of[b]);
+                let live = |h: crate::Handle, p: u32| self.handle_of[p as usize] == h;
+                if live(pair.a(), pa) && live(pair.b(), pb) && !self.set.contains(pair_key(pa, pb))
+                {
+                    return Err(format!("pair {pair} is listed but not in the set"));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,194 @@
+//! Sweep-and-prune settings and statistics.
+
+use crate::error::Error;
+
+/// Which sweep-and-prune.
+///
+/// ```
+/// use collide::{BroadPhase, Sap, SapKind};
+/// use glam::Vec2;
+/// assert_eq!(Sap::<Vec2>::new(SapKind::AllAxes).name(), "sap");
+/// assert_eq!(Sap::<Vec2>::new(SapKind::OneAxis).name(), "sap1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SapKind {
+    /// `sap`: every axis kept sorted; endpoint swaps start and stop pairs
+    /// directly, so the pair set is exact without any per-frame sweep.
+    AllAxes,
+    /// `sap1`: one axis kept sorted (the one with the largest variance of
+    /// centres); each step sweeps it for candidates and tests their boxes.
+    OneAxis,
+}
+
+/// How objects that span the world (floors, walls) are told apart. They live
+/// in a separate list, tested against everyone through the sorted axis where
+/// they are thinnest, so they never sit in the open list of a sweep.
+///
+/// ```
+/// use collide::{Sap, SapConfig, SapKind, Spanners};
+/// use glam::Vec2;
+/// let config = SapConfig { spanners: Spanners::Extent(500.0), ..SapConfig::default() };
+/// let sap: Sap<Vec2> = Sap::with_config(SapKind::OneAxis, config)?;
+/// assert_eq!(sap.config().spanners, Spanners::Extent(500.0));
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spanners {
+    /// An object spans the world when its largest extent exceeds `factor`
+    /// times the median largest extent (measured with the axis variances).
+    Auto {
+        /// Multiple of the median extent, `> 1`.
+        factor: f32,
+    },
+    /// An object spans the world when its largest extent exceeds this many
+    /// world units (`> 0`).
+    Extent(f32),
+    /// No separate list: every object sits in the sorted axes.
+    Off,
+}
+
+/// How `sap` turns a swap where two intervals begin to overlap into a pair.
+///
+/// ```
+/// use collide::{PairRule, SapConfig};
+/// assert_eq!(SapConfig::default().pair_rule, PairRule::BoxTest);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PairRule {
+    /// Test the two full boxes (as Bullet's axis sweep does). The default:
+    /// measured faster, and it stores true pairs only.
+    BoxTest,
+    /// Count the overlapping axes of every pair and start it when the count
+    /// reaches the dimension (seed 000). Stores a count for every pair that
+    /// overlaps on any axis. `sap1` ignores this setting.
+    AxisCount,
+}
+
+/// Settings of a sweep-and-prune. See [`SapConfig::default`].
+///
+/// ```
+/// use collide::{Sap, SapConfig, SapKind};
+/// use glam::Vec2;
+/// // Force the sweep axis to y (for example to show what a bad axis costs).
+/// let config = SapConfig { sweep_axis: Some(1), ..SapConfig::default() };
+/// let sap: Sap<Vec2> = Sap::with_config(SapKind::OneAxis, config)?;
+/// assert_eq!(sap.sweep_axis(), 1);
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SapConfig {
+    /// The axis swept for candidates (`sap1`) and for full sweeps (both):
+    /// `None` picks the axis with the largest variance of centres, measured
+    /// again every [`remeasure_every`](Self::remeasure_every) steps; `Some`
+    /// fixes it (`< D`).
+    pub sweep_axis: Option<usize>,
+    /// Steps between two measurements of the axis variances and of the
+    /// typical object size, `>= 1`. Switching `sap1`'s axis costs one sort.
+    pub remeasure_every: u32,
+    /// Which objects live in the separate world-spanning list.
+    pub spanners: Spanners,
+    /// How `sap` decides that an axis overlap makes a pair.
+    pub pair_rule: PairRule,
+}
+
+impl Default for SapConfig {
+    /// Variance-chosen axis, measured every 60 steps (once a second at 60
+    /// Hz); spanners beyond 16 times the median size; a box test when an
+    /// axis overlap begins.
+    fn default() -> Self {
+        Self {
+            sweep_axis: None,
+            remeasure_every: 60,
+            spanners: Spanners::Auto { factor: 16.0 },
+            pair_rule: PairRule::BoxTest,
+        }
+    }
+}
+
+impl SapConfig {
+    /// Checks every setting for dimension `dim`.
+    pub(crate) fn validate(&self, dim: usize) -> Result<(), Error> {
+        if let Some(axis) = self.sweep_axis {
+            if axis >= dim {
+                return Err(Error::Setting {
+                    name: "sweep_axis",
+                    value: axis as f64,
+                    expected: "an axis index below the dimension (0 = x, 1 = y, 2 = z)",
+                });
+            }
+        }
+        if self.remeasure_every == 0 {
+            return Err(Error::Setting {
+                name: "remeasure_every",
+                value: 0.0,
+                expected: "at least 1 step",
+            });
+        }
+        match self.spanners {
+            Spanners::Auto { factor } if !(factor.is_finite() && factor > 1.0) => {
+                Err(Error::Setting {
+                    name: "spanners.factor",
+                    value: f64::from(factor),
+                    expected: "a finite multiple of the median size above 1",
+                })
+            }
+            Spanners::Extent(extent) if !(extent.is_finite() && extent > 0.0) => {
+                Err(Error::Setting {
+                    name: "spanners.extent",
+                    value: f64::from(extent),
+                    expected: "a finite number of world units above 0",
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What a sweep-and-prune did in its last step, beyond [`StepStats`]
+/// (`sap.sap_stats()`).
+///
+/// [`StepStats`]: crate::StepStats
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+/// use glam::Vec2;
+/// let mut sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+/// let a = sap.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+/// sap.insert(Aabb2::new(Vec2::splat(3.0), Vec2::splat(4.0))?, ())?;
+/// sap.step(); // the first step sorts from scratch
+/// assert_eq!(sap.sap_stats().resorts, 1);
+/// sap.update(a, Aabb2::new(Vec2::splat(2.5), Vec2::splat(3.5))?)?;
+/// sap.step(); // a's start passes b's... and a's end passes b's start
+/// let stats = sap.sap_stats();
+/// assert_eq!(stats.resorts, 0);
+/// assert_eq!(stats.swaps, [1, 1, 0]); // one swap per axis
+/// assert_eq!(stats.axis_overlaps_started, 2);
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SapStats {
+    /// Endpoint swaps made by the insertion sort, per axis (x, y, z; unused
+    /// axes 0).
+    pub swaps: [u64; 3],
+    /// Swaps where a start passed an end: two intervals began to overlap on
+    /// that axis (`sap`: each is followed by a full box test).
+    pub axis_overlaps_started: u64,
+    /// Swaps where an end passed a start: two intervals stopped overlapping.
+    pub axis_overlaps_ended: u64,
+    /// Full re-sorts from scratch this step (the first step, a change of
+    /// axis, mass inserts, or motion so incoherent that the swaps would
+    /// cost more than a sort).
+    pub resorts: u32,
+    /// Candidate pairs that a sweep gave a box test (`sap1`: all of them,
+    /// every step; `sap`: only during full sweeps and for new objects).
+    pub sweep_candidates: u64,
+    /// The axis used for sweeps.
+    pub sweep_axis: usize,
+    /// Variance of the object centres per axis at the last measurement
+    /// (world units squared; unused axes 0).
+    pub variance: [f64; 3],
+    /// Objects in the world-spanning list.
+    pub spanners: usize,
+    /// Objects re-inserted because they jumped far (teleports).
+    pub jumps: u64,
+}

@@ -1,0 +1,413 @@
+//! [`Sap`]: the sweep-and-prune structure, its objects and the
+//! broad-phase contract. The step itself is in `step.rs`.
+
+use super::axis_count::AxisCounts;
+use super::config::{SapConfig, SapKind, SapStats};
+use super::endpoints::{MAX_PROXIES, scan_slab};
+use super::pairset::PairSet;
+use super::spanners::SpannerIndex;
+use super::sweep::OpenSet;
+use crate::broad::contract::{BroadPhase, StepStats};
+use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::error::Error;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::{Handle, HandleError, Slots};
+use std::ops::ControlFlow;
+
+/// Per-proxy status bits.
+pub(super) const ALIVE: u8 = 1;
+/// Its endpoints are in the sorted axes.
+pub(super) const IN_AXES: u8 = 2;
+/// It lives in the world-spanning list.
+pub(super) const SPANNER: u8 = 4;
+/// It is in the `touched` list for the next step.
+pub(super) const TOUCHED: u8 = 8;
+/// It jumped far since the last step (re-inserted instead of swapped).
+pub(super) const JUMPED: u8 = 16;
+/// This step drops its endpoints and pairs.
+pub(super) const LEAVING: u8 = 32;
+/// This step merges its endpoints into the axes and finds its pairs.
+pub(super) const ENTERING: u8 = 64;
+
+/// Incremental sweep-and-prune, `sap` (every axis, exact pair events) or
+/// `sap1` (one axis plus a box test), in 2D and 3D.
+///
+/// Each object's box is projected on the axes as a start and an end. The
+/// endpoints stay sorted from step to step: a step gives them their new
+/// values and repairs the order by insertion sort, so its cost follows the
+/// number of endpoint swaps, which is small when objects move little
+/// (temporal coherence). Equal values put an end before a start, matching
+/// the strict overlap rule.
+///
+/// - `sap` keeps every axis sorted. When a start passes an end, two
+///   intervals begin to overlap on that axis and the full boxes are tested;
+///   when an end passes a start, they stop and the pair (if any) ends. The
+///   pairs and the events come out of the swaps themselves: no sweep and no
+///   diff in a coherent step.
+/// - `sap1` keeps only the axis with the largest variance of centres sorted
+///   and sweeps it every step for candidates (intervals overlapping on that
+///   axis), each given a box test.
+///
+/// When the swaps would cost more than a fresh sort (fast or teleporting
+/// objects, mass inserts), the step re-sorts from scratch with a radix sort
+/// and rebuilds the pairs with one sweep. Objects that jump far are
+/// re-inserted rather than swapped across the world. Objects much larger
+/// than the rest (floors, walls; see [`Spanners`](super::Spanners)) live in a separate list
+/// tested against everyone through the sorted axis where they are thinnest.
+///
+/// Pick it when motion is coherent, the world is unbounded or flat, or the
+/// started and stopped events matter more than the pair list. Cost per
+/// step: O(n + swaps) for `sap`, plus the one-axis candidates for `sap1`;
+/// memory O(n + pairs).
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Pair, Sap, SapKind};
+/// use glam::Vec2;
+/// let mut sap: Sap<Vec2, &str> = Sap::new(SapKind::AllAxes);
+/// let a = sap.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "a")?;
+/// let b = sap.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, "b")?;
+/// assert!(sap.step().is_empty());
+/// sap.update(b, Aabb2::new(Vec2::splat(1.0), Vec2::splat(3.0))?)?;
+/// assert_eq!(sap.step().started, vec![Pair::new(a, b)]);
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Sap<V: Vector, T = ()> {
+    pub(super) kind: SapKind,
+    pub(super) config: SapConfig,
+    pub(super) objects: Slots<T>,
+    /// Slot index to proxy.
+    pub(super) proxy_of: Vec<u32>,
+    /// Per proxy: box, handle, status.
+    pub(super) boxes: Vec<Aabb<V>>,
+    pub(super) handle_of: Vec<Handle>,
+    pub(super) status: Vec<u8>,
+    /// Proxies free for reuse; a removed object's proxy is freed at the end
+    /// of the next step, so a slot reused before the step never mixes the
+    /// old object's endpoints and pairs with the new one's.
+    pub(super) free_proxies: Vec<u32>,
+    /// Proxies inserted, removed, jumped or changing list since the last
+    /// step.
+    pub(super) touched: Vec<u32>,
+    /// Sorted endpoint keys: one array per axis (`sap`) or one for the
+    /// sweep axis (`sap1`).
+    pub(super) axes: Vec<Vec<u64>>,
+    /// True once the axes have been sorted from scratch.
+    pub(super) built: bool,
+    /// Proxies in the world-spanning list.
+    pub(super) spanners: Vec<u32>,
+    /// The spanners grouped and sorted for the pair search.
+    pub(super) spanner_index: SpannerIndex,
+    /// `sap`: the current pairs, and the changes of the step being taken.
+    pub(super) set: PairSet,
+    /// `sap` with [`PairRule::AxisCount`](super::PairRule): overlapping
+    /// axes per pair.
+    pub(super) counts: AxisCounts,
+    /// `sap`: proxy pair keys of last step's pairs with a spanner, sorted.
+    pub(super) span_keys: Vec<u64>,
+    pub(super) tracker: PairTracker,
+    pub(super) stats: StepStats,
+    pub(super) sap_stats: SapStats,
+    pub(super) steps: u64,
+    pub(super) sweep_axis: usize,
+    /// Largest extent an object in the axes may have (infinite: no
+    /// separate list).
+    pub(super) span_extent: f32,
+    /// A move of the centre beyond this (plus the object's size) counts as
+    /// a jump.
+    pub(super) jump_distance: f32,
+    /// Until this step, go straight to a re-sort (motion was incoherent).
+    pub(super) incoherent_until: u64,
+    /// True when an object changed since the last step (queries must not
+    /// trust the sorted axes).
+    pub(super) dirty: bool,
+    pub(super) jumps: u64,
+    // Scratch, reused every step.
+    pub(super) leaving: Vec<u32>,
+    pub(super) entering: Vec<u32>,
+    pub(super) dead: Vec<u32>,
+    pub(super) fresh: Vec<u64>,
+    pub(super) scratch: Vec<u64>,
+    pub(super) keys: Vec<u64>,
+    pub(super) extents: Vec<f32>,
+    pub(super) open: OpenSet,
+    pub(super) open_fresh: OpenSet,
+}
+
+impl<V: Vector, T> Sap<V, T> {
+    /// An empty structure with the default settings.
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Sap, SapKind};
+    /// use glam::Vec3;
+    /// let sap: Sap<Vec3> = Sap::new(SapKind::OneAxis);
+    /// assert!(sap.is_empty());
+    /// ```
+    pub fn new(kind: SapKind) -> Self {
+        Self::with_config(kind, SapConfig::default()).expect("the default settings are valid")
+    }
+
+    /// An empty structure with `config`, or the setting that is out of
+    /// range.
+    ///
+    /// ```
+    /// use collide::{Sap, SapConfig, SapKind};
+    /// use glam::Vec2;
+    /// let bad = SapConfig { sweep_axis: Some(2), ..SapConfig::default() };
+    /// let err = Sap::<Vec2>::with_config(SapKind::OneAxis, bad).unwrap_err();
+    /// assert!(err.to_string().contains("sweep_axis"));
+    /// ```
+    pub fn with_config(kind: SapKind, config: SapConfig) -> Result<Self, Error> {
+        config.validate(V::DIM)?;
+        let arrays = match kind {
+            SapKind::AllAxes => V::DIM,
+            SapKind::OneAxis => 1,
+        };
+        Ok(Self {
+            kind,
+            config,
+            objects: Slots::new(),
+            proxy_of: Vec::new(),
+            boxes: Vec::new(),
+            handle_of: Vec::new(),
+            status: Vec::new(),
+            free_proxies: Vec::new(),
+            touched: Vec::new(),
+            axes: vec![Vec::new(); arrays],
+            built: false,
+            spanners: Vec::new(),
+            spanner_index: SpannerIndex::default(),
+            set: PairSet::default(),
+            counts: AxisCounts::default(),
+            span_keys: Vec::new(),
+            tracker: PairTracker::default(),
+            stats: StepStats::default(),
+            sap_stats: SapStats::default(),
+            steps: 0,
+            sweep_axis: config.sweep_axis.unwrap_or(0),
+            span_extent: f32::INFINITY,
+            jump_distance: f32::INFINITY,
+            incoherent_until: 0,
+            dirty: false,
+            jumps: 0,
+            leaving: Vec::new(),
+            entering: Vec::new(),
+            dead: Vec::new(),
+            fresh: Vec::new(),
+            scratch: Vec::new(),
+            keys: Vec::new(),
+            extents: Vec::new(),
+            open: OpenSet::default(),
+            open_fresh: OpenSet::default(),
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SapConfig {
+        &self.config
+    }
+
+    /// Which sweep-and-prune this is.
+    pub fn kind(&self) -> SapKind {
+        self.kind
+    }
+
+    /// The axis used for sweeps (0 = x): the configured one, or the one with
+    /// the largest variance of centres at the last measurement.
+    pub fn sweep_axis(&self) -> usize {
+        self.sweep_axis
+    }
+
+    /// What the last step did, beyond [`BroadPhase::stats`].
+    pub fn sap_stats(&self) -> SapStats {
+        self.sap_stats
+    }
+
+    /// True when `aabb` belongs in the world-spanning list.
+    pub(super) fn spans(&self, aabb: &Aabb<V>) -> bool {
+        largest_extent(aabb) > self.span_extent
+    }
+
+    /// True when the move from `old` to `new` is a jump: re-inserting is
+    /// cheaper than swapping across everything in between.
+    fn jumped(&self, old: &Aabb<V>, new: &Aabb<V>) -> bool {
+        let reach = self.jump_distance + largest_extent(new).max(largest_extent(old));
+        (0..V::DIM).any(|a| {
+            let twice_old = old.min().axis(a) + old.max().axis(a);
+            let twice_new = new.min().axis(a) + new.max().axis(a);
+            (twice_new - twice_old).abs() > 2.0 * reach
+        })
+    }
+
+    fn touch(&mut self, p: u32, bits: u8) {
+        let status = &mut self.status[p as usize];
+        if *status & TOUCHED == 0 {
+            self.touched.push(p);
+        }
+        *status |= TOUCHED | bits;
+    }
+
+    fn allocate_proxy(&mut self, aabb: Aabb<V>, handle: Handle) -> Result<u32, Error> {
+        if let Some(p) = self.free_proxies.pop() {
+            let i = p as usize;
+            self.boxes[i] = aabb;
+            self.handle_of[i] = handle;
+            self.status[i] = ALIVE;
+            return Ok(p);
+        }
+        let p = self.boxes.len() as u32;
+        if p >= MAX_PROXIES {
+            return Err(HandleError::Full.into());
+        }
+        self.boxes.push(aabb);
+        self.handle_of.push(handle);
+        self.status.push(ALIVE);
+        Ok(p)
+    }
+
+    /// Calls `visit` for each live object whose box overlaps `aabb`, by a
+    /// slab scan of a sorted axis when the axes are current, otherwise by
+    /// testing every object.
+    fn visit_overlapping(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let live = |p: u32| self.status[p as usize] & ALIVE != 0;
+        if self.dirty || !self.built || !self.span_extent.is_finite() {
+            for (p, object) in self.boxes.iter().enumerate() {
+                if live(p as u32) && object.overlaps(aabb) {
+                    visit(self.handle_of[p])?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        // The thinnest side of the query box among the sorted axes.
+        let size = aabb.size();
+        let (array, axis) = match self.kind {
+            SapKind::OneAxis => (0, self.sweep_axis),
+            SapKind::AllAxes => {
+                let a = (0..V::DIM)
+                    .min_by(|&x, &y| size.axis(x).total_cmp(&size.axis(y)))
+                    .unwrap_or(0);
+                (a, a)
+            }
+        };
+        let mut flow = ControlFlow::Continue(());
+        scan_slab(
+            &self.axes[array],
+            aabb.min().axis(axis),
+            aabb.max().axis(axis),
+            self.span_extent,
+            |q| {
+                if flow.is_continue() && self.boxes[q as usize].overlaps(aabb) {
+                    flow = visit(self.handle_of[q as usize]);
+                }
+            },
+        );
+        flow?;
+        for &s in &self.spanners {
+            if self.boxes[s as usize].overlaps(aabb) {
+                visit(self.handle_of[s as usize])?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The largest side of `aabb`.
+pub(super) fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
+    let size = aabb.size();
+    (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
+}
+
+impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
+    fn name(&self) -> &str {
+        match self.kind {
+            SapKind::AllAxes => "sap",
+            SapKind::OneAxis => "sap1",
+        }
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        let handle = self.objects.insert(value)?;
+        let p = match self.allocate_proxy(aabb, handle) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = self.objects.remove(handle);
+                return Err(e);
+            }
+        };
+        let slot = handle.index() as usize;
+        if self.proxy_of.len() <= slot {
+            self.proxy_of.resize(slot + 1, u32::MAX);
+        }
+        self.proxy_of[slot] = p;
+        self.touch(p, 0);
+        self.dirty = true;
+        Ok(handle)
+    }
+
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        self.objects.check(handle)?;
+        let p = self.proxy_of[handle.index() as usize];
+        let i = p as usize;
+        let old = std::mem::replace(&mut self.boxes[i], aabb);
+        let status = self.status[i];
+        self.dirty = true;
+        if status & IN_AXES != 0 && self.jumped(&old, &aabb) {
+            self.jumps += 1;
+            self.touch(p, JUMPED);
+        } else if (status & SPANNER != 0) != self.spans(&aabb) {
+            self.touch(p, 0);
+        }
+        Ok(())
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        let value = self.objects.remove(handle)?;
+        let p = self.proxy_of[handle.index() as usize];
+        self.status[p as usize] &= !ALIVE;
+        self.touch(p, 0);
+        self.dirty = true;
+        Ok(value)
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        self.step_all();
+        self.tracker.events()
+    }
+
+    fn events(&self) -> &FrameEvents {
+        self.tracker.events()
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        self.tracker.pairs()
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[self.proxy_of[handle.index() as usize] as usize])
+    }
+
+    fn value(&self, handle: Handle) -> Option<&T> {
+        self.objects.get(handle)
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.visit_overlapping(aabb, visit)
+    }
+}

@@ -1,0 +1,195 @@
+//! Endpoint keys and the operations on one sorted axis: the insertion-sort
+//! repair that reports every swap, the merge of new endpoints, and the
+//! slab scan used for world-spanning objects.
+//!
+//! An endpoint is one `u64`: the order-preserving bits of the coordinate in
+//! the high half, then one bit that is 0 for an end (max) and 1 for a start
+//! (min), then the 31-bit proxy id. Comparing keys as integers therefore
+//! orders by value, puts an end before a start at equal values (seed 000's
+//! fix, matching the strict overlap rule of [`Aabb::overlaps`]) and breaks
+//! the remaining ties by proxy, so no two keys are equal.
+
+use crate::geometry::{Aabb, Vector};
+
+/// The most proxies an axis can name (31 bits).
+pub(crate) const MAX_PROXIES: u32 = 1 << 31;
+const START_BIT: u64 = 1 << 31;
+const PROXY_MASK: u64 = START_BIT - 1;
+
+/// The bits of `x` as a `u32` that orders like the float, with -0.0 taken
+/// as +0.0 (they compare equal as floats, so they must as keys).
+#[inline]
+pub(crate) fn ordered_bits(x: f32) -> u32 {
+    let bits = (x + 0.0).to_bits(); // -0.0 + 0.0 == +0.0
+    if bits & 0x8000_0000 != 0 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    }
+}
+
+/// The key of one endpoint.
+#[inline]
+pub(crate) fn key(value: f32, is_start: bool, proxy: u32) -> u64 {
+    debug_assert!(proxy < MAX_PROXIES);
+    (u64::from(ordered_bits(value)) << 32) | if is_start { START_BIT } else { 0 } | u64::from(proxy)
+}
+
+/// The proxy a key belongs to.
+#[inline]
+pub(crate) fn proxy(key: u64) -> u32 {
+    (key & PROXY_MASK) as u32
+}
+
+/// True for a start (min) endpoint.
+#[inline]
+pub(crate) fn is_start(key: u64) -> bool {
+    key & START_BIT != 0
+}
+
+/// True when one key is a start and the other an end.
+#[inline]
+pub(crate) fn kinds_differ(a: u64, b: u64) -> bool {
+    (a ^ b) & START_BIT != 0
+}
+
+/// The key of the same endpoint with a fresh value taken from `aabb`.
+#[inline]
+pub(crate) fn refreshed<V: Vector>(old: u64, aabb: &Aabb<V>, axis: usize) -> u64 {
+    // Indexed rather than branched: starts and ends come in no pattern.
+    let start = is_start(old);
+    let values = [aabb.max().axis(axis), aabb.min().axis(axis)];
+    key(values[usize::from(start)], start, proxy(old))
+}
+
+/// The swap budget ran out: the caller re-sorts from scratch.
+#[derive(Debug)]
+pub(crate) struct OverBudget;
+
+/// Brings one sorted axis up to date: drops the endpoints `fresh` maps to
+/// `None`, gives the others their new key, then restores the order by
+/// insertion sort. Each time an endpoint moves left past another,
+/// `on_swap(moving, passed)` is called: insertion sort swaps each inverted
+/// pair exactly once, so every change of order between two endpoints is
+/// reported once. Returns the number of swaps, or [`OverBudget`] as soon as
+/// it would exceed `budget` (the axis is then out of order: sort it anew).
+///
+/// Two passes: the refresh reads the boxes in no particular order but has
+/// no dependency from one endpoint to the next, so its loads overlap; the
+/// sort is a chain of unpredictable branches over memory read in order.
+/// Measured against one interleaved pass (`sapprobe`-style timing of `sap`,
+/// 2D uniform slow, 10,000 objects): 1.18 against 1.25 ms per step.
+///
+/// Cost: one pass plus one step per swap.
+pub(crate) fn repair(
+    keys: &mut Vec<u64>,
+    mut fresh: impl FnMut(u64) -> Option<u64>,
+    mut on_swap: impl FnMut(u64, u64),
+    budget: u64,
+) -> Result<u64, OverBudget> {
+    let mut write = 0usize;
+    for read in 0..keys.len() {
+        if let Some(k) = fresh(keys[read]) {
+            keys[write] = k;
+            write += 1;
+        }
+    }
+    keys.truncate(write);
+    let mut swaps = 0u64;
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            on_swap(k, keys[j - 1]);
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        swaps += (i - j) as u64;
+        if swaps > budget {
+            return Err(OverBudget);
+        }
+    }
+    Ok(swaps)
+}
+
+/// Merges the sorted keys `fresh` into the sorted `keys`, through `scratch`.
+pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64], scratch: &mut Vec<u64>) {
+    if fresh.is_empty() {
+        return;
+    }
+    scratch.clear();
+    scratch.reserve(keys.len() + fresh.len());
+    let (mut i, mut j) = (0, 0);
+    while i < keys.len() && j < fresh.len() {
+        if keys[i] < fresh[j] {
+            scratch.push(keys[i]);
+            i += 1;
+        } else {
+            scratch.push(fresh[j]);
+            j += 1;
+        }
+    }
+    scratch.extend_from_slice(&keys[i..]);
+    scratch.extend_from_slice(&fresh[j..]);
+    std::mem::swap(keys, scratch);
+}
+
+/// Calls `on_candidate(q)` for every proxy on the sorted `keys` of `axis`
+/// whose interval can overlap `[lo, hi]`, given that no interval on the
+/// axis is longer than `max_extent`: the starts in `[lo - 2 max_extent,
+/// hi)` (twice, and in f64, so rounding can never cut a candidate off).
+/// Cost: a binary search plus the starts in that slab.
+pub(crate) fn scan_slab(
+    keys: &[u64],
+    lo: f32,
+    hi: f32,
+    max_extent: f32,
+    mut on_candidate: impl FnMut(u32),
+) {
+    let from = key(
+        (f64::from(lo) - 2.0 * f64::from(max_extent)) as f32,
+        false,
+        0,
+    );
+    let until = key(hi, false, 0);
+    let first = keys.partition_point(|&k| k < from);
+    for &k in keys[first..].iter().take_while(|&&k| k < until) {
+        if is_start(k) {
+            on_candidate(proxy(k));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_order_like_the_floats_with_ends_first_at_ties() {
+        let values = [-1e30f32, -2.5, -0.0, 0.0, 1e-40, 3.0, 3.5, f32::MAX];
+        for &a in &values {
+            for &b in &values {
+                let (ka, kb) = (key(a, true, 1), key(b, false, 2));
+                // A start before an end means "a < b" under the strict rule.
+                assert_eq!(ka < kb, a < b, "{a} start vs {b} end");
+                assert_eq!(ordered_bits(a) < ordered_bits(b), a < b, "{a} vs {b}");
+            }
+        }
+        assert_eq!(proxy(key(7.0, true, 12345)), 12345);
+        assert!(is_start(key(7.0, true, 0)) && !is_start(key(7.0, false, 0)));
+    }
+
+    #[test]
+    fn repair_reports_each_inversion_once() {
+        let mut keys: Vec<u64> = vec![5, 1, 4, 2, 3].into_iter().map(|v| v << 32).collect();
+        let mut swaps = Vec::new();
+        let n = repair(&mut keys, Some, |a, b| swaps.push((a >> 32, b >> 32)), 100).unwrap();
+        assert_eq!(keys, (1..=5).map(|v| v << 32).collect::<Vec<_>>());
+        assert_eq!(n, 6); // the inversions of 5 1 4 2 3
+        assert_eq!(swaps.len(), 6);
+        let mut again = keys.clone();
+        // Reversing every key inverts all 10 pairs: over a budget of 2.
+        assert!(repair(&mut again, |k| Some(u64::MAX - k), |_, _| {}, 2).is_err());
+    }
+}

@@ -1,0 +1,21 @@
+//! Sweep-and-prune: `sap` (every axis sorted, pair events straight from
+//! endpoint swaps) and `sap1` (one axis sorted, candidates by a sweep), one
+//! implementation for 2D and 3D. See [`Sap`].
+//!
+//! Seed 000's rules, all kept: endpoints stay sorted across steps and are
+//! repaired by insertion sort; equal values put an end before a start; the
+//! sweep axis has the largest variance of centres; world-spanning objects
+//! live apart; incoherent motion falls back to a radix sort.
+
+mod axis_count;
+mod check;
+mod config;
+mod core;
+mod endpoints;
+mod pairset;
+mod spanners;
+mod step;
+mod sweep;
+
+pub use config::{PairRule, SapConfig, SapKind, SapStats, Spanners};
+pub use core::Sap;

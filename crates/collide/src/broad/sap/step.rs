@@ -1,0 +1,562 @@
+//! One sweep-and-prune step: measure, sort out who moved where, repair the
+//! sorted axes (turning swaps into pair events for `sap`), or re-sort from
+//! scratch when that is cheaper, and hand the events over.
+
+use super::config::{PairRule, SapKind, SapStats, Spanners};
+use super::core::{
+    ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent,
+};
+use super::endpoints::{
+    OverBudget, is_start, key, kinds_differ, merge_into, proxy, refreshed, repair,
+};
+use super::sweep::{SweepFor, sweep};
+use crate::broad::events::{Pair, pair_key};
+use crate::broad::radix::radix_sort_by_key;
+use crate::geometry::Vector;
+
+/// After an over-budget step, this many steps re-sort directly before the
+/// incremental repair is tried again.
+const RETRY_AFTER: u64 = 8;
+/// More entering objects than this share of those in the axes: re-sort
+/// rather than merge and sweep.
+const MASS_INSERT_SHARE: usize = 4;
+/// `sap`: the swap budget per endpoint of an axis. Measured with
+/// collide-bench on 2D and 3D `uniform` (always re-sorting against never):
+/// at 1,000 objects slow motion makes 0.75 swaps per endpoint and repairing
+/// is faster (72 against 113 us), at 10,000 it makes 2.5 and both cost the
+/// same, at 100,000 it makes 8 and re-sorting wins (26 against 30 ms); fast
+/// motion (6 to 60 per endpoint) always favours re-sorting, by 2 to 6
+/// times. BENCHMARKS.md has the tables.
+const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
+/// `sap1`: endpoints per allowed swap. `sap1` sweeps every step anyway, so
+/// only the radix sort competes with the repair, and it won on every shared
+/// scene from 0.75 swaps per endpoint up (87 against 95 us at 1,000
+/// objects): the repair is kept for nearly still scenes.
+const SAP1_ENDPOINTS_PER_SWAP: u64 = 2;
+/// A jump is a move of the centre by more than this many median sizes.
+const JUMP_SIZES: f32 = 4.0;
+/// Below this many keys a comparison sort beats the radix sort's fixed
+/// cost (its 48 KiB of counters).
+const RADIX_MIN: usize = 4096;
+/// Endpoint keys pushed in proxy order need sorting on their value and
+/// kind bits only: the stable radix sort keeps equal ones in proxy order,
+/// which is the order of the low bits. Three digit passes instead of six.
+const ENDPOINT_ORDER_SHIFT: u32 = 31;
+
+/// Sorts distinct keys; with a radix sort on `key >> shift` when that many
+/// are worth it, which gives the full order when the items are already in
+/// order on their low `shift` bits among equal high bits.
+fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
+    if keys.len() < RADIX_MIN {
+        keys.sort_unstable();
+    } else {
+        radix_sort_by_key(keys, scratch, |k| *k >> shift);
+    }
+    debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+}
+
+impl<V: Vector, T> Sap<V, T> {
+    /// The whole step.
+    pub(super) fn step_all(&mut self) {
+        self.steps += 1;
+        let mut stats = SapStats::default();
+        let mut resort = !self.built;
+        let every = u64::from(self.config.remeasure_every);
+        if !self.built || (self.steps - 1).is_multiple_of(every) {
+            let before = self.sweep_axis;
+            self.measure();
+            resort |= self.kind == SapKind::OneAxis && self.sweep_axis != before;
+        }
+        self.classify();
+        let in_axes = self.objects.len() - self.spanners.len();
+        resort |= self.entering.len() * MASS_INSERT_SHARE > in_axes;
+        resort |= self.steps < self.incoherent_until;
+        let mut tested = 0u64;
+        if !resort {
+            let repaired = match self.kind {
+                SapKind::AllAxes => self.repair_all(&mut stats, &mut tested),
+                SapKind::OneAxis => self.repair_one(&mut stats),
+            };
+            if repaired.is_err() {
+                self.incoherent_until = self.steps + RETRY_AFTER;
+                resort = true;
+            }
+        }
+        if resort {
+            self.sort_from_scratch();
+            stats.resorts = 1;
+        }
+        match (self.kind, resort) {
+            (SapKind::AllAxes, false) => self.finish_incremental(&mut stats, &mut tested),
+            _ => self.finish_by_sweep(&mut stats, &mut tested),
+        }
+        self.settle();
+        stats.sweep_axis = self.sweep_axis;
+        stats.spanners = self.spanners.len();
+        stats.jumps = std::mem::take(&mut self.jumps);
+        stats.variance = self.sap_stats.variance;
+        let swaps = stats.swaps.iter().sum();
+        self.sap_stats = stats;
+        self.stats = self.tracker.stats(self.objects.len(), tested, swaps);
+        self.built = true;
+        self.dirty = false;
+    }
+
+    /// Measures the centre variance per axis and the median size; picks the
+    /// sweep axis, the spanning threshold and the jump distance, and sends
+    /// every object whose list changes to the next classification.
+    fn measure(&mut self) {
+        let mut count = 0f64;
+        let mut mean = [0f64; 3];
+        let mut m2 = [0f64; 3];
+        self.extents.clear();
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            if self.status[p] & ALIVE == 0 {
+                continue;
+            }
+            count += 1.0;
+            for a in 0..V::DIM {
+                // Welford's update: stable for large coordinates.
+                let c = 0.5 * (f64::from(aabb.min().axis(a)) + f64::from(aabb.max().axis(a)));
+                let delta = c - mean[a];
+                mean[a] += delta / count;
+                m2[a] += delta * (c - mean[a]);
+            }
+            self.extents.push(largest_extent(aabb));
+        }
+        let mut variance = [0f64; 3];
+        if count > 0.0 {
+            for a in 0..V::DIM {
+                variance[a] = m2[a] / count;
+            }
+        }
+        self.sap_stats.variance = variance;
+        self.sweep_axis = self.config.sweep_axis.unwrap_or_else(|| {
+            (0..V::DIM).fold(0, |best, a| {
+                if variance[a] > variance[best] {
+                    a
+                } else {
+                    best
+                }
+            })
+        });
+        let median = if self.extents.is_empty() {
+            0.0
+        } else {
+            let mid = self.extents.len() / 2;
+            *self.extents.select_nth_unstable_by(mid, f32::total_cmp).1
+        };
+        let positive = median > 0.0 && median.is_finite();
+        self.span_extent = match self.config.spanners {
+            Spanners::Auto { factor } if positive => factor * median,
+            Spanners::Extent(extent) => extent,
+            _ => f32::INFINITY,
+        };
+        self.jump_distance = if positive {
+            JUMP_SIZES * median
+        } else {
+            f32::INFINITY
+        };
+        for p in 0..self.boxes.len() {
+            let status = self.status[p];
+            if status & ALIVE != 0 && (status & SPANNER != 0) != self.spans(&self.boxes[p]) {
+                if status & TOUCHED == 0 {
+                    self.touched.push(p as u32);
+                }
+                self.status[p] |= TOUCHED;
+            }
+        }
+    }
+
+    /// Sorts the touched objects into leaving (endpoints and pairs dropped),
+    /// entering (endpoints merged, pairs found by a sweep), the spanning
+    /// list, and the dead.
+    fn classify(&mut self) {
+        self.leaving.clear();
+        self.entering.clear();
+        self.dead.clear();
+        for k in 0..self.touched.len() {
+            let p = self.touched[k];
+            let i = p as usize;
+            let mut s = self.status[i] & !TOUCHED;
+            if s & ALIVE == 0 {
+                if s & (IN_AXES | SPANNER) != 0 {
+                    s |= LEAVING;
+                    self.leaving.push(p);
+                }
+                s &= !SPANNER;
+                self.dead.push(p);
+            } else if self.spans(&self.boxes[i]) {
+                if s & SPANNER == 0 {
+                    if s & IN_AXES != 0 {
+                        s |= LEAVING;
+                        self.leaving.push(p);
+                    }
+                    s |= SPANNER;
+                    self.spanners.push(p);
+                }
+            } else if s & SPANNER != 0 || s & JUMPED != 0 {
+                // Back from the spanning list, or a jump: drop every pair
+                // and find them again; unchanged pairs flip twice and give
+                // no event.
+                s = (s & !SPANNER) | LEAVING | ENTERING;
+                self.leaving.push(p);
+                self.entering.push(p);
+            } else if s & IN_AXES == 0 {
+                s |= ENTERING;
+                self.entering.push(p);
+            }
+            self.status[i] = s & !JUMPED;
+        }
+        self.touched.clear();
+        let status = &self.status;
+        self.spanners.retain(|&p| status[p as usize] & SPANNER != 0);
+    }
+
+    /// The swap budget of one axis of `len` endpoints: past it, a re-sort
+    /// (radix sort, then one sweep) is cheaper than going on swapping.
+    fn budget(&self, len: usize) -> u64 {
+        let len = len.max(64) as u64;
+        match self.kind {
+            SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
+            SapKind::OneAxis => len / SAP1_ENDPOINTS_PER_SWAP,
+        }
+    }
+
+    /// `sap`: drops the leaving objects' pairs, then repairs every axis,
+    /// turning swaps into pair changes.
+    fn repair_all(&mut self, stats: &mut SapStats, tested: &mut u64) -> Result<(), OverBudget> {
+        let count_axes = self.config.pair_rule == PairRule::AxisCount;
+        // Every axis holds the same endpoints.
+        let budget = self.budget(self.axes[0].len());
+        let Self {
+            axes,
+            boxes,
+            status,
+            set,
+            counts,
+            leaving,
+            ..
+        } = self;
+        set.reserve_proxies(boxes.len());
+        if !leaving.is_empty() {
+            set.remove_pairs_of(|p| status[p] & LEAVING != 0);
+            if count_axes {
+                counts.remove_of(|p| status[p] & LEAVING != 0);
+            }
+        }
+        for (axis, keys) in axes.iter_mut().enumerate() {
+            let (mut begins, mut ends, mut tests) = (0u64, 0u64, 0u64);
+            let swaps = repair(
+                keys,
+                |k| {
+                    let p = proxy(k) as usize;
+                    (status[p] & LEAVING == 0).then(|| refreshed(k, &boxes[p], axis))
+                },
+                |moving, passed| {
+                    // Two starts or two ends: no overlap changes.
+                    if !kinds_differ(moving, passed) {
+                        return;
+                    }
+                    let (p, q) = (proxy(moving), proxy(passed));
+                    if p == q {
+                        return;
+                    }
+                    let k = pair_key(p, q);
+                    let (bp, bq) = (&boxes[p as usize], &boxes[q as usize]);
+                    if is_start(moving) {
+                        begins += 1;
+                    } else {
+                        ends += 1;
+                    }
+                    if count_axes {
+                        let overlaps = bp.overlaps_on_axis(bq, axis);
+                        match counts.set_axis(k, axis, overlaps, V::DIM) {
+                            (false, true) => set.insert(k),
+                            (true, false) => set.remove(k),
+                            _ => {}
+                        }
+                    } else if is_start(moving) {
+                        tests += 1;
+                        if bp.overlaps(bq) {
+                            set.insert(k);
+                        }
+                    } else {
+                        set.remove(k);
+                    }
+                },
+                budget,
+            )?;
+            stats.swaps[axis] = swaps;
+            stats.axis_overlaps_started += begins;
+            stats.axis_overlaps_ended += ends;
+            *tested += tests;
+        }
+        Ok(())
+    }
+
+    /// `sap1`: repairs the sweep axis (the swaps only counted).
+    fn repair_one(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
+        let axis = self.sweep_axis;
+        let budget = self.budget(self.axes[0].len());
+        let Self {
+            axes,
+            boxes,
+            status,
+            ..
+        } = self;
+        let keys = &mut axes[0];
+        let (mut begins, mut ends) = (0u64, 0u64);
+        let swaps = repair(
+            keys,
+            |k| {
+                let p = proxy(k) as usize;
+                (status[p] & LEAVING == 0).then(|| refreshed(k, &boxes[p], axis))
+            },
+            |moving, passed| match (is_start(moving), is_start(passed)) {
+                (true, false) if proxy(moving) != proxy(passed) => begins += 1,
+                (false, true) if proxy(moving) != proxy(passed) => ends += 1,
+                _ => {}
+            },
+            budget,
+        )?;
+        stats.swaps[axis] = swaps;
+        stats.axis_overlaps_started = begins;
+        stats.axis_overlaps_ended = ends;
+        Ok(())
+    }
+
+    /// The axis each sorted array holds.
+    fn array_axis(&self, array: usize) -> usize {
+        match self.kind {
+            SapKind::AllAxes => array,
+            SapKind::OneAxis => self.sweep_axis,
+        }
+    }
+
+    /// Rebuilds every sorted array from the objects, with a radix sort.
+    fn sort_from_scratch(&mut self) {
+        for array in 0..self.axes.len() {
+            let axis = self.array_axis(array);
+            let keys = &mut self.axes[array];
+            keys.clear();
+            for (p, aabb) in self.boxes.iter().enumerate() {
+                let s = self.status[p];
+                if s & ALIVE != 0 && s & SPANNER == 0 {
+                    keys.push(key(aabb.min().axis(axis), true, p as u32));
+                    keys.push(key(aabb.max().axis(axis), false, p as u32));
+                }
+            }
+            sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
+        }
+    }
+
+    /// Merges the entering objects' endpoints into every sorted array.
+    fn merge_entering(&mut self) {
+        if self.entering.is_empty() {
+            return;
+        }
+        for array in 0..self.axes.len() {
+            let axis = self.array_axis(array);
+            self.fresh.clear();
+            for &p in &self.entering {
+                let aabb = &self.boxes[p as usize];
+                self.fresh.push(key(aabb.min().axis(axis), true, p));
+                self.fresh.push(key(aabb.max().axis(axis), false, p));
+            }
+            self.fresh.sort_unstable();
+            merge_into(&mut self.axes[array], &self.fresh, &mut self.scratch);
+        }
+    }
+
+    /// Calls `on_pair(spanner, other)` for every overlapping pair with a
+    /// spanning object, once, through the spanner index (see
+    /// `spanners.rs`). Returns the number of box tests.
+    fn spanner_pairs(&mut self, mut on_pair: impl FnMut(u32, u32)) -> u64 {
+        if self.spanners.is_empty() {
+            return 0;
+        }
+        self.spanner_index.rebuild(&self.spanners, &self.boxes);
+        let (index, boxes, status) = (&self.spanner_index, &self.boxes, &self.status);
+        let mut tested = 0u64;
+        // Spanners against each other: each pair from its lower proxy.
+        for &s in &self.spanners {
+            let aabb = &boxes[s as usize];
+            tested += index.candidates(aabb, |t| {
+                if t > s && aabb.overlaps(&boxes[t as usize]) {
+                    on_pair(s, t);
+                }
+            });
+        }
+        // Everyone else against the spanners.
+        for (q, aabb) in boxes.iter().enumerate() {
+            if status[q] & (ALIVE | SPANNER) != ALIVE {
+                continue;
+            }
+            tested += index.candidates(aabb, |s| {
+                if boxes[s as usize].overlaps(aabb) {
+                    on_pair(s, q as u32);
+                }
+            });
+        }
+        tested
+    }
+
+    /// `sap` after a repair: merges the entering objects and finds their
+    /// pairs, refreshes the spanners' pairs, and turns the flips into events.
+    fn finish_incremental(&mut self, stats: &mut SapStats, tested: &mut u64) {
+        self.merge_entering();
+        // Spanners: every current pair is made present, and last step's that
+        // are gone are made absent.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        *tested += self.spanner_pairs(|s, q| keys.push(pair_key(s, q)));
+        keys.sort_unstable();
+        self.set.reserve_proxies(self.boxes.len());
+        for &k in &keys {
+            self.set.insert(k);
+        }
+        let mut j = 0;
+        for &old in &self.span_keys {
+            while j < keys.len() && keys[j] < old {
+                j += 1;
+            }
+            if j == keys.len() || keys[j] != old {
+                self.set.remove(old);
+            }
+        }
+        std::mem::swap(&mut self.span_keys, &mut keys);
+        self.keys = keys;
+        if !self.entering.is_empty() {
+            if self.config.pair_rule == PairRule::AxisCount {
+                self.count_axes(SweepFor::Fresh);
+            }
+            let Self {
+                axes,
+                boxes,
+                status,
+                set,
+                open,
+                open_fresh,
+                ..
+            } = self;
+            let candidates = sweep(
+                &axes[self.sweep_axis],
+                boxes,
+                SweepFor::Fresh,
+                0..V::DIM,
+                |p| status[p as usize] & ENTERING != 0,
+                open,
+                open_fresh,
+                |p, q| set.insert(pair_key(p, q)),
+            );
+            stats.sweep_candidates = candidates;
+            *tested += candidates;
+        }
+        let Self {
+            set,
+            handle_of,
+            tracker,
+            ..
+        } = self;
+        tracker.finish_with_events(|started, stopped| {
+            set.drain_changes(|k, present| {
+                let pair = Pair::new(handle_of[(k >> 32) as usize], handle_of[k as u32 as usize]);
+                if present {
+                    started.push(pair);
+                } else {
+                    stopped.push(pair);
+                }
+            });
+        });
+    }
+
+    /// Every step of `sap1`, and `sap` after a re-sort: one full sweep (plus
+    /// the spanners) gives the pairs, and a sorted merge the events.
+    fn finish_by_sweep(&mut self, stats: &mut SapStats, tested: &mut u64) {
+        if stats.resorts == 0 {
+            self.merge_entering();
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let sweep_array = match self.kind {
+            SapKind::AllAxes => self.sweep_axis,
+            SapKind::OneAxis => 0,
+        };
+        let candidates = sweep(
+            &self.axes[sweep_array],
+            &self.boxes,
+            SweepFor::All,
+            0..V::DIM,
+            |_| false,
+            &mut self.open,
+            &mut self.open_fresh,
+            |p, q| keys.push(pair_key(p, q)),
+        );
+        stats.sweep_candidates = candidates;
+        *tested += candidates;
+        let in_axes = keys.len();
+        *tested += self.spanner_pairs(|s, q| keys.push(pair_key(s, q)));
+        if self.kind == SapKind::AllAxes {
+            if self.config.pair_rule == PairRule::AxisCount {
+                self.counts.clear();
+                self.count_axes(SweepFor::All);
+            }
+            // The pair set and the spanners' pairs, for the next repair.
+            self.set.reserve_proxies(self.boxes.len());
+            self.set.reset(&keys);
+            self.span_keys.clear();
+            self.span_keys.extend_from_slice(&keys[in_axes..]);
+            self.span_keys.sort_unstable();
+        }
+        // Proxy keys to slot keys: sorted, they are the pair order.
+        for k in keys.iter_mut() {
+            let slot = |p: u64| self.handle_of[p as usize].index();
+            *k = pair_key(slot(*k >> 32), slot(*k & 0xffff_ffff));
+        }
+        sort_unique(&mut keys, &mut self.scratch, 0);
+        self.tracker.finish_keys(&keys, &self.objects);
+        self.keys = keys;
+    }
+
+    /// [`PairRule::AxisCount`]: counts every pair's overlapping axes (of the
+    /// entering objects with [`SweepFor::Fresh`]), one sweep per axis.
+    fn count_axes(&mut self, what: SweepFor) {
+        let Self {
+            axes,
+            boxes,
+            status,
+            counts,
+            open,
+            open_fresh,
+            ..
+        } = self;
+        for (axis, keys) in axes.iter().enumerate() {
+            sweep(
+                keys,
+                boxes,
+                what,
+                axis..axis + 1,
+                |p| status[p as usize] & ENTERING != 0,
+                open,
+                open_fresh,
+                |p, q| counts.add(pair_key(p, q), axis),
+            );
+        }
+    }
+
+    /// Applies the step's list changes to the statuses and frees the
+    /// proxies of removed objects.
+    fn settle(&mut self) {
+        for &p in &self.leaving {
+            self.status[p as usize] &= !(LEAVING | IN_AXES);
+        }
+        for &p in &self.entering {
+            self.status[p as usize] = (self.status[p as usize] & !ENTERING) | IN_AXES;
+        }
+        for &p in &self.dead {
+            self.status[p as usize] = 0;
+            self.free_proxies.push(p);
+        }
+    }
+}

@@ -9,7 +9,7 @@ use super::core::{
 use super::endpoints::{
     OverBudget, is_start, key, kinds_differ, merge_into, proxy, refreshed, repair,
 };
-use super::sweep::{SweepFor, sweep};
+use super::sweep::{SweepFor, Test, sweep};
 use crate::broad::events::{Pair, pair_key};
 use crate::broad::radix::radix_sort_by_key;
 use crate::geometry::Vector;
@@ -443,8 +443,10 @@ impl<V: Vector, T> Sap<V, T> {
             let candidates = sweep(
                 &axes[self.sweep_axis],
                 boxes,
+                self.sweep_axis,
                 SweepFor::Fresh,
-                0..V::DIM,
+                Test::Box,
+                |p| p,
                 |p| status[p as usize] & ENTERING != 0,
                 open,
                 open_fresh,
@@ -483,37 +485,53 @@ impl<V: Vector, T> Sap<V, T> {
             SapKind::AllAxes => self.sweep_axis,
             SapKind::OneAxis => 0,
         };
+        // Tagged by slot index: sorted slot pair keys are the pair order.
+        let handle_of = &self.handle_of;
         let candidates = sweep(
             &self.axes[sweep_array],
             &self.boxes,
+            self.sweep_axis,
             SweepFor::All,
-            0..V::DIM,
+            Test::Box,
+            |p| handle_of[p as usize].index(),
             |_| false,
             &mut self.open,
             &mut self.open_fresh,
-            |p, q| keys.push(pair_key(p, q)),
+            |a, b| keys.push(pair_key(a, b)),
         );
         stats.sweep_candidates = candidates;
         *tested += candidates;
         let in_axes = keys.len();
-        *tested += self.spanner_pairs(|s, q| keys.push(pair_key(s, q)));
+        let mut spanner_keys = std::mem::take(&mut self.fresh);
+        spanner_keys.clear();
+        *tested += self.spanner_pairs(|s, q| spanner_keys.push(pair_key(s, q)));
+        let handle_of = &self.handle_of;
+        let slot = |p: u32| handle_of[p as usize].index();
+        keys.extend(
+            spanner_keys
+                .iter()
+                .map(|&k| pair_key(slot((k >> 32) as u32), slot(k as u32))),
+        );
         if self.kind == SapKind::AllAxes {
+            // The pair set (by proxy) and the spanners' pairs, for the next
+            // repair.
+            let proxy_of = &self.proxy_of;
+            let by_proxy =
+                |k: u64| pair_key(proxy_of[(k >> 32) as usize], proxy_of[k as u32 as usize]);
+            self.scratch.clear();
+            self.scratch
+                .extend(keys[..in_axes].iter().map(|&k| by_proxy(k)));
+            self.scratch.extend_from_slice(&spanner_keys);
+            self.set.reserve_proxies(self.boxes.len());
+            self.set.reset(&self.scratch);
             if self.config.pair_rule == PairRule::AxisCount {
                 self.counts.clear();
                 self.count_axes(SweepFor::All);
             }
-            // The pair set and the spanners' pairs, for the next repair.
-            self.set.reserve_proxies(self.boxes.len());
-            self.set.reset(&keys);
-            self.span_keys.clear();
-            self.span_keys.extend_from_slice(&keys[in_axes..]);
-            self.span_keys.sort_unstable();
+            spanner_keys.sort_unstable();
+            std::mem::swap(&mut self.span_keys, &mut spanner_keys);
         }
-        // Proxy keys to slot keys: sorted, they are the pair order.
-        for k in keys.iter_mut() {
-            let slot = |p: u64| self.handle_of[p as usize].index();
-            *k = pair_key(slot(*k >> 32), slot(*k & 0xffff_ffff));
-        }
+        self.fresh = spanner_keys;
         sort_unique(&mut keys, &mut self.scratch, 0);
         self.tracker.finish_keys(&keys, &self.objects);
         self.keys = keys;
@@ -535,8 +553,10 @@ impl<V: Vector, T> Sap<V, T> {
             sweep(
                 keys,
                 boxes,
+                axis,
                 what,
-                axis..axis + 1,
+                Test::SweptAxis,
+                |p| p,
                 |p| status[p as usize] & ENTERING != 0,
                 open,
                 open_fresh,

@@ -8,7 +8,6 @@
 
 use super::endpoints::{is_start, proxy};
 use crate::geometry::{Aabb, Vector};
-use std::ops::Range;
 
 /// "Not in the open list" in [`OpenSet::pos`].
 const CLOSED: u32 = u32::MAX;
@@ -21,7 +20,10 @@ const LANES: usize = 8;
 /// The objects whose interval is open at the current point of a sweep.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct OpenSet {
+    /// Proxies, to keep `pos` right when the last entry moves.
     ids: Vec<u32>,
+    /// What pairs are reported as (see [`sweep`]'s `tag_of`).
+    tags: Vec<u32>,
     /// Per axis: the open boxes' min and max.
     lo: [Vec<f32>; 3],
     hi: [Vec<f32>; 3],
@@ -32,6 +34,7 @@ pub(crate) struct OpenSet {
 impl OpenSet {
     fn prepare(&mut self, proxies: usize) {
         self.ids.clear();
+        self.tags.clear();
         self.lo.iter_mut().for_each(Vec::clear);
         self.hi.iter_mut().for_each(Vec::clear);
         if self.pos.len() < proxies {
@@ -44,7 +47,7 @@ impl OpenSet {
     }
 
     /// Opens `p`, unless its end was already passed (a zero-size box).
-    fn open<V: Vector>(&mut self, p: u32, aabb: &Aabb<V>) {
+    fn open<V: Vector>(&mut self, p: u32, tag: u32, aabb: &Aabb<V>) {
         let slot = &mut self.pos[p as usize];
         if *slot == ENDED {
             *slot = CLOSED;
@@ -52,6 +55,7 @@ impl OpenSet {
         }
         *slot = self.ids.len() as u32;
         self.ids.push(p);
+        self.tags.push(tag);
         for a in 0..V::DIM {
             self.lo[a].push(aabb.min().axis(a));
             self.hi[a].push(aabb.max().axis(a));
@@ -67,6 +71,7 @@ impl OpenSet {
         self.pos[p as usize] = CLOSED;
         let at = at as usize;
         self.ids.swap_remove(at);
+        self.tags.swap_remove(at);
         for a in 0..V::DIM {
             self.lo[a].swap_remove(at);
             self.hi[a].swap_remove(at);
@@ -77,21 +82,17 @@ impl OpenSet {
     }
 
     /// Calls `on_hit(q)` for every open `q` whose box overlaps `aabb` on
-    /// every axis of `axes`.
+    /// every axis in the bit set `axes`.
     #[inline]
-    fn overlapping<V: Vector>(
-        &self,
-        aabb: &Aabb<V>,
-        axes: Range<usize>,
-        mut on_hit: impl FnMut(u32),
-    ) {
+    fn overlapping<V: Vector>(&self, aabb: &Aabb<V>, axes: u8, mut on_hit: impl FnMut(u32)) {
         let n = self.ids.len();
         let (min, max) = (aabb.min(), aabb.max());
+        let tested = |a: usize| axes & (1 << a) != 0;
         let blocks = n / LANES * LANES;
         let mut base = 0;
         while base < blocks {
             let mut mask = u32::MAX;
-            for a in axes.clone() {
+            for a in (0..V::DIM).filter(|&a| tested(a)) {
                 let lo = &self.lo[a][base..base + LANES];
                 let hi = &self.hi[a][base..base + LANES];
                 let (amin, amax) = (min.axis(a), max.axis(a));
@@ -102,20 +103,29 @@ impl OpenSet {
                 mask &= m;
             }
             while mask != 0 {
-                on_hit(self.ids[base + mask.trailing_zeros() as usize]);
+                on_hit(self.tags[base + mask.trailing_zeros() as usize]);
                 mask &= mask - 1;
             }
             base += LANES;
         }
         for i in blocks..n {
-            if axes
-                .clone()
+            if (0..V::DIM)
+                .filter(|&a| tested(a))
                 .all(|a| self.lo[a][i] < max.axis(a) && min.axis(a) < self.hi[a][i])
             {
-                on_hit(self.ids[i]);
+                on_hit(self.tags[i]);
             }
         }
     }
+}
+
+/// What a candidate must pass in a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Test {
+    /// A full box test.
+    Box,
+    /// Overlap on the swept axis alone (for counting axes).
+    SweptAxis,
 }
 
 /// What a sweep looks for.
@@ -127,10 +137,17 @@ pub(crate) enum SweepFor {
     Fresh,
 }
 
-/// One pass over a sorted axis: each start meets the intervals open at that
-/// point, and each such candidate is tested on the axes `test_axes` (all of
-/// them for a box test); `on_pair(p, q)` is called for each pair that
-/// passes, once. Returns the number of candidates tested.
+/// One pass over the keys sorted on axis `swept`: each start meets the
+/// intervals open at that point, and each such candidate gets `test`;
+/// `on_pair(tag_of(p), tag_of(q))` is called for each pair of proxies `p`,
+/// `q` that passes, once (tags let the caller get slot indices without a
+/// lookup per pair). Returns the number of candidates.
+///
+/// An open interval starts no later than the new one and ends after its
+/// start, so when the new interval has positive length the swept axis
+/// needs no test: in 2D only one axis is compared. Only a zero-length
+/// interval can meet an open one it does not overlap (one starting at the
+/// same value), and then the swept axis is tested too.
 ///
 /// Cost: O(endpoints + candidates), where the candidates are the pairs
 /// overlapping on this axis (restricted to fresh ones with
@@ -139,8 +156,10 @@ pub(crate) enum SweepFor {
 pub(crate) fn sweep<V: Vector>(
     keys: &[u64],
     boxes: &[Aabb<V>],
+    swept: usize,
     what: SweepFor,
-    test_axes: Range<usize>,
+    test: Test,
+    tag_of: impl Fn(u32) -> u32,
     is_fresh: impl Fn(u32) -> bool,
     open: &mut OpenSet,
     open_fresh: &mut OpenSet,
@@ -166,10 +185,24 @@ pub(crate) fn sweep<V: Vector>(
             &*open_fresh
         };
         tested += against.len() as u64;
-        against.overlapping(aabb, test_axes.clone(), |q| on_pair(p, q));
-        open.open(p, aabb);
+        let tag = tag_of(p);
+        let swept_bit = 1u8 << swept;
+        let degenerate = aabb.min().axis(swept) >= aabb.max().axis(swept);
+        let mut axes = match test {
+            Test::Box => (1u8 << V::DIM) - 1,
+            Test::SweptAxis => swept_bit,
+        };
+        if !degenerate {
+            axes &= !swept_bit;
+        }
+        if axes == 0 {
+            against.tags.iter().for_each(|&q| on_pair(tag, q));
+        } else {
+            against.overlapping(aabb, axes, |q| on_pair(tag, q));
+        }
+        open.open(p, tag, aabb);
         if fresh {
-            open_fresh.open(p, aabb);
+            open_fresh.open(p, tag, aabb);
         }
     }
     debug_assert!(open.ids.is_empty() && open_fresh.ids.is_empty());

@@ -44,8 +44,9 @@ struct Args {
     frames: u64,
     /// Run only these implementations (comma-separated names as the tables
     /// print them); the reference still runs, to check the others. The
-    /// variants (sap-axiscount, sap-nospan, sap1-nospan) run only when
-    /// named here.
+    /// variants (sap-axiscount, sap-nospan, sap1-nospan, sap-resort,
+    /// sap-repair, sap1-resort, sap1-repair, sap1-alongx,
+    /// sap1-alongx-nospan) run only when named here.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Also write every row to this CSV file.
@@ -95,30 +96,54 @@ impl Dim for Vec3 {
 
 /// Our structures with non-default settings, for the comparisons the
 /// issues ask for; run only when named in `--only`.
-const VARIANT_NAMES: &[&str] = &["sap-axiscount", "sap-nospan", "sap1-nospan"];
+const VARIANT_NAMES: &[&str] = &[
+    "sap-axiscount",
+    "sap-nospan",
+    "sap1-nospan",
+    "sap-resort",
+    "sap-repair",
+    "sap1-resort",
+    "sap1-repair",
+    "sap1-alongx",
+    "sap1-alongx-nospan",
+];
 
 /// A variant by name (see [`VARIANT_NAMES`]).
 fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>> {
-    use collide::{PairRule, Sap, SapConfig, SapKind, Spanners};
-    let (kind, config) = match name {
-        "sap-axiscount" => (
-            SapKind::AllAxes,
-            SapConfig {
-                pair_rule: PairRule::AxisCount,
-                ..SapConfig::default()
-            },
-        ),
-        "sap-nospan" | "sap1-nospan" => (
-            if name == "sap-nospan" {
-                SapKind::AllAxes
-            } else {
-                SapKind::OneAxis
-            },
-            SapConfig {
-                spanners: Spanners::Off,
-                ..SapConfig::default()
-            },
-        ),
+    use collide::{PairRule, Resort, Sap, SapConfig, SapKind, Spanners};
+    let (structure, setting) = name.split_once('-')?;
+    let kind = match structure {
+        "sap" => SapKind::AllAxes,
+        "sap1" => SapKind::OneAxis,
+        _ => return None,
+    };
+    let default = SapConfig::default();
+    let config = match setting {
+        "axiscount" if kind == SapKind::AllAxes => SapConfig {
+            pair_rule: PairRule::AxisCount,
+            ..default
+        },
+        "nospan" => SapConfig {
+            spanners: Spanners::Off,
+            ..default
+        },
+        "resort" => SapConfig {
+            resort: Resort::Always,
+            ..default
+        },
+        "repair" => SapConfig {
+            resort: Resort::Never,
+            ..default
+        },
+        "alongx" => SapConfig {
+            sweep_axis: Some(0),
+            ..default
+        },
+        "alongx-nospan" => SapConfig {
+            sweep_axis: Some(0),
+            spanners: Spanners::Off,
+            ..default
+        },
         _ => return None,
     };
     let sap = Sap::<V, u64>::with_config(kind, config).expect("the variants' settings are valid");

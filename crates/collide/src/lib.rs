@@ -41,8 +41,8 @@ pub mod trace;
 
 pub use broad::{
     BroadPhase, Brute, Bvh, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind,
-    GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, STRUCTURE_NAMES, Sap, SapConfig,
-    SapKind, SapStats, Spanners, StepStats, Tree, TreeConfig, TreeKind, Verified,
+    GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, Resort, STRUCTURE_NAMES, Sap,
+    SapConfig, SapKind, SapStats, Spanners, StepStats, Tree, TreeConfig, TreeKind, Verified,
     structure_by_name,
 };
 pub use broad::{EventList, Mistake};

@@ -7,7 +7,8 @@ mod common;
 
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{
-    Aabb2, Aabb3, BroadPhase, Pair, PairRule, Sap, SapConfig, SapKind, Spanners, Vector, Verified,
+    Aabb2, Aabb3, BroadPhase, Pair, PairRule, Resort, Sap, SapConfig, SapKind, Spanners, Vector,
+    Verified,
 };
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
@@ -40,6 +41,20 @@ fn configs() -> Vec<(&'static str, SapConfig)> {
             SapConfig {
                 pair_rule: PairRule::AxisCount,
                 remeasure_every: 2,
+                ..SapConfig::default()
+            },
+        ),
+        (
+            "re-sorting every step",
+            SapConfig {
+                resort: Resort::Always,
+                ..SapConfig::default()
+            },
+        ),
+        (
+            "never re-sorting",
+            SapConfig {
+                resort: Resort::Never,
                 ..SapConfig::default()
             },
         ),
@@ -337,17 +352,26 @@ fn the_sweep_axis_is_the_one_with_the_largest_variance() {
 
 #[test]
 fn world_spanning_objects_live_in_their_own_list() {
+    // 20 floors spanning the world along x, thin along y.
     let config = SceneConfig::new(SceneKind::Large, 1000);
     let frames = Scene::<Vec2>::new(config).take_frames(3);
+    let along = |axis| SapConfig {
+        sweep_axis: Some(axis),
+        ..SapConfig::default()
+    };
     for kind in KINDS {
-        let sap = verify(kind, SapConfig::default(), &frames, "large");
-        assert_eq!(sap.sap_stats().spanners, 20);
+        // Sweeping along the floors: they would meet everything.
+        let sap = verify(kind, along(0), &frames, "large, sweeping x");
+        assert_eq!(sap.sap_stats().spanners, 20, "{kind:?}");
+        // Sweeping across them they are short intervals like any other.
+        let sap = verify(kind, along(1), &frames, "large, sweeping y");
+        assert_eq!(sap.sap_stats().spanners, 0, "{kind:?}");
         let off = SapConfig {
             spanners: Spanners::Off,
-            ..SapConfig::default()
+            ..along(0)
         };
         let sap = verify(kind, off, &frames, "large, list off");
-        assert_eq!(sap.sap_stats().spanners, 0);
+        assert_eq!(sap.sap_stats().spanners, 0, "{kind:?}");
     }
 }
 

@@ -34,6 +34,6 @@ pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
-pub use sap::{PairRule, Sap, SapConfig, SapKind, SapStats, Spanners};
+pub use sap::{PairRule, Resort, Sap, SapConfig, SapKind, SapStats, Spanners};
 pub use tree::{Tree, TreeConfig, TreeKind};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

@@ -1,7 +1,7 @@
 //! The sweep-and-prune's invariants, for tests and debugging.
 
 use super::config::{PairRule, SapKind};
-use super::core::{ALIVE, IN_AXES, SPANNER, Sap, largest_extent};
+use super::core::{ALIVE, IN_AXES, SPANNER, Sap, swept_extent};
 use super::endpoints::{is_start, key, proxy};
 use crate::broad::BroadPhase;
 use crate::broad::events::pair_key;
@@ -11,8 +11,8 @@ impl<V: Vector, T> Sap<V, T> {
     /// Checks the invariants and names the first one broken: every sorted
     /// axis is strictly increasing and holds exactly the start and end of
     /// each object in the axes; no object is both in the axes and in the
-    /// spanning list; no object in the axes is larger than the spanning
-    /// threshold (checked between a step and the next change); and for `sap` the pair set is the pair list. Between a
+    /// spanning list; no object in the axes is longer than the spanning
+    /// threshold along the sweep axis (checked between a step and the next change); and for `sap` the pair set is the pair list. Between a
     /// step and the next change, every key also matches its object's box.
     ///
     /// ```
@@ -41,7 +41,7 @@ impl<V: Vector, T> Sap<V, T> {
             }
             if !self.dirty
                 && s & ALIVE != 0
-                && largest_extent(&self.boxes[p as usize]) > self.span_extent
+                && swept_extent(&self.boxes[p as usize], self.sweep_axis) > self.span_extent
             {
                 return Err(format!(
                     "proxy {p} in the axes is larger than the spanning threshold {}",

@@ -20,9 +20,13 @@ pub enum SapKind {
     OneAxis,
 }
 
-/// How objects that span the world (floors, walls) are told apart. They live
-/// in a separate list, tested against everyone through the sorted axis where
-/// they are thinnest, so they never sit in the open list of a sweep.
+/// How objects that span the world (floors, walls) are told apart. An
+/// object far longer than the others along the sweep axis would sit in the
+/// open list of every sweep and meet everything; such objects live in a
+/// separate list instead, tested against everyone through an index sorted
+/// on the axis where each is thinnest. (Along the other axes a long object
+/// costs a sweep nothing, so a floor is a spanner only when the sweep runs
+/// along it.)
 ///
 /// ```
 /// use collide::{Sap, SapConfig, SapKind, Spanners};
@@ -34,14 +38,15 @@ pub enum SapKind {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Spanners {
-    /// An object spans the world when its largest extent exceeds `factor`
-    /// times the median largest extent (measured with the axis variances).
+    /// An object spans the world when its extent along the sweep axis
+    /// exceeds `factor` times the median extent along it (measured with the
+    /// axis variances).
     Auto {
         /// Multiple of the median extent, `> 1`.
         factor: f32,
     },
-    /// An object spans the world when its largest extent exceeds this many
-    /// world units (`> 0`).
+    /// An object spans the world when its extent along the sweep axis
+    /// exceeds this many world units (`> 0`).
     Extent(f32),
     /// No separate list: every object sits in the sorted axes.
     Off,
@@ -62,6 +67,26 @@ pub enum PairRule {
     /// reaches the dimension (seed 000). Stores a count for every pair that
     /// overlaps on any axis. `sap1` ignores this setting.
     AxisCount,
+}
+
+/// When a step sorts the axes from scratch instead of repairing them.
+///
+/// ```
+/// use collide::{Resort, SapConfig};
+/// assert_eq!(SapConfig::default().resort, Resort::Auto);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Resort {
+    /// When the swaps would cost more than a sort (a measured budget per
+    /// endpoint), after mass inserts and for a few steps after incoherent
+    /// motion. Right for games.
+    Auto,
+    /// Every step (radix sort plus one sweep): for measuring, or for
+    /// motion known to be incoherent.
+    Always,
+    /// Never after the first step: repair by insertion sort whatever it
+    /// costs. For measuring, or for scenes known to be nearly still.
+    Never,
 }
 
 /// Settings of a sweep-and-prune. See [`SapConfig::default`].
@@ -89,18 +114,21 @@ pub struct SapConfig {
     pub spanners: Spanners,
     /// How `sap` decides that an axis overlap makes a pair.
     pub pair_rule: PairRule,
+    /// When to sort from scratch instead of repairing.
+    pub resort: Resort,
 }
 
 impl Default for SapConfig {
     /// Variance-chosen axis, measured every 60 steps (once a second at 60
     /// Hz); spanners beyond 16 times the median size; a box test when an
-    /// axis overlap begins.
+    /// axis overlap begins; re-sorts when they are cheaper.
     fn default() -> Self {
         Self {
             sweep_axis: None,
             remeasure_every: 60,
             spanners: Spanners::Auto { factor: 16.0 },
             pair_rule: PairRule::BoxTest,
+            resort: Resort::Auto,
         }
     }
 }

@@ -223,9 +223,12 @@ impl<V: Vector, T> Sap<V, T> {
         self.sap_stats
     }
 
-    /// True when `aabb` belongs in the world-spanning list.
+    /// True when `aabb` belongs in the world-spanning list: it is far longer
+    /// than the others along the sweep axis, where it would sit in the open
+    /// list of every sweep. (Along the other axes a long object costs a
+    /// sweep nothing.)
     pub(super) fn spans(&self, aabb: &Aabb<V>) -> bool {
-        largest_extent(aabb) > self.span_extent
+        swept_extent(aabb, self.sweep_axis) > self.span_extent
     }
 
     /// True when the move from `old` to `new` is a jump: re-inserting is
@@ -266,7 +269,7 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// Calls `visit` for each live object whose box overlaps `aabb`, by a
-    /// slab scan of a sorted axis when the axes are current, otherwise by
+    /// slab scan of the sweep axis when the axes are current, otherwise by
     /// testing every object.
     fn visit_overlapping(
         &self,
@@ -282,16 +285,12 @@ impl<V: Vector, T> Sap<V, T> {
             }
             return ControlFlow::Continue(());
         }
-        // The thinnest side of the query box among the sorted axes.
-        let size = aabb.size();
-        let (array, axis) = match self.kind {
-            SapKind::OneAxis => (0, self.sweep_axis),
-            SapKind::AllAxes => {
-                let a = (0..V::DIM)
-                    .min_by(|&x, &y| size.axis(x).total_cmp(&size.axis(y)))
-                    .unwrap_or(0);
-                (a, a)
-            }
+        // Objects in the axes are no longer than the spanning threshold
+        // along the sweep axis: scan that axis.
+        let axis = self.sweep_axis;
+        let array = match self.kind {
+            SapKind::OneAxis => 0,
+            SapKind::AllAxes => axis,
         };
         let mut flow = ControlFlow::Continue(());
         scan_slab(
@@ -313,6 +312,11 @@ impl<V: Vector, T> Sap<V, T> {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// The side of `aabb` along `axis`.
+pub(super) fn swept_extent<V: Vector>(aabb: &Aabb<V>, axis: usize) -> f32 {
+    aabb.max().axis(axis) - aabb.min().axis(axis)
 }
 
 /// The largest side of `aabb`.

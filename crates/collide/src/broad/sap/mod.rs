@@ -17,5 +17,5 @@ mod spanners;
 mod step;
 mod sweep;
 
-pub use config::{PairRule, SapConfig, SapKind, SapStats, Spanners};
+pub use config::{PairRule, Resort, SapConfig, SapKind, SapStats, Spanners};
 pub use core::Sap;

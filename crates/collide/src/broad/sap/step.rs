@@ -2,9 +2,9 @@
 //! sorted axes (turning swaps into pair events for `sap`), or re-sort from
 //! scratch when that is cheaper, and hand the events over.
 
-use super::config::{PairRule, SapKind, SapStats, Spanners};
+use super::config::{PairRule, Resort, SapKind, SapStats, Spanners};
 use super::core::{
-    ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent,
+    ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent, swept_extent,
 };
 use super::endpoints::{
     OverBudget, is_start, key, kinds_differ, merge_into, proxy, refreshed, repair,
@@ -21,7 +21,8 @@ const RETRY_AFTER: u64 = 8;
 /// rather than merge and sweep.
 const MASS_INSERT_SHARE: usize = 4;
 /// `sap`: the swap budget per endpoint of an axis. Measured with
-/// collide-bench on 2D and 3D `uniform` (always re-sorting against never):
+/// collide-bench on 2D and 3D `uniform` (variants `sap-resort` and
+/// `sap-repair`, that is [`Resort::Always`] against [`Resort::Never`]):
 /// at 1,000 objects slow motion makes 0.75 swaps per endpoint and repairing
 /// is faster (72 against 113 us), at 10,000 it makes 2.5 and both cost the
 /// same, at 100,000 it makes 8 and re-sorting wins (26 against 30 ms); fast
@@ -69,8 +70,14 @@ impl<V: Vector, T> Sap<V, T> {
         }
         self.classify();
         let in_axes = self.objects.len() - self.spanners.len();
-        resort |= self.entering.len() * MASS_INSERT_SHARE > in_axes;
-        resort |= self.steps < self.incoherent_until;
+        match self.config.resort {
+            Resort::Auto => {
+                resort |= self.entering.len() * MASS_INSERT_SHARE > in_axes;
+                resort |= self.steps < self.incoherent_until;
+            }
+            Resort::Always => resort = true,
+            Resort::Never => {}
+        }
         let mut tested = 0u64;
         if !resort {
             let repaired = match self.kind {
@@ -140,22 +147,32 @@ impl<V: Vector, T> Sap<V, T> {
                 }
             })
         });
-        let median = if self.extents.is_empty() {
-            0.0
-        } else {
-            let mid = self.extents.len() / 2;
-            *self.extents.select_nth_unstable_by(mid, f32::total_cmp).1
+        let median_of = |extents: &mut Vec<f32>| {
+            if extents.is_empty() {
+                return 0.0;
+            }
+            let mid = extents.len() / 2;
+            *extents.select_nth_unstable_by(mid, f32::total_cmp).1
         };
-        let positive = median > 0.0 && median.is_finite();
-        self.span_extent = match self.config.spanners {
-            Spanners::Auto { factor } if positive => factor * median,
-            Spanners::Extent(extent) => extent,
-            _ => f32::INFINITY,
-        };
-        self.jump_distance = if positive {
+        let positive = |x: f32| x > 0.0 && x.is_finite();
+        let median = median_of(&mut self.extents);
+        self.jump_distance = if positive(median) {
             JUMP_SIZES * median
         } else {
             f32::INFINITY
+        };
+        // The spanning threshold is along the sweep axis.
+        self.extents.clear();
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            if self.status[p] & ALIVE != 0 {
+                self.extents.push(swept_extent(aabb, self.sweep_axis));
+            }
+        }
+        let swept_median = median_of(&mut self.extents);
+        self.span_extent = match self.config.spanners {
+            Spanners::Auto { factor } if positive(swept_median) => factor * swept_median,
+            Spanners::Extent(extent) => extent,
+            _ => f32::INFINITY,
         };
         for p in 0..self.boxes.len() {
             let status = self.status[p];
@@ -216,6 +233,9 @@ impl<V: Vector, T> Sap<V, T> {
     /// The swap budget of one axis of `len` endpoints: past it, a re-sort
     /// (radix sort, then one sweep) is cheaper than going on swapping.
     fn budget(&self, len: usize) -> u64 {
+        if self.config.resort == Resort::Never {
+            return u64::MAX;
+        }
         let len = len.max(64) as u64;
         match self.kind {
             SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
@@ -406,23 +426,31 @@ impl<V: Vector, T> Sap<V, T> {
     /// pairs, refreshes the spanners' pairs, and turns the flips into events.
     fn finish_incremental(&mut self, stats: &mut SapStats, tested: &mut u64) {
         self.merge_entering();
-        // Spanners: every current pair is made present, and last step's that
-        // are gone are made absent.
+        // Spanners: one merge of this step's pairs with the last step's.
+        // New ones are added, gone ones removed; a pair in both is added
+        // again only if a side left this step (its pairs were dropped).
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         *tested += self.spanner_pairs(|s, q| keys.push(pair_key(s, q)));
-        keys.sort_unstable();
+        sort_unique(&mut keys, &mut self.scratch, 0);
         self.set.reserve_proxies(self.boxes.len());
-        for &k in &keys {
-            self.set.insert(k);
-        }
-        let mut j = 0;
-        for &old in &self.span_keys {
-            while j < keys.len() && keys[j] < old {
+        let status = &self.status;
+        let left = |k: u64| (status[(k >> 32) as usize] | status[k as u32 as usize]) & LEAVING != 0;
+        let (old, set) = (&self.span_keys, &mut self.set);
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < keys.len() {
+            if j == keys.len() || (i < old.len() && old[i] < keys[j]) {
+                set.remove(old[i]);
+                i += 1;
+            } else if i == old.len() || keys[j] < old[i] {
+                set.insert(keys[j]);
                 j += 1;
-            }
-            if j == keys.len() || keys[j] != old {
-                self.set.remove(old);
+            } else {
+                if left(keys[j]) {
+                    set.insert(keys[j]);
+                }
+                i += 1;
+                j += 1;
             }
         }
         std::mem::swap(&mut self.span_keys, &mut keys);

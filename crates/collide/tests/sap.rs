@@ -375,6 +375,70 @@ fn world_spanning_objects_live_in_their_own_list() {
     }
 }
 
+/// Boxes with integer corners on a wide lattice: `sap1` cuts it into bands
+/// whose edges fall on lattice lines, so boxes start, end and touch exactly
+/// on band edges, cross them, jump across many, and churn.
+fn banded_lattice(seed: u64, frames: usize) -> Vec<Vec<Record<Vec2>>> {
+    let mut rng = collide::scene::SceneRng::new(seed);
+    let mut out = Vec::new();
+    let mut live: Vec<u64> = Vec::new();
+    let mut next = 0u64;
+    let lattice_box = |rng: &mut collide::scene::SceneRng| {
+        let min = Vec2::new(rng.below(64) as f32, rng.below(64) as f32);
+        let size = Vec2::new(rng.below(3) as f32, rng.below(3) as f32);
+        Aabb2::new(min, min + size).unwrap()
+    };
+    for frame in 0..frames {
+        let mut records = Vec::new();
+        let old = next; // ids below this existed before this frame
+        let inserts = if frame == 0 { 400 } else { rng.below(6) };
+        for _ in 0..inserts {
+            live.push(next);
+            records.push(Record::Upsert {
+                id: next,
+                aabb: lattice_box(&mut rng),
+            });
+            next += 1;
+        }
+        if frame > 0 {
+            for _ in 0..rng.below(6) {
+                let id = live.swap_remove(rng.below(live.len()));
+                records.push(Record::Remove { id });
+            }
+            for &id in &live {
+                if rng.below(4) == 0 && id < old {
+                    records.push(Record::Upsert {
+                        id,
+                        aabb: lattice_box(&mut rng),
+                    });
+                }
+            }
+        }
+        out.push(records);
+    }
+    out
+}
+
+#[test]
+fn sap1_cuts_wide_worlds_into_bands_and_still_matches_brute_force() {
+    for seed in 0..6 {
+        for (name, config) in configs() {
+            let frames = banded_lattice(seed, 20);
+            let sap = verify(
+                SapKind::OneAxis,
+                config,
+                &frames,
+                &format!("{name}, seed {seed}"),
+            );
+            assert!(sap.sap_stats().bands > 1, "{name}: {:?}", sap.sap_stats());
+        }
+    }
+    // The shared scene at 2000 objects: bands of about 8 sizes.
+    let frames = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 2000)).take_frames(4);
+    let sap = verify(SapKind::OneAxis, SapConfig::default(), &frames, "uniform");
+    assert!(sap.sap_stats().bands >= 8, "{:?}", sap.sap_stats());
+}
+
 #[test]
 fn queries_see_pending_changes_and_match_brute_force() {
     for kind in KINDS {
@@ -442,12 +506,14 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// A lattice box: corners on 0..6, sizes 0..2 (ties, touching, identical
+/// A lattice box: corners on 0..24 (x, y) and 0..3 (z), sizes 0..2 (ties, touching, identical
 /// and zero-size boxes everywhere).
 fn lattice(c: [u8; 4]) -> Aabb3 {
+    // Wide on x and y so `sap1` cuts bands (a few sizes wide) with
+    // objects on their edges.
     let min = Vec3::new(
-        f32::from(c[0] % 6),
-        f32::from(c[1] % 6),
+        f32::from(c[0] % 24),
+        f32::from(c[1] % 24),
         f32::from(c[3] % 3),
     );
     let size = Vec3::new(

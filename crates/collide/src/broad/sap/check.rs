@@ -9,11 +9,13 @@ use crate::geometry::Vector;
 
 impl<V: Vector, T> Sap<V, T> {
     /// Checks the invariants and names the first one broken: every sorted
-    /// axis is strictly increasing and holds exactly the start and end of
-    /// each object in the axes; no object is both in the axes and in the
-    /// spanning list; no object in the axes is longer than the spanning
-    /// threshold along the sweep axis (checked between a step and the next change); and for `sap` the pair set is the pair list. Between a
-    /// step and the next change, every key also matches its object's box.
+    /// array is strictly increasing and holds exactly the start and end of
+    /// each object in the axes (for `sap1`, in the arrays of its bands
+    /// only); no object is both in the axes and in the spanning list; no
+    /// object in the axes is longer than the spanning threshold along the
+    /// sweep axis; and for `sap` the pair set is the pair list. Between a
+    /// step and the next change, every key (and `sap1` band) also matches
+    /// its object's box.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
@@ -63,7 +65,17 @@ impl<V: Vector, T> Sap<V, T> {
                 }
                 seen[p] += if is_start(k) { 1 } else { 16 };
             }
-            if let Some(&p) = in_axes.iter().find(|&&p| seen[p as usize] != 17) {
+            // `sap1`: a proxy's endpoints are in the arrays of its bands only.
+            let here = |p: u32| {
+                self.kind == SapKind::AllAxes || {
+                    let (lo, hi) = (self.band_lo[p as usize], self.band_hi[p as usize]);
+                    lo as usize <= array && array <= hi as usize
+                }
+            };
+            if let Some(&p) = in_axes
+                .iter()
+                .find(|&&p| seen[p as usize] != if here(p) { 17 } else { 0 })
+            {
                 return Err(format!(
                     "axis array {array} holds proxy {p}'s endpoints {:#x} times",
                     seen[p as usize]
@@ -76,6 +88,15 @@ impl<V: Vector, T> Sap<V, T> {
                 };
                 for &k in keys {
                     let aabb = &self.boxes[proxy(k) as usize];
+                    if self.kind == SapKind::OneAxis
+                        && self.bands.range_of(aabb)
+                            != (
+                                self.band_lo[proxy(k) as usize],
+                                self.band_hi[proxy(k) as usize],
+                            )
+                    {
+                        return Err(format!("proxy {}'s bands are stale", proxy(k)));
+                    }
                     let value = if is_start(k) {
                         aabb.min().axis(axis)
                     } else {

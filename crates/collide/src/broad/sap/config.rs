@@ -16,7 +16,8 @@ pub enum SapKind {
     /// directly, so the pair set is exact without any per-frame sweep.
     AllAxes,
     /// `sap1`: one axis kept sorted (the one with the largest variance of
-    /// centres); each step sweeps it for candidates and tests their boxes.
+    /// centres), in bands across it; each step sweeps each band for
+    /// candidates and tests their boxes.
     OneAxis,
 }
 
@@ -212,6 +213,10 @@ pub struct SapStats {
     pub sweep_candidates: u64,
     /// The axis used for sweeps.
     pub sweep_axis: usize,
+    /// Bands `sap1` cuts the world into across the sweep axis, each swept
+    /// on its own (1 for `sap`, and for `sap1` in a world too narrow to
+    /// cut).
+    pub bands: u32,
     /// Variance of the object centres per axis at the last measurement
     /// (world units squared; unused axes 0).
     pub variance: [f64; 3],

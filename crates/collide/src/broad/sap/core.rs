@@ -2,6 +2,7 @@
 //! broad-phase contract. The step itself is in `step.rs`.
 
 use super::axis_count::AxisCounts;
+use super::bands::Bands;
 use super::config::{SapConfig, SapKind, SapStats};
 use super::endpoints::{MAX_PROXIES, scan_slab};
 use super::pairset::PairSet;
@@ -44,21 +45,25 @@ pub(super) const ENTERING: u8 = 64;
 ///   when an end passes a start, they stop and the pair (if any) ends. The
 ///   pairs and the events come out of the swaps themselves: no sweep and no
 ///   diff in a coherent step.
-/// - `sap1` keeps only the axis with the largest variance of centres sorted
-///   and sweeps it every step for candidates (intervals overlapping on that
-///   axis), each given a box test.
+/// - `sap1` sorts only the axis with the largest variance of centres and
+///   sweeps it every step for candidates (intervals overlapping on that
+///   axis), each given a box test. It cuts the world across that axis into
+///   bands a few object sizes wide, each with its own sorted endpoints and
+///   sweep, so a sweep meets only its band's objects (at 100,000 objects
+///   in 2D that is 2 times faster than one sweep; see `bands.rs`).
 ///
 /// When the swaps would cost more than a fresh sort (fast or teleporting
 /// objects, mass inserts), the step re-sorts from scratch with a radix sort
 /// and rebuilds the pairs with one sweep. Objects that jump far are
-/// re-inserted rather than swapped across the world. Objects much larger
-/// than the rest (floors, walls; see [`Spanners`](super::Spanners)) live in a separate list
-/// tested against everyone through the sorted axis where they are thinnest.
+/// re-inserted rather than swapped across the world. Objects far longer
+/// than the rest along the sweep axis (floors, walls; see
+/// [`Spanners`](super::Spanners)) live in a separate list tested against
+/// everyone through an index on the axis where they are thinnest.
 ///
 /// Pick it when motion is coherent, the world is unbounded or flat, or the
 /// started and stopped events matter more than the pair list. Cost per
-/// step: O(n + swaps) for `sap`, plus the one-axis candidates for `sap1`;
-/// memory O(n + pairs).
+/// step: O(n + swaps) for `sap`; O(n + candidates within bands) for
+/// `sap1`; memory O(n + pairs).
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Pair, Sap, SapKind};
@@ -89,9 +94,19 @@ pub struct Sap<V: Vector, T = ()> {
     /// Proxies inserted, removed, jumped or changing list since the last
     /// step.
     pub(super) touched: Vec<u32>,
-    /// Sorted endpoint keys: one array per axis (`sap`) or one for the
-    /// sweep axis (`sap1`).
+    /// Sorted endpoint keys: one array per axis (`sap`), or one per band,
+    /// all on the sweep axis (`sap1`).
     pub(super) axes: Vec<Vec<u64>>,
+    /// `sap1`: the bands across the sweep axis (one for `sap`).
+    pub(super) bands: Bands,
+    /// `sap1`: per proxy, the bands it is in (inclusive), as of the last
+    /// step.
+    pub(super) band_lo: Vec<u32>,
+    pub(super) band_hi: Vec<u32>,
+    /// `sap1`: per band, endpoints to merge in this step.
+    pub(super) band_fresh: Vec<Vec<u64>>,
+    /// `sap1`: proxies whose bands changed this step, with their old ones.
+    pub(super) rebanded: Vec<(u32, u32, u32)>,
     /// True once the axes have been sorted from scratch.
     pub(super) built: bool,
     /// Proxies in the world-spanning list.
@@ -174,6 +189,11 @@ impl<V: Vector, T> Sap<V, T> {
             free_proxies: Vec::new(),
             touched: Vec::new(),
             axes: vec![Vec::new(); arrays],
+            bands: Bands::single(),
+            band_lo: Vec::new(),
+            band_hi: Vec::new(),
+            band_fresh: Vec::new(),
+            rebanded: Vec::new(),
             built: false,
             spanners: Vec::new(),
             spanner_index: SpannerIndex::default(),
@@ -286,25 +306,34 @@ impl<V: Vector, T> Sap<V, T> {
             return ControlFlow::Continue(());
         }
         // Objects in the axes are no longer than the spanning threshold
-        // along the sweep axis: scan that axis.
+        // along the sweep axis: scan that axis (in each band the query box
+        // covers, reporting an object only in the home band of the two).
         let axis = self.sweep_axis;
-        let array = match self.kind {
-            SapKind::OneAxis => 0,
-            SapKind::AllAxes => axis,
+        let arrays = match self.kind {
+            SapKind::OneAxis => {
+                let (lo, hi) = self.bands.range_of(aabb);
+                lo as usize..hi as usize + 1
+            }
+            SapKind::AllAxes => axis..axis + 1,
         };
+        let banded = self.kind == SapKind::OneAxis;
         let mut flow = ControlFlow::Continue(());
-        scan_slab(
-            &self.axes[array],
-            aabb.min().axis(axis),
-            aabb.max().axis(axis),
-            self.span_extent,
-            |q| {
-                if flow.is_continue() && self.boxes[q as usize].overlaps(aabb) {
-                    flow = visit(self.handle_of[q as usize]);
-                }
-            },
-        );
-        flow?;
+        for array in arrays {
+            scan_slab(
+                &self.axes[array],
+                aabb.min().axis(axis),
+                aabb.max().axis(axis),
+                self.span_extent,
+                |q| {
+                    let object = &self.boxes[q as usize];
+                    let home = !banded || self.bands.home(aabb, object) as usize == array;
+                    if flow.is_continue() && home && object.overlaps(aabb) {
+                        flow = visit(self.handle_of[q as usize]);
+                    }
+                },
+            );
+            flow?;
+        }
         for &s in &self.spanners {
             if self.boxes[s as usize].overlaps(aabb) {
                 visit(self.handle_of[s as usize])?;

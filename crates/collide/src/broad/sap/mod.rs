@@ -1,6 +1,6 @@
 //! Sweep-and-prune: `sap` (every axis sorted, pair events straight from
-//! endpoint swaps) and `sap1` (one axis sorted, candidates by a sweep), one
-//! implementation for 2D and 3D. See [`Sap`].
+//! endpoint swaps) and `sap1` (one axis sorted, in bands, candidates by a
+//! sweep), one implementation for 2D and 3D. See [`Sap`].
 //!
 //! Seed 000's rules, all kept: endpoints stay sorted across steps and are
 //! repaired by insertion sort; equal values put an end before a start; the
@@ -8,6 +8,7 @@
 //! live apart; incoherent motion falls back to a radix sort.
 
 mod axis_count;
+mod bands;
 mod check;
 mod config;
 mod core;

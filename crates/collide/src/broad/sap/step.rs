@@ -2,6 +2,7 @@
 //! sorted axes (turning swaps into pair events for `sap`), or re-sort from
 //! scratch when that is cheaper, and hand the events over.
 
+use super::bands::Bands;
 use super::config::{PairRule, Resort, SapKind, SapStats, Spanners};
 use super::core::{
     ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent, swept_extent,
@@ -36,6 +37,13 @@ const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 const SAP1_ENDPOINTS_PER_SWAP: u64 = 2;
 /// A jump is a move of the centre by more than this many median sizes.
 const JUMP_SIZES: f32 = 4.0;
+/// `sap1`'s band width, in median object sizes along the band axis.
+/// Measured with collide-bench (`--only sap1`, 2D and 3D `uniform` and
+/// `flat`, slow, 10,000 and 100,000 objects): 4, 8 and 16 sizes were within
+/// 10% of each other on every scene but 3D `flat` at 100,000 (where 16 and
+/// an 8 run were 30% slower than 4, within this machine's run-to-run
+/// noise there); one band (no cutting) was 2 to 4 times slower at 100,000.
+const BAND_SIZES: f32 = 8.0;
 /// Below this many keys a comparison sort beats the radix sort's fixed
 /// cost (its 48 KiB of counters).
 const RADIX_MIN: usize = 4096;
@@ -66,7 +74,10 @@ impl<V: Vector, T> Sap<V, T> {
         if !self.built || (self.steps - 1).is_multiple_of(every) {
             let before = self.sweep_axis;
             self.measure();
-            resort |= self.kind == SapKind::OneAxis && self.sweep_axis != before;
+            if self.kind == SapKind::OneAxis {
+                resort |= self.sweep_axis != before;
+                resort |= self.measure_bands();
+            }
         }
         self.classify();
         let in_axes = self.objects.len() - self.spanners.len();
@@ -79,6 +90,9 @@ impl<V: Vector, T> Sap<V, T> {
             Resort::Never => {}
         }
         let mut tested = 0u64;
+        if !resort && self.kind == SapKind::OneAxis {
+            self.update_bands();
+        }
         if !resort {
             let repaired = match self.kind {
                 SapKind::AllAxes => self.repair_all(&mut stats, &mut tested),
@@ -99,6 +113,7 @@ impl<V: Vector, T> Sap<V, T> {
         }
         self.settle();
         stats.sweep_axis = self.sweep_axis;
+        stats.bands = self.bands.count;
         stats.spanners = self.spanners.len();
         stats.jumps = std::mem::take(&mut self.jumps);
         stats.variance = self.sap_stats.variance;
@@ -315,31 +330,42 @@ impl<V: Vector, T> Sap<V, T> {
         Ok(())
     }
 
-    /// `sap1`: repairs the sweep axis (the swaps only counted).
+    /// `sap1`: repairs every band's array on the sweep axis (the swaps only
+    /// counted), dropping the endpoints of objects that left the band.
     fn repair_one(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
         let axis = self.sweep_axis;
-        let budget = self.budget(self.axes[0].len());
+        let budgets: Vec<u64> = self
+            .axes
+            .iter()
+            .map(|keys| self.budget(keys.len()))
+            .collect();
         let Self {
             axes,
             boxes,
             status,
+            band_lo,
+            band_hi,
             ..
         } = self;
-        let keys = &mut axes[0];
-        let (mut begins, mut ends) = (0u64, 0u64);
-        let swaps = repair(
-            keys,
-            |k| {
-                let p = proxy(k) as usize;
-                (status[p] & LEAVING == 0).then(|| refreshed(k, &boxes[p], axis))
-            },
-            |moving, passed| match (is_start(moving), is_start(passed)) {
-                (true, false) if proxy(moving) != proxy(passed) => begins += 1,
-                (false, true) if proxy(moving) != proxy(passed) => ends += 1,
-                _ => {}
-            },
-            budget,
-        )?;
+        let (mut begins, mut ends, mut swaps) = (0u64, 0u64, 0u64);
+        for (band, keys) in axes.iter_mut().enumerate() {
+            let band = band as u32;
+            swaps += repair(
+                keys,
+                |k| {
+                    let p = proxy(k) as usize;
+                    let stays =
+                        status[p] & LEAVING == 0 && band_lo[p] <= band && band <= band_hi[p];
+                    stays.then(|| refreshed(k, &boxes[p], axis))
+                },
+                |moving, passed| match (is_start(moving), is_start(passed)) {
+                    (true, false) if proxy(moving) != proxy(passed) => begins += 1,
+                    (false, true) if proxy(moving) != proxy(passed) => ends += 1,
+                    _ => {}
+                },
+                budgets[band as usize],
+            )?;
+        }
         stats.swaps[axis] = swaps;
         stats.axis_overlaps_started = begins;
         stats.axis_overlaps_ended = ends;
@@ -356,6 +382,10 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Rebuilds every sorted array from the objects, with a radix sort.
     fn sort_from_scratch(&mut self) {
+        if self.kind == SapKind::OneAxis {
+            self.sort_bands_from_scratch();
+            return;
+        }
         for array in 0..self.axes.len() {
             let axis = self.array_axis(array);
             let keys = &mut self.axes[array];
@@ -373,6 +403,10 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Merges the entering objects' endpoints into every sorted array.
     fn merge_entering(&mut self) {
+        if self.kind == SapKind::OneAxis {
+            self.merge_into_bands();
+            return;
+        }
         if self.entering.is_empty() {
             return;
         }
@@ -509,24 +543,25 @@ impl<V: Vector, T> Sap<V, T> {
         }
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        let sweep_array = match self.kind {
-            SapKind::AllAxes => self.sweep_axis,
-            SapKind::OneAxis => 0,
+        let candidates = match self.kind {
+            // Tagged by slot index: sorted slot pair keys are the pair order.
+            SapKind::AllAxes => {
+                let handle_of = &self.handle_of;
+                sweep(
+                    &self.axes[self.sweep_axis],
+                    &self.boxes,
+                    self.sweep_axis,
+                    SweepFor::All,
+                    Test::Box,
+                    |p| handle_of[p as usize].index(),
+                    |_| false,
+                    &mut self.open,
+                    &mut self.open_fresh,
+                    |a, b| keys.push(pair_key(a, b)),
+                )
+            }
+            SapKind::OneAxis => self.sweep_bands(&mut keys),
         };
-        // Tagged by slot index: sorted slot pair keys are the pair order.
-        let handle_of = &self.handle_of;
-        let candidates = sweep(
-            &self.axes[sweep_array],
-            &self.boxes,
-            self.sweep_axis,
-            SweepFor::All,
-            Test::Box,
-            |p| handle_of[p as usize].index(),
-            |_| false,
-            &mut self.open,
-            &mut self.open_fresh,
-            |a, b| keys.push(pair_key(a, b)),
-        );
         stats.sweep_candidates = candidates;
         *tested += candidates;
         let in_axes = keys.len();
@@ -591,6 +626,185 @@ impl<V: Vector, T> Sap<V, T> {
                 |p, q| counts.add(pair_key(p, q), axis),
             );
         }
+    }
+
+    /// `sap1`: measures the bands across the sweep axis (on the other axis
+    /// with the largest variance of centres, a few median sizes wide).
+    /// Returns true when they changed enough to re-sort: a different axis,
+    /// or a count or width 25% off, or a spread no longer covered.
+    fn measure_bands(&mut self) -> bool {
+        let sweep_axis = self.sweep_axis;
+        let variance = self.sap_stats.variance;
+        let Some(axis) = (0..V::DIM)
+            .filter(|&a| a != sweep_axis)
+            .max_by(|&a, &b| variance[a].total_cmp(&variance[b]))
+        else {
+            return false;
+        };
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        self.extents.clear();
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            if self.status[p] & ALIVE != 0 && !self.spans(aabb) {
+                let centre = aabb.center().axis(axis);
+                lo = lo.min(centre);
+                hi = hi.max(centre);
+                self.extents.push(swept_extent(aabb, axis));
+            }
+        }
+        let median = if self.extents.is_empty() {
+            0.0
+        } else {
+            let mid = self.extents.len() / 2;
+            *self.extents.select_nth_unstable_by(mid, f32::total_cmp).1
+        };
+        let fresh = Bands::new(axis, lo, hi, BAND_SIZES * median);
+        let old = &self.bands;
+        if fresh.count == 1 && old.count == 1 {
+            return false;
+        }
+        let close = |a: f32, b: f32| (a / b - 1.0).abs() < 0.25;
+        let keep = old.count > 1
+            && fresh.axis == old.axis
+            && close(fresh.count as f32, old.count as f32)
+            && close(fresh.size, old.size)
+            && lo >= old.lower()
+            && hi <= old.upper();
+        if keep {
+            return false;
+        }
+        self.bands = fresh;
+        true
+    }
+
+    /// `sap1`, before a repair: each object's bands as of now; those whose
+    /// bands changed are remembered with their old ones (the repair drops
+    /// them from bands they left, the merge adds them to bands they
+    /// entered).
+    fn update_bands(&mut self) {
+        self.rebanded.clear();
+        let n = self.boxes.len();
+        self.band_lo.resize(n, 0);
+        self.band_hi.resize(n, 0);
+        for p in 0..n {
+            let s = self.status[p];
+            if s & ALIVE == 0 || s & SPANNER != 0 {
+                continue;
+            }
+            let (lo, hi) = self.bands.range_of(&self.boxes[p]);
+            if s & ENTERING != 0 {
+                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            } else if s & IN_AXES != 0 && (lo, hi) != (self.band_lo[p], self.band_hi[p]) {
+                self.rebanded
+                    .push((p as u32, self.band_lo[p], self.band_hi[p]));
+                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            }
+        }
+    }
+
+    /// `sap1`: rebuilds every band's array from the objects.
+    fn sort_bands_from_scratch(&mut self) {
+        let count = self.bands.count as usize;
+        self.axes.resize_with(count, Vec::new);
+        self.axes.truncate(count);
+        self.axes.iter_mut().for_each(Vec::clear);
+        let n = self.boxes.len();
+        self.band_lo.resize(n, 0);
+        self.band_hi.resize(n, 0);
+        let axis = self.sweep_axis;
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            let s = self.status[p];
+            if s & ALIVE == 0 || s & SPANNER != 0 {
+                continue;
+            }
+            let (lo, hi) = self.bands.range_of(aabb);
+            (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            for band in lo..=hi {
+                let keys = &mut self.axes[band as usize];
+                keys.push(key(aabb.min().axis(axis), true, p as u32));
+                keys.push(key(aabb.max().axis(axis), false, p as u32));
+            }
+        }
+        for keys in &mut self.axes {
+            sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
+        }
+    }
+
+    /// `sap1`: merges the endpoints of entering objects, and of objects
+    /// that entered new bands, into those bands.
+    fn merge_into_bands(&mut self) {
+        let count = self.axes.len();
+        self.band_fresh.resize_with(count, Vec::new);
+        let axis = self.sweep_axis;
+        let mut any = false;
+        let mut push = |fresh: &mut Vec<Vec<u64>>, p: u32, band: u32, boxes: &[crate::Aabb<V>]| {
+            let aabb = &boxes[p as usize];
+            let keys = &mut fresh[band as usize];
+            keys.push(key(aabb.min().axis(axis), true, p));
+            keys.push(key(aabb.max().axis(axis), false, p));
+            any = true;
+        };
+        for &p in &self.entering {
+            for band in self.band_lo[p as usize]..=self.band_hi[p as usize] {
+                push(&mut self.band_fresh, p, band, &self.boxes);
+            }
+        }
+        for &(p, old_lo, old_hi) in &self.rebanded {
+            for band in self.band_lo[p as usize]..=self.band_hi[p as usize] {
+                if band < old_lo || band > old_hi {
+                    push(&mut self.band_fresh, p, band, &self.boxes);
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
+            if !fresh.is_empty() {
+                fresh.sort_unstable();
+                merge_into(keys, fresh, &mut self.scratch);
+                fresh.clear();
+            }
+        }
+    }
+
+    /// `sap1`: sweeps every band, keeping each pair only in its home band;
+    /// pushes slot pair keys to `keys`. Returns the candidates tested.
+    fn sweep_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
+        let Self {
+            axes,
+            boxes,
+            handle_of,
+            bands,
+            open,
+            open_fresh,
+            sweep_axis,
+            ..
+        } = self;
+        let mut candidates = 0;
+        for (band, arr) in axes.iter().enumerate() {
+            if arr.is_empty() {
+                continue;
+            }
+            candidates += sweep(
+                arr,
+                boxes,
+                *sweep_axis,
+                SweepFor::All,
+                Test::Box,
+                |p| p,
+                |_| false,
+                open,
+                open_fresh,
+                |p, q| {
+                    let (a, b) = (&boxes[p as usize], &boxes[q as usize]);
+                    if bands.home(a, b) as usize == band {
+                        let slot = |x: u32| handle_of[x as usize].index();
+                        keys.push(pair_key(slot(p), slot(q)));
+                    }
+                },
+            );
+        }
+        candidates
     }
 
     /// Applies the step's list changes to the statuses and frees the

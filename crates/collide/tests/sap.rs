@@ -59,6 +59,13 @@ fn configs() -> Vec<(&'static str, SapConfig)> {
             },
         ),
         (
+            "sap1 without bands",
+            SapConfig {
+                bands: false,
+                ..SapConfig::default()
+            },
+        ),
+        (
             "spanners above twice the median",
             SapConfig {
                 spanners: Spanners::Auto { factor: 1.5 },
@@ -430,7 +437,12 @@ fn sap1_cuts_wide_worlds_into_bands_and_still_matches_brute_force() {
                 &frames,
                 &format!("{name}, seed {seed}"),
             );
-            assert!(sap.sap_stats().bands > 1, "{name}: {:?}", sap.sap_stats());
+            let bands = sap.sap_stats().bands;
+            if config.bands {
+                assert!(bands > 1, "{name}: {:?}", sap.sap_stats());
+            } else {
+                assert_eq!(bands, 1, "{name}");
+            }
         }
     }
     // The shared scene at 2000 objects: bands of about 8 sizes.

@@ -117,12 +117,17 @@ pub struct SapConfig {
     pub pair_rule: PairRule,
     /// When to sort from scratch instead of repairing.
     pub resort: Resort,
+    /// `sap1`: cut the world across the sweep axis into bands, each swept
+    /// on its own (see [`Sap`](crate::Sap)). `false` gives the plain
+    /// one-axis sweep of seed 000, for comparison.
+    pub bands: bool,
 }
 
 impl Default for SapConfig {
     /// Variance-chosen axis, measured every 60 steps (once a second at 60
     /// Hz); spanners beyond 16 times the median size; a box test when an
-    /// axis overlap begins; re-sorts when they are cheaper.
+    /// axis overlap begins; re-sorts when they are cheaper; `sap1` in
+    /// bands.
     fn default() -> Self {
         Self {
             sweep_axis: None,
@@ -130,6 +135,7 @@ impl Default for SapConfig {
             spanners: Spanners::Auto { factor: 16.0 },
             pair_rule: PairRule::BoxTest,
             resort: Resort::Auto,
+            bands: true,
         }
     }
 }

@@ -657,7 +657,11 @@ impl<V: Vector, T> Sap<V, T> {
             let mid = self.extents.len() / 2;
             *self.extents.select_nth_unstable_by(mid, f32::total_cmp).1
         };
-        let fresh = Bands::new(axis, lo, hi, BAND_SIZES * median);
+        let fresh = if self.config.bands {
+            Bands::new(axis, lo, hi, BAND_SIZES * median)
+        } else {
+            Bands::single()
+        };
         let old = &self.bands;
         if fresh.count == 1 && old.count == 1 {
             return false;

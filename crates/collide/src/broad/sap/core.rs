@@ -223,22 +223,60 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// The settings.
+    ///
+    /// ```
+    /// use collide::{Sap, SapConfig, SapKind};
+    /// use glam::Vec2;
+    /// let sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+    /// assert_eq!(sap.config(), &SapConfig::default());
+    /// ```
     pub fn config(&self) -> &SapConfig {
         &self.config
     }
 
     /// Which sweep-and-prune this is.
+    ///
+    /// ```
+    /// use collide::{Sap, SapKind};
+    /// use glam::Vec3;
+    /// assert_eq!(Sap::<Vec3>::new(SapKind::OneAxis).kind(), SapKind::OneAxis);
+    /// ```
     pub fn kind(&self) -> SapKind {
         self.kind
     }
 
     /// The axis used for sweeps (0 = x): the configured one, or the one with
     /// the largest variance of centres at the last measurement.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+    /// use glam::Vec2;
+    /// let mut sap: Sap<Vec2> = Sap::new(SapKind::OneAxis);
+    /// for i in 0..10 {
+    ///     // A column: the centres vary along y only.
+    ///     let p = Vec2::new(0.0, 10.0 * i as f32);
+    ///     sap.insert(Aabb2::new(p, p + Vec2::ONE)?, ())?;
+    /// }
+    /// sap.step();
+    /// assert_eq!(sap.sweep_axis(), 1);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     pub fn sweep_axis(&self) -> usize {
         self.sweep_axis
     }
 
     /// What the last step did, beyond [`BroadPhase::stats`].
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+    /// use glam::Vec2;
+    /// let mut sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+    /// sap.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// sap.step();
+    /// assert_eq!(sap.sap_stats().resorts, 1); // the first step sorts
+    /// assert_eq!(sap.sap_stats().bands, 1);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
     pub fn sap_stats(&self) -> SapStats {
         self.sap_stats
     }

@@ -164,3 +164,47 @@ fn box_queries_match_brute_force() {
     let hits = common::queries_match_brute(&mut bvh, &frames, &common::probes(), "bvh");
     assert!(hits > 50, "the probes must hit something ({hits})");
 }
+
+#[test]
+fn forced_rebuilds_by_every_method_keep_the_pairs_exact() {
+    use collide::{Brute, BvhBuild};
+    let ids = |world: &dyn BroadPhase<Vec2, u64>| {
+        let mut v: Vec<(u64, u64)> = world
+            .pairs()
+            .iter()
+            .map(|p| {
+                let (a, b) = (*world.value(p.a()).unwrap(), *world.value(p.b()).unwrap());
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    for kind in [SceneKind::Uniform, SceneKind::Clustered, SceneKind::Large] {
+        for method in [BvhBuild::Sah, BvhBuild::Median, BvhBuild::Morton] {
+            let config = SceneConfig {
+                motion: Motion::Churn,
+                ..SceneConfig::new(kind, 300)
+            };
+            let frames = Scene::<Vec2>::new(config).take_frames(12);
+            let (mut bvh, mut brute) = (Bvh::<Vec2, u64>::new(), Brute::<Vec2, u64>::new());
+            let (mut rb, mut rr) = (Runner::new(), Runner::new());
+            let mut events = Vec::new();
+            for (f, records) in frames.iter().enumerate() {
+                rb.apply(&mut bvh, records).unwrap();
+                rr.apply(&mut brute, records).unwrap();
+                if f % 3 == 1 {
+                    bvh.rebuild(method);
+                    bvh.validate().unwrap();
+                }
+                rb.step(&mut bvh, &mut events);
+                rr.step(&mut brute, &mut events);
+                assert_eq!(ids(&bvh), ids(&brute), "{kind} {method:?} frame {f}");
+                bvh.validate().unwrap();
+            }
+            let q = bvh.quality();
+            assert_eq!(q.leaves, bvh.len());
+            assert!(q.sah_cost >= 1.0 && q.sibling_overlap >= 0.0, "{q:?}");
+        }
+    }
+}

@@ -28,7 +28,7 @@ mod tree;
 mod verify;
 
 pub use brute::Brute;
-pub use bvh::Bvh;
+pub use bvh::{Bvh, BvhBuild, BvhQuality};
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};

@@ -1,5 +1,5 @@
 //! The node arena of the BVH: insertion by surface-area cost, removal with
-//! refit to the root, and the top-down rebuild used when quality falls.
+//! refit to the root, AVL rotations. Whole-tree builds are in `build.rs`.
 
 use crate::geometry::{Aabb, Vector};
 
@@ -53,7 +53,7 @@ impl<V: Vector> Arena<V> {
         }
     }
 
-    fn alloc(&mut self, node: Node<V>) -> u32 {
+    pub(super) fn alloc(&mut self, node: Node<V>) -> u32 {
         match self.free.pop() {
             Some(i) => {
                 self.nodes[i as usize] = node;
@@ -256,79 +256,10 @@ impl<V: Vector> Arena<V> {
         }
     }
 
-    /// Rebuilds the whole tree top-down from `leaves` (object, fat box),
-    /// splitting at the median of the axis where the centres spread most;
-    /// calls `placed(object, leaf)` for every new leaf.
-    pub(crate) fn rebuild(
-        &mut self,
-        leaves: &mut [(u32, Aabb<V>)],
-        placed: &mut dyn FnMut(u32, u32),
-    ) {
+    /// Drops every node (before a whole-tree build).
+    pub(super) fn reset(&mut self) {
         self.nodes.clear();
         self.free.clear();
-        self.root = if leaves.is_empty() {
-            NONE
-        } else {
-            self.build(leaves, NONE, placed)
-        };
-    }
-
-    fn build(
-        &mut self,
-        leaves: &mut [(u32, Aabb<V>)],
-        parent: u32,
-        placed: &mut dyn FnMut(u32, u32),
-    ) -> u32 {
-        if leaves.len() == 1 {
-            let (object, bound) = leaves[0];
-            let leaf = self.alloc(Node {
-                bound,
-                parent,
-                left: NONE,
-                right: NONE,
-                object,
-                height: 0,
-            });
-            placed(object, leaf);
-            return leaf;
-        }
-        let axis = (0..V::DIM)
-            .max_by(|&a, &b| {
-                let spread = |axis: usize| {
-                    let (lo, hi) = leaves.iter().fold(
-                        (f32::INFINITY, f32::NEG_INFINITY),
-                        |(lo, hi), (_, b)| {
-                            let c = b.center().axis(axis);
-                            (lo.min(c), hi.max(c))
-                        },
-                    );
-                    f64::from(hi) - f64::from(lo)
-                };
-                spread(a).total_cmp(&spread(b))
-            })
-            .unwrap_or(0);
-        let mid = leaves.len() / 2;
-        leaves.select_nth_unstable_by(mid, |(_, a), (_, b)| {
-            a.center().axis(axis).total_cmp(&b.center().axis(axis))
-        });
-        let node = self.alloc(Node {
-            bound: leaves[0].1,
-            parent,
-            left: NONE,
-            right: NONE,
-            object: NONE,
-            height: 0,
-        });
-        let (lo, hi) = leaves.split_at_mut(mid);
-        let left = self.build(lo, node, placed);
-        let right = self.build(hi, node, placed);
-        let (l, r) = (&self.nodes[left as usize], &self.nodes[right as usize]);
-        let (bound, height) = (l.bound.union(&r.bound), 1 + l.height.max(r.height));
-        let n = &mut self.nodes[node as usize];
-        n.left = left;
-        n.right = right;
-        n.bound = bound;
-        n.height = height;
-        node
+        self.root = NONE;
     }
 }

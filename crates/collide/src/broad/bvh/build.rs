@@ -1,0 +1,434 @@
+//! Whole-tree builds for the BVH: binned SAH (best quality for resting
+//! objects), median splits (balanced; rebuilds worn trees) and LBVH by
+//! Morton order (fastest; used after mass inserts).
+//!
+//! - **Binned SAH**: top-down; at each node the leaves' centres are binned
+//!   into 16 slots along the axis where they spread most, and the split
+//!   between slots with the least surface-area cost (leaves times area on
+//!   each side) is taken. Cost O(n log n).
+//! - **LBVH**: every centre gets a Morton code (16 bits per axis in 2D, 10 in
+//!   3D, over the centres' bounds); the leaves are sorted by code and each
+//!   node splits where the highest differing bit changes. Cost one sort
+//!   plus O(n log n) binary searches, and no area computations.
+
+use super::tree::{Arena, NONE, Node, area};
+use crate::broad::radix::radix_sort_by_key;
+use crate::geometry::{Aabb, Vector};
+
+/// How to build a whole BVH ([`Bvh::rebuild`](crate::Bvh::rebuild)).
+///
+/// ```
+/// use collide::BvhBuild;
+/// assert_ne!(BvhBuild::Sah, BvhBuild::Morton);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhBuild {
+    /// Binned surface-area heuristic: the best tree for queries and pairs
+    /// while objects rest; the slowest build.
+    Sah,
+    /// Median splits on the axis of widest spread: balanced, and wears
+    /// best under reinsertion (what a worn tree is rebuilt with).
+    Median,
+    /// Morton order (LBVH): the fastest build (what mass inserts use).
+    Morton,
+}
+
+/// Centre bins of the SAH build.
+const BINS: usize = 16;
+
+/// One leaf to place: the object's slot index and its fat box.
+pub(crate) type Leaf<V> = (u32, Aabb<V>);
+
+impl<V: Vector> Arena<V> {
+    /// Rebuilds the whole tree from `leaves` by `method`; calls
+    /// `placed(object, leaf)` for every new leaf.
+    pub(crate) fn rebuild_with(
+        &mut self,
+        method: BvhBuild,
+        leaves: &mut Vec<Leaf<V>>,
+        placed: &mut dyn FnMut(u32, u32),
+    ) {
+        match method {
+            BvhBuild::Sah => self.rebuild_sah(leaves, placed),
+            BvhBuild::Median => self.rebuild_median(leaves, placed),
+            BvhBuild::Morton => self.rebuild_lbvh(leaves, placed),
+        }
+    }
+
+    /// Rebuilds the whole tree from `leaves` by binned SAH; calls
+    /// `placed(object, leaf)` for every new leaf.
+    pub(crate) fn rebuild_sah(&mut self, leaves: &mut [Leaf<V>], placed: &mut dyn FnMut(u32, u32)) {
+        self.reset();
+        self.root = if leaves.is_empty() {
+            NONE
+        } else {
+            self.build_sah(leaves, NONE, placed)
+        };
+    }
+
+    /// Rebuilds the whole tree from `leaves` by median splits on the axis
+    /// of widest centre spread (balanced, no area computations).
+    pub(crate) fn rebuild_median(
+        &mut self,
+        leaves: &mut [Leaf<V>],
+        placed: &mut dyn FnMut(u32, u32),
+    ) {
+        self.reset();
+        self.root = if leaves.is_empty() {
+            NONE
+        } else {
+            self.build_median(leaves, NONE, placed)
+        };
+    }
+
+    fn build_median(
+        &mut self,
+        leaves: &mut [Leaf<V>],
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        if leaves.len() == 1 {
+            return self.leaf(leaves[0], parent, placed);
+        }
+        let mid = median_split(leaves);
+        self.join(parent, |arena, node| {
+            let (lo, hi) = leaves.split_at_mut(mid);
+            (
+                arena.build_median(lo, node, placed),
+                arena.build_median(hi, node, placed),
+            )
+        })
+    }
+
+    /// Rebuilds the whole tree from `leaves` in Morton order (LBVH).
+    pub(crate) fn rebuild_lbvh(
+        &mut self,
+        leaves: &mut Vec<Leaf<V>>,
+        placed: &mut dyn FnMut(u32, u32),
+    ) {
+        self.reset();
+        if leaves.is_empty() {
+            self.root = NONE;
+            return;
+        }
+        let bounds = centre_bounds(leaves);
+        let mut coded: Vec<(u64, u32)> = leaves
+            .iter()
+            .enumerate()
+            .map(|(k, (_, b))| (morton(&bounds, b.center()), k as u32))
+            .collect();
+        let mut scratch = Vec::new();
+        // Stable on the code; equal codes keep slot order.
+        radix_sort_by_key(&mut coded, &mut scratch, |&(code, _)| code);
+        let ordered: Vec<Leaf<V>> = coded.iter().map(|&(_, k)| leaves[k as usize]).collect();
+        let codes: Vec<u64> = coded.iter().map(|&(code, _)| code).collect();
+        *leaves = ordered;
+        self.root = self.build_lbvh(leaves, &codes, NONE, placed);
+    }
+
+    fn leaf(
+        &mut self,
+        (object, bound): Leaf<V>,
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        let leaf = self.alloc(Node {
+            bound,
+            parent,
+            left: NONE,
+            right: NONE,
+            object,
+            height: 0,
+        });
+        placed(object, leaf);
+        leaf
+    }
+
+    /// An internal node over the two subtrees built by `children`.
+    fn join(&mut self, parent: u32, children: impl FnOnce(&mut Self, u32) -> (u32, u32)) -> u32 {
+        let node = self.alloc(Node {
+            bound: Aabb::default(),
+            parent,
+            left: NONE,
+            right: NONE,
+            object: NONE,
+            height: 0,
+        });
+        let (left, right) = children(self, node);
+        let (l, r) = (&self.nodes[left as usize], &self.nodes[right as usize]);
+        let (bound, height) = (l.bound.union(&r.bound), 1 + l.height.max(r.height));
+        let n = &mut self.nodes[node as usize];
+        n.left = left;
+        n.right = right;
+        n.bound = bound;
+        n.height = height;
+        node
+    }
+
+    fn build_sah(
+        &mut self,
+        leaves: &mut [Leaf<V>],
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        if leaves.len() == 1 {
+            return self.leaf(leaves[0], parent, placed);
+        }
+        let mid = sah_split(leaves);
+        self.join(parent, |arena, node| {
+            let (lo, hi) = leaves.split_at_mut(mid);
+            (
+                arena.build_sah(lo, node, placed),
+                arena.build_sah(hi, node, placed),
+            )
+        })
+    }
+
+    fn build_lbvh(
+        &mut self,
+        leaves: &[Leaf<V>],
+        codes: &[u64],
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        if leaves.len() == 1 {
+            return self.leaf(leaves[0], parent, placed);
+        }
+        let (first, last) = (codes[0], codes[codes.len() - 1]);
+        let mid = if first == last {
+            leaves.len() / 2
+        } else {
+            // The first code with the highest differing bit set.
+            let bit = 63 - (first ^ last).leading_zeros();
+            let prefix = last >> bit;
+            codes.partition_point(|&c| c >> bit < prefix)
+        };
+        self.join(parent, |arena, node| {
+            (
+                arena.build_lbvh(&leaves[..mid], &codes[..mid], node, placed),
+                arena.build_lbvh(&leaves[mid..], &codes[mid..], node, placed),
+            )
+        })
+    }
+}
+
+/// The bounds of the leaves' centres, per axis (low, high).
+fn centre_bounds<V: Vector>(leaves: &[Leaf<V>]) -> [(f64, f64); 3] {
+    let mut bounds = [(f64::INFINITY, f64::NEG_INFINITY); 3];
+    for (_, b) in leaves {
+        let c = b.center();
+        for (a, (lo, hi)) in bounds.iter_mut().enumerate().take(V::DIM) {
+            let x = f64::from(c.axis(a));
+            *lo = lo.min(x);
+            *hi = hi.max(x);
+        }
+    }
+    bounds
+}
+
+/// Splits `leaves` at the median of the axis where their centres spread
+/// most (reordering them); returns the size of the left part.
+fn median_split<V: Vector>(leaves: &mut [Leaf<V>]) -> usize {
+    let bounds = centre_bounds(leaves);
+    let axis = (0..V::DIM)
+        .max_by(|&a, &b| (bounds[a].1 - bounds[a].0).total_cmp(&(bounds[b].1 - bounds[b].0)))
+        .unwrap_or(0);
+    let mid = leaves.len() / 2;
+    leaves.select_nth_unstable_by(mid, |(_, a), (_, b)| {
+        a.center().axis(axis).total_cmp(&b.center().axis(axis))
+    });
+    mid
+}
+
+/// Chooses where to split `leaves` (reordering them): the binned SAH split
+/// along the axis of widest centre spread, or the median when the centres
+/// coincide or one side would be empty. Returns the size of the left part,
+/// in `1..len`.
+fn sah_split<V: Vector>(leaves: &mut [Leaf<V>]) -> usize {
+    let n = leaves.len();
+    let bounds = centre_bounds(leaves);
+    let axis = (0..V::DIM)
+        .max_by(|&a, &b| (bounds[a].1 - bounds[a].0).total_cmp(&(bounds[b].1 - bounds[b].0)))
+        .unwrap_or(0);
+    let (lo, hi) = bounds[axis];
+    let extent = hi - lo;
+    let median = |leaves: &mut [Leaf<V>]| {
+        let mid = n / 2;
+        leaves.select_nth_unstable_by(mid, |(_, a), (_, b)| {
+            a.center().axis(axis).total_cmp(&b.center().axis(axis))
+        });
+        mid
+    };
+    if !(extent > 0.0 && extent.is_finite()) || n <= 2 {
+        return median(leaves);
+    }
+    let bin_of = |b: &Aabb<V>| {
+        let t = (f64::from(b.center().axis(axis)) - lo) / extent;
+        ((t * BINS as f64) as usize).min(BINS - 1)
+    };
+    let mut counts = [0usize; BINS];
+    let mut boxes: [Option<Aabb<V>>; BINS] = [None; BINS];
+    for (_, b) in leaves.iter() {
+        let k = bin_of(b);
+        counts[k] += 1;
+        boxes[k] = Some(boxes[k].map_or(*b, |u| u.union(b)));
+    }
+    // Cost of splitting after bin k: left count * left area + right ...
+    let mut right_area = [0.0f64; BINS];
+    let mut right_count = [0usize; BINS];
+    let (mut acc, mut count) = (None::<Aabb<V>>, 0usize);
+    for k in (1..BINS).rev() {
+        if let Some(b) = boxes[k] {
+            acc = Some(acc.map_or(b, |u| u.union(&b)));
+        }
+        count += counts[k];
+        right_area[k] = acc.map_or(0.0, |b| area(&b));
+        right_count[k] = count;
+    }
+    let (mut best, mut best_cost) = (None, f64::INFINITY);
+    let (mut acc, mut count) = (None::<Aabb<V>>, 0usize);
+    for k in 0..BINS - 1 {
+        if let Some(b) = boxes[k] {
+            acc = Some(acc.map_or(b, |u| u.union(&b)));
+        }
+        count += counts[k];
+        let (left, right) = (count, right_count[k + 1]);
+        if left == 0 || right == 0 {
+            continue;
+        }
+        let cost = left as f64 * acc.map_or(0.0, |b| area(&b)) + right as f64 * right_area[k + 1];
+        if cost < best_cost {
+            (best, best_cost) = (Some(k), cost);
+        }
+    }
+    let Some(split) = best else {
+        return median(leaves);
+    };
+    // Partition: bins up to `split` to the left, in place.
+    let mut left = 0;
+    for i in 0..n {
+        if bin_of(&leaves[i].1) <= split {
+            leaves.swap(left, i);
+            left += 1;
+        }
+    }
+    debug_assert!(left > 0 && left < n);
+    left
+}
+
+/// The Morton code of `centre` within `bounds`: 16 bits per axis in 2D,
+/// 10 in 3D, interleaved.
+fn morton<V: Vector>(bounds: &[(f64, f64); 3], centre: V) -> u64 {
+    let bits = if V::DIM == 2 { 16 } else { 10 };
+    let cells = (1u64 << bits) as f64;
+    let mut code = 0u64;
+    for (a, &(lo, hi)) in bounds.iter().enumerate().take(V::DIM) {
+        let extent = hi - lo;
+        let t = if extent > 0.0 && extent.is_finite() {
+            (f64::from(centre.axis(a)) - lo) / extent
+        } else {
+            0.0
+        };
+        let q = ((t * cells) as u64).min((1 << bits) - 1);
+        for bit in 0..bits {
+            code |= ((q >> bit) & 1) << (bit * V::DIM + a);
+        }
+    }
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::SceneRng;
+    use glam::{Vec2, Vec3};
+
+    /// Checks parent links, bounds and heights, and that every leaf was
+    /// placed once.
+    fn check<V: Vector>(arena: &Arena<V>, leaves: usize, placed: &[u32]) {
+        assert_eq!(placed.len(), leaves);
+        let mut stack = vec![arena.root];
+        let mut seen = 0;
+        while let Some(n) = stack.pop() {
+            let node = &arena.nodes[n as usize];
+            if node.is_leaf() {
+                seen += 1;
+                assert_eq!(node.height, 0);
+                continue;
+            }
+            for c in [node.left, node.right] {
+                assert_eq!(arena.nodes[c as usize].parent, n);
+                assert!(node.bound.contains(&arena.nodes[c as usize].bound));
+                stack.push(c);
+            }
+        }
+        assert_eq!(seen, leaves);
+    }
+
+    fn random_leaves<V: Vector>(n: usize, spread: f32, seed: u64) -> Vec<Leaf<V>> {
+        let mut rng = SceneRng::new(seed);
+        (0..n as u32)
+            .map(|i| {
+                let c = V::from_axes(|_| rng.range(0.0, spread));
+                (
+                    i,
+                    Aabb::from_center_half_extents(c, V::from_axes(|_| 1.0)).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_builds_give_valid_shallow_trees() {
+        for (n, spread) in [(1, 10.0), (2, 10.0), (3, 0.0), (1000, 0.0), (5000, 1000.0)] {
+            let mut arena: Arena<Vec2> = Arena::new();
+            let mut placed = Vec::new();
+            let mut leaves = random_leaves::<Vec2>(n, spread, 7);
+            arena.rebuild_sah(&mut leaves, &mut |o, _| placed.push(o));
+            check(&arena, n, &placed);
+            let log = (n as f64).log2().ceil() as u32;
+            assert!(
+                arena.height() <= 2 * log + 4,
+                "SAH n {n}: {}",
+                arena.height()
+            );
+
+            let mut arena: Arena<Vec3> = Arena::new();
+            let mut placed = Vec::new();
+            let mut leaves = random_leaves::<Vec3>(n, spread, 8);
+            arena.rebuild_lbvh(&mut leaves, &mut |o, _| placed.push(o));
+            check(&arena, n, &placed);
+            assert!(
+                arena.height() <= 2 * log + 4,
+                "LBVH n {n}: {}",
+                arena.height()
+            );
+        }
+    }
+
+    #[test]
+    fn sah_beats_a_median_split_on_clusters() {
+        // Two tight clusters far apart, unequal: SAH cuts between them.
+        let mut leaves: Vec<Leaf<Vec2>> = (0..30)
+            .map(|i| {
+                (
+                    i,
+                    Aabb::from_center_half_extents(Vec2::new(i as f32 * 0.1, 0.0), Vec2::ONE)
+                        .unwrap(),
+                )
+            })
+            .chain((30..40).map(|i| {
+                (
+                    i,
+                    Aabb::from_center_half_extents(
+                        Vec2::new(1000.0 + i as f32 * 0.1, 0.0),
+                        Vec2::ONE,
+                    )
+                    .unwrap(),
+                )
+            }))
+            .collect();
+        assert_eq!(sah_split(&mut leaves), 30);
+        assert!(leaves[..30].iter().all(|(_, b)| b.center().x < 500.0));
+    }
+}

@@ -5,7 +5,14 @@
 use std::collections::HashMap;
 use std::fs;
 
-const PEERS: &[&str] = &["flat_spatial", "broccoli", "rstar", "parry2d", "parry3d"];
+const PEERS: &[&str] = &[
+    "flat_spatial",
+    "broccoli",
+    "rstar",
+    "bvh",
+    "parry2d",
+    "parry3d",
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");

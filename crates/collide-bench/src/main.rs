@@ -59,6 +59,7 @@ const PEER_NAMES: &[&str] = &[
     peers::flat_spatial::FlatSpatial::NAME,
     peers::broccoli::Broccoli::NAME,
     "rstar",
+    "bvh-crate",
     "parry-refit",
     "parry-rebuild",
 ];
@@ -75,6 +76,7 @@ impl Dim for Vec2 {
             "flat_spatial" => Box::new(peers::flat_spatial::FlatSpatial::new()),
             "broccoli" => Box::new(peers::broccoli::Broccoli::new()),
             "rstar" => Box::new(peers::rstar::Rstar::<Vec2, 2>::new()),
+            "bvh-crate" => Box::new(peers::bvh_crate::BvhCrate::<Vec2, 2>::new()),
             "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
             "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
             _ => return None,
@@ -87,6 +89,7 @@ impl Dim for Vec3 {
         use peers::parry::{Mode, dim3::ParryBvh};
         Some(match name {
             "rstar" => Box::new(peers::rstar::Rstar::<Vec3, 3>::new()),
+            "bvh-crate" => Box::new(peers::bvh_crate::BvhCrate::<Vec3, 3>::new()),
             "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
             "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
             _ => return None,

@@ -5,6 +5,7 @@
 //! [`IdMap`], so the comparison measures the structures, not the maps.
 
 pub mod broccoli;
+pub mod bvh_crate;
 pub mod flat_spatial;
 pub mod parry;
 pub mod rstar;

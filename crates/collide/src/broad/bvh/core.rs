@@ -246,16 +246,14 @@ impl<V: Vector, T> Bvh<V, T> {
 }
 
 /// More escaped objects than one in this many: rebuild the whole tree in
-/// Morton order rather than reinsert them. Measured with collide-bench (2D
-/// and 3D, `uniform` and `clustered`, slow and fast, 1,000 to 100,000
-/// objects, `--only bvh`, one run per setting; slow motion lets about a
-/// quarter of the objects escape per frame, fast motion nearly all):
-/// against always reinserting, rebuilding was 2.5 to 3.8 times faster under
-/// fast motion (2D `uniform` at 100,000: 26 against 90 ms) and 1.1 to 1.2
-/// times faster under slow motion at 100,000, with a lower p99; within
-/// noise at 1,000 and 10,000 slow. A threshold of 16 and "any escape"
-/// measured the same; 4 and 2 let slow-motion frames reinsert and were up
-/// to 1.25 times slower on `clustered`, with p99 up to twice as high.
+/// Morton order rather than reinsert them (slow motion lets about a quarter
+/// of the objects escape per frame, fast motion nearly all). Measured with
+/// collide-bench (BENCHMARKS.md, "Trees and the BVH"): against reinserting
+/// always, 1.9 to 3.4 times faster per frame under fast motion and the p99
+/// down from up to 2.6 to at most 1.7 times the mean. In single-setting
+/// runs at 100,000 objects, a threshold of 16 and "any escape" measured
+/// the same; 4 and 2 let slow-motion frames reinsert and were up to 1.25
+/// times slower on `clustered`, with p99 up to twice as high.
 const ESCAPED_SHARE: usize = 16;
 
 /// Rebuild when the node pairs visited by the traversal and the

@@ -85,8 +85,9 @@ pub enum Resort {
     /// Every step (radix sort plus one sweep): for measuring, or for
     /// motion known to be incoherent.
     Always,
-    /// Never after the first step: repair by insertion sort whatever it
-    /// costs. For measuring, or for scenes known to be nearly still.
+    /// Never after the first step (except when `sap1`'s sweep axis or
+    /// bands change): repair by insertion sort whatever it costs. For
+    /// measuring, or for scenes known to be nearly still.
     Never,
 }
 
@@ -193,7 +194,7 @@ impl SapConfig {
 /// sap.step(); // the first step sorts from scratch
 /// assert_eq!(sap.sap_stats().resorts, 1);
 /// sap.update(a, Aabb2::new(Vec2::splat(2.5), Vec2::splat(3.5))?)?;
-/// sap.step(); // a's start passes b's... and a's end passes b's start
+/// sap.step(); // on each axis b's start passes a's end: they overlap
 /// let stats = sap.sap_stats();
 /// assert_eq!(stats.resorts, 0);
 /// assert_eq!(stats.swaps, [1, 1, 0]); // one swap per axis

@@ -39,91 +39,76 @@ const BINS: usize = 16;
 /// One leaf to place: the object's slot index and its fat box.
 pub(crate) type Leaf<V> = (u32, Aabb<V>);
 
+/// Memory the Morton build reuses from one rebuild to the next (a moving
+/// scene rebuilds every step).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BuildScratch<V: Vector> {
+    coded: Vec<(u64, u32)>,
+    sort: Vec<(u64, u32)>,
+    ordered: Vec<Leaf<V>>,
+    codes: Vec<u64>,
+}
+
+impl<V: Vector> BuildScratch<V> {
+    /// Sorts `leaves` by the Morton code of their centres (stable: equal
+    /// codes keep their order) and leaves the sorted codes in `codes`.
+    fn sort_by_morton(&mut self, leaves: &mut Vec<Leaf<V>>) {
+        let bounds = centre_bounds(leaves);
+        self.coded.clear();
+        self.coded.extend(
+            leaves
+                .iter()
+                .enumerate()
+                .map(|(k, (_, b))| (morton(&bounds, b.center()), k as u32)),
+        );
+        radix_sort_by_key(&mut self.coded, &mut self.sort, |&(code, _)| code);
+        self.ordered.clear();
+        self.ordered
+            .extend(self.coded.iter().map(|&(_, k)| leaves[k as usize]));
+        std::mem::swap(leaves, &mut self.ordered);
+        self.codes.clear();
+        self.codes.extend(self.coded.iter().map(|&(code, _)| code));
+    }
+}
+
 impl<V: Vector> Arena<V> {
-    /// Rebuilds the whole tree from `leaves` by `method`; calls
-    /// `placed(object, leaf)` for every new leaf.
+    /// The surface-area cost ([`BvhQuality::sah_cost`]) of the tree the
+    /// last whole build made, summed as it was built (no extra pass).
+    ///
+    /// [`BvhQuality::sah_cost`]: crate::BvhQuality::sah_cost
+    pub(crate) fn built_sah_cost(&self) -> f64 {
+        if self.root == NONE {
+            return 0.0;
+        }
+        let root = area(&self.nodes[self.root as usize].bound);
+        if root > 0.0 && root.is_finite() {
+            self.built_area / root
+        } else {
+            0.0
+        }
+    }
+
+    /// Rebuilds the whole tree from `leaves` (reordering them) by `method`;
+    /// calls `placed(object, leaf)` for every new leaf.
     pub(crate) fn rebuild_with(
         &mut self,
         method: BvhBuild,
         leaves: &mut Vec<Leaf<V>>,
-        placed: &mut dyn FnMut(u32, u32),
-    ) {
-        match method {
-            BvhBuild::Sah => self.rebuild_sah(leaves, placed),
-            BvhBuild::Median => self.rebuild_median(leaves, placed),
-            BvhBuild::Morton => self.rebuild_lbvh(leaves, placed),
-        }
-    }
-
-    /// Rebuilds the whole tree from `leaves` by binned SAH; calls
-    /// `placed(object, leaf)` for every new leaf.
-    pub(crate) fn rebuild_sah(&mut self, leaves: &mut [Leaf<V>], placed: &mut dyn FnMut(u32, u32)) {
-        self.reset();
-        self.root = if leaves.is_empty() {
-            NONE
-        } else {
-            self.build_sah(leaves, NONE, placed)
-        };
-    }
-
-    /// Rebuilds the whole tree from `leaves` by median splits on the axis
-    /// of widest centre spread (balanced, no area computations).
-    pub(crate) fn rebuild_median(
-        &mut self,
-        leaves: &mut [Leaf<V>],
-        placed: &mut dyn FnMut(u32, u32),
-    ) {
-        self.reset();
-        self.root = if leaves.is_empty() {
-            NONE
-        } else {
-            self.build_median(leaves, NONE, placed)
-        };
-    }
-
-    fn build_median(
-        &mut self,
-        leaves: &mut [Leaf<V>],
-        parent: u32,
-        placed: &mut dyn FnMut(u32, u32),
-    ) -> u32 {
-        if leaves.len() == 1 {
-            return self.leaf(leaves[0], parent, placed);
-        }
-        let mid = median_split(leaves);
-        self.join(parent, |arena, node| {
-            let (lo, hi) = leaves.split_at_mut(mid);
-            (
-                arena.build_median(lo, node, placed),
-                arena.build_median(hi, node, placed),
-            )
-        })
-    }
-
-    /// Rebuilds the whole tree from `leaves` in Morton order (LBVH).
-    pub(crate) fn rebuild_lbvh(
-        &mut self,
-        leaves: &mut Vec<Leaf<V>>,
+        scratch: &mut BuildScratch<V>,
         placed: &mut dyn FnMut(u32, u32),
     ) {
         self.reset();
         if leaves.is_empty() {
-            self.root = NONE;
             return;
         }
-        let bounds = centre_bounds(leaves);
-        let mut coded: Vec<(u64, u32)> = leaves
-            .iter()
-            .enumerate()
-            .map(|(k, (_, b))| (morton(&bounds, b.center()), k as u32))
-            .collect();
-        let mut scratch = Vec::new();
-        // Stable on the code; equal codes keep slot order.
-        radix_sort_by_key(&mut coded, &mut scratch, |&(code, _)| code);
-        let ordered: Vec<Leaf<V>> = coded.iter().map(|&(_, k)| leaves[k as usize]).collect();
-        let codes: Vec<u64> = coded.iter().map(|&(code, _)| code).collect();
-        *leaves = ordered;
-        self.root = self.build_lbvh(leaves, &codes, NONE, placed);
+        self.root = match method {
+            BvhBuild::Sah => self.build_split(leaves, NONE, placed, sah_split),
+            BvhBuild::Median => self.build_split(leaves, NONE, placed, median_split),
+            BvhBuild::Morton => {
+                scratch.sort_by_morton(leaves);
+                self.build_lbvh(leaves, &scratch.codes, NONE, placed)
+            }
+        };
     }
 
     fn leaf(
@@ -157,6 +142,7 @@ impl<V: Vector> Arena<V> {
         let (left, right) = children(self, node);
         let (l, r) = (&self.nodes[left as usize], &self.nodes[right as usize]);
         let (bound, height) = (l.bound.union(&r.bound), 1 + l.height.max(r.height));
+        self.built_area += area(&bound);
         let n = &mut self.nodes[node as usize];
         n.left = left;
         n.right = right;
@@ -165,21 +151,24 @@ impl<V: Vector> Arena<V> {
         node
     }
 
-    fn build_sah(
+    /// Top-down build: `split` reorders a node's leaves and says how many go
+    /// left.
+    fn build_split(
         &mut self,
         leaves: &mut [Leaf<V>],
         parent: u32,
         placed: &mut dyn FnMut(u32, u32),
+        split: fn(&mut [Leaf<V>]) -> usize,
     ) -> u32 {
         if leaves.len() == 1 {
             return self.leaf(leaves[0], parent, placed);
         }
-        let mid = sah_split(leaves);
+        let mid = split(leaves);
         self.join(parent, |arena, node| {
             let (lo, hi) = leaves.split_at_mut(mid);
             (
-                arena.build_sah(lo, node, placed),
-                arena.build_sah(hi, node, placed),
+                arena.build_split(lo, node, placed, split),
+                arena.build_split(hi, node, placed, split),
             )
         })
     }
@@ -378,31 +367,37 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn both_builds_give_valid_shallow_trees() {
-        for (n, spread) in [(1, 10.0), (2, 10.0), (3, 0.0), (1000, 0.0), (5000, 1000.0)] {
-            let mut arena: Arena<Vec2> = Arena::new();
-            let mut placed = Vec::new();
-            let mut leaves = random_leaves::<Vec2>(n, spread, 7);
-            arena.rebuild_sah(&mut leaves, &mut |o, _| placed.push(o));
-            check(&arena, n, &placed);
-            let log = (n as f64).log2().ceil() as u32;
-            assert!(
-                arena.height() <= 2 * log + 4,
-                "SAH n {n}: {}",
-                arena.height()
-            );
+    /// Builds `n` leaves by `method` and checks the tree.
+    fn build_and_check<V: Vector>(method: BvhBuild, n: usize, spread: f32, seed: u64) {
+        let mut arena: Arena<V> = Arena::new();
+        let mut placed = Vec::new();
+        let mut leaves = random_leaves::<V>(n, spread, seed);
+        let mut scratch = BuildScratch::default();
+        arena.rebuild_with(method, &mut leaves, &mut scratch, &mut |o, _| {
+            placed.push(o)
+        });
+        check(&arena, n, &placed);
+        let (summed, measured) = (arena.built_sah_cost(), arena.quality().sah_cost);
+        assert!(
+            (summed - measured).abs() <= 1e-9 * measured.max(1.0),
+            "{method:?}: cost summed while building {summed}, measured {measured}"
+        );
+        let log = (n as f64).log2().ceil() as u32;
+        assert!(
+            arena.height() <= 2 * log + 4,
+            "{method:?} {}D n {n}: {}",
+            V::DIM,
+            arena.height()
+        );
+    }
 
-            let mut arena: Arena<Vec3> = Arena::new();
-            let mut placed = Vec::new();
-            let mut leaves = random_leaves::<Vec3>(n, spread, 8);
-            arena.rebuild_lbvh(&mut leaves, &mut |o, _| placed.push(o));
-            check(&arena, n, &placed);
-            assert!(
-                arena.height() <= 2 * log + 4,
-                "LBVH n {n}: {}",
-                arena.height()
-            );
+    #[test]
+    fn every_build_gives_valid_shallow_trees() {
+        for (n, spread) in [(1, 10.0), (2, 10.0), (3, 0.0), (1000, 0.0), (5000, 1000.0)] {
+            for method in [BvhBuild::Sah, BvhBuild::Median, BvhBuild::Morton] {
+                build_and_check::<Vec2>(method, n, spread, 7);
+                build_and_check::<Vec3>(method, n, spread, 8);
+            }
         }
     }
 

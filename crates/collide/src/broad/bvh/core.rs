@@ -1,6 +1,6 @@
 //! [`Bvh`]: the dynamic BVH behind the broad-phase contract.
 
-use super::build::BvhBuild;
+use super::build::{BuildScratch, BvhBuild, Leaf};
 use super::quality::BvhQuality;
 use super::tree::{Arena, NONE, area};
 use crate::broad::contract::{BroadPhase, StepStats};
@@ -69,6 +69,10 @@ pub struct Bvh<V: Vector, T = ()> {
     escaped: Vec<u32>,
     /// Per object: its index in `escaped`, or `NONE`.
     escaped_at: Vec<u32>,
+    /// Memory the whole-tree builds reuse (a moving scene rebuilds every
+    /// step).
+    leaves: Vec<Leaf<V>>,
+    build_scratch: BuildScratch<V>,
     /// Node pairs the last traversal visited.
     visits: f64,
     /// Node pairs the first traversal after the last rebuild visited.
@@ -101,6 +105,8 @@ impl<V: Vector, T> Bvh<V, T> {
             inserted: 0,
             escaped: Vec::new(),
             escaped_at: Vec::new(),
+            leaves: Vec::new(),
+            build_scratch: BuildScratch::default(),
             visits: 0.0,
             built_visits: f64::INFINITY,
             built_cost: f64::INFINITY,
@@ -219,27 +225,27 @@ impl<V: Vector, T> Bvh<V, T> {
     /// ```
     pub fn rebuild(&mut self, method: BvhBuild) {
         self.inserted = 0;
-        let mut leaves: Vec<(u32, Aabb<V>)> = self
-            .objects
-            .iter()
-            .map(|(h, _)| {
-                let i = h.index() as usize;
-                let bound = if self.escaped_at[i] == NONE {
-                    self.arena.nodes[self.leaf_of[i] as usize].bound
-                } else {
-                    Self::fat(&self.boxes[i])
-                };
-                (i as u32, bound)
-            })
-            .collect();
+        let mut leaves = std::mem::take(&mut self.leaves);
+        leaves.clear();
+        leaves.extend(self.objects.iter().map(|(h, _)| {
+            let i = h.index() as usize;
+            let bound = if self.escaped_at[i] == NONE {
+                self.arena.nodes[self.leaf_of[i] as usize].bound
+            } else {
+                Self::fat(&self.boxes[i])
+            };
+            (i as u32, bound)
+        }));
         for &i in &self.escaped {
             self.escaped_at[i as usize] = NONE;
         }
         self.escaped.clear();
         let leaf_of = &mut self.leaf_of;
         let mut placed = |object: u32, leaf: u32| leaf_of[object as usize] = leaf;
-        self.arena.rebuild_with(method, &mut leaves, &mut placed);
-        self.built_cost = self.arena.quality().sah_cost;
+        self.arena
+            .rebuild_with(method, &mut leaves, &mut self.build_scratch, &mut placed);
+        self.leaves = leaves;
+        self.built_cost = self.arena.built_sah_cost();
         self.built_visits = f64::INFINITY; // measured by the next traversal
         self.rebuilds += 1;
     }

@@ -42,6 +42,8 @@ pub(crate) struct Arena<V: Vector> {
     pub(crate) nodes: Vec<Node<V>>,
     free: Vec<u32>,
     pub(crate) root: u32,
+    /// The internal nodes' areas summed by the last whole build.
+    pub(super) built_area: f64,
 }
 
 impl<V: Vector> Arena<V> {
@@ -50,6 +52,7 @@ impl<V: Vector> Arena<V> {
             nodes: Vec::new(),
             free: Vec::new(),
             root: NONE,
+            built_area: 0.0,
         }
     }
 
@@ -261,5 +264,6 @@ impl<V: Vector> Arena<V> {
         self.nodes.clear();
         self.free.clear();
         self.root = NONE;
+        self.built_area = 0.0;
     }
 }

@@ -42,7 +42,9 @@ const JUMP_SIZES: f32 = 4.0;
 /// `flat`, slow, 10,000 and 100,000 objects): 4, 8 and 16 sizes were within
 /// 10% of each other on every scene but 3D `flat` at 100,000 (where 16 and
 /// an 8 run were 30% slower than 4, within this machine's run-to-run
-/// noise there); one band (no cutting) was 2 to 4 times slower at 100,000.
+/// noise there). Against one band (no cutting), at 100,000 objects: 2 to
+/// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
+/// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
 const BAND_SIZES: f32 = 8.0;
 /// Below this many keys a comparison sort beats the radix sort's fixed
 /// cost (its 48 KiB of counters).
@@ -62,6 +64,28 @@ fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
         radix_sort_by_key(keys, scratch, |k| *k >> shift);
     }
     debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+}
+
+/// The swap budget of one sorted array of `len` endpoints (see
+/// [`SAP_SWAPS_PER_ENDPOINT`] and [`SAP1_ENDPOINTS_PER_SWAP`]).
+fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
+    if resort == Resort::Never {
+        return u64::MAX;
+    }
+    let len = len.max(64) as u64;
+    match kind {
+        SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
+        SapKind::OneAxis => len / SAP1_ENDPOINTS_PER_SWAP,
+    }
+}
+
+/// The median of `values` (reordered), 0 for none.
+fn median(values: &mut [f32]) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mid = values.len() / 2;
+    *values.select_nth_unstable_by(mid, f32::total_cmp).1
 }
 
 impl<V: Vector, T> Sap<V, T> {
@@ -162,17 +186,10 @@ impl<V: Vector, T> Sap<V, T> {
                 }
             })
         });
-        let median_of = |extents: &mut Vec<f32>| {
-            if extents.is_empty() {
-                return 0.0;
-            }
-            let mid = extents.len() / 2;
-            *extents.select_nth_unstable_by(mid, f32::total_cmp).1
-        };
         let positive = |x: f32| x > 0.0 && x.is_finite();
-        let median = median_of(&mut self.extents);
-        self.jump_distance = if positive(median) {
-            JUMP_SIZES * median
+        let size = median(&mut self.extents);
+        self.jump_distance = if positive(size) {
+            JUMP_SIZES * size
         } else {
             f32::INFINITY
         };
@@ -183,7 +200,7 @@ impl<V: Vector, T> Sap<V, T> {
                 self.extents.push(swept_extent(aabb, self.sweep_axis));
             }
         }
-        let swept_median = median_of(&mut self.extents);
+        let swept_median = median(&mut self.extents);
         self.span_extent = match self.config.spanners {
             Spanners::Auto { factor } if positive(swept_median) => factor * swept_median,
             Spanners::Extent(extent) => extent,
@@ -248,14 +265,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// The swap budget of one axis of `len` endpoints: past it, a re-sort
     /// (radix sort, then one sweep) is cheaper than going on swapping.
     fn budget(&self, len: usize) -> u64 {
-        if self.config.resort == Resort::Never {
-            return u64::MAX;
-        }
-        let len = len.max(64) as u64;
-        match self.kind {
-            SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
-            SapKind::OneAxis => len / SAP1_ENDPOINTS_PER_SWAP,
-        }
+        swap_budget(self.kind, self.config.resort, len)
     }
 
     /// `sap`: drops the leaving objects' pairs, then repairs every axis,
@@ -334,11 +344,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// counted), dropping the endpoints of objects that left the band.
     fn repair_one(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
         let axis = self.sweep_axis;
-        let budgets: Vec<u64> = self
-            .axes
-            .iter()
-            .map(|keys| self.budget(keys.len()))
-            .collect();
+        let (kind, resort) = (self.kind, self.config.resort);
         let Self {
             axes,
             boxes,
@@ -350,6 +356,7 @@ impl<V: Vector, T> Sap<V, T> {
         let (mut begins, mut ends, mut swaps) = (0u64, 0u64, 0u64);
         for (band, keys) in axes.iter_mut().enumerate() {
             let band = band as u32;
+            let budget = swap_budget(kind, resort, keys.len());
             swaps += repair(
                 keys,
                 |k| {
@@ -363,7 +370,7 @@ impl<V: Vector, T> Sap<V, T> {
                     (false, true) if proxy(moving) != proxy(passed) => ends += 1,
                     _ => {}
                 },
-                budgets[band as usize],
+                budget,
             )?;
         }
         stats.swaps[axis] = swaps;
@@ -651,14 +658,9 @@ impl<V: Vector, T> Sap<V, T> {
                 self.extents.push(swept_extent(aabb, axis));
             }
         }
-        let median = if self.extents.is_empty() {
-            0.0
-        } else {
-            let mid = self.extents.len() / 2;
-            *self.extents.select_nth_unstable_by(mid, f32::total_cmp).1
-        };
+        let size = median(&mut self.extents);
         let fresh = if self.config.bands {
-            Bands::new(axis, lo, hi, BAND_SIZES * median)
+            Bands::new(axis, lo, hi, BAND_SIZES * size)
         } else {
             Bands::single()
         };

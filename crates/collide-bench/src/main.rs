@@ -33,7 +33,7 @@ struct Args {
     /// Scene kinds (uniform, flat, clustered, large).
     #[arg(long, value_delimiter = ',', default_values_t = [SceneKind::Uniform, SceneKind::Flat])]
     scene: Vec<SceneKind>,
-    /// Motions (slow, fast, teleport, churn).
+    /// Motions (slow, fast, teleport, churn, resting).
     #[arg(long, value_delimiter = ',', default_values_t = [Motion::Slow, Motion::Fast])]
     motion: Vec<Motion>,
     /// Numbers of moving objects.

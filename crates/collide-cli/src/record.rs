@@ -19,7 +19,7 @@ pub struct RecordArgs {
     /// Dimension: 2 or 3.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub dim: u8,
-    /// Motion: slow, fast, teleport or churn.
+    /// Motion: slow, fast, teleport, churn or resting.
     #[arg(long, default_value_t = Motion::Slow)]
     pub motion: Motion,
     /// Number of frames.

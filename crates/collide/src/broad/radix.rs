@@ -1,6 +1,25 @@
 //! A stable LSD radix sort on 64-bit keys, for sorting many records per
 //! frame in O(n) rather than O(n log n) (grid registrations after incoherent
-//! motion).
+//! motion), and the merge of two sorted key lists.
+
+/// Merges the sorted keys `a` and `b` into `out` (cleared first); keys in
+/// both come twice.
+pub(crate) fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
 
 /// Sorts `items` by `key` (ascending, stable) with 11-bit digits, skipping
 /// the digits on which every key agrees, so narrow key ranges cost few
@@ -64,6 +83,15 @@ const DIGITS: usize = 64_usize.div_ceil(BITS);
 mod tests {
     use super::*;
     use crate::scene::SceneRng;
+
+    #[test]
+    fn merging_keeps_the_order() {
+        let mut out = vec![99];
+        merge_sorted(&[1, 4, 9], &[2, 3, 10, 11], &mut out);
+        assert_eq!(out, [1, 2, 3, 4, 9, 10, 11]);
+        merge_sorted(&[], &[5], &mut out);
+        assert_eq!(out, [5]);
+    }
 
     #[test]
     fn sorts_stably_like_the_standard_sort() {

@@ -86,6 +86,12 @@ pub enum Motion {
     /// `Slow`, and each frame 1% of the movers (at least one) are removed
     /// and as many new objects are inserted.
     Churn,
+    /// `Slow` for the awake movers only, as in a game where most bodies
+    /// sleep: each frame a sleeping mover wakes with probability 1% and an
+    /// awake one falls asleep with probability 10%, so about one in 11
+    /// moves at a time (one in 11 starts awake). Sleeping movers are not
+    /// named in the frame.
+    Resting,
 }
 
 impl Motion {
@@ -94,9 +100,15 @@ impl Motion {
     /// ```
     /// use collide::scene::Motion;
     /// let names = Motion::ALL.map(Motion::name);
-    /// assert_eq!(names, ["slow", "fast", "teleport", "churn"]);
+    /// assert_eq!(names, ["slow", "fast", "teleport", "churn", "resting"]);
     /// ```
-    pub const ALL: [Motion; 4] = [Self::Slow, Self::Fast, Self::Teleport, Self::Churn];
+    pub const ALL: [Motion; 5] = [
+        Self::Slow,
+        Self::Fast,
+        Self::Teleport,
+        Self::Churn,
+        Self::Resting,
+    ];
 
     /// The name used on the command line.
     ///
@@ -111,6 +123,7 @@ impl Motion {
             Self::Fast => "fast",
             Self::Teleport => "teleport",
             Self::Churn => "churn",
+            Self::Resting => "resting",
         }
     }
 
@@ -129,7 +142,7 @@ impl Motion {
 /// let err = "sideways".parse::<Motion>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "unknown motion `sideways`; expected one of: slow, fast, teleport, churn"
+///     "unknown motion `sideways`; expected one of: slow, fast, teleport, churn, resting"
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -235,6 +248,10 @@ const HOTSPOT_SIGMA_SHARE: f32 = 0.03;
 const SPANNING_SHARE: f32 = 0.02;
 const TELEPORT_SHARE: f32 = 0.05;
 const CHURN_SHARE: f32 = 0.01;
+/// `Resting`: the chance per frame that a sleeping mover wakes, and that an
+/// awake one falls asleep.
+const WAKE_CHANCE: f32 = 0.01;
+const SLEEP_CHANCE: f32 = 0.10;
 
 #[derive(Clone, Debug)]
 struct Body<V> {
@@ -242,6 +259,8 @@ struct Body<V> {
     center: V,
     half: V,
     velocity: V,
+    /// `Resting` motion: whether the body moves this frame.
+    awake: bool,
 }
 
 /// A running scene: call [`Scene::next_frame`] once per frame. Frame 0
@@ -472,6 +491,20 @@ impl<V: Vector> Scene<V> {
         // The last `born` movers were just inserted with their boxes.
         let old = self.movers.len() - born;
         for index in 0..old {
+            if self.config.motion == Motion::Resting {
+                let body = &mut self.movers[index];
+                let flip = if body.awake {
+                    SLEEP_CHANCE
+                } else {
+                    WAKE_CHANCE
+                };
+                if self.rng.unit() < flip {
+                    body.awake = !body.awake;
+                }
+                if !body.awake {
+                    continue;
+                }
+            }
             let teleport =
                 self.config.motion == Motion::Teleport && self.rng.unit() < TELEPORT_SHARE;
             let (lo, hi) = (self.lo, self.hi);
@@ -506,6 +539,7 @@ impl<V: Vector> Scene<V> {
             center: V::from_axes(|i| if i == 0 { 0.5 * side } else { y.axis(i) }),
             half: V::from_axes(|i| if i == 0 { 0.5 * side } else { half.axis(i) }),
             velocity: V::default(),
+            awake: false,
         }
     }
 
@@ -523,11 +557,14 @@ impl<V: Vector> Scene<V> {
         };
         let half = self.half_extents();
         let velocity = self.direction() * self.config.motion.speed();
+        let id = self.take_id();
         Body {
-            id: self.take_id(),
+            id,
             center,
             half,
             velocity,
+            // `Resting`: one in 11 starts awake (the share it settles at).
+            awake: id.is_multiple_of(11),
         }
     }
 

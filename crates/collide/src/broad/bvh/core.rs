@@ -1,10 +1,13 @@
 //! [`Bvh`]: the dynamic BVH behind the broad-phase contract.
 
 use super::build::{BuildScratch, BvhBuild, Leaf};
+use super::pairs::{PairScratch, cross_pairs, self_pairs};
 use super::quality::BvhQuality;
-use super::tree::{Arena, NONE, area};
+use super::rest::{REST_STEPS, RestingTree};
+use super::tree::{Arena, NONE};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker, pair_key};
+use crate::broad::radix::merge_sorted;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::{Handle, Slots};
@@ -32,12 +35,21 @@ const FAT_SHARE: f32 = 0.3;
 /// about twice the balanced height or its surface-area cost (see
 /// [`Bvh::quality`]) has grown half again since the last rebuild.
 ///
-/// Each step finds all pairs by a traversal of the tree against itself
-/// (each pair once) and turns them into events by a sorted merge.
+/// Objects whose boxes have not changed for 8 steps (static level
+/// geometry, sleeping bodies) move to a second, resting tree holding
+/// their exact boxes (built in Morton order when many arrive at once);
+/// their pairs with each other are kept between steps, so they cost a step
+/// nothing but a merge of that list. An object that moves again goes back to the moving
+/// tree at the next step.
 ///
-/// Pick it for objects of very different sizes and for many ray or box
-/// queries. Cost per step: about O(n log n) with coherent motion; memory
-/// O(n) in one flat node array.
+/// Each step finds the moving objects' pairs by a traversal of the moving
+/// tree against itself (each pair once) and against the resting tree, and
+/// turns all pairs into events by a sorted merge.
+///
+/// Pick it for objects of very different sizes, for scenes where most
+/// objects rest, and for many ray or box queries. Cost per step: about
+/// O(m log n) for m moving objects with coherent motion, plus O(pairs);
+/// memory O(n) in two flat node arrays.
 ///
 /// ```
 /// use collide::{Aabb3, BroadPhase, Bvh, Pair};
@@ -51,34 +63,51 @@ const FAT_SHARE: f32 = 0.3;
 /// ```
 #[derive(Debug)]
 pub struct Bvh<V: Vector, T = ()> {
-    objects: Slots<T>,
-    boxes: Vec<Aabb<V>>,
-    leaf_of: Vec<u32>,
-    arena: Arena<V>,
-    tracker: PairTracker,
-    keys: Vec<u64>,
-    pair_stack: Vec<(u32, u32)>,
-    node_stack: Vec<u32>,
-    stats: StepStats,
-    reinserts: u64,
-    rebuilds: u64,
+    pub(super) objects: Slots<T>,
+    pub(super) boxes: Vec<Aabb<V>>,
+    /// Per object: its leaf, in the moving tree or in the resting one.
+    pub(super) leaf_of: Vec<u32>,
+    /// The moving tree.
+    pub(super) arena: Arena<V>,
+    pub(super) resting: RestingTree<V>,
+    /// The objects in the moving tree, and per object its index there
+    /// (`NONE` for resting objects).
+    pub(super) moving: Vec<u32>,
+    pub(super) moving_at: Vec<u32>,
+    /// Per object: the step count when its box last changed.
+    pub(super) moved_at: Vec<u32>,
+    /// Steps taken.
+    pub(super) steps: u32,
+    pub(super) tracker: PairTracker,
+    pub(super) keys: Vec<u64>,
+    pub(super) merged: Vec<u64>,
+    pub(super) arrivals: Vec<u32>,
+    pub(super) pair_scratch: PairScratch,
+    pub(super) stats: StepStats,
+    pub(super) reinserts: u64,
+    pub(super) rebuilds: u64,
     /// Objects inserted since the last rebuild.
-    inserted: usize,
-    /// Objects whose box left its leaf's fat box since the last step: their
-    /// reinsertion waits for the step (queries test them directly).
-    escaped: Vec<u32>,
+    pub(super) inserted: usize,
+    /// Objects whose box left its leaf's fat box (or, resting, changed)
+    /// since the last step: their reinsertion waits for the step (queries
+    /// test them directly).
+    pub(super) escaped: Vec<u32>,
     /// Per object: its index in `escaped`, or `NONE`.
-    escaped_at: Vec<u32>,
+    pub(super) escaped_at: Vec<u32>,
     /// Memory the whole-tree builds reuse (a moving scene rebuilds every
     /// step).
-    leaves: Vec<Leaf<V>>,
-    build_scratch: BuildScratch<V>,
+    pub(super) leaves: Vec<Leaf<V>>,
+    pub(super) build_scratch: BuildScratch<V>,
     /// Node pairs the last traversal visited.
-    visits: f64,
+    pub(super) visits: f64,
     /// Node pairs the first traversal after the last rebuild visited.
-    built_visits: f64,
+    pub(super) built_visits: f64,
     /// The surface-area cost right after the last rebuild.
-    built_cost: f64,
+    pub(super) built_cost: f64,
+    /// Objects in the moving tree when `built_visits` and `built_cost`
+    /// were taken: a tree that has since halved or doubled is measured
+    /// afresh instead of judged worn.
+    pub(super) built_len: usize,
 }
 
 impl<V: Vector, T> Default for Bvh<V, T> {
@@ -95,10 +124,16 @@ impl<V: Vector, T> Bvh<V, T> {
             boxes: Vec::new(),
             leaf_of: Vec::new(),
             arena: Arena::new(),
+            resting: RestingTree::default(),
+            moving: Vec::new(),
+            moving_at: Vec::new(),
+            moved_at: Vec::new(),
+            steps: 0,
             tracker: PairTracker::default(),
             keys: Vec::new(),
-            pair_stack: Vec::new(),
-            node_stack: Vec::new(),
+            merged: Vec::new(),
+            arrivals: Vec::new(),
+            pair_scratch: PairScratch::default(),
             stats: StepStats::default(),
             reinserts: 0,
             rebuilds: 0,
@@ -110,16 +145,40 @@ impl<V: Vector, T> Bvh<V, T> {
             visits: 0.0,
             built_visits: f64::INFINITY,
             built_cost: f64::INFINITY,
+            built_len: 0,
         }
     }
 
-    /// The height of the tree (0 with one object or none).
+    /// The height of the moving tree (0 with one object or none).
     pub fn height(&self) -> u32 {
         self.arena.height()
     }
 
-    /// How many times the whole tree was rebuilt (mass inserts, too tall,
-    /// or worn: see [`Bvh::quality`]).
+    /// How many objects are in the resting tree (their boxes have not
+    /// changed for 8 steps or more).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Bvh, Pair};
+    /// use glam::Vec2;
+    /// let mut bvh: Bvh<Vec2> = Bvh::new();
+    /// let floor = bvh.insert(Aabb2::new(Vec2::ZERO, Vec2::new(100.0, 1.0))?, ())?;
+    /// let ball = bvh.insert(Aabb2::new(Vec2::new(5.0, 1.0), Vec2::new(6.0, 2.0))?, ())?;
+    /// for step in 0..10 {
+    ///     let x = 5.0 + step as f32;
+    ///     bvh.update(ball, Aabb2::new(Vec2::new(x, 0.5), Vec2::new(x + 1.0, 1.5))?)?;
+    ///     bvh.step();
+    /// }
+    /// assert_eq!(bvh.resting(), 1); // the floor; the ball keeps moving
+    /// assert_eq!(bvh.pairs(), [Pair::new(floor, ball)]);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    pub fn resting(&self) -> usize {
+        self.resting.len
+    }
+
+    /// How many times the whole moving tree was rebuilt (mass inserts, many
+    /// objects out of their fat boxes, most objects coming to rest, too
+    /// tall, or worn: see [`Bvh::quality`]; and [`Bvh::rebuild`]).
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
@@ -137,10 +196,15 @@ impl<V: Vector, T> Bvh<V, T> {
         .expect("a valid box grown and saturated is valid")
     }
 
-    /// The tree's quality figures (surface-area cost, sibling overlap,
-    /// height), measured now (a pass over every node).
+    /// The moving tree's quality figures (surface-area cost, sibling
+    /// overlap, height), measured now (a pass over every node).
     pub fn quality(&self) -> BvhQuality {
         self.arena.quality()
+    }
+
+    /// The resting tree's quality figures (see [`Bvh::resting`]).
+    pub fn resting_quality(&self) -> BvhQuality {
+        self.resting.arena.quality()
     }
 
     /// Takes object `i` off the escaped list.
@@ -156,22 +220,97 @@ impl<V: Vector, T> Bvh<V, T> {
         }
     }
 
+    /// Adds object `i` to the list of moving objects.
+    fn start_moving(&mut self, i: usize) {
+        self.moving_at[i] = self.moving.len() as u32;
+        self.moving.push(i as u32);
+    }
+
+    /// Takes object `i` off the list of moving objects.
+    fn stop_moving(&mut self, i: usize) {
+        let at = self.moving_at[i];
+        self.moving_at[i] = NONE;
+        self.moving.swap_remove(at as usize);
+        if let Some(&other) = self.moving.get(at as usize) {
+            self.moving_at[other as usize] = at;
+        }
+    }
+
+    /// Takes the escaped objects that were resting out of the resting tree
+    /// and onto the list of moving ones (their leaf in the moving tree
+    /// comes after).
+    fn wake_escaped(&mut self) {
+        for k in 0..self.escaped.len() {
+            let i = self.escaped[k] as usize;
+            if self.moving_at[i] == NONE {
+                self.resting.leave(i as u32, self.leaf_of[i]);
+                self.leaf_of[i] = NONE;
+                self.start_moving(i);
+            }
+        }
+    }
+
     /// Re-inserts the objects that left their fat boxes, all at once at the
-    /// step; or, when more than one in [`ESCAPED_SHARE`] did, rebuilds the
-    /// whole tree in Morton order from everyone's current box instead.
+    /// step; or, when more than one moving object in [`ESCAPED_SHARE`] did,
+    /// rebuilds the moving tree in Morton order from everyone's current box
+    /// instead.
     fn settle_escaped(&mut self) {
         self.reinserts += self.escaped.len() as u64;
-        if self.objects.len() > 64 && self.escaped.len() * ESCAPED_SHARE > self.objects.len() {
-            self.rebuild(BvhBuild::Morton);
+        self.wake_escaped();
+        if self.moving.len() > 64 && self.escaped.len() * ESCAPED_SHARE > self.moving.len() {
+            self.rebuild_moving(BvhBuild::Morton);
             return;
         }
         for k in 0..self.escaped.len() {
             let i = self.escaped[k] as usize;
             self.escaped_at[i] = NONE;
-            self.arena.remove_leaf(self.leaf_of[i]);
+            if self.leaf_of[i] != NONE {
+                self.arena.remove_leaf(self.leaf_of[i]);
+            }
             self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&self.boxes[i]));
         }
         self.escaped.clear();
+    }
+
+    /// Moves the objects whose boxes have not changed for [`REST_STEPS`]
+    /// steps from the moving tree to the resting one.
+    fn settle_resting(&mut self) {
+        self.resting.forget_left();
+        self.arrivals.clear();
+        for &i in &self.moving {
+            if self.steps.wrapping_sub(self.moved_at[i as usize]) >= REST_STEPS {
+                self.arrivals.push(i);
+            }
+        }
+        // Most of the moving tree leaving (a level at rest after loading):
+        // building the rest again is cheaper than removing leaf by leaf.
+        let most = self.arrivals.len() > 64 && 2 * self.arrivals.len() > self.moving.len();
+        for k in 0..self.arrivals.len() {
+            let i = self.arrivals[k] as usize;
+            self.stop_moving(i);
+            if !most {
+                self.arena.remove_leaf(self.leaf_of[i]);
+            }
+        }
+        if most {
+            self.rebuild_moving(BvhBuild::Morton);
+        }
+        let (objects, moving_at) = (&self.objects, &self.moving_at);
+        let rests = |h: Handle| objects.check(h).is_ok() && moving_at[h.index() as usize] == NONE;
+        let last_pairs = self
+            .tracker
+            .pairs()
+            .iter()
+            .filter(|p| rests(p.a()) && rests(p.b()))
+            .map(|p| pair_key(p.a().index(), p.b().index()));
+        let leaf_of = &mut self.leaf_of;
+        self.resting.admit(
+            &self.arrivals,
+            &self.boxes,
+            last_pairs,
+            &mut |object: u32, leaf: u32| leaf_of[object as usize] = leaf,
+        );
+        self.reinserts += self.arrivals.len() as u64;
     }
 
     /// Rebuilds the whole tree when needed: in Morton order (LBVH, the
@@ -186,18 +325,26 @@ impl<V: Vector, T> Bvh<V, T> {
     /// under reinsertion), the same on `uniform`; the Morton build was 20
     /// to 30% faster than the median one at the first frame.
     fn keep_balanced(&mut self) {
-        let n = self.objects.len().max(1) as f64;
+        let n = self.moving.len().max(1) as f64;
         let balanced = n.log2().ceil() as u32;
-        let mass_insert = self.inserted > 64 && 2 * self.inserted > self.objects.len();
+        let mass_insert = self.inserted > 64 && 2 * self.inserted > self.moving.len();
         let too_tall = self.arena.height() > 2 * balanced + 4;
+        let m = self.moving.len();
+        if m > 2 * self.built_len || 2 * m < self.built_len {
+            // Grown or shrunk by inserts, removals, objects coming to rest
+            // and waking: the old figures say nothing of wear.
+            self.built_len = m;
+            self.built_cost = self.arena.quality().sah_cost;
+            self.built_visits = f64::INFINITY;
+        }
         // Worn: the last traversal visited far more node pairs than the
         // first one after the last rebuild (free to measure, and what a
         // worn tree costs); confirmed by the surface-area cost.
-        let worn = self.objects.len() > 64
+        let worn = self.moving.len() > 64
             && self.visits > QUALITY_SLACK * self.built_visits
             && self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost;
         if mass_insert || too_tall || worn {
-            self.rebuild(if mass_insert {
+            self.rebuild_moving(if mass_insert {
                 BvhBuild::Morton
             } else {
                 BvhBuild::Median
@@ -205,10 +352,10 @@ impl<V: Vector, T> Bvh<V, T> {
         }
     }
 
-    /// Rebuilds the whole tree now, by `method`. The step does this by
-    /// itself when needed (see the type's documentation); call it after
-    /// loading a level, for example with [`BvhBuild::Sah`] for the best
-    /// tree when most objects will rest.
+    /// Rebuilds both trees now, by `method`. The step does this by itself
+    /// when needed (see the type's documentation); call it after loading a
+    /// level, for example with [`BvhBuild::Sah`] for the best trees when
+    /// most objects will rest.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Bvh, BvhBuild};
@@ -224,11 +371,23 @@ impl<V: Vector, T> Bvh<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn rebuild(&mut self, method: BvhBuild) {
+        self.rebuild_moving(method);
+        let leaf_of = &mut self.leaf_of;
+        self.resting
+            .rebuild_all(method, &mut |object: u32, leaf: u32| {
+                leaf_of[object as usize] = leaf
+            });
+    }
+
+    /// Rebuilds the moving tree by `method`, escaped objects (resting ones
+    /// woken first) at their current boxes.
+    fn rebuild_moving(&mut self, method: BvhBuild) {
+        self.wake_escaped();
         self.inserted = 0;
         let mut leaves = std::mem::take(&mut self.leaves);
         leaves.clear();
-        leaves.extend(self.objects.iter().map(|(h, _)| {
-            let i = h.index() as usize;
+        leaves.extend(self.moving.iter().map(|&i| {
+            let i = i as usize;
             let bound = if self.escaped_at[i] == NONE {
                 self.arena.nodes[self.leaf_of[i] as usize].bound
             } else {
@@ -246,6 +405,7 @@ impl<V: Vector, T> Bvh<V, T> {
             .rebuild_with(method, &mut leaves, &mut self.build_scratch, &mut placed);
         self.leaves = leaves;
         self.built_cost = self.arena.built_sah_cost();
+        self.built_len = self.moving.len();
         self.built_visits = f64::INFINITY; // measured by the next traversal
         self.rebuilds += 1;
     }
@@ -279,8 +439,12 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             self.boxes.resize(i + 1, Aabb::default());
             self.leaf_of.resize(i + 1, NONE);
             self.escaped_at.resize(i + 1, NONE);
+            self.moving_at.resize(i + 1, NONE);
+            self.moved_at.resize(i + 1, 0);
         }
         self.boxes[i] = aabb;
+        self.moved_at[i] = self.steps;
+        self.start_moving(i);
         self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&aabb));
         self.inserted += 1;
         Ok(handle)
@@ -289,9 +453,21 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
         let i = handle.index() as usize;
+        if self.boxes[i] == aabb {
+            return Ok(());
+        }
         self.boxes[i] = aabb;
-        let leaf = self.leaf_of[i];
-        if self.escaped_at[i] == NONE && !self.arena.nodes[leaf as usize].bound.contains(&aabb) {
+        self.moved_at[i] = self.steps;
+        if self.escaped_at[i] != NONE {
+            return Ok(());
+        }
+        // A resting leaf holds the old box exactly: any change escapes it.
+        let resting = self.moving_at[i] == NONE;
+        if resting
+            || !self.arena.nodes[self.leaf_of[i] as usize]
+                .bound
+                .contains(&aabb)
+        {
             self.escaped_at[i] = self.escaped.len() as u32;
             self.escaped.push(i as u32);
         }
@@ -303,7 +479,12 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         let i = handle.index() as usize;
         // Churn (as many removals as inserts) is not a mass insert.
         self.inserted = self.inserted.saturating_sub(1);
-        self.arena.remove_leaf(self.leaf_of[i]);
+        if self.moving_at[i] == NONE {
+            self.resting.leave(i as u32, self.leaf_of[i]);
+        } else {
+            self.arena.remove_leaf(self.leaf_of[i]);
+            self.stop_moving(i);
+        }
         self.leaf_of[i] = NONE;
         self.forget_escaped(i);
         Ok(value)
@@ -311,70 +492,40 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
 
     fn step(&mut self) -> &FrameEvents {
         self.settle_escaped();
+        self.settle_resting();
         self.keep_balanced();
         self.keys.clear();
-        let mut tested = 0u64;
-        let nodes = &self.arena.nodes;
-        // Every internal node's two children against each other; each pair
-        // of subtrees descends on the side with the larger bound.
-        self.node_stack.clear();
-        self.pair_stack.clear();
-        if self.arena.root != NONE {
-            self.node_stack.push(self.arena.root);
-        }
-        while let Some(n) = self.node_stack.pop() {
-            let node = &nodes[n as usize];
-            if !node.is_leaf() {
-                self.node_stack.push(node.left);
-                self.node_stack.push(node.right);
-                self.pair_stack.push((node.left, node.right));
-            }
-        }
-        let mut visits = 0u64;
-        while let Some((a, b)) = self.pair_stack.pop() {
-            visits += 1;
-            let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
-            if !na.bound.overlaps(&nb.bound) {
-                continue;
-            }
-            match (na.is_leaf(), nb.is_leaf()) {
-                (true, true) => {
-                    tested += 1;
-                    let (x, y) = (na.object, nb.object);
-                    if self.boxes[x as usize].overlaps(&self.boxes[y as usize]) {
-                        self.keys.push(pair_key(x, y));
-                    }
-                }
-                (true, false) => {
-                    self.pair_stack.push((a, nb.left));
-                    self.pair_stack.push((a, nb.right));
-                }
-                (false, true) => {
-                    self.pair_stack.push((na.left, b));
-                    self.pair_stack.push((na.right, b));
-                }
-                (false, false) => {
-                    if area(&na.bound) >= area(&nb.bound) {
-                        self.pair_stack.push((na.left, b));
-                        self.pair_stack.push((na.right, b));
-                    } else {
-                        self.pair_stack.push((a, nb.left));
-                        self.pair_stack.push((a, nb.right));
-                    }
-                }
-            }
-        }
-        self.visits = visits as f64;
+        let own = self_pairs(
+            &self.arena,
+            &self.boxes,
+            &mut self.pair_scratch,
+            &mut self.keys,
+        );
+        let cross = cross_pairs(
+            &self.arena,
+            &self.resting.arena,
+            &self.boxes,
+            &mut self.pair_scratch,
+            &mut self.keys,
+        );
+        self.visits = own.visits as f64;
         if self.built_visits.is_infinite() {
             self.built_visits = self.visits.max(1.0);
         }
         self.keys.sort_unstable();
-        self.tracker.finish_keys(&self.keys, &self.objects);
+        let keys = if self.resting.keys.is_empty() {
+            &self.keys
+        } else {
+            merge_sorted(&self.keys, &self.resting.keys, &mut self.merged);
+            &self.merged
+        };
+        self.tracker.finish_keys(keys, &self.objects);
         self.stats = self.tracker.stats(
             self.objects.len(),
-            tested,
+            own.tested + cross.tested,
             std::mem::take(&mut self.reinserts),
         );
+        self.steps = self.steps.wrapping_add(1);
         self.tracker.events()
     }
 
@@ -408,31 +559,32 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         aabb: &Aabb<V>,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if self.arena.root == NONE {
-            return ControlFlow::Continue(());
-        }
         // One allocation per query: the tree may be deep between a burst of
         // inserts and the next step's rebuild.
         let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(self.arena.root);
-        while let Some(n) = stack.pop() {
-            let node = &self.arena.nodes[n as usize];
-            if !node.bound.overlaps(aabb) {
-                continue;
+        for arena in [&self.arena, &self.resting.arena] {
+            if arena.root != NONE {
+                stack.push(arena.root);
             }
-            if node.is_leaf() {
-                let i = node.object as usize;
-                // Escaped objects are tested below, by their current box.
-                if self.escaped_at[i] == NONE && self.boxes[i].overlaps(aabb) {
-                    visit(
-                        self.objects
-                            .handle_at(node.object)
-                            .expect("leaves hold live objects"),
-                    )?;
+            while let Some(n) = stack.pop() {
+                let node = &arena.nodes[n as usize];
+                if !node.bound.overlaps(aabb) {
+                    continue;
                 }
-            } else {
-                stack.push(node.left);
-                stack.push(node.right);
+                if node.is_leaf() {
+                    let i = node.object as usize;
+                    // Escaped objects are tested below, by their current box.
+                    if self.escaped_at[i] == NONE && self.boxes[i].overlaps(aabb) {
+                        visit(
+                            self.objects
+                                .handle_at(node.object)
+                                .expect("leaves hold live objects"),
+                        )?;
+                    }
+                } else {
+                    stack.push(node.left);
+                    stack.push(node.right);
+                }
             }
         }
         for &i in &self.escaped {
@@ -441,82 +593,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             }
         }
         ControlFlow::Continue(())
-    }
-}
-
-impl<V: Vector, T> Bvh<V, T> {
-    /// Checks the tree's invariants and names the first one broken: every
-    /// internal bound holds its children's, every leaf's fat box holds its
-    /// object's box, parent links and heights agree, and every live object
-    /// has exactly one leaf.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Bvh};
-    /// use glam::Vec2;
-    /// let mut bvh: Bvh<Vec2> = Bvh::new();
-    /// for i in 0..50 {
-    ///     let p = Vec2::splat(i as f32);
-    ///     bvh.insert(Aabb2::new(p, p + Vec2::ONE)?, ())?;
-    /// }
-    /// assert_eq!(bvh.validate(), Ok(()));
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    pub fn validate(&self) -> Result<(), String> {
-        let nodes = &self.arena.nodes;
-        let mut leaves = 0usize;
-        if self.arena.root != NONE {
-            if nodes[self.arena.root as usize].parent != NONE {
-                return Err("the root has a parent".into());
-            }
-            let mut stack = vec![self.arena.root];
-            while let Some(n) = stack.pop() {
-                let node = &nodes[n as usize];
-                if node.is_leaf() {
-                    leaves += 1;
-                    let i = node.object as usize;
-                    if self.leaf_of.get(i) != Some(&n) {
-                        return Err(format!("leaf {n} holds object {i}, recorded elsewhere"));
-                    }
-                    if self.escaped_at[i] == NONE && !node.bound.contains(&self.boxes[i]) {
-                        return Err(format!("leaf {n}'s fat box does not hold object {i}"));
-                    }
-                    if node.height != 0 {
-                        return Err(format!("leaf {n} has height {}", node.height));
-                    }
-                    continue;
-                }
-                for c in [node.left, node.right] {
-                    let child = &nodes[c as usize];
-                    if child.parent != n {
-                        return Err(format!("node {c}'s parent link does not point to {n}"));
-                    }
-                    if !node.bound.contains(&child.bound) {
-                        return Err(format!("node {n}'s bound does not hold child {c}"));
-                    }
-                    stack.push(c);
-                }
-                let h = 1 + nodes[node.left as usize]
-                    .height
-                    .max(nodes[node.right as usize].height);
-                if node.height != h {
-                    return Err(format!(
-                        "node {n} has height {} instead of {h}",
-                        node.height
-                    ));
-                }
-            }
-        }
-        for (k, &i) in self.escaped.iter().enumerate() {
-            if self.escaped_at.get(i as usize) != Some(&(k as u32)) {
-                return Err(format!("escaped object {i} is misrecorded"));
-            }
-        }
-        if leaves != self.objects.len() {
-            return Err(format!(
-                "{leaves} leaves for {} objects",
-                self.objects.len()
-            ));
-        }
-        Ok(())
     }
 }

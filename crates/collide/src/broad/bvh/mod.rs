@@ -1,9 +1,12 @@
-//! `bvh`: a dynamic bounding volume hierarchy with enlarged (fat) leaves.
-//! See [`Bvh`].
+//! `bvh`: a dynamic bounding volume hierarchy with enlarged (fat) leaves,
+//! and a second tree for resting objects. See [`Bvh`].
 
 mod build;
+mod check;
 mod core;
+mod pairs;
 mod quality;
+mod rest;
 mod tree;
 
 pub use build::BvhBuild;

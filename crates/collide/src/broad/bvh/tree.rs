@@ -37,13 +37,19 @@ pub(crate) fn area<V: Vector>(b: &Aabb<V>) -> f64 {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Arena<V: Vector> {
     pub(crate) nodes: Vec<Node<V>>,
     free: Vec<u32>,
     pub(crate) root: u32,
     /// The internal nodes' areas summed by the last whole build.
     pub(super) built_area: f64,
+}
+
+impl<V: Vector> Default for Arena<V> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<V: Vector> Arena<V> {

@@ -9,6 +9,7 @@
 //! fix, matching the strict overlap rule of [`Aabb::overlaps`]) and breaks
 //! the remaining ties by proxy, so no two keys are equal.
 
+use crate::broad::radix::merge_sorted;
 use crate::geometry::{Aabb, Vector};
 
 /// The most proxies an axis can name (31 bits).
@@ -118,20 +119,7 @@ pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64], scratch: &mut Vec<u
     if fresh.is_empty() {
         return;
     }
-    scratch.clear();
-    scratch.reserve(keys.len() + fresh.len());
-    let (mut i, mut j) = (0, 0);
-    while i < keys.len() && j < fresh.len() {
-        if keys[i] < fresh[j] {
-            scratch.push(keys[i]);
-            i += 1;
-        } else {
-            scratch.push(fresh[j]);
-            j += 1;
-        }
-    }
-    scratch.extend_from_slice(&keys[i..]);
-    scratch.extend_from_slice(&fresh[j..]);
+    merge_sorted(keys, fresh, scratch);
     std::mem::swap(keys, scratch);
 }
 

@@ -1,0 +1,107 @@
+//! Pair finding for the BVH: one tree against itself (every pair once), and
+//! the moving tree against the resting one.
+//!
+//! Both walk pairs of nodes from an explicit stack, skip pairs whose bounds
+//! are apart, and split the node with the larger bound; two leaves get the
+//! exact box test on the objects' current boxes.
+
+use super::tree::{Arena, NONE, area};
+use crate::broad::events::pair_key;
+use crate::geometry::{Aabb, Vector};
+
+/// What a traversal did: leaf pairs given the exact box test, and node
+/// pairs visited.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Traversal {
+    pub(super) tested: u64,
+    pub(super) visits: u64,
+}
+
+/// Stacks the traversals reuse from one step to the next.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairScratch {
+    pairs: Vec<(u32, u32)>,
+    nodes: Vec<u32>,
+}
+
+/// Pushes the key of every overlapping pair of objects in `arena` onto
+/// `keys` (each pair once, unsorted).
+pub(super) fn self_pairs<V: Vector>(
+    arena: &Arena<V>,
+    boxes: &[Aabb<V>],
+    scratch: &mut PairScratch,
+    keys: &mut Vec<u64>,
+) -> Traversal {
+    let nodes = &arena.nodes;
+    // Every internal node's two children against each other.
+    scratch.nodes.clear();
+    scratch.pairs.clear();
+    if arena.root != NONE {
+        scratch.nodes.push(arena.root);
+    }
+    while let Some(n) = scratch.nodes.pop() {
+        let node = &nodes[n as usize];
+        if !node.is_leaf() {
+            scratch.nodes.push(node.left);
+            scratch.nodes.push(node.right);
+            scratch.pairs.push((node.left, node.right));
+        }
+    }
+    descend(arena, arena, boxes, &mut scratch.pairs, keys)
+}
+
+/// Pushes the key of every overlapping pair with one object in `a` and the
+/// other in `b` onto `keys` (unsorted).
+pub(super) fn cross_pairs<V: Vector>(
+    a: &Arena<V>,
+    b: &Arena<V>,
+    boxes: &[Aabb<V>],
+    scratch: &mut PairScratch,
+    keys: &mut Vec<u64>,
+) -> Traversal {
+    scratch.pairs.clear();
+    if a.root != NONE && b.root != NONE {
+        scratch.pairs.push((a.root, b.root));
+    }
+    descend(a, b, boxes, &mut scratch.pairs, keys)
+}
+
+/// Works off `stack`: pairs of a node of `a` and a node of `b` (which may
+/// be the same arena).
+fn descend<V: Vector>(
+    a: &Arena<V>,
+    b: &Arena<V>,
+    boxes: &[Aabb<V>],
+    stack: &mut Vec<(u32, u32)>,
+    keys: &mut Vec<u64>,
+) -> Traversal {
+    let mut done = Traversal::default();
+    while let Some((x, y)) = stack.pop() {
+        done.visits += 1;
+        let (nx, ny) = (&a.nodes[x as usize], &b.nodes[y as usize]);
+        if !nx.bound.overlaps(&ny.bound) {
+            continue;
+        }
+        let split_x = match (nx.is_leaf(), ny.is_leaf()) {
+            (true, true) => {
+                done.tested += 1;
+                let (i, j) = (nx.object, ny.object);
+                if boxes[i as usize].overlaps(&boxes[j as usize]) {
+                    keys.push(pair_key(i, j));
+                }
+                continue;
+            }
+            (true, false) => false,
+            (false, true) => true,
+            (false, false) => area(&nx.bound) >= area(&ny.bound),
+        };
+        if split_x {
+            stack.push((nx.left, y));
+            stack.push((nx.right, y));
+        } else {
+            stack.push((x, ny.left));
+            stack.push((x, ny.right));
+        }
+    }
+    done
+}

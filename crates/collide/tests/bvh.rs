@@ -8,6 +8,18 @@ use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Vector};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
+/// A structure's pairs as sorted pairs of values (ids).
+fn pair_ids(world: &dyn BroadPhase<Vec2, u64>) -> Vec<(u64, u64)> {
+    let mut ids: Vec<(u64, u64)> = world
+        .pairs()
+        .iter()
+        .map(|p| (*world.value(p.a()).unwrap(), *world.value(p.b()).unwrap()))
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    ids.sort();
+    ids
+}
+
 /// Runs `frames` through a new BVH beside brute force, validating it after
 /// every record and every step.
 fn verify<V: Vector>(frames: &[Vec<Record<V>>], what: &str) -> Bvh<V, u64> {
@@ -207,18 +219,6 @@ fn box_queries_match_brute_force() {
 #[test]
 fn forced_rebuilds_by_every_method_keep_the_pairs_exact() {
     use collide::{Brute, BvhBuild};
-    let ids = |world: &dyn BroadPhase<Vec2, u64>| {
-        let mut v: Vec<(u64, u64)> = world
-            .pairs()
-            .iter()
-            .map(|p| {
-                let (a, b) = (*world.value(p.a()).unwrap(), *world.value(p.b()).unwrap());
-                (a.min(b), a.max(b))
-            })
-            .collect();
-        v.sort();
-        v
-    };
     for kind in [SceneKind::Uniform, SceneKind::Clustered, SceneKind::Large] {
         for method in [BvhBuild::Sah, BvhBuild::Median, BvhBuild::Morton] {
             let config = SceneConfig {
@@ -238,7 +238,11 @@ fn forced_rebuilds_by_every_method_keep_the_pairs_exact() {
                 }
                 rb.step(&mut bvh, &mut events);
                 rr.step(&mut brute, &mut events);
-                assert_eq!(ids(&bvh), ids(&brute), "{kind} {method:?} frame {f}");
+                assert_eq!(
+                    pair_ids(&bvh),
+                    pair_ids(&brute),
+                    "{kind} {method:?} frame {f}"
+                );
                 bvh.validate().unwrap();
             }
             // `Large`'s world-spanning objects never move: they rest.
@@ -343,6 +347,12 @@ fn waking_moving_and_removing_resting_objects_report_their_pairs() {
     assert_eq!(events.stopped, [Pair::new(a, c)]);
     assert!(events.started.is_empty());
     assert_eq!(bvh.resting(), 3);
+    // A resting object moved and moved back before the step stays at rest.
+    bvh.update(c, b(40.0, 0.5)).unwrap();
+    bvh.update(c, b(11.0, 0.5)).unwrap();
+    assert!(bvh.step().is_empty());
+    assert_eq!(bvh.resting(), 3);
+    bvh.validate().unwrap();
     // Removing a resting object ends its pairs.
     bvh.remove(d).unwrap();
     bvh.validate().unwrap();
@@ -373,4 +383,60 @@ fn waking_moving_and_removing_resting_objects_report_their_pairs() {
     assert!(events.started.is_empty());
     assert!(bvh.pairs().iter().all(|p| p.a() != f && p.b() != f));
     bvh.validate().unwrap();
+}
+
+#[test]
+fn a_renewal_rebuilds_the_tree_a_piece_at_a_time_and_stays_exact() {
+    // 3000 objects that all jitter inside their fat boxes (so none rests),
+    // and each step 4% of them (under the one in 16 that would rebuild
+    // the whole tree) jump anywhere and are reinserted one by one. A
+    // renewal then rebuilds the tree in pieces of at most 1024 leaves a
+    // step, while the pairs stay those of brute force.
+    use collide::Brute;
+    let mut rng = collide::scene::SceneRng::new(11);
+    let n = 3000usize;
+    let mut centres: Vec<Vec2> = (0..n)
+        .map(|_| Vec2::new(rng.range(0.0, 3000.0), rng.range(0.0, 3000.0)))
+        .collect();
+    let boxed = |c: Vec2| Aabb2::from_center_half_extents(c, Vec2::splat(5.0)).unwrap();
+    let (mut bvh, mut brute) = (Bvh::<Vec2, u64>::new(), Brute::<Vec2, u64>::new());
+    let mut handles = Vec::new();
+    for (i, &c) in centres.iter().enumerate() {
+        handles.push((
+            bvh.insert(boxed(c), i as u64).unwrap(),
+            brute.insert(boxed(c), i as u64).unwrap(),
+        ));
+    }
+    let mut renewed = Vec::new();
+    for step in 0..40 {
+        if step == 20 {
+            bvh.renew();
+        }
+        let wobble = if step % 2 == 0 { 0.25 } else { -0.25 };
+        for (i, c) in centres.iter_mut().enumerate() {
+            if rng.unit() < 0.04 {
+                *c = Vec2::new(rng.range(0.0, 3000.0), rng.range(0.0, 3000.0));
+            } else {
+                c.x += wobble;
+            }
+            bvh.update(handles[i].0, boxed(*c)).unwrap();
+            brute.update(handles[i].1, boxed(*c)).unwrap();
+        }
+        let (ours, theirs) = (bvh.step().clone(), brute.step().clone());
+        assert_eq!(
+            (ours.started.len(), ours.stopped.len()),
+            (theirs.started.len(), theirs.stopped.len()),
+            "step {step}"
+        );
+        assert_eq!(pair_ids(&bvh), pair_ids(&brute), "step {step}");
+        bvh.validate()
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+        renewed.push(bvh.renewed_subtrees());
+    }
+    assert_eq!(bvh.resting(), 0);
+    assert_eq!(bvh.rebuilds(), 1, "only the first build is whole");
+    // Before the renewal nothing; then pieces over 3 steps or more.
+    assert_eq!(renewed[19], 0, "{renewed:?}");
+    let steps_renewing = renewed.windows(2).filter(|w| w[1] > w[0]).count();
+    assert!(steps_renewing >= 3, "{renewed:?}");
 }

@@ -101,14 +101,27 @@ impl<V: Vector> Arena<V> {
         if leaves.is_empty() {
             return;
         }
-        self.root = match method {
-            BvhBuild::Sah => self.build_split(leaves, NONE, placed, sah_split),
-            BvhBuild::Median => self.build_split(leaves, NONE, placed, median_split),
+        self.root = self.build_under(method, leaves, scratch, NONE, placed);
+    }
+
+    /// Builds a subtree over `leaves` (not empty; reordered) by `method`,
+    /// under `parent` (which the caller links to it); returns its root.
+    pub(super) fn build_under(
+        &mut self,
+        method: BvhBuild,
+        leaves: &mut Vec<Leaf<V>>,
+        scratch: &mut BuildScratch<V>,
+        parent: u32,
+        placed: &mut dyn FnMut(u32, u32),
+    ) -> u32 {
+        match method {
+            BvhBuild::Sah => self.build_split(leaves, parent, placed, sah_split),
+            BvhBuild::Median => self.build_split(leaves, parent, placed, median_split),
             BvhBuild::Morton => {
                 scratch.sort_by_morton(leaves);
-                self.build_lbvh(leaves, &scratch.codes, NONE, placed)
+                self.build_lbvh(leaves, &scratch.codes, parent, placed)
             }
-        };
+        }
     }
 
     fn leaf(

@@ -87,6 +87,9 @@ impl<V: Vector, T> Bvh<V, T> {
                 if self.escaped_at[i] == NONE && !node.bound.contains(&self.boxes[i]) {
                     return Err(format!("{which} leaf {n} does not hold object {i}'s box"));
                 }
+                if resting && self.escaped_at[i] == NONE && node.bound != self.boxes[i] {
+                    return Err(format!("resting leaf {n} is not object {i}'s box"));
+                }
                 if node.height != 0 {
                     return Err(format!("{which} leaf {n} has height {}", node.height));
                 }

@@ -3,10 +3,11 @@
 use super::build::{BuildScratch, BvhBuild, Leaf};
 use super::pairs::{PairScratch, cross_pairs, self_pairs};
 use super::quality::BvhQuality;
+use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
 use super::tree::{Arena, NONE};
 use crate::broad::contract::{BroadPhase, StepStats};
-use crate::broad::events::{FrameEvents, Pair, PairTracker, pair_key};
+use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::radix::merge_sorted;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
@@ -27,13 +28,16 @@ const FAT_SHARE: f32 = 0.3;
 /// that leaves its fat box is removed and inserted again at the next step
 /// (refitting every ancestor up to the root), unless more than one object
 /// in 16 did, in which case the whole tree is rebuilt in Morton order from
-/// everyone's current box (cheaper, measured); until the step, queries test
-/// such objects by their current box. Insertion picks the sibling that adds the least
-/// surface area (perimeter in 2D), with AVL rotations on the way up. The
-/// whole tree is rebuilt in Morton order (LBVH) when most of its objects
-/// are new (mass inserts), and by binned SAH when it grows taller than
-/// about twice the balanced height or its surface-area cost (see
-/// [`Bvh::quality`]) has grown half again since the last rebuild.
+/// everyone's current box (cheaper, measured); until the step, queries
+/// test such objects by their current box. Insertion picks the sibling
+/// that adds the least surface area (perimeter in 2D), with AVL rotations
+/// on the way up. The whole tree is rebuilt in Morton order (LBVH) when
+/// most of its objects are new (mass inserts), and by median splits when
+/// it grows taller than about twice the balanced height. When it wears
+/// (its surface-area cost, see [`Bvh::quality`], and its traversal both
+/// grown half again since the last rebuild) it is rebuilt a piece at a
+/// time, the worst subtrees first, at most one leaf in 8 per step, so no
+/// step pays for a whole rebuild.
 ///
 /// Objects whose boxes have not changed for 8 steps (static level
 /// geometry, sleeping bodies) move to a second, resting tree holding
@@ -104,6 +108,8 @@ pub struct Bvh<V: Vector, T = ()> {
     pub(super) built_visits: f64,
     /// The surface-area cost right after the last rebuild.
     pub(super) built_cost: f64,
+    /// A piecewise rebuild of the worn moving tree, when one is running.
+    pub(super) renewal: Renewal<V>,
     /// Objects in the moving tree when `built_visits` and `built_cost`
     /// were taken: a tree that has since halved or doubled is measured
     /// afresh instead of judged worn.
@@ -146,6 +152,7 @@ impl<V: Vector, T> Bvh<V, T> {
             built_visits: f64::INFINITY,
             built_cost: f64::INFINITY,
             built_len: 0,
+            renewal: Renewal::default(),
         }
     }
 
@@ -176,9 +183,18 @@ impl<V: Vector, T> Bvh<V, T> {
         self.resting.len
     }
 
+    /// How many subtrees of a worn moving tree were rebuilt, in all (see
+    /// [`Bvh::rebuilds`] for whole rebuilds). A worn tree is rebuilt a
+    /// piece at a time, the worst subtrees first, at most one leaf in 8
+    /// per step, so no step pays for a whole rebuild.
+    pub fn renewed_subtrees(&self) -> u64 {
+        self.renewal.subtrees
+    }
+
     /// How many times the whole moving tree was rebuilt (mass inserts, many
     /// objects out of their fat boxes, most objects coming to rest, too
-    /// tall, or worn: see [`Bvh::quality`]; and [`Bvh::rebuild`]).
+    /// tall; and [`Bvh::rebuild`]). A worn tree is rebuilt a piece at a
+    /// time instead: see [`Bvh::renewed_subtrees`].
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
@@ -238,15 +254,21 @@ impl<V: Vector, T> Bvh<V, T> {
 
     /// Takes the escaped objects that were resting out of the resting tree
     /// and onto the list of moving ones (their leaf in the moving tree
-    /// comes after).
+    /// comes after); those whose box changed and changed back stay.
     fn wake_escaped(&mut self) {
-        for k in 0..self.escaped.len() {
+        // Backwards: forgetting one moves an element already seen.
+        for k in (0..self.escaped.len()).rev() {
             let i = self.escaped[k] as usize;
-            if self.moving_at[i] == NONE {
-                self.resting.leave(i as u32, self.leaf_of[i]);
-                self.leaf_of[i] = NONE;
-                self.start_moving(i);
+            if self.moving_at[i] != NONE {
+                continue;
             }
+            if self.resting.arena.nodes[self.leaf_of[i] as usize].bound == self.boxes[i] {
+                self.forget_escaped(i);
+                continue;
+            }
+            self.resting.leave(i as u32, self.leaf_of[i]);
+            self.leaf_of[i] = NONE;
+            self.start_moving(i);
         }
     }
 
@@ -295,29 +317,32 @@ impl<V: Vector, T> Bvh<V, T> {
         if most {
             self.rebuild_moving(BvhBuild::Morton);
         }
+        // `keys` still holds the last step's moving pairs (own and cross).
         let (objects, moving_at) = (&self.objects, &self.moving_at);
-        let rests = |h: Handle| objects.check(h).is_ok() && moving_at[h.index() as usize] == NONE;
-        let last_pairs = self
-            .tracker
-            .pairs()
+        let rests = |i: u32| moving_at[i as usize] == NONE && objects.handle_at(i).is_some();
+        let last_keys = self
+            .keys
             .iter()
-            .filter(|p| rests(p.a()) && rests(p.b()))
-            .map(|p| pair_key(p.a().index(), p.b().index()));
+            .copied()
+            .filter(|&k| rests((k >> 32) as u32) && rests(k as u32));
         let leaf_of = &mut self.leaf_of;
         self.resting.admit(
             &self.arrivals,
             &self.boxes,
-            last_pairs,
+            last_keys,
             &mut |object: u32, leaf: u32| leaf_of[object as usize] = leaf,
         );
         self.reinserts += self.arrivals.len() as u64;
     }
 
-    /// Rebuilds the whole tree when needed: in Morton order (LBVH, the
-    /// fastest build) after mass inserts; by median splits (balanced) when
-    /// the tree is far taller than a balanced one, or worn: its traversal
-    /// visits and its surface-area cost have both grown past
-    /// [`QUALITY_SLACK`] times their values after the last rebuild.
+    /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
+    /// the fastest build) after mass inserts, and by median splits
+    /// (balanced) when it is far taller than a balanced one; a piece at a
+    /// time when worn (its traversal visits and its surface-area cost have
+    /// both grown past [`QUALITY_SLACK`] times their values after the last
+    /// rebuild): the worst subtrees by median splits, at most one leaf in
+    /// [`RENEW_SHARE`] per step, until every leaf has been rebuilt once
+    /// (see `renew.rs`).
     /// Measured (collide-bench and 30-frame runs at 100,000 objects, 2D and
     /// 3D, `uniform` and `clustered`): rebuilding worn trees by binned SAH
     /// was 1.3 to 1.8 times slower per frame than by median splits on
@@ -330,12 +355,22 @@ impl<V: Vector, T> Bvh<V, T> {
         let mass_insert = self.inserted > 64 && 2 * self.inserted > self.moving.len();
         let too_tall = self.arena.height() > 2 * balanced + 4;
         let m = self.moving.len();
+        if self.renewal.running() {
+            let budget = (m / RENEW_SHARE).max(RENEW_MIN);
+            let leaf_of = &mut self.leaf_of;
+            self.renewal
+                .step(&mut self.arena, budget, &mut |object: u32, leaf: u32| {
+                    leaf_of[object as usize] = leaf
+                });
+            if !self.renewal.running() {
+                self.rebaseline();
+            }
+            return;
+        }
         if m > 2 * self.built_len || 2 * m < self.built_len {
             // Grown or shrunk by inserts, removals, objects coming to rest
             // and waking: the old figures say nothing of wear.
-            self.built_len = m;
-            self.built_cost = self.arena.quality().sah_cost;
-            self.built_visits = f64::INFINITY;
+            self.rebaseline();
         }
         // Worn: the last traversal visited far more node pairs than the
         // first one after the last rebuild (free to measure, and what a
@@ -343,13 +378,23 @@ impl<V: Vector, T> Bvh<V, T> {
         let worn = self.moving.len() > 64
             && self.visits > QUALITY_SLACK * self.built_visits
             && self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost;
-        if mass_insert || too_tall || worn {
+        if mass_insert || too_tall {
             self.rebuild_moving(if mass_insert {
                 BvhBuild::Morton
             } else {
                 BvhBuild::Median
             });
+        } else if worn {
+            self.renewal.start(m);
         }
+    }
+
+    /// Takes the wear figures afresh: the surface-area cost now, the visits
+    /// at the next traversal.
+    fn rebaseline(&mut self) {
+        self.built_len = self.moving.len();
+        self.built_cost = self.arena.quality().sah_cost;
+        self.built_visits = f64::INFINITY;
     }
 
     /// Rebuilds both trees now, by `method`. The step does this by itself
@@ -379,9 +424,38 @@ impl<V: Vector, T> Bvh<V, T> {
             });
     }
 
+    /// Starts rebuilding the moving tree a piece at a time over the next
+    /// steps (the worst subtrees first, at most one leaf in 8 per step),
+    /// as the step does by itself when the tree wears: the gentle
+    /// alternative to [`Bvh::rebuild`] when a frame must not spike, for
+    /// example after many objects were teleported.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Bvh};
+    /// use glam::Vec2;
+    /// let mut bvh: Bvh<Vec2> = Bvh::new();
+    /// for i in 0..20_000 {
+    ///     let p = Vec2::new((i % 200) as f32 * 4.0, (i / 200) as f32 * 4.0);
+    ///     bvh.insert(Aabb2::new(p, p + Vec2::ONE)?, ())?;
+    /// }
+    /// bvh.step();
+    /// bvh.renew();
+    /// bvh.step(); // at most 2,500 leaves rebuilt here ...
+    /// bvh.step(); // ... and here, and so on until all 20,000 were
+    /// assert!(bvh.renewed_subtrees() >= 2);
+    /// assert_eq!(bvh.validate(), Ok(()));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    pub fn renew(&mut self) {
+        if !self.moving.is_empty() {
+            self.renewal.start(self.moving.len());
+        }
+    }
+
     /// Rebuilds the moving tree by `method`, escaped objects (resting ones
     /// woken first) at their current boxes.
     fn rebuild_moving(&mut self, method: BvhBuild) {
+        self.renewal.cancel();
         self.wake_escaped();
         self.inserted = 0;
         let mut leaves = std::mem::take(&mut self.leaves);
@@ -426,6 +500,11 @@ const ESCAPED_SHARE: usize = 16;
 /// surface-area cost both exceed their values after the last rebuild by
 /// this factor.
 const QUALITY_SLACK: f64 = 1.5;
+
+/// A worn tree is rebuilt at most one leaf in this many per step (and at
+/// least [`RENEW_MIN`] leaves), so no step pays for a whole rebuild.
+const RENEW_SHARE: usize = 8;
+const RENEW_MIN: usize = 1024;
 
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn name(&self) -> &str {

@@ -2,14 +2,15 @@
 //! [`REST_STEPS`] steps (static and sleeping objects) leave the moving tree
 //! for this one, whose leaves hold their exact boxes. Their pairs with each
 //! other cannot change while they rest, so they are kept as a sorted key
-//! list, taken from the last step's pairs when objects arrive (no query);
-//! a step costs the resting objects nothing but that list's merge into the
-//! frame's pairs.
+//! list, completed from the last step's pairs when objects arrive (no
+//! query); a step costs the resting objects nothing but that list's merge
+//! into the frame's pairs (and a pass over it when some leave).
 //! An object that moves again, or is removed, leaves at the next step, and
 //! its keys with it.
 
 use super::build::{BuildScratch, BvhBuild, Leaf};
 use super::tree::{Arena, NONE};
+use crate::broad::radix::merge_sorted;
 use crate::geometry::{Aabb, Vector};
 
 /// Steps an object's box must stay the same before it moves to the resting
@@ -32,6 +33,9 @@ pub(super) struct RestingTree<V: Vector> {
     left: Vec<u32>,
     /// Per slot index: whether it is in `left`.
     left_mark: Vec<bool>,
+    /// New resting pairs, and the merge buffer.
+    found: Vec<u64>,
+    merged: Vec<u64>,
     stack: Vec<u32>,
     leaves: Vec<Leaf<V>>,
     build_scratch: BuildScratch<V>,
@@ -75,17 +79,19 @@ impl<V: Vector> RestingTree<V> {
 
     /// Adds `arrivals` (slot indices, with their boxes in `boxes`) to the
     /// tree, calling `placed(object, leaf)` for every leaf that is new or
-    /// moved, and takes the resting pairs from `last_pairs`: the keys of
-    /// the last step's pairs whose two objects rest now, in order. Every
-    /// resting object's box is the one it had at the last step (an
-    /// arrival's has not changed for [`REST_STEPS`] steps, and one that
-    /// changed woke), so these are exactly the pairs among resting objects,
-    /// found without a query. Call after [`RestingTree::forget_left`].
+    /// moved, and their pairs with resting objects to the key list:
+    /// `last_keys` are the keys the last step found in the moving tree
+    /// (sorted), of which those whose two objects rest now are new resting
+    /// pairs. Every arrival was in the moving tree at the last step and
+    /// every resting object has the box it had then (an arrival's has not
+    /// changed for [`REST_STEPS`] steps, one that changed woke), so these
+    /// are exactly the missing pairs, found without a query. Call after
+    /// [`RestingTree::forget_left`].
     pub(super) fn admit(
         &mut self,
         arrivals: &[u32],
         boxes: &[Aabb<V>],
-        last_pairs: impl Iterator<Item = u64>,
+        last_keys: impl Iterator<Item = u64>,
         placed: &mut dyn FnMut(u32, u32),
     ) {
         if arrivals.is_empty() {
@@ -93,8 +99,10 @@ impl<V: Vector> RestingTree<V> {
         }
         debug_assert!(self.left.is_empty(), "forget_left comes first");
         self.len += arrivals.len();
-        self.keys.clear();
-        self.keys.extend(last_pairs);
+        self.found.clear();
+        self.found.extend(last_keys);
+        merge_sorted(&self.keys, &self.found, &mut self.merged);
+        std::mem::swap(&mut self.keys, &mut self.merged);
         debug_assert!(self.keys.windows(2).all(|w| w[0] < w[1]));
         if arrivals.len() > 64 && arrivals.len() * MASS_SHARE > self.len {
             // Morton order: the build of a level at rest after loading,

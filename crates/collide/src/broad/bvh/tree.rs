@@ -177,7 +177,7 @@ impl<V: Vector> Arena<V> {
     /// where one child is more than one level taller than the other (AVL
     /// style, as Box2D's dynamic tree does), so the height stays near
     /// log2 n under any order of inserts and removes.
-    fn refit_from(&mut self, mut node: u32) {
+    pub(super) fn refit_from(&mut self, mut node: u32) {
         while node != NONE {
             node = self.balance(node);
             self.fix(node);
@@ -200,7 +200,7 @@ impl<V: Vector> Arena<V> {
     }
 
     /// Points `parent`'s link that went to `old` at `new` (or the root).
-    fn relink(&mut self, parent: u32, old: u32, new: u32) {
+    pub(super) fn relink(&mut self, parent: u32, old: u32, new: u32) {
         if parent == NONE {
             self.root = new;
         } else if self.nodes[parent as usize].left == old {
@@ -263,6 +263,33 @@ impl<V: Vector> Arena<V> {
         } else {
             self.nodes[self.root as usize].height
         }
+    }
+
+    /// Frees `node` and every node below it (their contents stay readable
+    /// until reused: see [`Arena::free_at`]).
+    pub(super) fn release(&mut self, node: u32) {
+        let first = self.free.len();
+        self.free.push(node);
+        let mut k = first;
+        while k < self.free.len() {
+            let n = &self.nodes[self.free[k] as usize];
+            if !n.is_leaf() {
+                let (l, r) = (n.left, n.right);
+                self.free.push(l);
+                self.free.push(r);
+            }
+            k += 1;
+        }
+    }
+
+    /// The length of the free list.
+    pub(super) fn free_len(&self) -> usize {
+        self.free.len()
+    }
+
+    /// The `k`th node of the free list.
+    pub(super) fn free_at(&self, k: usize) -> u32 {
+        self.free[k]
     }
 
     /// Drops every node (before a whole-tree build).

@@ -41,9 +41,9 @@ pub mod trace;
 
 pub use broad::{
     BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid,
-    GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, Resort,
-    STRUCTURE_NAMES, Sap, SapConfig, SapKind, SapStats, Spanners, StepStats, Tree, TreeConfig,
-    TreeKind, Verified, structure_by_name,
+    GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, QueryBudget,
+    QueryStats, RayHit, Resort, STRUCTURE_NAMES, Sap, SapConfig, SapKind, SapStats, Spanners,
+    StepStats, Tree, TreeConfig, TreeKind, Verified, structure_by_name,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

@@ -2,8 +2,9 @@
 //! 2D and 3D, and its statistics.
 
 use super::events::{FrameEvents, Pair};
+use super::query::{QueryBudget, QueryStats, RayHit};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
 
@@ -343,6 +344,175 @@ pub trait BroadPhase<V: Vector, T> {
     fn query_point_all(&self, point: V) -> Result<Vec<Handle>, Error> {
         Ok(self.query_aabb_all(&Aabb::from_point(point)?))
     }
+
+    /// Calls `visit` for each object whose current box `region` hits (a
+    /// box, a ray, a swept box, a frustum: see [`Region`]), each once,
+    /// until it returns [`ControlFlow::Break`] or `budget` runs out; says
+    /// what it did, and whether the budget cut it short. Sees updates made
+    /// since the last step.
+    ///
+    /// Structures prune their nodes or cells with the region; the
+    /// provided implementation asks [`BroadPhase::query_aabb`] for the
+    /// objects in the region's bounds (all of them when it has none) and
+    /// tests each, so it counts no visits.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Bvh, QueryBudget, geometry::SweptAabb};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut world: Bvh<Vec2> = Bvh::new();
+    /// let wall = world.insert(Aabb2::new(Vec2::new(20.0, -5.0), Vec2::new(21.0, 5.0))?, ())?;
+    /// let bullet = Aabb2::new(Vec2::ZERO, Vec2::splat(0.5))?;
+    /// let path = SweptAabb::new(bullet, Vec2::new(60.0, 0.0))?;
+    /// let mut hit = Vec::new();
+    /// let stats = world.query_region(&path, QueryBudget::default(), &mut |h| {
+    ///     hit.push(h);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!((hit, stats.hits, stats.truncated), (vec![wall], 1, false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let bounds = region.bounds().unwrap_or_else(everything);
+        let mut stats = QueryStats::default();
+        let _ = self.query_aabb(&bounds, &mut |h| {
+            let aabb = self.aabb(h).expect("query_aabb reports live objects");
+            stats.candidate(&budget, region, &aabb, || visit(h))
+        });
+        stats
+    }
+
+    /// Every object `region` hits, sorted by handle, and the query's
+    /// statistics (see [`BroadPhase::query_region`]).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid, QueryBudget};
+    /// use collide::geometry::{Frustum, Plane};
+    /// use glam::Vec2;
+    /// let mut world: Grid<Vec2> = Grid::hashed();
+    /// let left = world.insert(Aabb2::new(Vec2::new(-5.0, 0.0), Vec2::new(-4.0, 1.0))?, ())?;
+    /// world.insert(Aabb2::new(Vec2::new(4.0, 0.0), Vec2::new(5.0, 1.0))?, ())?;
+    /// let west = Frustum::new(&[Plane::new(Vec2::X, 0.0)])?; // x < 0
+    /// let (hits, stats) = world.query_region_all(&west, QueryBudget::default());
+    /// assert_eq!((hits, stats.truncated), (vec![left], false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn query_region_all(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+    ) -> (Vec<Handle>, QueryStats) {
+        let mut out = Vec::new();
+        let stats = self.query_region(region, budget, &mut |h| {
+            out.push(h);
+            ControlFlow::Continue(())
+        });
+        out.sort_unstable();
+        (out, stats)
+    }
+
+    /// Calls `visit` with the objects `ray` hits in the order it enters
+    /// them (by `t`, ties by handle), until it returns
+    /// [`ControlFlow::Break`]; within `budget` (a truncated query may have
+    /// missed nearer objects: see [`QueryStats::truncated`]).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Brute, QueryBudget, geometry::Ray};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut world: Brute<Vec2> = Brute::new();
+    /// for x in [9.0, 3.0, 6.0] {
+    ///     world.insert(Aabb2::new(Vec2::new(x, -1.0), Vec2::new(x + 1.0, 1.0))?, ())?;
+    /// }
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X, 100.0)?;
+    /// let mut first_two = Vec::new();
+    /// world.query_ray(&ray, QueryBudget::default(), &mut |hit| {
+    ///     first_two.push(hit.t);
+    ///     if first_two.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert_eq!(first_two, [3.0, 6.0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let mut hits = Vec::new();
+        let stats = self.query_region(ray, budget, &mut |handle| {
+            let aabb = self.aabb(handle).expect("queries report live objects");
+            let t = ray.entry(&aabb).expect("the region hit it");
+            hits.push(RayHit { handle, t });
+            ControlFlow::Continue(())
+        });
+        hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.handle.cmp(&b.handle)));
+        for hit in hits {
+            if visit(hit).is_break() {
+                break;
+            }
+        }
+        stats
+    }
+
+    /// Every object `ray` hits, in the order it enters them (by `t`, ties
+    /// by handle). See [`RayHit`] for an example.
+    fn query_ray_all(&self, ray: &Ray<V>) -> Vec<RayHit> {
+        let mut out = Vec::new();
+        self.query_ray(ray, QueryBudget::default(), &mut |hit| {
+            out.push(hit);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// The first object `ray` enters (ties by handle), if any.
+    ///
+    /// ```
+    /// use collide::{Aabb3, BroadPhase, Bvh, geometry::Ray};
+    /// use glam::Vec3;
+    /// let mut world: Bvh<Vec3> = Bvh::new();
+    /// let floor = world.insert(Aabb3::new(Vec3::new(-9.0, -1.0, -9.0), Vec3::new(9.0, 0.0, 9.0))?, ())?;
+    /// let down = Ray::new(Vec3::new(0.0, 5.0, 0.0), -Vec3::Y, 10.0)?;
+    /// let hit = world.query_ray_closest(&down).unwrap();
+    /// assert_eq!((hit.handle, hit.t), (floor, 5.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
+        let mut best: Option<RayHit> = None;
+        self.query_region(ray, QueryBudget::default(), &mut |handle| {
+            let aabb = self.aabb(handle).expect("queries report live objects");
+            let t = ray.entry(&aabb).expect("the region hit it");
+            let better = best.is_none_or(|b| (t, handle) < (b.t, b.handle));
+            if better {
+                best = Some(RayHit { handle, t });
+            }
+            ControlFlow::Continue(())
+        });
+        best
+    }
+
+    /// Whether `ray` hits any object; stops at the first found.
+    fn query_ray_any(&self, ray: &Ray<V>) -> bool {
+        let mut any = false;
+        self.query_region(ray, QueryBudget::default(), &mut |_| {
+            any = true;
+            ControlFlow::Break(())
+        });
+        any
+    }
+}
+
+/// A box that every box with a non-empty interior overlaps: the query
+/// bounds of an unbounded region.
+pub(crate) fn everything<V: Vector>() -> Aabb<V> {
+    Aabb::new(V::from_axes(|_| f32::MIN), V::from_axes(|_| f32::MAX))
+        .expect("the f32 range is a valid box")
 }
 
 /// A boxed structure is a structure, so `Box<dyn BroadPhase<V, T>>` can be
@@ -387,5 +557,13 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         (**self).query_aabb(aabb, visit)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        (**self).query_region(region, budget, visit)
     }
 }

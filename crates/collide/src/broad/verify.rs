@@ -5,8 +5,9 @@
 use super::brute::Brute;
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair};
+use super::query::{QueryBudget, QueryStats};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, HandleError, RemovedLog};
 use std::fmt;
 use std::marker::PhantomData;
@@ -475,5 +476,14 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         self.inner.query_aabb(aabb, visit)
+    }
+
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_region(region, budget, visit)
     }
 }

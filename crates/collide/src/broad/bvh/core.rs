@@ -8,9 +8,10 @@ use super::rest::{REST_STEPS, RestingTree};
 use super::tree::{Arena, NONE};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::broad::radix::merge_sorted;
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
@@ -633,9 +634,20 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.objects.get(handle)
     }
 
-    fn query_aabb(
+    queries_by_search!();
+}
+
+impl<V: Vector, T> Bvh<V, T> {
+    /// The queries' traversal: both trees, pruned by `region` at every
+    /// node (the hit rule is monotone and a node's bound holds its
+    /// leaves'), then the escaped objects by their current boxes. Breaks
+    /// when `visit` does or the budget runs out (then `stats` says
+    /// truncated).
+    fn search<R: Region<V> + ?Sized>(
         &self,
-        aabb: &Aabb<V>,
+        region: &R,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // One allocation per query: the tree may be deep between a burst of
@@ -646,19 +658,18 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
                 stack.push(arena.root);
             }
             while let Some(n) = stack.pop() {
+                if !stats.visit(budget) {
+                    return ControlFlow::Break(());
+                }
                 let node = &arena.nodes[n as usize];
-                if !node.bound.overlaps(aabb) {
+                if !region.hits(&node.bound) {
                     continue;
                 }
                 if node.is_leaf() {
                     let i = node.object as usize;
                     // Escaped objects are tested below, by their current box.
-                    if self.escaped_at[i] == NONE && self.boxes[i].overlaps(aabb) {
-                        visit(
-                            self.objects
-                                .handle_at(node.object)
-                                .expect("leaves hold live objects"),
-                        )?;
+                    if self.escaped_at[i] == NONE {
+                        self.test_one(region, node.object, budget, stats, visit)?;
                     }
                 } else {
                     stack.push(node.left);
@@ -667,10 +678,22 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             }
         }
         for &i in &self.escaped {
-            if self.boxes[i as usize].overlaps(aabb) {
-                visit(self.objects.handle_at(i).expect("escaped objects are live"))?;
-            }
+            self.test_one(region, i, budget, stats, visit)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// Gives object `i` the exact test and reports it on a hit.
+    fn test_one<R: Region<V> + ?Sized>(
+        &self,
+        region: &R,
+        i: u32,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        stats.candidate(budget, region, &self.boxes[i as usize], || {
+            visit(self.objects.handle_at(i).expect("queried objects are live"))
+        })
     }
 }

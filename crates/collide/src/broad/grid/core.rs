@@ -8,8 +8,9 @@ use super::level::Level;
 use super::pairs::{PairScratch, grid_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
@@ -412,11 +413,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
         self.objects.get(handle)
     }
 
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.query_cells(aabb, visit)
-    }
+    queries_by_search!();
 }

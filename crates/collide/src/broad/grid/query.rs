@@ -3,56 +3,65 @@
 
 use super::cells::{CellCoord, corner_cell};
 use super::core::{Grid, GridKind, Place};
+use crate::broad::query::{QueryBudget, QueryStats};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
 
 impl<V: Vector, T> Grid<V, T> {
-    /// Visits each object whose box overlaps `aabb` once: the cells the box
-    /// covers in every level (an object in several cells is reported only in
-    /// the cell of the overlap's lower corner), then the overflow list.
-    pub(super) fn query_cells(
+    /// Visits each object `region` hits once: the cells its bounds cover in
+    /// every level (an object in several cells is reported only in the cell
+    /// of the lower corner of its cells and the bounds' cells), then the
+    /// objects changed since the last step and the overflow list; every
+    /// object when the region has no bounds or before the first step.
+    /// Breaks when `visit` does or the budget runs out (then `stats` says
+    /// truncated).
+    pub(crate) fn search<R: Region<V> + ?Sized>(
         &self,
-        aabb: &Aabb<V>,
+        region: &R,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if self.levels.is_empty() {
+        let mut test = |x: u32, stats: &mut QueryStats| {
+            stats.candidate(budget, region, &self.boxes[x as usize], || {
+                visit(self.handle_at(x))
+            })
+        };
+        let bounds = region.bounds();
+        let (Some(bounds), false) = (bounds, self.levels.is_empty()) else {
             for (h, _) in self.objects.iter() {
-                if self.boxes[h.index() as usize].overlaps(aabb) {
-                    visit(h)?;
-                }
+                test(h.index(), stats)?;
             }
             return ControlFlow::Continue(());
-        }
+        };
         // Registered objects as of the last step, unless they changed
         // since (then their registrations are stale and they are tested
         // directly below). The current box is tested; it lies in the same
         // cells as the registered one.
         for level in &self.levels {
-            let query = level.frame.range_of(aabb);
+            let query = level.frame.range_of(&bounds);
             level.for_each_cell_in(&query, |cell, run| {
+                if !stats.visit(budget) {
+                    return ControlFlow::Break(());
+                }
                 for reg in &level.regs[run] {
                     let x = reg.object;
-                    if !self.dirty[x as usize]
-                        && self.boxes[x as usize].overlaps(aabb)
-                        && corner_cell(&reg.min, &query.min) == cell
-                    {
-                        visit(self.handle_at(x))?;
+                    if !self.dirty[x as usize] && corner_cell(&reg.min, &query.min) == cell {
+                        test(x, stats)?;
                     }
                 }
                 ControlFlow::Continue(())
             })?;
         }
         for &x in &self.dirty_list {
-            if self.places[x as usize] == Place::Cells && self.boxes[x as usize].overlaps(aabb) {
-                visit(self.handle_at(x))?;
+            if self.places[x as usize] == Place::Cells {
+                test(x, stats)?;
             }
         }
         for &o in &self.overflow {
-            if self.boxes[o as usize].overlaps(aabb) {
-                visit(self.handle_at(o))?;
-            }
+            test(o, stats)?;
         }
         ControlFlow::Continue(())
     }
@@ -94,13 +103,18 @@ impl<V: Vector, T> Grid<V, T> {
             V::from_axes(|a| (point.axis(a) + radius).next_up().min(f32::MAX)),
         )?;
         let radius_sq = f64::from(radius) * f64::from(radius);
-        Ok(self.query_cells(&around, &mut |h| {
-            if distance_sq(self.boxes[h.index() as usize].center(), point) < radius_sq {
-                visit(h)
-            } else {
-                ControlFlow::Continue(())
-            }
-        }))
+        Ok(self.search(
+            &around,
+            &QueryBudget::default(),
+            &mut QueryStats::default(),
+            &mut |h| {
+                if distance_sq(self.boxes[h.index() as usize].center(), point) < radius_sq {
+                    visit(h)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        ))
     }
 
     /// Visits every pair of objects whose box centres lie strictly within

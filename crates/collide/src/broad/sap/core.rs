@@ -10,8 +10,9 @@ use super::spanners::SpannerIndex;
 use super::sweep::OpenSet;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, HandleError, Slots};
 use std::ops::ControlFlow;
 
@@ -328,30 +329,41 @@ impl<V: Vector, T> Sap<V, T> {
         Ok(p)
     }
 
-    /// Calls `visit` for each live object whose box overlaps `aabb`, by a
-    /// slab scan of the sweep axis when the axes are current, otherwise by
-    /// testing every object.
-    fn visit_overlapping(
+    /// Calls `visit` for each live object `region` hits: by a slab scan of
+    /// the sweep axis over the region's bounds when the axes are current
+    /// (each scanned start counts as a visit), otherwise (or for a region
+    /// without bounds) by testing every object. Breaks when `visit` does or
+    /// the budget runs out (then `stats` says truncated).
+    pub(super) fn search<R: Region<V> + ?Sized>(
         &self,
-        aabb: &Aabb<V>,
+        region: &R,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        let mut test = |p: u32, stats: &mut QueryStats| {
+            stats.candidate(budget, region, &self.boxes[p as usize], || {
+                visit(self.handle_of[p as usize])
+            })
+        };
         let live = |p: u32| self.status[p as usize] & ALIVE != 0;
-        if self.dirty || !self.built || !self.span_extent.is_finite() {
-            for (p, object) in self.boxes.iter().enumerate() {
-                if live(p as u32) && object.overlaps(aabb) {
-                    visit(self.handle_of[p])?;
+        let bounds = region.bounds();
+        let current = !self.dirty && self.built && self.span_extent.is_finite();
+        let (Some(bounds), true) = (bounds, current) else {
+            for p in 0..self.boxes.len() as u32 {
+                if live(p) {
+                    test(p, stats)?;
                 }
             }
             return ControlFlow::Continue(());
-        }
+        };
         // Objects in the axes are no longer than the spanning threshold
-        // along the sweep axis: scan that axis (in each band the query box
-        // covers, reporting an object only in the home band of the two).
+        // along the sweep axis: scan that axis (in each band the bounds
+        // cover, reporting an object only in the home band of the two).
         let axis = self.sweep_axis;
         let arrays = match self.kind {
             SapKind::OneAxis => {
-                let (lo, hi) = self.bands.range_of(aabb);
+                let (lo, hi) = self.bands.range_of(&bounds);
                 lo as usize..hi as usize + 1
             }
             SapKind::AllAxes => axis..axis + 1,
@@ -361,23 +373,28 @@ impl<V: Vector, T> Sap<V, T> {
         for array in arrays {
             scan_slab(
                 &self.axes[array],
-                aabb.min().axis(axis),
-                aabb.max().axis(axis),
+                bounds.min().axis(axis),
+                bounds.max().axis(axis),
                 self.span_extent,
                 |q| {
+                    if flow.is_break() {
+                        return;
+                    }
+                    if !stats.visit(budget) {
+                        flow = ControlFlow::Break(());
+                        return;
+                    }
                     let object = &self.boxes[q as usize];
-                    let home = !banded || self.bands.home(aabb, object) as usize == array;
-                    if flow.is_continue() && home && object.overlaps(aabb) {
-                        flow = visit(self.handle_of[q as usize]);
+                    let home = !banded || self.bands.home(&bounds, object) as usize == array;
+                    if home && object.overlaps(&bounds) {
+                        flow = test(q, stats);
                     }
                 },
             );
             flow?;
         }
         for &s in &self.spanners {
-            if self.boxes[s as usize].overlaps(aabb) {
-                visit(self.handle_of[s as usize])?;
-            }
+            test(s, stats)?;
         }
         ControlFlow::Continue(())
     }
@@ -476,11 +493,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
         self.objects.get(handle)
     }
 
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.visit_overlapping(aabb, visit)
-    }
+    queries_by_search!();
 }

@@ -5,8 +5,9 @@ use super::nodes::{Limits, NONE, Nodes};
 use super::pairs::tree_pairs;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
@@ -471,17 +472,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         self.objects.get(handle)
     }
 
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.query_boxes(aabb, &mut |i| {
-            visit(
-                self.objects
-                    .handle_at(i)
-                    .expect("registered objects are live"),
-            )
-        })
-    }
+    queries_by_search!();
 }

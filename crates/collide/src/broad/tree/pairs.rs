@@ -4,7 +4,9 @@
 use super::core::Tree;
 use super::nodes::Nodes;
 use crate::broad::events::pair_key;
-use crate::geometry::{Aabb, Vector};
+use crate::broad::query::{QueryBudget, QueryStats};
+use crate::geometry::{Aabb, Region, Vector};
+use crate::handle::Handle;
 use std::ops::ControlFlow;
 
 /// Every overlapping pair once, into `keys` (sorted); returns the number of
@@ -118,19 +120,26 @@ impl<V: Vector> Walk<'_, V> {
 }
 
 impl<V: Vector, T> Tree<V, T> {
-    /// Visits each object whose box overlaps `aabb`, by slot index: the
-    /// nodes whose bound overlaps it (objects held on the path included),
-    /// then the overflow list; before the first step, every object.
-    pub(super) fn query_boxes(
+    /// Visits each object `region` hits: the nodes whose
+    /// bound it hits (objects held on the path included; a node's bound
+    /// holds every object below it, and the hit rule is monotone), then the
+    /// overflow list; before the first step, every object. Breaks when
+    /// `visit` does or the budget runs out (then `stats` says truncated).
+    pub(super) fn search<R: Region<V> + ?Sized>(
         &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(u32) -> ControlFlow<()>,
+        region: &R,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        let mut test = |x: u32, stats: &mut QueryStats| {
+            stats.candidate(budget, region, &self.boxes[x as usize], || {
+                visit(self.objects.handle_at(x).expect("queried objects are live"))
+            })
+        };
         let Some(nodes) = &self.nodes else {
             for (h, _) in self.objects.iter() {
-                if self.boxes[h.index() as usize].overlaps(aabb) {
-                    visit(h.index())?;
-                }
+                test(h.index(), stats)?;
             }
             return ControlFlow::Continue(());
         };
@@ -141,14 +150,15 @@ impl<V: Vector, T> Tree<V, T> {
         while top > 0 {
             top -= 1;
             let node = stack[top];
+            if !stats.visit(budget) {
+                return ControlFlow::Break(());
+            }
             let n = &nodes.nodes[node as usize];
-            if !n.bound.overlaps(aabb) {
+            if !region.hits(&n.bound) {
                 continue;
             }
             for &x in &n.objects {
-                if self.boxes[x as usize].overlaps(aabb) {
-                    visit(x)?;
-                }
+                test(x, stats)?;
             }
             for c in nodes.children(node) {
                 stack[top] = c;
@@ -156,9 +166,7 @@ impl<V: Vector, T> Tree<V, T> {
             }
         }
         for &o in &self.overflow {
-            if self.boxes[o as usize].overlaps(aabb) {
-                visit(o)?;
-            }
+            test(o, stats)?;
         }
         ControlFlow::Continue(())
     }

@@ -1,0 +1,315 @@
+//! Region queries (boxes, points, rays, swept boxes, frustums) on every
+//! structure against an independent oracle (a map of id to box and the
+//! region's own hit test), between updates and steps, on the shared scenes
+//! and on integer lattices where rays run along faces and through corners;
+//! budgets and statistics.
+
+mod common;
+
+use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
+use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
+use collide::{Aabb, BroadPhase, QueryBudget, STRUCTURE_NAMES, Vector, structure_by_name};
+use common::lattice_scene;
+use glam::{Vec2, Vec3};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+/// The oracle's world: the caller's ids and boxes, nothing else.
+#[derive(Default)]
+struct Model<V: Vector> {
+    boxes: BTreeMap<u64, Aabb<V>>,
+}
+
+impl<V: Vector> Model<V> {
+    fn apply(&mut self, records: &[Record<V>]) {
+        for r in records {
+            match *r {
+                Record::Upsert { id, aabb } => {
+                    self.boxes.insert(id, aabb);
+                }
+                Record::Remove { id } => {
+                    self.boxes.remove(&id);
+                }
+            }
+        }
+    }
+
+    fn hits(&self, region: &dyn Region<V>) -> Vec<u64> {
+        let mut ids: Vec<u64> = self
+            .boxes
+            .iter()
+            .filter(|(_, b)| region.hits(b))
+            .map(|(&id, _)| id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// (t, id) of every box the ray enters, by t then id.
+    fn ray_hits(&self, ray: &Ray<V>) -> Vec<(f32, u64)> {
+        let mut hits: Vec<(f32, u64)> = self
+            .boxes
+            .iter()
+            .filter_map(|(&id, b)| ray.entry(b).map(|t| (t, id)))
+            .collect();
+        hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        hits
+    }
+}
+
+/// A structure's answer as sorted ids.
+fn region_ids<V: Vector>(world: &dyn BroadPhase<V, u64>, region: &dyn Region<V>) -> Vec<u64> {
+    let (hits, stats) = world.query_region_all(region, QueryBudget::default());
+    assert!(!stats.truncated);
+    assert_eq!(stats.hits as usize, hits.len());
+    let mut ids: Vec<u64> = hits.iter().map(|h| *world.value(*h).unwrap()).collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// A structure's ray answer as (t, id), checked to come in order of t.
+fn ray_ids<V: Vector>(world: &dyn BroadPhase<V, u64>, ray: &Ray<V>) -> Vec<(f32, u64)> {
+    let hits = world.query_ray_all(ray);
+    assert!(
+        hits.windows(2)
+            .all(|w| (w[0].t, w[0].handle) <= (w[1].t, w[1].handle)),
+        "ray hits out of order"
+    );
+    let closest = world.query_ray_closest(ray);
+    assert_eq!(closest, hits.first().copied());
+    assert_eq!(world.query_ray_any(ray), !hits.is_empty());
+    let mut out: Vec<(f32, u64)> = hits
+        .iter()
+        .map(|h| (h.t, *world.value(h.handle).unwrap()))
+        .collect();
+    out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    out
+}
+
+/// Queries of every kind spread over `[lo, hi]` on every axis; rays with
+/// zero components, endless and zero-length ones, boxes moving and still,
+/// frustums of one to four planes.
+struct Probes<V: Vector> {
+    regions: Vec<(String, Box<dyn Region<V>>)>,
+    rays: Vec<Ray<V>>,
+}
+
+fn probes<V: Vector>(seed: u64, lo: f32, hi: f32, count: usize, lattice: bool) -> Probes<V> {
+    let mut rng = SceneRng::new(seed);
+    let coord = |rng: &mut SceneRng| {
+        let x = rng.range(lo, hi);
+        if lattice { x.round() } else { x }
+    };
+    let point = |rng: &mut SceneRng| V::from_axes(|_| coord(rng));
+    let span = hi - lo;
+    let mut regions: Vec<(String, Box<dyn Region<V>>)> = Vec::new();
+    let mut rays = Vec::new();
+    for k in 0..count {
+        let p = point(&mut rng);
+        let q = point(&mut rng);
+        let aabb = Aabb::new(p.min_each(q), p.max_each(q)).unwrap();
+        // Directions in {-1, 0, 1} per axis on lattices (along faces and
+        // diagonals through corners), anything elsewhere; some axes zero.
+        let dir = V::from_axes(|_| {
+            if lattice {
+                [-1.0, 0.0, 1.0][rng.below(3)]
+            } else if rng.unit() < 0.25 {
+                0.0
+            } else {
+                rng.range(-1.0, 1.0)
+            }
+        });
+        let max_t = match k % 4 {
+            0 => f32::INFINITY,
+            1 => 0.0,
+            _ => rng.range(0.0, span),
+        };
+        let ray = Ray::new(p, dir, max_t).unwrap();
+        rays.push(ray);
+        regions.push((format!("ray {k}"), Box::new(ray)));
+        regions.push((format!("box {k}"), Box::new(aabb)));
+        regions.push((format!("point {k}"), Box::new(Aabb::from_point(q).unwrap())));
+        let moved = V::from_axes(|a| dir.axis(a) * rng.range(0.0, span / 4.0));
+        let small = Aabb::new(p, V::from_axes(|a| p.axis(a) + span / 20.0)).unwrap();
+        regions.push((
+            format!("swept {k}"),
+            Box::new(SweptAabb::new(small, moved).unwrap()),
+        ));
+        let planes: Vec<Plane<V>> = (0..1 + k % 4)
+            .map(|_| {
+                let normal = V::from_axes(|_| rng.range(-1.0, 1.0));
+                Plane::through(point(&mut rng), normal)
+            })
+            .collect();
+        if let Ok(frustum) = Frustum::new(&planes) {
+            regions.push((format!("frustum {k}"), Box::new(frustum)));
+        }
+    }
+    Probes { regions, rays }
+}
+
+/// Runs `frames` through every structure beside the model, answering
+/// `probes` with changes pending and after each step.
+fn every_structure_answers_like_the_model<V: Vector>(
+    frames: &[Vec<Record<V>>],
+    probes: &Probes<V>,
+    what: &str,
+) {
+    for name in STRUCTURE_NAMES {
+        let mut world = structure_by_name::<V, u64>(name).unwrap();
+        let mut model = Model::default();
+        let mut runner = Runner::new();
+        let mut events = Vec::new();
+        for (f, records) in frames.iter().enumerate() {
+            runner.apply(&mut world, records).unwrap();
+            model.apply(records);
+            for pass in ["pending", "stepped"] {
+                for (label, region) in &probes.regions {
+                    assert_eq!(
+                        region_ids(&*world, region.as_ref()),
+                        model.hits(region.as_ref()),
+                        "{what}: {name}, frame {f} ({pass}), {label}"
+                    );
+                }
+                for (k, ray) in probes.rays.iter().enumerate() {
+                    assert_eq!(
+                        ray_ids(&*world, ray),
+                        model.ray_hits(ray),
+                        "{what}: {name}, frame {f} ({pass}), ray {k}: {ray:?}"
+                    );
+                }
+                if pass == "pending" {
+                    runner.step(&mut world, &mut events);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_query_on_every_structure_matches_the_model_on_the_shared_scenes() {
+    for kind in [SceneKind::Uniform, SceneKind::Clustered, SceneKind::Large] {
+        for motion in [Motion::Teleport, Motion::Churn] {
+            let config = SceneConfig {
+                motion,
+                seed: 5,
+                ..SceneConfig::new(kind, 250)
+            };
+            let side2 = config.world_side(2);
+            let side3 = config.world_side(3);
+            every_structure_answers_like_the_model(
+                &Scene::<Vec2>::new(config).take_frames(4),
+                &probes(7, -50.0, side2 + 50.0, 25, false),
+                &format!("2D {kind} {motion}"),
+            );
+            every_structure_answers_like_the_model(
+                &Scene::<Vec3>::new(config).take_frames(3),
+                &probes(8, -50.0, side3 + 50.0, 20, false),
+                &format!("3D {kind} {motion}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn rays_along_faces_and_through_corners_of_lattices_match_the_model() {
+    // Integer boxes on a small lattice (ties, touching, identical and
+    // zero-size boxes) and rays from lattice points along the axes and the
+    // diagonals: rays on faces and edges, through corners, starting inside
+    // and on faces; also far from the origin.
+    for seed in 0..3 {
+        for (offset, unit) in [(0.0, 1.0), (-1.0e6, 1.0), (-3.0e38, 1.0e37)] {
+            let frames2 = lattice_scene::<Vec2>(seed, 20, offset, unit);
+            let probes2 = probes(seed + 40, offset, offset + 20.0 * unit, 30, true);
+            every_structure_answers_like_the_model(
+                &frames2[..4],
+                &probes2,
+                &format!("2D lattice {seed} at {offset}"),
+            );
+            let frames3 = lattice_scene::<Vec3>(seed, 12, offset, unit);
+            let probes3 = probes(seed + 50, offset, offset + 12.0 * unit, 20, true);
+            every_structure_answers_like_the_model(
+                &frames3[..3],
+                &probes3,
+                &format!("3D lattice {seed} at {offset}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn budgets_truncate_and_say_so_and_a_finished_query_is_complete() {
+    let config = SceneConfig::new(SceneKind::Clustered, 400);
+    let frames = Scene::<Vec2>::new(config).take_frames(2);
+    let region = Aabb::new(Vec2::splat(-10.0), Vec2::splat(2000.0)).unwrap();
+    for name in STRUCTURE_NAMES {
+        let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+        let mut runner = Runner::new();
+        let mut events = Vec::new();
+        for records in &frames {
+            runner.apply(&mut world, records).unwrap();
+            runner.step(&mut world, &mut events);
+        }
+        let (full, stats) = world.query_region_all(&region, QueryBudget::default());
+        assert_eq!(full.len(), 400, "{name}");
+        assert!(!stats.truncated);
+        if *name != "brute" {
+            assert!(stats.visited > 0, "{name}: {stats:?}");
+        }
+        for limit in [0u64, 1, 7, 100] {
+            for budget in [
+                QueryBudget {
+                    max_tested: Some(limit),
+                    ..QueryBudget::default()
+                },
+                QueryBudget {
+                    max_visited: Some(limit),
+                    ..QueryBudget::default()
+                },
+            ] {
+                let (part, stats) = world.query_region_all(&region, budget);
+                assert!(part.iter().all(|h| full.contains(h)), "{name}");
+                assert!(stats.tested <= budget.max_tested.unwrap_or(u64::MAX));
+                assert!(stats.visited <= budget.max_visited.unwrap_or(u64::MAX));
+                if stats.truncated {
+                    assert!(part.len() < full.len() || limit > 0, "{name}");
+                } else {
+                    assert_eq!(part, full, "{name}: {budget:?} not truncated but short");
+                }
+                if limit == 0 && (budget.max_tested.is_some() || *name != "brute") {
+                    assert!(stats.truncated && part.is_empty(), "{name}: {budget:?}");
+                }
+            }
+        }
+        // A visitor that stops early is not a truncation.
+        let mut seen = 0;
+        let stats = world.query_region(&region, QueryBudget::default(), &mut |_| {
+            seen += 1;
+            ControlFlow::Break(())
+        });
+        assert_eq!((seen, stats.hits, stats.truncated), (1, 1, false), "{name}");
+    }
+}
+
+#[test]
+fn the_bvh_prunes_a_ray_to_a_few_nodes() {
+    let config = SceneConfig::new(SceneKind::Uniform, 5000);
+    let frames = Scene::<Vec2>::new(config).take_frames(2);
+    let mut world = structure_by_name::<Vec2, u64>("bvh").unwrap();
+    let mut runner = Runner::new();
+    let mut events = Vec::new();
+    for records in &frames {
+        runner.apply(&mut world, records).unwrap();
+        runner.step(&mut world, &mut events);
+    }
+    let side = config.world_side(2);
+    let ray = Ray::new(Vec2::new(0.0, side / 2.0), Vec2::X, 100.0).unwrap();
+    let stats = world.query_ray(&ray, QueryBudget::default(), &mut |_| {
+        ControlFlow::Continue(())
+    });
+    assert!(stats.hits > 0);
+    assert!(
+        stats.visited < 500 && stats.tested < 100,
+        "a short ray should not wander: {stats:?}"
+    );
+}

@@ -5,10 +5,13 @@
 //!   report.
 //! - `collide replay TRACE`: replays a recorded trace through a structure.
 //! - `collide record SCENE`: writes a built-in scene as a trace.
+//! - `collide query TRACE --frame F ...`: one point, box, ray, swept-box or
+//!   frustum query on a trace's objects at a frame.
 
 mod cell_study;
 mod demo;
 mod measure;
+mod query;
 mod record;
 mod replay;
 mod report;
@@ -37,6 +40,9 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Write a built-in scene as a trace file.
     Record(record::RecordArgs),
+    /// Query a trace's objects at a frame: a point, a box, a ray, a swept
+    /// box or a frustum.
+    Query(query::QueryArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +57,7 @@ fn main() -> ExitCode {
             replay::replay(&args, &mut stdout).map_err(|f| (f.message, f.status))
         }
         Command::Record(args) => record::record(&args),
+        Command::Query(args) => query::query(&args, &mut stdout).map_err(|f| (f.message, f.status)),
     };
     let _ = stdout.flush();
     match result {

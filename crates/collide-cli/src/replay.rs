@@ -8,7 +8,7 @@ use collide::trace::{AnyTrace, parse};
 use collide::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, Vector};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `collide replay`.
 #[derive(Args, Debug, Clone)]
@@ -35,7 +35,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn input(message: String) -> Self {
+    pub(crate) fn input(message: String) -> Self {
         Self { message, status: 2 }
     }
 }
@@ -53,22 +53,22 @@ pub fn replay(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), Failure> {
             STRUCTURE_NAMES.join(", ")
         )));
     };
-    let cannot_open = |why: String| {
-        Failure::input(format!(
-            "cannot open trace `{}`: {why}",
-            args.trace.display()
-        ))
-    };
-    if args.trace.is_dir() {
-        return Err(cannot_open("it is a directory, not a trace file".into()));
-    }
-    let file = std::fs::File::open(&args.trace).map_err(|e| cannot_open(e.to_string()))?;
-    let trace = parse(BufReader::new(file))
-        .map_err(|e| Failure::input(format!("{}: {e}", args.trace.display())))?;
-    match trace {
+    match open_trace(&args.trace)? {
         AnyTrace::D2(t) => replay_frames(&t.frames, &names, args, out),
         AnyTrace::D3(t) => replay_frames(&t.frames, &names, args, out),
     }
+}
+
+/// Reads and parses the trace at `path`; errors name the file (and the
+/// line, for a malformed trace).
+pub(crate) fn open_trace(path: &Path) -> Result<AnyTrace, Failure> {
+    let cannot_open =
+        |why: String| Failure::input(format!("cannot open trace `{}`: {why}", path.display()));
+    if path.is_dir() {
+        return Err(cannot_open("it is a directory, not a trace file".into()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| cannot_open(e.to_string()))?;
+    parse(BufReader::new(file)).map_err(|e| Failure::input(format!("{}: {e}", path.display())))
 }
 
 fn replay_frames<V: Vector>(

@@ -339,3 +339,242 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
     );
     assert!(Path::new(&report).is_file());
 }
+
+/// The answer of `collide query` computed with the library: brute force
+/// over the scene's objects at `frame`, in the command's output format.
+fn library_query<V: Vector>(
+    config: SceneConfig,
+    frame: usize,
+    region: &dyn collide::geometry::Region<V>,
+    ray: Option<&collide::geometry::Ray<V>>,
+) -> String {
+    use collide::BroadPhase;
+    let mut scene = Scene::<V>::new(config);
+    let mut world = Brute::<V, u64>::new();
+    let mut runner = Runner::new();
+    let (mut records, mut events) = (Vec::new(), Vec::new());
+    for _ in 0..=frame {
+        scene.next_frame(&mut records);
+        runner.apply(&mut world, &records).unwrap();
+        runner.step(&mut world, &mut events);
+    }
+    let mut out = String::new();
+    if let Some(ray) = ray {
+        let mut hits: Vec<(f32, u64)> = world
+            .query_ray_all(ray)
+            .iter()
+            .map(|h| (h.t, *world.value(h.handle).unwrap()))
+            .collect();
+        hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (t, id) in hits {
+            out.push_str(&format!("{id} {t}\n"));
+        }
+    } else {
+        let (hits, _) = world.query_region_all(region, collide::QueryBudget::default());
+        let mut ids: Vec<u64> = hits.iter().map(|h| *world.value(*h).unwrap()).collect();
+        ids.sort_unstable();
+        for id in ids {
+            out.push_str(&format!("{id}\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn query_answers_like_the_library_on_every_structure() {
+    use collide::geometry::{Frustum, Plane, Ray, SweptAabb};
+    use collide::{Aabb2, Aabb3};
+    let dir = tempfile::tempdir().unwrap();
+    let config = SceneConfig {
+        motion: Motion::Teleport,
+        seed: 4,
+        ..SceneConfig::new(SceneKind::Clustered, 300)
+    };
+    let (t2, t3) = (dir.path().join("q2.trace"), dir.path().join("q3.trace"));
+    for (dim, path) in [("2", &t2), ("3", &t3)] {
+        let out = collide(&[
+            "record",
+            "clustered",
+            "--n",
+            "300",
+            "--dim",
+            dim,
+            "--motion",
+            "teleport",
+            "--frames",
+            "6",
+            "--seed",
+            "4",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let frustum_file = dir.path().join("view.txt");
+    std::fs::write(
+        &frustum_file,
+        "# x > 100 and x + y < 600\n-1 0 -100\n1 1 600\n",
+    )
+    .unwrap();
+    let frustum = Frustum::new(&[
+        Plane::new(Vec2::new(-1.0, 0.0), -100.0),
+        Plane::new(Vec2::new(1.0, 1.0), 600.0),
+    ])
+    .unwrap();
+    let ray2 = Ray::new(Vec2::new(0.0, 300.0), Vec2::new(1.0, 0.2), 500.0).unwrap();
+    // The 3D ray starts at the centre of an object of frame 4 (so it hits).
+    let mut scene = Scene::<Vec3>::new(config);
+    scene.take_frames(5);
+    let start = scene.objects().next().unwrap().1.center();
+    let ray3 = Ray::new(start, Vec3::new(1.0, 0.1, 0.3), f32::INFINITY).unwrap();
+    let (sx, sy, sz) = (
+        start.x.to_string(),
+        start.y.to_string(),
+        start.z.to_string(),
+    );
+    let aabb = Aabb2::new(Vec2::new(100.0, 100.0), Vec2::new(250.0, 400.0)).unwrap();
+    let swept = SweptAabb::new(
+        Aabb3::new(Vec3::splat(50.0), Vec3::splat(60.0)).unwrap(),
+        Vec3::new(200.0, 100.0, 0.0),
+    )
+    .unwrap();
+    // The point is the centre of an object of frame 4 (so it hits).
+    let mut scene2 = Scene::<Vec2>::new(config);
+    scene2.take_frames(5);
+    let centre = scene2.objects().next().unwrap().1.center();
+    let point = Aabb2::from_point(centre).unwrap();
+    let (cx, cy) = (centre.x.to_string(), centre.y.to_string());
+    let p2 = t2.to_str().unwrap();
+    let p3 = t3.to_str().unwrap();
+    let f = frustum_file.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec![p2, "--ray", "0", "300", "1", "0.2", "--tmax", "500"],
+            library_query::<Vec2>(config, 4, &ray2, Some(&ray2)),
+        ),
+        (
+            vec![p3, "--ray", &sx, &sy, &sz, "1", "0.1", "0.3"],
+            library_query::<Vec3>(config, 4, &ray3, Some(&ray3)),
+        ),
+        (
+            vec![p2, "--aabb", "100", "100", "250", "400"],
+            library_query::<Vec2>(config, 4, &aabb, None),
+        ),
+        (
+            vec![
+                p3, "--swept", "50", "50", "50", "60", "60", "60", "200", "100", "0",
+            ],
+            library_query::<Vec3>(config, 4, &swept, None),
+        ),
+        (
+            vec![p2, "--frustum", f],
+            library_query::<Vec2>(config, 4, &frustum, None),
+        ),
+        (
+            vec![p2, "--point", &cx, &cy],
+            library_query::<Vec2>(config, 4, &point, None),
+        ),
+    ];
+    for (args, expected) in &cases {
+        assert!(expected.lines().count() > 0, "{args:?} must hit something");
+        for name in STRUCTURE_NAMES {
+            let mut full = vec!["query", args[0], "--frame", "4", "--structure", name];
+            full.extend_from_slice(&args[1..]);
+            let out = collide(&full);
+            assert!(out.status.success(), "{full:?}: {}", text(&out.stderr));
+            assert_eq!(&text(&out.stdout), expected, "{full:?}");
+        }
+    }
+    // Statistics, and a budget that cuts the query short says so.
+    let out = collide(&[
+        "query",
+        p2,
+        "--frame",
+        "4",
+        "--aabb",
+        "0",
+        "0",
+        "1000",
+        "1000",
+        "--budget",
+        "3",
+        "--stats",
+        "--structure",
+        "bvh",
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    assert!(
+        stdout.ends_with("tested 3 hits 3 truncated yes\n"),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).contains("incomplete"));
+}
+
+#[test]
+fn bad_query_arguments_exit_with_status_2_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("q.trace");
+    let path = trace.to_str().unwrap();
+    let out = collide(&[
+        "record", "uniform", "--n", "50", "--frames", "3", "--out", path,
+    ]);
+    assert!(out.status.success());
+    let frustum = |name: &str, body: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let inverted = frustum("inverted.txt", "1 0 10\n# near and far swapped\n-1 0 -20\n");
+    let garbled = frustum("garbled.txt", "1 0 10\n1 zero 3\n");
+    let short = frustum("short.txt", "1 10\n");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--frame", "3", "--point", "1", "2"],
+            "past the trace's end",
+        ),
+        (
+            vec!["--frame", "0", "--point", "1", "2", "3"],
+            "takes 2 numbers",
+        ),
+        (
+            vec!["--frame", "0", "--aabb", "5", "5", "1", "1"],
+            "inverted on axis 0",
+        ),
+        (
+            vec!["--frame", "0", "--ray", "0", "0", "nan", "1"],
+            "finite",
+        ),
+        (
+            vec!["--frame", "0", "--ray", "0", "0", "1", "1", "--tmax", "-1"],
+            "0 or more",
+        ),
+        (
+            vec!["--frame", "0", "--swept", "0", "0", "1", "1", "inf", "0"],
+            "finite",
+        ),
+        (
+            vec!["--frame", "0", "--frustum", &inverted],
+            "inverted.txt:3",
+        ),
+        (vec!["--frame", "0", "--frustum", &garbled], "garbled.txt:2"),
+        (vec!["--frame", "0", "--frustum", &short], "short.txt:1"),
+        (
+            vec!["--frame", "0", "--point", "1", "2", "-s", "octopus"],
+            "unknown structure",
+        ),
+        (
+            vec![
+                "--frame", "0", "--point", "1", "2", "--aabb", "0", "0", "1", "1",
+            ],
+            "cannot be used",
+        ),
+        (vec!["--frame", "0"], "required"),
+    ];
+    for (args, message) in cases {
+        let mut full = vec!["query", path];
+        full.extend_from_slice(&args);
+        assert_input_error(&full, message);
+    }
+}

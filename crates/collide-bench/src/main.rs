@@ -4,6 +4,7 @@
 
 mod contender;
 mod peers;
+mod queries;
 
 use clap::Parser;
 use collide::Vector;
@@ -52,6 +53,11 @@ struct Args {
     /// Also write every row to this CSV file.
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Measure queries instead of frames: this many box and ray probes per
+    /// scene, on ours, parry's BVH (`parry-bvh`) and rstar (see
+    /// src/queries.rs). `--motion` and `--frames` are ignored.
+    #[arg(long)]
+    queries: Option<usize>,
 }
 
 /// Names of the peers as the tables print them, 2D and 3D together.
@@ -441,6 +447,54 @@ fn csv(rows: &[Row]) -> String {
     out
 }
 
+/// `--queries`: one table per scene; fails when one of ours answered a
+/// checked probe wrongly.
+fn query_mode(args: &Args, count: usize) -> ExitCode {
+    println!(
+        "- timed: {count} probes of each kind, through each implementation's own query API; \
+         microseconds per query; the first 300 of each kind are checked against brute force \
+         under collide's strict rules\n"
+    );
+    let mut wrong = false;
+    for &dim in &args.dim {
+        for &kind in &args.scene {
+            for &n in &args.n {
+                progress(&format!("queries {dim}D {kind} n={n}"));
+                let rows = if dim == 2 {
+                    queries::run_queries::<Vec2>(kind, n, count, &args.only, &|objects| {
+                        vec![
+                            Box::new(queries::parry2::ParryQuerier::new(objects)),
+                            Box::new(queries::rstar_querier::RstarQuerier::<Vec2, 2>::new(
+                                objects,
+                            )),
+                        ]
+                    })
+                } else {
+                    queries::run_queries::<Vec3>(kind, n, count, &args.only, &|objects| {
+                        vec![
+                            Box::new(queries::parry3::ParryQuerier::new(objects)),
+                            Box::new(queries::rstar_querier::RstarQuerier::<Vec3, 3>::new(
+                                objects,
+                            )),
+                        ]
+                    })
+                };
+                progress("");
+                println!("## Queries, {dim}D {kind}, n = {n}\n");
+                print!("{}", queries::query_table(&rows));
+                println!();
+                wrong |= rows.iter().any(|r| r.wrong > 0 && is_ours(&r.name));
+            }
+        }
+    }
+    if wrong {
+        eprintln!("ERROR: one of ours answered a checked query wrongly (see the tables)");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// "MODEL NAME, N cores" from /proc/cpuinfo.
 fn machine() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
@@ -469,6 +523,7 @@ fn main() -> ExitCode {
         .iter()
         .chain(PEER_NAMES)
         .chain(VARIANT_NAMES)
+        .chain(&["parry-bvh"])
         .copied()
         .collect();
     if let Some(bad) = args.only.iter().find(|o| !known.contains(&o.as_str())) {
@@ -484,6 +539,9 @@ fn main() -> ExitCode {
     println!("- command: `{}`", command.join(" "));
     println!("- machine: {}", machine());
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
+    if let Some(count) = args.queries {
+        return query_mode(&args, count);
+    }
     println!(
         "- timed per frame: applying the frame's records plus producing the full pair list; \
          build = frame 0; mean and p99 over frames 1..{} ({} frames); microseconds",

@@ -11,10 +11,11 @@ use collide::{Aabb, Vector};
 use rstar::{AABB, RTree, RTreeObject};
 use std::ops::ControlFlow;
 
+/// A box in the tree: its envelope and its index in the caller's arrays.
 #[derive(Clone, Copy, Debug)]
-struct Item<const D: usize> {
-    envelope: AABB<[f32; D]>,
-    index: u32,
+pub struct Item<const D: usize> {
+    pub envelope: AABB<[f32; D]>,
+    pub index: u32,
 }
 
 impl<const D: usize> RTreeObject for Item<D> {
@@ -25,8 +26,9 @@ impl<const D: usize> RTreeObject for Item<D> {
     }
 }
 
+/// rstar's envelope of a box.
 #[inline]
-fn envelope<V: Vector, const D: usize>(aabb: &Aabb<V>) -> AABB<[f32; D]> {
+pub fn envelope<V: Vector, const D: usize>(aabb: &Aabb<V>) -> AABB<[f32; D]> {
     let (lo, hi) = (aabb.min(), aabb.max());
     AABB::from_corners(
         std::array::from_fn(|i| lo.axis(i)),

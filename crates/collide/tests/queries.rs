@@ -312,4 +312,28 @@ fn the_bvh_prunes_a_ray_to_a_few_nodes() {
         stats.visited < 500 && stats.tested < 100,
         "a short ray should not wander: {stats:?}"
     );
+    // Across the whole world: all hits visit much of the tree; the first
+    // hit, walked nearest first, only the start of it.
+    let across = Ray::new(Vec2::new(-1.0, side / 2.0), Vec2::X, f32::INFINITY).unwrap();
+    let all = world.query_ray(&across, QueryBudget::default(), &mut |_| {
+        ControlFlow::Continue(())
+    });
+    let mut first = None;
+    let closest = world.query_ray(&across, QueryBudget::default(), &mut |hit| {
+        first = Some(hit);
+        ControlFlow::Break(())
+    });
+    assert!(all.hits > 20 && closest.hits == 1, "{all:?} {closest:?}");
+    assert!(
+        closest.visited * 4 < all.visited,
+        "nearest first: {closest:?} against {all:?}"
+    );
+    assert_eq!(first, world.query_ray_all(&across).first().copied());
+    // A budget cuts a ray short and says so.
+    let tight = QueryBudget {
+        max_visited: Some(5),
+        ..QueryBudget::default()
+    };
+    let cut = world.query_ray(&across, tight, &mut |_| ControlFlow::Continue(()));
+    assert!(cut.truncated && cut.visited == 5, "{cut:?}");
 }

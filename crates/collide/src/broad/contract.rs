@@ -421,6 +421,10 @@ pub trait BroadPhase<V: Vector, T> {
     /// [`ControlFlow::Break`]; within `budget` (a truncated query may have
     /// missed nearer objects: see [`QueryStats::truncated`]).
     ///
+    /// The provided implementation collects every hit, then sorts them; the
+    /// BVH walks its nodes nearest first instead, so a visitor that stops
+    /// early (the closest hit) stops the walk too.
+    ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Brute, QueryBudget, geometry::Ray};
     /// use glam::Vec2;
@@ -484,17 +488,12 @@ pub trait BroadPhase<V: Vector, T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
-        let mut best: Option<RayHit> = None;
-        self.query_region(ray, QueryBudget::default(), &mut |handle| {
-            let aabb = self.aabb(handle).expect("queries report live objects");
-            let t = ray.entry(&aabb).expect("the region hit it");
-            let better = best.is_none_or(|b| (t, handle) < (b.t, b.handle));
-            if better {
-                best = Some(RayHit { handle, t });
-            }
-            ControlFlow::Continue(())
+        let mut first = None;
+        self.query_ray(ray, QueryBudget::default(), &mut |hit| {
+            first = Some(hit);
+            ControlFlow::Break(())
         });
-        best
+        first
     }
 
     /// Whether `ray` hits any object; stops at the first found.
@@ -565,5 +564,13 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> QueryStats {
         (**self).query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        (**self).query_ray(ray, budget, visit)
     }
 }

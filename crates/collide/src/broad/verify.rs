@@ -5,9 +5,9 @@
 use super::brute::Brute;
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair};
-use super::query::{QueryBudget, QueryStats};
+use super::query::{QueryBudget, QueryStats, RayHit};
 use crate::error::Error;
-use crate::geometry::{Aabb, Region, Vector};
+use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, HandleError, RemovedLog};
 use std::fmt;
 use std::marker::PhantomData;
@@ -485,5 +485,14 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> QueryStats {
         self.inner.query_region(region, budget, visit)
+    }
+
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_ray(ray, budget, visit)
     }
 }

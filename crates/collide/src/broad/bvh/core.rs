@@ -8,10 +8,10 @@ use super::rest::{REST_STEPS, RestingTree};
 use super::tree::{Arena, NONE};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
-use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::query::{QueryBudget, QueryStats, RayHit, queries_by_search};
 use crate::broad::radix::merge_sorted;
 use crate::error::Error;
-use crate::geometry::{Aabb, Region, Vector};
+use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
@@ -635,6 +635,15 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     }
 
     queries_by_search!();
+
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.ray_nearest_first(ray, &budget, visit)
+    }
 }
 
 impl<V: Vector, T> Bvh<V, T> {

@@ -6,6 +6,7 @@ mod check;
 mod core;
 mod pairs;
 mod quality;
+mod ray;
 mod renew;
 mod rest;
 mod tree;

@@ -337,3 +337,93 @@ fn the_bvh_prunes_a_ray_to_a_few_nodes() {
     let cut = world.query_ray(&across, tight, &mut |_| ControlFlow::Continue(()));
     assert!(cut.truncated && cut.visited == 5, "{cut:?}");
 }
+
+#[test]
+fn grids_walk_rays_through_tiny_and_huge_cells_and_report_each_object_once() {
+    // Objects spanning many cells (tiny cells) and many objects per cell
+    // (huge cells), on lattices, where ray entry points fall on cell
+    // boundaries: the walk along the ray must report each object once,
+    // exactly as the model.
+    use collide::{Grid, GridConfig, GridKind};
+    for (seed, cell) in [(1u64, 0.25f32), (2, 1.0), (3, 7.0), (4, 100.0)] {
+        for kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+            let config = GridConfig {
+                cell_size: Some(cell),
+                max_cells_per_object: 4096,
+                ..GridConfig::default()
+            };
+            let frames = lattice_scene::<Vec2>(seed, 16, -3.0, 1.0);
+            let probes2 = probes(seed + 90, -3.0, 13.0, 60, true);
+            let mut world = Grid::<Vec2, u64>::with_config(kind, config).unwrap();
+            let mut model = Model::default();
+            let mut runner = Runner::new();
+            let mut events = Vec::new();
+            for (f, records) in frames.iter().take(4).enumerate() {
+                runner.apply(&mut world, records).unwrap();
+                model.apply(records);
+                runner.step(&mut world, &mut events);
+                for (k, ray) in probes2.rays.iter().enumerate() {
+                    assert_eq!(
+                        ray_ids(&world, ray),
+                        model.ray_hits(ray),
+                        "{kind:?} cell {cell}, frame {f}, ray {k}: {ray:?}"
+                    );
+                }
+            }
+            let frames3 = lattice_scene::<Vec3>(seed, 10, 5.0, 1.0);
+            let probes3 = probes(seed + 91, 5.0, 15.0, 40, true);
+            let config3 = GridConfig {
+                cell_size: Some(cell),
+                max_cells_per_object: 4096,
+                ..GridConfig::default()
+            };
+            let mut world = Grid::<Vec3, u64>::with_config(kind, config3).unwrap();
+            let mut model = Model::default();
+            let mut runner = Runner::new();
+            for (f, records) in frames3.iter().take(3).enumerate() {
+                runner.apply(&mut world, records).unwrap();
+                model.apply(records);
+                runner.step(&mut world, &mut events);
+                for (k, ray) in probes3.rays.iter().enumerate() {
+                    assert_eq!(
+                        ray_ids(&world, ray),
+                        model.ray_hits(ray),
+                        "3D {kind:?} cell {cell}, frame {f}, ray {k}: {ray:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_grid_walks_the_cells_along_a_ray_not_its_bounding_box() {
+    use collide::{Aabb2, Grid, GridConfig, GridKind};
+    let config = GridConfig {
+        cell_size: Some(1.0),
+        ..GridConfig::default()
+    };
+    let mut grid = Grid::<Vec2, u64>::with_config(GridKind::Hashed, config).unwrap();
+    for i in 0..100 {
+        for j in 0..100 {
+            let p = Vec2::new(i as f32, j as f32);
+            grid.insert(Aabb2::new(p, p + Vec2::splat(0.5)).unwrap(), 0)
+                .unwrap();
+        }
+    }
+    grid.step();
+    let diagonal = Ray::new(Vec2::splat(0.25), Vec2::ONE, 99.0).unwrap();
+    let walk = grid.query_region(&diagonal, QueryBudget::default(), &mut |_| {
+        ControlFlow::Continue(())
+    });
+    let bounds = diagonal.bounds().unwrap();
+    let boxed = grid.query_region(&bounds, QueryBudget::default(), &mut |_| {
+        ControlFlow::Continue(())
+    });
+    assert_eq!(walk.hits, 100, "the diagonal enters the 100 boxes on it");
+    assert!(boxed.visited > 9_000, "{boxed:?}");
+    assert!(
+        walk.visited * 5 < boxed.visited,
+        "{walk:?} against {boxed:?}"
+    );
+}

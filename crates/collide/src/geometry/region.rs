@@ -33,6 +33,12 @@ pub trait Region<V: Vector> {
     /// A box holding every point of the region, or `None` when the region
     /// is unbounded (structures then look at every object).
     fn bounds(&self) -> Option<Aabb<V>>;
+
+    /// The ray, when the region is one (grids then walk the cells along
+    /// it instead of every cell of its bounds).
+    fn as_ray(&self) -> Option<&Ray<V>> {
+        None
+    }
 }
 
 impl<V: Vector> Region<V> for Aabb<V> {
@@ -52,6 +58,10 @@ impl<V: Vector> Region<V> for Ray<V> {
 
     fn bounds(&self) -> Option<Aabb<V>> {
         Ray::bounds(self)
+    }
+
+    fn as_ray(&self) -> Option<&Ray<V>> {
+        Some(self)
     }
 }
 

@@ -79,6 +79,19 @@ impl CellFrame {
         floor.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
+    /// The world coordinate where cell `c` starts on `axis`.
+    pub(crate) fn cell_start(&self, c: i32, axis: usize) -> f64 {
+        self.origin[axis] + f64::from(c) * self.size
+    }
+
+    /// The cell holding coordinate `x` (any f64) on `axis`, saturated as
+    /// [`CellFrame::cell_of`] saturates.
+    pub(crate) fn cell_on_axis_f64(&self, x: f64, axis: usize, dim: usize) -> i32 {
+        let limit = if dim == 3 { LIMIT_3D } else { i32::MAX };
+        let v = ((x - self.origin[axis]) * self.inv_size).floor();
+        v.clamp(f64::from(-limit - 1), f64::from(limit)) as i32
+    }
+
     #[inline]
     pub(crate) fn cell_of<V: Vector>(&self, p: V) -> CellCoord {
         let limit = if V::DIM == 3 { LIMIT_3D } else { i32::MAX };

@@ -194,19 +194,41 @@ impl<V: Vector> Level<V> {
         }
         for z in range.min[2]..=range.max[2] {
             for y in range.min[1]..=range.max[1] {
-                let first = self.key([range.min[0], y, z]);
-                let last = self.key([range.max[0], y, z]);
-                let mut start = self.regs.partition_point(|r| r.key < first);
-                while start < self.regs.len() && self.regs[start].key <= last {
-                    let key = self.regs[start].key;
-                    let mut end = start + 1;
-                    while end < self.regs.len() && self.regs[end].key == key {
-                        end += 1;
-                    }
-                    f(self.coords(key), start..end)?;
-                    start = end;
-                }
+                self.for_each_cell_in_row(range.min[0], range.max[0], y, z, &mut f)?;
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Calls `f(cell, registrations)` for every registered cell of row
+    /// `(y, z)` with x in `[x0, x1]` (clipped to the bounds of a dense
+    /// level), in order, until it breaks.
+    pub(crate) fn for_each_cell_in_row(
+        &self,
+        x0: i32,
+        x1: i32,
+        y: i32,
+        z: i32,
+        mut f: impl FnMut(CellCoord, Range<usize>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let row = CellRange {
+            min: [x0, y, z],
+            max: [x1, y, z],
+        };
+        let Some(row) = self.clip(&row) else {
+            return ControlFlow::Continue(());
+        };
+        let first = self.key(row.min);
+        let last = self.key(row.max);
+        let mut start = self.regs.partition_point(|r| r.key < first);
+        while start < self.regs.len() && self.regs[start].key <= last {
+            let key = self.regs[start].key;
+            let mut end = start + 1;
+            while end < self.regs.len() && self.regs[end].key == key {
+                end += 1;
+            }
+            f(self.coords(key), start..end)?;
+            start = end;
         }
         ControlFlow::Continue(())
     }

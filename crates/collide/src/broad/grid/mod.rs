@@ -9,6 +9,7 @@ mod level;
 mod levels;
 mod pairs;
 mod query;
+mod ray;
 
 pub use config::GridConfig;
 pub use core::{Grid, GridKind, GridStats};

@@ -10,9 +10,10 @@ use crate::handle::Handle;
 use std::ops::ControlFlow;
 
 impl<V: Vector, T> Grid<V, T> {
-    /// Visits each object `region` hits once: the cells its bounds cover in
-    /// every level (an object in several cells is reported only in the cell
-    /// of the lower corner of its cells and the bounds' cells), then the
+    /// Visits each object `region` hits once: the cells along it for a
+    /// segment (see `ray.rs`), else the cells its bounds cover in every
+    /// level (an object in several cells is reported only in the cell of
+    /// the lower corner of its cells and the bounds' cells), then the
     /// objects changed since the last step and the overflow list; every
     /// object when the region has no bounds or before the first step.
     /// Breaks when `visit` does or the budget runs out (then `stats` says
@@ -24,6 +25,11 @@ impl<V: Vector, T> Grid<V, T> {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if let Some(ray) = region.as_ray() {
+            if let Some(flow) = self.search_ray(ray, budget, stats, visit) {
+                return flow;
+            }
+        }
         let mut test = |x: u32, stats: &mut QueryStats| {
             stats.candidate(budget, region, &self.boxes[x as usize], || {
                 visit(self.handle_at(x))
@@ -55,6 +61,16 @@ impl<V: Vector, T> Grid<V, T> {
                 ControlFlow::Continue(())
             })?;
         }
+        self.search_unregistered(&mut test, stats)
+    }
+
+    /// Tests the objects no cell answers for: those changed since the last
+    /// step (their registrations are stale) and the overflow list.
+    pub(super) fn search_unregistered(
+        &self,
+        test: &mut dyn FnMut(u32, &mut QueryStats) -> ControlFlow<()>,
+        stats: &mut QueryStats,
+    ) -> ControlFlow<()> {
         for &x in &self.dirty_list {
             if self.places[x as usize] == Place::Cells {
                 test(x, stats)?;

@@ -427,3 +427,106 @@ fn a_grid_walks_the_cells_along_a_ray_not_its_bounding_box() {
         "{walk:?} against {boxed:?}"
     );
 }
+
+mod properties {
+    //! Property tests: random lattice worlds and random queries (rays with
+    //! zero components, along faces, from inside; frustums; budgets of
+    //! zero) on every structure, against the model.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn lattice_box() -> impl Strategy<Value = Aabb<Vec2>> {
+        (-6i32..6, -6i32..6, 0i32..4, 0i32..4).prop_map(|(x, y, w, h)| {
+            let p = Vec2::new(x as f32, y as f32);
+            Aabb::new(p, p + Vec2::new(w as f32, h as f32)).unwrap()
+        })
+    }
+
+    fn lattice_ray() -> impl Strategy<Value = Ray<Vec2>> {
+        (-7i32..7, -7i32..7, -2i32..3, -2i32..3, 0u32..4).prop_map(|(x, y, dx, dy, len)| {
+            let max_t = [0.0, 1.5, 6.0, f32::INFINITY][len as usize];
+            Ray::new(
+                Vec2::new(x as f32, y as f32),
+                Vec2::new(dx as f32 * 0.5, dy as f32),
+                max_t,
+            )
+            .unwrap()
+        })
+    }
+
+    fn answers(boxes: &[Aabb<Vec2>], query: impl Fn(&dyn BroadPhase<Vec2, u64>)) {
+        for name in STRUCTURE_NAMES {
+            let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+            for (i, b) in boxes.iter().enumerate() {
+                world.insert(*b, i as u64).unwrap();
+            }
+            query(&*world); // before the first step
+            world.step();
+            query(&*world);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn rays_on_every_structure_equal_the_model(
+            boxes in prop::collection::vec(lattice_box(), 0..40),
+            rays in prop::collection::vec(lattice_ray(), 1..8),
+        ) {
+            let model = Model {
+                boxes: boxes.iter().enumerate().map(|(i, b)| (i as u64, *b)).collect(),
+            };
+            answers(&boxes, |world| {
+                for ray in &rays {
+                    assert_eq!(ray_ids(world, ray), model.ray_hits(ray), "{}: {ray:?}", world.name());
+                    assert_eq!(region_ids(world, ray), model.hits(ray), "{}: {ray:?}", world.name());
+                }
+            });
+        }
+
+        #[test]
+        fn frustums_boxes_and_zero_budgets_on_every_structure(
+            boxes in prop::collection::vec(lattice_box(), 1..40),
+            planes in prop::collection::vec((-2i32..3, -2i32..3, -8i32..8), 1..5),
+            probe in lattice_box(),
+        ) {
+            let model = Model {
+                boxes: boxes.iter().enumerate().map(|(i, b)| (i as u64, *b)).collect(),
+            };
+            let planes: Vec<Plane<Vec2>> = planes
+                .iter()
+                .map(|&(a, b, c)| Plane::new(Vec2::new(a as f32, b as f32), c as f32))
+                .collect();
+            let frustum = Frustum::new(&planes);
+            answers(&boxes, |world| {
+                assert_eq!(region_ids(world, &probe), model.hits(&probe));
+                if let Ok(f) = &frustum {
+                    assert_eq!(region_ids(world, f), model.hits(f), "{}", world.name());
+                }
+                for budget in [
+                    QueryBudget { max_tested: Some(0), ..QueryBudget::default() },
+                    QueryBudget { max_visited: Some(0), ..QueryBudget::default() },
+                ] {
+                    let (hits, stats) = world.query_region_all(&probe, budget);
+                    // Nothing may be reported without a test; a query that
+                    // could not finish says so.
+                    if budget.max_tested == Some(0) {
+                        assert!(hits.is_empty() && stats.tested == 0);
+                    }
+                    if !stats.truncated {
+                        let mut ids: Vec<u64> =
+                            hits.iter().map(|h| *world.value(*h).unwrap()).collect();
+                        ids.sort_unstable();
+                        assert_eq!(ids, model.hits(&probe), "{} {budget:?}", world.name());
+                    }
+                }
+            });
+            // Frustums with a zero normal or two planes facing apart are
+            // errors, never a panic.
+            if let Err(e) = frustum {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}

@@ -530,3 +530,118 @@ mod properties {
         }
     }
 }
+
+/// Review regressions: rays through grids near the saturated outermost
+/// cells, long 3D walks, and zero-size boxes at the edge of the f32 range.
+mod edges {
+    use super::*;
+    use collide::{Aabb3, Brute, Bvh, Grid, GridConfig, GridKind};
+
+    fn grid3(kind: GridKind, cell: f32) -> Grid<Vec3, u64> {
+        let config = GridConfig {
+            cell_size: Some(cell),
+            max_cells_per_object: 4096,
+            ..GridConfig::default()
+        };
+        Grid::with_config(kind, config).unwrap()
+    }
+
+    fn ids(world: &dyn BroadPhase<Vec3, u64>, ray: &Ray<Vec3>) -> Vec<u64> {
+        let mut ids: Vec<u64> = world
+            .query_ray_all(ray)
+            .iter()
+            .map(|h| *world.value(h.handle).unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    #[test]
+    fn a_3d_grid_ray_beyond_the_saturated_cells_is_not_missed() {
+        for kind in [GridKind::Hashed, GridKind::Hierarchical] {
+            let mut grid = grid3(kind, 1.0);
+            let b = Aabb3::new(
+                Vec3::new(50_000.0, 1_550_000.0, 0.0),
+                Vec3::new(50_001.0, 1_550_001.0, 1.0),
+            )
+            .unwrap();
+            grid.insert(b, 7).unwrap();
+            grid.step();
+            let ray = Ray::new(Vec3::new(0.0, 1.5e6, 0.5), Vec3::new(1.0, 1.0, 0.0), 1e5).unwrap();
+            assert!(ray.entry(&b).is_some());
+            assert_eq!(ids(&grid, &ray), [7], "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_ray_through_the_last_3d_cells_reports_each_object_once() {
+        let mut grid = grid3(GridKind::Hashed, 1.0);
+        let b = Aabb3::new(
+            Vec3::new(1.5e6 - 1.0, -1_048_576.0, 1.0),
+            Vec3::new(1.5e6 + 1.0, -1_048_574.0, 2.0),
+        )
+        .unwrap();
+        grid.insert(b, 3).unwrap();
+        grid.step();
+        let from = Vec3::new(1.5e6, -1_048_575.5, 1.5);
+        let to = Vec3::new(3e6, 1_048_589.5, 1.5);
+        let ray = Ray::new(from, to - from, 1.0).unwrap();
+        assert_eq!(ids(&grid, &ray), [3]);
+    }
+
+    #[test]
+    fn a_long_3d_ray_in_a_diagonal_plane_finds_every_object_along_it() {
+        // The walk visits only the (y, z) rows near the segment (before,
+        // it looped over all 10^8 rows of the bounding rectangle).
+        let mut grid = grid3(GridKind::Hashed, 1.0);
+        for i in 0..100 {
+            let p = Vec3::new(0.0, i as f32 * 100.0, i as f32 * 100.0);
+            grid.insert(
+                Aabb3::new(p - Vec3::splat(0.5), p + Vec3::splat(0.5)).unwrap(),
+                i,
+            )
+            .unwrap();
+        }
+        grid.step();
+        let ray = Ray::new(Vec3::ZERO, Vec3::new(0.0, 1.0, 1.0), 1e4).unwrap();
+        assert_eq!(ids(&grid, &ray).len(), 100);
+    }
+
+    #[test]
+    fn a_dense_grid_ray_far_outside_its_cells_does_not_overflow() {
+        let config = GridConfig {
+            cell_size: Some(1e-3),
+            bounds: Some(Aabb::new(Vec2::splat(1e7), Vec2::splat(1e7 + 1.0)).unwrap()),
+            ..GridConfig::default()
+        };
+        let mut grid = Grid::<Vec2, u64>::with_config(GridKind::Dense, config).unwrap();
+        let near = Aabb::new(Vec2::splat(-1.0), Vec2::splat(1.0)).unwrap();
+        grid.insert(near, 1).unwrap();
+        grid.step();
+        let ray = Ray::new(Vec2::splat(-50.0), Vec2::ONE, 100.0).unwrap();
+        let hits: Vec<u64> = grid
+            .query_ray_all(&ray)
+            .iter()
+            .map(|h| *grid.value(h.handle).unwrap())
+            .collect();
+        assert_eq!(hits, [1]);
+    }
+
+    #[test]
+    fn zero_size_boxes_at_the_edge_of_f32_are_seen_by_every_structure() {
+        let edge = Aabb::new(Vec2::new(0.0, f32::MAX), Vec2::new(1.0, f32::MAX)).unwrap();
+        let west = Frustum::new(&[Plane::new(Vec2::X, 5.0)]).unwrap();
+        assert!(west.hits(&edge));
+        for name in STRUCTURE_NAMES {
+            let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+            world.insert(edge, 9).unwrap();
+            world.step();
+            assert_eq!(region_ids(&*world, &west), [9], "{name}");
+        }
+        let mut brute = Brute::<Vec2, u64>::new();
+        let mut bvh = Bvh::<Vec2, u64>::new();
+        brute.insert(edge, 9).unwrap();
+        bvh.insert(edge, 9).unwrap();
+        assert_eq!(region_ids(&brute, &west), region_ids(&bvh, &west));
+    }
+}

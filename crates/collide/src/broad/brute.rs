@@ -9,8 +9,9 @@
 
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair, PairTracker};
+use super::query::{QueryBudget, QueryStats};
 use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
+use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
@@ -142,5 +143,24 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Every object gets the exact test (no bounds, no visits).
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let mut stats = QueryStats::default();
+        for (handle, (object, _)) in self.objects.iter() {
+            if stats
+                .candidate(&budget, region, object, || visit(handle))
+                .is_break()
+            {
+                break;
+            }
+        }
+        stats
     }
 }

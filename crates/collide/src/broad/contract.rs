@@ -353,8 +353,10 @@ pub trait BroadPhase<V: Vector, T> {
     ///
     /// Structures prune their nodes or cells with the region; the
     /// provided implementation asks [`BroadPhase::query_aabb`] for the
-    /// objects in the region's bounds (all of them when it has none) and
-    /// tests each, so it counts no visits.
+    /// objects in the region's bounds (for a region without bounds, the
+    /// whole f32 range: a box of zero size at its very edge escapes it)
+    /// and tests each, so it counts no visits. Every structure of this
+    /// crate overrides it.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Bvh, QueryBudget, geometry::SweptAabb};

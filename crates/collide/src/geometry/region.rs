@@ -25,9 +25,12 @@ use super::{Aabb, Ray, Vector};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Region<V: Vector> {
-    /// Whether the region hits `aabb`: has a point strictly inside it.
-    /// Monotone: a region that hits a box hits every box that contains it
-    /// (so a node whose bound is not hit holds no object that is).
+    /// Whether the region hits `aabb`, by the region's rule: boxes by the
+    /// overlap rule, rays and swept boxes when some point or position is
+    /// strictly inside, frustums when the box is not wholly outside a
+    /// plane. Monotone: a region that hits a box hits every box that
+    /// contains it (so a node whose bound is not hit holds no object that
+    /// is).
     fn hits(&self, aabb: &Aabb<V>) -> bool;
 
     /// A box holding every point of the region, or `None` when the region

@@ -84,12 +84,16 @@ impl CellFrame {
         self.origin[axis] + f64::from(c) * self.size
     }
 
-    /// The cell holding coordinate `x` (any f64) on `axis`, saturated as
-    /// [`CellFrame::cell_of`] saturates.
-    pub(crate) fn cell_on_axis_f64(&self, x: f64, axis: usize, dim: usize) -> i32 {
-        let limit = if dim == 3 { LIMIT_3D } else { i32::MAX };
-        let v = ((x - self.origin[axis]) * self.inv_size).floor();
-        v.clamp(f64::from(-limit - 1), f64::from(limit)) as i32
+    /// The index of the cell holding coordinate `x` on `axis`, unsaturated
+    /// (so possibly beyond the cells that exist).
+    pub(crate) fn cell_index_f64(&self, x: f64, axis: usize) -> f64 {
+        ((x - self.origin[axis]) * self.inv_size).floor()
+    }
+
+    /// The largest cell index on an axis in dimension `dim`: cells beyond
+    /// saturate into it.
+    pub(crate) fn limit(dim: usize) -> i32 {
+        if dim == 3 { LIMIT_3D } else { i32::MAX }
     }
 
     #[inline]

@@ -15,7 +15,7 @@
 //! search; the walk is taken only when that is under half the cells of the
 //! segment's bounding box (long diagonal segments), else the box is.
 
-use super::cells::CellCoord;
+use super::cells::{CellCoord, CellFrame};
 use super::core::Grid;
 use crate::broad::query::{QueryBudget, QueryStats};
 use crate::geometry::{Ray, Vector};
@@ -72,39 +72,66 @@ impl<V: Vector, T> Grid<V, T> {
         if walked * 2.0 > boxed {
             return None; // a short or axis-aligned segment: the box is cheaper
         }
+        // Every cell the walk may touch must be a real cell: outermost
+        // cells stretch to infinity (saturation) and the walk's windows do
+        // not, so near the ends of the lattice the box path is used.
+        let limit = f64::from(CellFrame::limit(d)) / 2.0;
+        for (level, &margin) in self.levels.iter().zip(&margins) {
+            for a in 0..d {
+                let lo = level.frame.cell_index_f64(start[a].min(end[a]), a);
+                let hi = level.frame.cell_index_f64(start[a].max(end[a]), a);
+                if !(lo - f64::from(margin) > -limit && hi + f64::from(margin) < limit) {
+                    return None;
+                }
+            }
+        }
         let flow = (|| {
             for (level, &margin) in self.levels.iter().zip(&margins) {
                 let frame = &level.frame;
                 let size = f64::from(frame.size());
-                let cell = |x: f64, a: usize| frame.cell_on_axis_f64(x, a, d);
-                let lo = |a: usize| cell(start[a].min(end[a]), a) - margin;
-                let hi = |a: usize| cell(start[a].max(end[a]), a) + margin;
-                let (z0, z1) = if d == 3 { (lo(2), hi(2)) } else { (0, 0) };
-                for z in z0..=z1 {
-                    for y in lo(1)..=hi(1) {
-                        // The t-interval in which the segment is within
-                        // `margin` cells of this row, on y (and z).
-                        let (mut t0, mut t1) = (0.0f64, tmax);
-                        for (a, c) in [(1, y), (2, z)].into_iter().take(d - 1) {
-                            let w0 = frame.cell_start(c - margin, a);
-                            let w1 = frame.cell_start(c + margin + 1, a);
-                            if step[a] == 0.0 {
-                                if start[a] < w0 || start[a] > w1 {
-                                    t1 = -1.0;
-                                }
-                            } else {
-                                let (ta, tb) =
-                                    ((w0 - start[a]) / step[a], (w1 - start[a]) / step[a]);
-                                t0 = t0.max(ta.min(tb));
-                                t1 = t1.min(ta.max(tb));
-                            }
+                let m = f64::from(margin);
+                // Within the guard above, so plain i32 cells.
+                let cell = |x: f64, a: usize| frame.cell_index_f64(x, a) as i32;
+                // The t-interval in which the segment is within `margin`
+                // cells of cell row `c` on axis `a`, within [t0, t1].
+                let slab = |a: usize, c: i32, (t0, t1): (f64, f64)| -> (f64, f64) {
+                    let (w0, w1) = (
+                        frame.cell_start(c - margin, a),
+                        frame.cell_start(c + margin + 1, a),
+                    );
+                    if step[a] == 0.0 {
+                        if start[a] < w0 || start[a] > w1 {
+                            (1.0, 0.0)
+                        } else {
+                            (t0, t1)
                         }
-                        if t0 > t1 {
+                    } else {
+                        let (ta, tb) = ((w0 - start[a]) / step[a], (w1 - start[a]) / step[a]);
+                        (t0.max(ta.min(tb)), t1.min(ta.max(tb)))
+                    }
+                };
+                // The cells on axis `a` the segment spans over [t0, t1],
+                // widened by the margin.
+                let span = |a: usize, (t0, t1): (f64, f64)| {
+                    let (p, q) = (start[a] + t0 * step[a], start[a] + t1 * step[a]);
+                    (cell(p.min(q) - m * size, a), cell(p.max(q) + m * size, a))
+                };
+                let whole = (0.0f64, tmax);
+                let (y0, y1) = span(1, whole);
+                for y in y0..=y1 {
+                    let in_y = slab(1, y, whole);
+                    if in_y.0 > in_y.1 {
+                        continue;
+                    }
+                    // In 3D only the z rows the segment nears while in this
+                    // y row, so the rows visited follow the segment.
+                    let (z0, z1) = if d == 3 { span(2, in_y) } else { (0, 0) };
+                    for z in z0..=z1 {
+                        let near = if d == 3 { slab(2, z, in_y) } else { in_y };
+                        if near.0 > near.1 {
                             continue;
                         }
-                        let (xa, xb) = (start[0] + t0 * step[0], start[0] + t1 * step[0]);
-                        let x0 = cell(xa.min(xb) - f64::from(margin) * size, 0);
-                        let x1 = cell(xa.max(xb) + f64::from(margin) * size, 0);
+                        let (x0, x1) = span(0, near);
                         level.for_each_cell_in_row(x0, x1, y, z, |here, run| {
                             if !stats.visit(budget) {
                                 return ControlFlow::Break(());

@@ -2,7 +2,7 @@
 //! 2D and 3D, and its statistics.
 
 use super::events::{FrameEvents, Pair};
-use super::query::{QueryBudget, QueryStats, RayHit};
+use super::query::{QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit};
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
@@ -409,13 +409,7 @@ pub trait BroadPhase<V: Vector, T> {
         region: &dyn Region<V>,
         budget: QueryBudget,
     ) -> (Vec<Handle>, QueryStats) {
-        let mut out = Vec::new();
-        let stats = self.query_region(region, budget, &mut |h| {
-            out.push(h);
-            ControlFlow::Continue(())
-        });
-        out.sort_unstable();
-        (out, stats)
+        collect_sorted(|visit| self.query_region(region, budget, visit))
     }
 
     /// Calls `visit` with the objects `ray` hits in the order it enters
@@ -469,12 +463,7 @@ pub trait BroadPhase<V: Vector, T> {
     /// Every object `ray` hits, in the order it enters them (by `t`, ties
     /// by handle). See [`RayHit`] for an example.
     fn query_ray_all(&self, ray: &Ray<V>) -> Vec<RayHit> {
-        let mut out = Vec::new();
-        self.query_ray(ray, QueryBudget::default(), &mut |hit| {
-            out.push(hit);
-            ControlFlow::Continue(())
-        });
-        out
+        collect_hits(|visit| self.query_ray(ray, QueryBudget::default(), visit))
     }
 
     /// The first object `ray` enters (ties by handle), if any.
@@ -490,12 +479,7 @@ pub trait BroadPhase<V: Vector, T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
-        let mut first = None;
-        self.query_ray(ray, QueryBudget::default(), &mut |hit| {
-            first = Some(hit);
-            ControlFlow::Break(())
-        });
-        first
+        first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
     }
 
     /// Whether `ray` hits any object; stops at the first found.

@@ -29,7 +29,7 @@ mod tree;
 mod verify;
 
 pub use brute::Brute;
-pub use bvh::{Bvh, BvhBuild, BvhQuality};
+pub use bvh::{Bvh, BvhBuild, BvhQuality, BvhSnapshot};
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};

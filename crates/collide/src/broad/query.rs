@@ -103,6 +103,45 @@ impl QueryStats {
     }
 }
 
+/// Runs `query` with a visitor that collects every handle; returns them
+/// sorted, with the query's statistics.
+pub(crate) fn collect_sorted(
+    query: impl FnOnce(&mut dyn FnMut(Handle) -> ControlFlow<()>) -> QueryStats,
+) -> (Vec<Handle>, QueryStats) {
+    let mut out = Vec::new();
+    let stats = query(&mut |h| {
+        out.push(h);
+        ControlFlow::Continue(())
+    });
+    out.sort_unstable();
+    (out, stats)
+}
+
+/// Runs a ray `query` with a visitor that collects every hit, in the order
+/// given (by entry `t`, then handle).
+pub(crate) fn collect_hits(
+    query: impl FnOnce(&mut dyn FnMut(RayHit) -> ControlFlow<()>) -> QueryStats,
+) -> Vec<RayHit> {
+    let mut out = Vec::new();
+    query(&mut |hit| {
+        out.push(hit);
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// Runs a ray `query` until its first hit.
+pub(crate) fn first_hit(
+    query: impl FnOnce(&mut dyn FnMut(RayHit) -> ControlFlow<()>) -> QueryStats,
+) -> Option<RayHit> {
+    let mut first = None;
+    query(&mut |hit| {
+        first = Some(hit);
+        ControlFlow::Break(())
+    });
+    first
+}
+
 /// The contract's `query_aabb` and `query_region` for a structure with a
 /// method `search(&self, region, &budget, &mut stats, visit)` generic over
 /// the region (so box queries are not dynamic calls).

@@ -6,6 +6,7 @@ use super::quality::BvhQuality;
 use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
 use super::tree::{Arena, NONE};
+use super::view::View;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, RayHit, queries_by_search};
@@ -642,16 +643,25 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         budget: QueryBudget,
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
-        self.ray_nearest_first(ray, &budget, visit)
+        let handle = |i: u32| self.objects.handle_at(i).expect("hits are live");
+        self.view(&handle).ray_nearest_first(ray, &budget, visit)
     }
 }
 
 impl<V: Vector, T> Bvh<V, T> {
-    /// The queries' traversal: both trees, pruned by `region` at every
-    /// node (the hit rule is monotone and a node's bound holds its
-    /// leaves'), then the escaped objects by their current boxes. Breaks
-    /// when `visit` does or the budget runs out (then `stats` says
-    /// truncated).
+    /// The trees as the queries see them.
+    pub(super) fn view<'a>(&'a self, handle: &'a dyn Fn(u32) -> Handle) -> View<'a, V> {
+        View {
+            moving: &self.arena,
+            resting: &self.resting.arena,
+            boxes: &self.boxes,
+            escaped: &self.escaped,
+            escaped_at: &self.escaped_at,
+            handle,
+        }
+    }
+
+    /// The queries' traversal (see [`View::search`]).
     fn search<R: Region<V> + ?Sized>(
         &self,
         region: &R,
@@ -659,50 +669,7 @@ impl<V: Vector, T> Bvh<V, T> {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        // One allocation per query: the tree may be deep between a burst of
-        // inserts and the next step's rebuild.
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        for arena in [&self.arena, &self.resting.arena] {
-            if arena.root != NONE {
-                stack.push(arena.root);
-            }
-            while let Some(n) = stack.pop() {
-                if !stats.visit(budget) {
-                    return ControlFlow::Break(());
-                }
-                let node = &arena.nodes[n as usize];
-                if !region.hits(&node.bound) {
-                    continue;
-                }
-                if node.is_leaf() {
-                    let i = node.object as usize;
-                    // Escaped objects are tested below, by their current box.
-                    if self.escaped_at[i] == NONE {
-                        self.test_one(region, node.object, budget, stats, visit)?;
-                    }
-                } else {
-                    stack.push(node.left);
-                    stack.push(node.right);
-                }
-            }
-        }
-        for &i in &self.escaped {
-            self.test_one(region, i, budget, stats, visit)?;
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Gives object `i` the exact test and reports it on a hit.
-    fn test_one<R: Region<V> + ?Sized>(
-        &self,
-        region: &R,
-        i: u32,
-        budget: &QueryBudget,
-        stats: &mut QueryStats,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        stats.candidate(budget, region, &self.boxes[i as usize], || {
-            visit(self.objects.handle_at(i).expect("queried objects are live"))
-        })
+        let handle = |i: u32| self.objects.handle_at(i).expect("queried objects are live");
+        self.view(&handle).search(region, budget, stats, visit)
     }
 }

@@ -9,8 +9,11 @@ mod quality;
 mod ray;
 mod renew;
 mod rest;
+mod snapshot;
 mod tree;
+mod view;
 
 pub use build::BvhBuild;
 pub use core::Bvh;
 pub use quality::BvhQuality;
+pub use snapshot::BvhSnapshot;

@@ -9,8 +9,8 @@
 //! objects below it. Cost: about the nodes the ray's first hits lie
 //! under, times a heap operation.
 
-use super::core::Bvh;
 use super::tree::NONE;
+use super::view::View;
 use crate::broad::query::{QueryBudget, QueryStats, RayHit};
 use crate::geometry::{Ray, Vector};
 use std::cmp::Reverse;
@@ -23,7 +23,7 @@ const MOVING: u8 = 0;
 const RESTING: u8 = 1;
 const OBJECT: u8 = 2;
 
-impl<V: Vector, T> Bvh<V, T> {
+impl<V: Vector> View<'_, V> {
     /// Calls `visit` with the hits of `ray` by entry `t`, then handle,
     /// until it breaks or `budget` runs out.
     pub(super) fn ray_nearest_first(
@@ -49,9 +49,9 @@ impl<V: Vector, T> Bvh<V, T> {
     ) -> ControlFlow<()> {
         let arena = |kind: u8| {
             if kind == MOVING {
-                &self.arena
+                self.moving
             } else {
-                &self.resting.arena
+                self.resting
             }
         };
         for kind in [MOVING, RESTING] {
@@ -66,7 +66,7 @@ impl<V: Vector, T> Bvh<V, T> {
             }
         }
         // Objects out of their leaves' boxes until the step: by their box.
-        for &i in &self.escaped {
+        for &i in self.escaped {
             if !stats.test(budget) {
                 return ControlFlow::Break(());
             }
@@ -81,7 +81,7 @@ impl<V: Vector, T> Bvh<V, T> {
             next = None;
             if kind == OBJECT {
                 stats.hits += 1;
-                let handle = self.objects.handle_at(id).expect("hits are live");
+                let handle = (self.handle)(id);
                 visit(RayHit {
                     handle,
                     t: f32::from_bits(bits),

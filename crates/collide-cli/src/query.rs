@@ -242,7 +242,7 @@ fn read_frustum<V: Vector>(path: &Path) -> Result<Frustum<V>, Failure> {
         let at = match e {
             E::Normal { index } | E::Offset { index, .. } => format!(":{}", lines_of[index]),
             E::Inverted { second, .. } => format!(":{}", lines_of[second]),
-            E::NoPlanes => String::new(),
+            E::NoPlanes | E::Empty => String::new(),
         };
         Failure::input(format!("{shown}{at}: {e}"))
     })

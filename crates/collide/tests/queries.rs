@@ -645,3 +645,50 @@ mod edges {
         assert_eq!(region_ids(&brute, &west), region_ids(&bvh, &west));
     }
 }
+
+#[test]
+fn bounded_frustums_prune_by_their_corners_on_every_structure() {
+    let config = SceneConfig {
+        motion: Motion::Teleport,
+        ..SceneConfig::new(SceneKind::Clustered, 400)
+    };
+    let side = config.world_side(2);
+    // A camera at the world's corner looking along the diagonal, 60 units
+    // to half the world away: a bounded quadrilateral.
+    let view = Frustum::new(&[
+        Plane::new(Vec2::new(-1.0, -1.0), -60.0),
+        Plane::new(Vec2::new(1.0, 1.0), side),
+        Plane::new(Vec2::new(-1.0, 0.3), 0.0),
+        Plane::new(Vec2::new(0.3, -1.0), 0.0),
+    ])
+    .unwrap();
+    assert!(view.bounds().is_some());
+    let box3 = Frustum::new(&[
+        Plane::new(Vec3::X, 400.0),
+        Plane::new(-Vec3::X, -100.0),
+        Plane::new(Vec3::Y, 500.0),
+        Plane::new(-Vec3::Y, -50.0),
+        Plane::new(Vec3::new(1.0, 1.0, 1.0), 900.0),
+        Plane::new(-Vec3::Z, 0.0),
+    ])
+    .unwrap();
+    assert!(box3.bounds().is_some());
+    let probes2 = Probes {
+        regions: vec![("view".to_string(), Box::new(view) as Box<dyn Region<Vec2>>)],
+        rays: Vec::new(),
+    };
+    let probes3 = Probes {
+        regions: vec![("box".to_string(), Box::new(box3) as Box<dyn Region<Vec3>>)],
+        rays: Vec::new(),
+    };
+    every_structure_answers_like_the_model(
+        &Scene::<Vec2>::new(config).take_frames(4),
+        &probes2,
+        "2D bounded frustum",
+    );
+    every_structure_answers_like_the_model(
+        &Scene::<Vec3>::new(config).take_frames(3),
+        &probes3,
+        "3D bounded frustum",
+    );
+}

@@ -1,6 +1,7 @@
 //! [`Frustum`]: a convex region bounded by planes (lines in 2D), such as a
 //! camera's view; the query prunes every box wholly outside one plane.
 
+use super::polytope::{Extent, extent};
 use super::{Aabb, Region, Vector};
 
 /// A plane (a line in 2D): it keeps the points `x` with
@@ -95,6 +96,9 @@ pub enum FrustumError {
         /// The offset given.
         offset: f32,
     },
+    /// The planes bound an empty region (no corner is inside every plane).
+    #[error("the planes bound no point: the frustum is empty (a plane facing the wrong way?)")]
+    Empty,
     /// Two planes face each other with nothing between them (for example
     /// near and far swapped): the frustum is empty.
     #[error(
@@ -133,12 +137,16 @@ pub enum FrustumError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frustum<V: Vector> {
     planes: Vec<Plane<V>>,
+    /// The box around the region when it is bounded.
+    bounds: Option<Aabb<V>>,
 }
 
 impl<V: Vector> Frustum<V> {
     /// The region inside every plane of `planes`. Errors for no planes, a
-    /// zero or non-finite normal, a non-finite offset, and two planes that
-    /// face opposite ways with nothing between them (an inverted frustum).
+    /// zero or non-finite normal, a non-finite offset, two planes that
+    /// face opposite ways with nothing between them (an inverted frustum),
+    /// and planes that bound nothing (a bounded region with no corner
+    /// inside every plane).
     pub fn new(planes: &[Plane<V>]) -> Result<Self, FrustumError> {
         if planes.is_empty() {
             return Err(FrustumError::NoPlanes);
@@ -162,8 +170,14 @@ impl<V: Vector> Frustum<V> {
                 }
             }
         }
+        let bounds = match extent(planes) {
+            Extent::Empty => return Err(FrustumError::Empty),
+            Extent::Unbounded => None,
+            Extent::Within(b) => Some(b),
+        };
         Ok(Self {
             planes: planes.to_vec(),
+            bounds,
         })
     }
 
@@ -191,18 +205,22 @@ fn facing_apart<V: Vector>(p: &Plane<V>, q: &Plane<V>) -> bool {
 }
 
 impl<V: Vector> Region<V> for Frustum<V> {
-    /// Not wholly outside any plane: the box's corner furthest inside is
-    /// strictly inside every plane.
+    /// Not wholly outside any plane (the box's corner furthest inside is
+    /// strictly inside every plane) and, for a bounded frustum, overlapping
+    /// the box around its corners.
     fn hits(&self, aabb: &Aabb<V>) -> bool {
-        self.planes
-            .iter()
-            .all(|p| p.lowest(aabb) < f64::from(p.offset))
+        self.bounds.is_none_or(|b| b.overlaps(aabb))
+            && self
+                .planes
+                .iter()
+                .all(|p| p.lowest(aabb) < f64::from(p.offset))
     }
 
-    /// `None`: a frustum is treated as unbounded (structures without
-    /// bounds to prune by test every object).
+    /// The box around the corners of a bounded frustum (widened a little
+    /// against rounding); `None` for an unbounded one (structures without
+    /// nodes to prune by then test every object).
     fn bounds(&self) -> Option<Aabb<V>> {
-        None
+        self.bounds
     }
 }
 
@@ -223,6 +241,51 @@ mod tests {
         // Monotone: a bigger box holding a hit box is hit.
         let big = Aabb::new(Vec3::splat(-10.0), Vec3::splat(10.0)).unwrap();
         assert!(f.hits(&big));
+    }
+
+    #[test]
+    fn bounded_frustums_have_bounds_around_their_corners() {
+        // A 2D view: x in (1, 100), |y| < x.
+        let view = Frustum::new(&[
+            Plane::new(Vec2::new(-1.0, 0.0), -1.0),
+            Plane::new(Vec2::new(1.0, 0.0), 100.0),
+            Plane::new(Vec2::new(-1.0, 1.0), 0.0),
+            Plane::new(Vec2::new(-1.0, -1.0), 0.0),
+        ])
+        .unwrap();
+        let b = view.bounds().unwrap();
+        let exact = Aabb::new(Vec2::new(1.0, -100.0), Vec2::new(100.0, 100.0)).unwrap();
+        assert!(b.contains(&exact), "{b:?}");
+        assert!(
+            Aabb::new(Vec2::new(0.99, -100.01), Vec2::new(100.01, 100.01))
+                .unwrap()
+                .contains(&b)
+        );
+        // A wedge without a far plane is unbounded; so is one plane.
+        let wedge = Frustum::new(&view.planes()[..1]).unwrap();
+        assert!(wedge.bounds().is_none());
+        let open = Frustum::new(&[view.planes()[0], view.planes()[2], view.planes()[3]]).unwrap();
+        assert!(open.bounds().is_none());
+        // A 3D box of six planes.
+        let cube = Frustum::new(&[
+            Plane::new(Vec3::X, 2.0),
+            Plane::new(-Vec3::X, 1.0),
+            Plane::new(Vec3::Y, 2.0),
+            Plane::new(-Vec3::Y, 1.0),
+            Plane::new(Vec3::Z, 2.0),
+            Plane::new(-Vec3::Z, 1.0),
+        ])
+        .unwrap();
+        let b = cube.bounds().unwrap();
+        assert!(b.contains(&Aabb::new(Vec3::splat(-1.0), Vec3::splat(2.0)).unwrap()));
+        assert!(!cube.hits(&Aabb::new(Vec3::splat(3.0), Vec3::splat(4.0)).unwrap()));
+        // Three half-planes that leave nothing: an error, not a region.
+        let empty = [
+            Plane::new(Vec2::new(-1.0, 0.0), 0.0), // x > 0
+            Plane::new(Vec2::new(0.0, -1.0), 0.0), // y > 0
+            Plane::new(Vec2::new(1.0, 1.0), -1.0), // x + y < -1
+        ];
+        assert_eq!(Frustum::new(&empty), Err(FrustumError::Empty));
     }
 
     #[test]

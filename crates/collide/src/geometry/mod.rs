@@ -5,6 +5,7 @@
 
 mod aabb;
 mod frustum;
+mod polytope;
 mod ray;
 mod region;
 mod vector;

@@ -57,8 +57,10 @@ pub(super) fn extent<V: Vector>(planes: &[Plane<V>]) -> Extent<V> {
             candidates.push([-a[1], a[0], 0.0]);
         } else {
             for &b in &normals[i + 1..] {
+                // Every pair that is not exactly parallel, however close:
+                // a skipped pair could hide the one open direction.
                 let c = cross(a, b);
-                if norm(c) > 1e-9 * norm(a) * norm(b) {
+                if norm(c) > 0.0 {
                     candidates.push(c);
                 }
             }
@@ -102,8 +104,11 @@ pub(super) fn extent<V: Vector>(planes: &[Plane<V>]) -> Extent<V> {
             let (a, b) = (normals[i], normals[j]);
             if d == 2 {
                 let det = a[0] * b[1] - a[1] * b[0];
+                if det == 0.0 {
+                    continue; // parallel: no corner
+                }
                 if det.abs() <= 1e-12 * norm(a) * norm(b) {
-                    continue;
+                    return Extent::Unbounded; // a corner too far to trust
                 }
                 let (p, q) = (offsets[i], offsets[j]);
                 take([
@@ -116,8 +121,13 @@ pub(super) fn extent<V: Vector>(planes: &[Plane<V>]) -> Extent<V> {
             for k in j + 1..n {
                 let c = normals[k];
                 let det = dot(a, cross(b, c));
+                if det == 0.0 {
+                    continue; // no single corner
+                }
                 if det.abs() <= 1e-12 * norm(a) * norm(b) * norm(c) {
-                    continue;
+                    // A corner too far or too ill-conditioned to trust:
+                    // give up the bounds rather than risk cutting it off.
+                    return Extent::Unbounded;
                 }
                 let x: P3 = std::array::from_fn(|m| {
                     (offsets[i] * cross(b, c)[m]

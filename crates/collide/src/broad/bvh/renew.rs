@@ -12,13 +12,11 @@
 //!
 //! Leaves never change subtree, so the nodes above the rebuilt subtrees
 //! keep their shape. Measured on 20,000 objects worn by reinsertion (the
-//! `wear_probe` example of collide-bench, three runs each): the renewal's
+//! `wear_probe` example of collide-bench, run repeatedly): the renewal's
 //! slowest step took 1.14 to 1.23 times a normal step, a whole median
 //! rebuild's 1.48 to 1.6 times; afterwards the renewed tree's surface-area
 //! cost was 318 against 299 for the whole rebuild (421 worn), and its steps
-//! 2.6 to 3.3 ms against 2.2 to 3.1 ms (4.6 to 5.3 ms worn). Rebuilding
-//! the nodes above the subtrees too, by median splits over the subtrees'
-//! bounds, made the tree worse (the subtrees of a worn tree overlap).
+//! 2.6 to 3.3 ms against 2.2 to 3.1 ms (4.6 to 5.3 ms worn).
 
 use super::build::{BuildScratch, BvhBuild, Leaf};
 use super::tree::{Arena, NONE, area};

@@ -53,13 +53,25 @@ impl<V: Vector, T> Grid<V, T> {
             .fold(0.0f64, f64::max);
         // Rounding of f32 points along the ray, in world units.
         let slack = 16.0 * f64::from(f32::EPSILON) * magnitude;
-        let mut margins = Vec::with_capacity(self.levels.len());
+        // Per level: the band's half-width in cells.
+        let margin_of = |size: f64| (slack / size).ceil().max(1.0);
+        // Every cell the walk may touch must be a real cell: outermost
+        // cells stretch to infinity (saturation) and the walk's windows do
+        // not, so near the ends of the lattice the box path is used.
+        let limit = f64::from(CellFrame::limit(d)) / 2.0;
         let (mut walked, mut boxed) = (0.0f64, 0.0f64);
         for level in &self.levels {
             let size = f64::from(level.frame.size());
-            let margin = (slack / size).ceil().max(1.0);
+            let margin = margin_of(size);
             if margin.is_nan() || margin > f64::from(MAX_MARGIN) {
                 return None;
+            }
+            for a in 0..d {
+                let lo = level.frame.cell_index_f64(start[a].min(end[a]), a);
+                let hi = level.frame.cell_index_f64(start[a].max(end[a]), a);
+                if !(lo - margin > -limit && hi + margin < limit) {
+                    return None;
+                }
             }
             // Cells each path visits, roughly: the band along the segment,
             // or every cell of its bounding box.
@@ -67,29 +79,16 @@ impl<V: Vector, T> Grid<V, T> {
             let longest = (0..d).map(cells).fold(0.0f64, f64::max);
             walked += (2.0 * margin + 1.0).powi(d as i32 - 1) * (longest + 2.0 * margin);
             boxed += (0..d).map(cells).product::<f64>();
-            margins.push(margin as i32);
         }
         if walked * 2.0 > boxed {
             return None; // a short or axis-aligned segment: the box is cheaper
         }
-        // Every cell the walk may touch must be a real cell: outermost
-        // cells stretch to infinity (saturation) and the walk's windows do
-        // not, so near the ends of the lattice the box path is used.
-        let limit = f64::from(CellFrame::limit(d)) / 2.0;
-        for (level, &margin) in self.levels.iter().zip(&margins) {
-            for a in 0..d {
-                let lo = level.frame.cell_index_f64(start[a].min(end[a]), a);
-                let hi = level.frame.cell_index_f64(start[a].max(end[a]), a);
-                if !(lo - f64::from(margin) > -limit && hi + f64::from(margin) < limit) {
-                    return None;
-                }
-            }
-        }
         let flow = (|| {
-            for (level, &margin) in self.levels.iter().zip(&margins) {
+            for level in &self.levels {
                 let frame = &level.frame;
                 let size = f64::from(frame.size());
-                let m = f64::from(margin);
+                let m = margin_of(size);
+                let margin = m as i32;
                 // Within the guard above, so plain i32 cells.
                 let cell = |x: f64, a: usize| frame.cell_index_f64(x, a) as i32;
                 // The t-interval in which the segment is within `margin`

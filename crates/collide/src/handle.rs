@@ -409,6 +409,28 @@ impl<T> Slots<T> {
     }
 }
 
+impl<T> Slots<T> {
+    /// A read-only copy for a snapshot: the same handles (owner, indices,
+    /// generations) with `value` mapped by `f`. It shares the owner id, so
+    /// it must never insert (it would issue handles the original may issue
+    /// too); snapshots only look up.
+    pub(crate) fn frozen_copy<U>(&self, f: impl Fn(&T) -> U) -> Slots<U> {
+        Slots {
+            owner: self.owner,
+            entries: self
+                .entries
+                .iter()
+                .map(|e| Entry {
+                    generation: e.generation,
+                    value: e.value.as_ref().map(&f),
+                })
+                .collect(),
+            free: Vec::new(),
+            len: self.len,
+        }
+    }
+}
+
 /// Objects removed since the last step, by handle. A step's stopped events
 /// name removed handles; translating them back to what the caller knows
 /// (an id, another structure's handle) needs this log.

@@ -40,10 +40,10 @@ pub mod scene;
 pub mod trace;
 
 pub use broad::{
-    BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, BvhSnapshot, DEFAULT_STRUCTURE, Divergence,
-    FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair,
-    PairRule, QueryBudget, QueryStats, RayHit, Resort, STRUCTURE_NAMES, Sap, SapConfig, SapKind,
-    SapStats, Spanners, StepStats, Tree, TreeConfig, TreeKind, Verified, structure_by_name,
+    BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid,
+    GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair, PairRule, QueryBudget,
+    QueryStats, RayHit, Resort, STRUCTURE_NAMES, Sap, SapConfig, SapKind, SapStats, Snapshot,
+    Spanners, StepStats, Tree, TreeConfig, TreeKind, Verified, structure_by_name,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

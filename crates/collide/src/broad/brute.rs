@@ -9,7 +9,8 @@
 
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair, PairTracker};
-use super::query::{QueryBudget, QueryStats};
+use super::query::{QueryBudget, QueryStats, test_each};
+use super::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -61,6 +62,18 @@ impl<V: Vector, T> Brute<V, T> {
     pub fn new() -> Self {
         Self {
             objects: Slots::new(),
+            tracker: PairTracker::default(),
+            stats: StepStats::default(),
+            live: Vec::new(),
+        }
+    }
+}
+
+impl<V: Vector, T> Brute<V, T> {
+    /// The object list without the user values, for a snapshot.
+    fn frozen(&self) -> Brute<V, ()> {
+        Brute {
+            objects: self.objects.frozen_copy(|(aabb, _)| (*aabb, ())),
             tracker: PairTracker::default(),
             stats: StepStats::default(),
             live: Vec::new(),
@@ -152,15 +165,11 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
         budget: QueryBudget,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> QueryStats {
-        let mut stats = QueryStats::default();
-        for (handle, (object, _)) in self.objects.iter() {
-            if stats
-                .candidate(&budget, region, object, || visit(handle))
-                .is_break()
-            {
-                break;
-            }
-        }
-        stats
+        let objects = self.objects.iter().map(|(h, (aabb, _))| (h, aabb));
+        test_each(objects, region, budget, visit)
+    }
+
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::copied(self.frozen())
     }
 }

@@ -2,7 +2,10 @@
 //! 2D and 3D, and its statistics.
 
 use super::events::{FrameEvents, Pair};
-use super::query::{QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit};
+use super::query::{
+    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit, sorted_ray_hits,
+};
+use super::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
@@ -444,20 +447,12 @@ pub trait BroadPhase<V: Vector, T> {
         budget: QueryBudget,
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
-        let mut hits = Vec::new();
-        let stats = self.query_region(ray, budget, &mut |handle| {
-            let aabb = self.aabb(handle).expect("queries report live objects");
-            let t = ray.entry(&aabb).expect("the region hit it");
-            hits.push(RayHit { handle, t });
-            ControlFlow::Continue(())
-        });
-        hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.handle.cmp(&b.handle)));
-        for hit in hits {
-            if visit(hit).is_break() {
-                break;
-            }
-        }
-        stats
+        sorted_ray_hits(
+            ray,
+            |h| self.aabb(h),
+            |visit| self.query_region(ray, budget, visit),
+            visit,
+        )
     }
 
     /// Every object `ray` hits, in the order it enters them (by `t`, ties
@@ -490,6 +485,36 @@ pub trait BroadPhase<V: Vector, T> {
             ControlFlow::Break(())
         });
         any
+    }
+
+    /// A frozen copy of the structure as it is now, for queries from other
+    /// threads while this one goes on (see [`Snapshot`]). It sees updates
+    /// made since the last step, as queries on the owner do.
+    ///
+    /// Every structure of this crate copies its own query arrays, so the
+    /// snapshot answers as fast as the owner. The provided implementation
+    /// (for structures outside this crate) lists the objects through
+    /// [`BroadPhase::query_aabb`] over the whole f32 range (a box of zero
+    /// size on the very edge of that range escapes it) and tests them all
+    /// per query.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+    /// use glam::Vec2;
+    /// let mut world: Sap<Vec2, &str> = Sap::new(SapKind::AllAxes);
+    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "crate")?;
+    /// world.step();
+    /// let before = world.snapshot();
+    /// world.update(a, Aabb2::new(Vec2::splat(10.0), Vec2::splat(12.0))?)?;
+    /// world.step();
+    /// let origin = Vec2::splat(1.0);
+    /// assert_eq!(before.query_point_all(origin)?, vec![a]); // where it was
+    /// assert!(world.query_point_all(origin)?.is_empty());
+    /// assert_eq!(before.aabb(a), Some(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::listed(self)
     }
 }
 
@@ -558,5 +583,8 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         (**self).query_ray(ray, budget, visit)
+    }
+    fn snapshot(&self) -> Snapshot<V> {
+        (**self).snapshot()
     }
 }

@@ -12,6 +12,8 @@
 //!   broad phase; it sits here with the other spatial structures).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
 //!   divergence.
+//! - [`Snapshot`]: a frozen copy of any of them ([`BroadPhase::snapshot`])
+//!   that other threads query while the owner goes on.
 //!
 //! Depends on geometry and handles only.
 
@@ -25,11 +27,12 @@ mod query;
 mod radix;
 mod registry;
 mod sap;
+mod snapshot;
 mod tree;
 mod verify;
 
 pub use brute::Brute;
-pub use bvh::{Bvh, BvhBuild, BvhQuality, BvhSnapshot};
+pub use bvh::{Bvh, BvhBuild, BvhQuality};
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
@@ -37,5 +40,6 @@ pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};
 pub use registry::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, structure_by_name};
 pub use sap::{PairRule, Resort, Sap, SapConfig, SapKind, SapStats, Spanners};
+pub use snapshot::Snapshot;
 pub use tree::{Tree, TreeConfig, TreeKind};
 pub use verify::{Divergence, EventList, Mistake, NotEmptyError, Verified};

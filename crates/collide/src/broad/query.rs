@@ -2,7 +2,7 @@
 //! cells visited, candidates tested, hits, and whether a [`QueryBudget`]
 //! cut it short), and [`RayHit`] for rays.
 
-use crate::geometry::{Aabb, Region, Vector};
+use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
 
@@ -140,6 +140,52 @@ pub(crate) fn first_hit(
         ControlFlow::Break(())
     });
     first
+}
+
+/// A region query without pruning: every object gets the exact test, in
+/// the order given, until `visit` breaks or the budget runs out.
+pub(crate) fn test_each<'a, V: Vector>(
+    objects: impl Iterator<Item = (Handle, &'a Aabb<V>)>,
+    region: &dyn Region<V>,
+    budget: QueryBudget,
+    visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+) -> QueryStats {
+    let mut stats = QueryStats::default();
+    for (handle, aabb) in objects {
+        if stats
+            .candidate(&budget, region, aabb, || visit(handle))
+            .is_break()
+        {
+            break;
+        }
+    }
+    stats
+}
+
+/// The ray query of a structure without an ordered walk: collects every
+/// object `query` (a region query with the ray) reports, with its entry `t`
+/// from `aabb`, sorts them by `t` then handle, and gives them to `visit`
+/// until it breaks.
+pub(crate) fn sorted_ray_hits<V: Vector>(
+    ray: &Ray<V>,
+    aabb: impl Fn(Handle) -> Option<Aabb<V>>,
+    query: impl FnOnce(&mut dyn FnMut(Handle) -> ControlFlow<()>) -> QueryStats,
+    visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+) -> QueryStats {
+    let mut hits = Vec::new();
+    let stats = query(&mut |handle| {
+        let aabb = aabb(handle).expect("queries report live objects");
+        let t = ray.entry(&aabb).expect("the region hit it");
+        hits.push(RayHit { handle, t });
+        ControlFlow::Continue(())
+    });
+    hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.handle.cmp(&b.handle)));
+    for hit in hits {
+        if visit(hit).is_break() {
+            break;
+        }
+    }
+    stats
 }
 
 /// The contract's `query_aabb` and `query_region` for a structure with a

@@ -6,6 +6,7 @@ use super::brute::Brute;
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair};
 use super::query::{QueryBudget, QueryStats, RayHit};
+use super::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, HandleError, RemovedLog};
@@ -494,5 +495,9 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         self.inner.query_ray(ray, budget, visit)
+    }
+
+    fn snapshot(&self) -> Snapshot<V> {
+        self.inner.snapshot()
     }
 }

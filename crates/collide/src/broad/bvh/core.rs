@@ -11,6 +11,7 @@ use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, RayHit, queries_by_search};
 use crate::broad::radix::merge_sorted;
+use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -645,6 +646,10 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     ) -> QueryStats {
         let handle = |i: u32| self.objects.handle_at(i).expect("hits are live");
         self.view(&handle).ray_nearest_first(ray, &budget, visit)
+    }
+
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::new(self.frozen())
     }
 }
 

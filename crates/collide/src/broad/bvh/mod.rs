@@ -16,4 +16,3 @@ mod view;
 pub use build::BvhBuild;
 pub use core::Bvh;
 pub use quality::BvhQuality;
-pub use snapshot::BvhSnapshot;

@@ -1,6 +1,6 @@
 //! What the queries read: both trees, the boxes and the escaped objects,
 //! borrowed from a [`Bvh`](super::Bvh) or from a
-//! [`BvhSnapshot`](super::BvhSnapshot), so both answer with the same code.
+//! BVH snapshot (`snapshot.rs`), so both answer with the same code.
 
 use super::tree::{Arena, NONE};
 use crate::broad::query::{QueryBudget, QueryStats};

@@ -9,6 +9,7 @@ use super::pairs::{PairScratch, grid_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -186,10 +187,14 @@ impl<V: Vector, T> Grid<V, T> {
     }
 
     fn build(kind: GridKind, config: GridConfig<V>) -> Self {
+        Self::build_with(kind, config, Slots::new())
+    }
+
+    fn build_with(kind: GridKind, config: GridConfig<V>, objects: Slots<T>) -> Self {
         let mut grid = Self {
             kind,
             config,
-            objects: Slots::new(),
+            objects,
             boxes: Vec::new(),
             ranges: Vec::new(),
             levels_of: Vec::new(),
@@ -414,4 +419,28 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
     }
 
     queries_by_search!();
+
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::copied(self.frozen())
+    }
+}
+
+impl<V: Vector, T> Grid<V, T> {
+    /// What the queries read, without the user values and the pair state,
+    /// for a snapshot.
+    fn frozen(&self) -> Grid<V, ()> {
+        let objects = self.objects.frozen_copy(|_| ());
+        let mut frozen = Grid::build_with(self.kind, self.config, objects);
+        frozen.boxes = self.boxes.clone();
+        frozen.ranges = self.ranges.clone();
+        frozen.levels_of = self.levels_of.clone();
+        frozen.places = self.places.clone();
+        frozen.levels = self.levels.iter().map(Level::frozen).collect();
+        frozen.dirty = self.dirty.clone();
+        frozen.dirty_list = self.dirty_list.clone();
+        frozen.base_cell = self.base_cell;
+        frozen.top_level = self.top_level;
+        frozen.overflow = self.overflow.clone();
+        frozen
+    }
 }

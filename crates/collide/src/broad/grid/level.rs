@@ -53,6 +53,15 @@ impl<V: Vector> Level<V> {
         }
     }
 
+    /// The frame and registrations, without the step's scratch, for a
+    /// snapshot.
+    pub(crate) fn frozen(&self) -> Self {
+        Self {
+            regs: self.regs.clone(),
+            ..Self::new(self.frame, self.dims)
+        }
+    }
+
     /// The key of cell `c` (inside the bounds, for a dense level).
     #[inline]
     pub(crate) fn key(&self, c: CellCoord) -> u64 {

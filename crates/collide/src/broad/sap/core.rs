@@ -11,6 +11,7 @@ use super::sweep::OpenSet;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, HandleError, Slots};
@@ -177,14 +178,18 @@ impl<V: Vector, T> Sap<V, T> {
     /// ```
     pub fn with_config(kind: SapKind, config: SapConfig) -> Result<Self, Error> {
         config.validate(V::DIM)?;
+        Ok(Self::build_with(kind, config, Slots::new()))
+    }
+
+    fn build_with(kind: SapKind, config: SapConfig, objects: Slots<T>) -> Self {
         let arrays = match kind {
             SapKind::AllAxes => V::DIM,
             SapKind::OneAxis => 1,
         };
-        Ok(Self {
+        Self {
             kind,
             config,
-            objects: Slots::new(),
+            objects,
             proxy_of: Vec::new(),
             boxes: Vec::new(),
             handle_of: Vec::new(),
@@ -222,7 +227,27 @@ impl<V: Vector, T> Sap<V, T> {
             extents: Vec::new(),
             open: OpenSet::default(),
             open_fresh: OpenSet::default(),
-        })
+        }
+    }
+
+    /// What the queries read (boxes, sorted axes, bands, spanners, the
+    /// sweep axis), without the user values and the pair state, for a
+    /// snapshot.
+    fn frozen(&self) -> Sap<V, ()> {
+        let objects = self.objects.frozen_copy(|_| ());
+        let mut frozen = Sap::build_with(self.kind, self.config, objects);
+        frozen.proxy_of = self.proxy_of.clone();
+        frozen.boxes = self.boxes.clone();
+        frozen.handle_of = self.handle_of.clone();
+        frozen.status = self.status.clone();
+        frozen.axes = self.axes.clone();
+        frozen.bands = self.bands.clone();
+        frozen.built = self.built;
+        frozen.spanners = self.spanners.clone();
+        frozen.sweep_axis = self.sweep_axis;
+        frozen.span_extent = self.span_extent;
+        frozen.dirty = self.dirty;
+        frozen
     }
 
     /// The settings.
@@ -494,4 +519,8 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
     }
 
     queries_by_search!();
+
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::copied(self.frozen())
+    }
 }

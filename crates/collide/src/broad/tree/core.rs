@@ -6,6 +6,7 @@ use super::pairs::tree_pairs;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -163,10 +164,14 @@ impl<V: Vector, T> Tree<V, T> {
     }
 
     fn build(kind: TreeKind, config: TreeConfig<V>) -> Self {
+        Self::build_with(kind, config, Slots::new())
+    }
+
+    fn build_with(kind: TreeKind, config: TreeConfig<V>, objects: Slots<T>) -> Self {
         let mut tree = Self {
             kind,
             config,
-            objects: Slots::new(),
+            objects,
             boxes: Vec::new(),
             places: Vec::new(),
             nodes: None,
@@ -473,4 +478,22 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
     }
 
     queries_by_search!();
+
+    fn snapshot(&self) -> Snapshot<V> {
+        Snapshot::copied(self.frozen())
+    }
+}
+
+impl<V: Vector, T> Tree<V, T> {
+    /// What the queries read (nodes, boxes, overflow list), without the
+    /// user values and the pair state, for a snapshot.
+    fn frozen(&self) -> Tree<V, ()> {
+        let objects = self.objects.frozen_copy(|_| ());
+        let mut frozen = Tree::build_with(self.kind, self.config, objects);
+        frozen.boxes = self.boxes.clone();
+        frozen.places = self.places.clone();
+        frozen.nodes = self.nodes.clone();
+        frozen.overflow = self.overflow.clone();
+        frozen
+    }
 }

@@ -1,0 +1,360 @@
+//! [`Snapshot`]: a frozen, shareable copy of a structure, for queries from
+//! other threads while the owner goes on updating, stepping and
+//! rebuilding.
+//!
+//! Each structure copies what its queries read (cells and registrations,
+//! nodes, sorted endpoints, trees) without the user values, the pair set
+//! or the step scratch, and the copy answers with the structure's own
+//! query code: the same pruning, statistics and order as the owner at that
+//! moment. The copy sits behind an [`Arc`]: cloning a snapshot is a
+//! reference count, and its memory goes with the last clone.
+
+use super::contract::{BroadPhase, everything};
+use super::query::{
+    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit, sorted_ray_hits,
+    test_each,
+};
+use crate::error::Error;
+use crate::geometry::{Aabb, Ray, Region, Vector};
+use crate::handle::Handle;
+use std::fmt;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// What a snapshot holds: a read-only structure that answers queries.
+pub(crate) trait Frozen<V: Vector>: Send + Sync {
+    fn name(&self) -> &str;
+    fn len(&self) -> usize;
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>>;
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats;
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats;
+}
+
+/// A structure copied without its user values (`T = ()`): it answers
+/// through the contract, with the structure's own query code. It is never
+/// updated (its handles' owner id is the original's, so it must not issue
+/// handles).
+pub(crate) struct Copied<S>(pub(crate) S);
+
+impl<V: Vector, S: BroadPhase<V, ()> + Send + Sync> Frozen<V> for Copied<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.0.aabb(handle)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.0.query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.0.query_ray(ray, budget, visit)
+    }
+}
+
+/// The contract's fallback for structures outside this crate: the objects
+/// and their boxes, listed by handle, each query testing all of them.
+struct Listed<V: Vector> {
+    name: String,
+    objects: Vec<(Handle, Aabb<V>)>,
+}
+
+impl<V: Vector> Frozen<V> for Listed<V> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        let k = self.objects.binary_search_by_key(&handle, |o| o.0).ok()?;
+        Some(self.objects[k].1)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let objects = self.objects.iter().map(|(h, aabb)| (*h, aabb));
+        test_each(objects, region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        sorted_ray_hits(
+            ray,
+            |h| self.aabb(h),
+            |visit| self.query_region(ray, budget, visit),
+            visit,
+        )
+    }
+}
+
+/// A read-only copy of a structure as it was when taken (see
+/// [`BroadPhase::snapshot`]): queries on it see that moment whatever the
+/// owner does after (update, step, rebuild), on any number of threads at
+/// once. Cloning it is cheap (a reference count); its memory goes when the
+/// last clone is dropped. Answers are [`Handle`]s, plain values that stay
+/// meaningful after the snapshot is gone (look them up in the owner: a
+/// removed object's handle is refused).
+///
+/// Taking one copies the arrays the structure's queries read (no rebuild,
+/// no user values): see BENCHMARKS.md, "Taking a snapshot", for its cost
+/// beside a step.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Grid, QueryBudget};
+/// use glam::Vec2;
+/// let mut grid: Grid<Vec2> = Grid::hashed();
+/// let crate_box = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
+/// let h = grid.insert(crate_box, ())?;
+/// grid.step();
+/// let snapshot = grid.snapshot();
+/// grid.remove(h)?; // the owner moves on
+/// let around = Aabb2::new(Vec2::splat(-1.0), Vec2::splat(2.0))?;
+/// let reader = std::thread::spawn(move || {
+///     snapshot.query_region_all(&around, QueryBudget::default()).0
+/// });
+/// assert_eq!(reader.join().unwrap(), vec![h]); // as it was
+/// assert!(grid.query_aabb_all(&around).is_empty());
+/// # Ok::<(), collide::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Snapshot<V: Vector> {
+    frozen: Arc<dyn Frozen<V>>,
+}
+
+impl<V: Vector> fmt::Debug for Snapshot<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("structure", &self.name())
+            .field("len", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<V: Vector> Snapshot<V> {
+    /// Shares `frozen` among readers.
+    pub(crate) fn new(frozen: impl Frozen<V> + 'static) -> Self {
+        Self {
+            frozen: Arc::new(frozen),
+        }
+    }
+
+    /// A snapshot of a structure of this crate, copied without its user
+    /// values.
+    pub(crate) fn copied<S: BroadPhase<V, ()> + Send + Sync + 'static>(structure: S) -> Self {
+        Self::new(Copied(structure))
+    }
+
+    /// The contract's fallback: lists the objects through
+    /// [`BroadPhase::query_aabb`] over the whole f32 range (a box of zero
+    /// size on the very edge of that range escapes it) and tests every one
+    /// per query.
+    pub(crate) fn listed<T, S: BroadPhase<V, T> + ?Sized>(structure: &S) -> Self {
+        let mut objects = Vec::with_capacity(structure.len());
+        let _ = structure.query_aabb(&everything(), &mut |h| {
+            let aabb = structure.aabb(h).expect("query_aabb reports live objects");
+            objects.push((h, aabb));
+            ControlFlow::Continue(())
+        });
+        objects.sort_unstable_by_key(|o| o.0);
+        Self::new(Listed {
+            name: structure.name().to_owned(),
+            objects,
+        })
+    }
+
+    /// The structure's name, as [`BroadPhase::name`] gave it.
+    pub fn name(&self) -> &str {
+        self.frozen.name()
+    }
+
+    /// Number of objects when it was taken.
+    pub fn len(&self) -> usize {
+        self.frozen.len()
+    }
+
+    /// True when it holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// An object's box as it was, or `None` for a handle it did not hold.
+    pub fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.frozen.aabb(handle)
+    }
+
+    /// [`BroadPhase::query_region`] on the frozen structure: each object
+    /// `region` hits, once, until `visit` breaks or `budget` runs out.
+    pub fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.frozen.query_region(region, budget, visit)
+    }
+
+    /// Every object `region` hits, sorted by handle, and the statistics.
+    pub fn query_region_all(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+    ) -> (Vec<Handle>, QueryStats) {
+        collect_sorted(|visit| self.query_region(region, budget, visit))
+    }
+
+    /// Every object overlapping `aabb`, sorted by handle.
+    pub fn query_aabb_all(&self, aabb: &Aabb<V>) -> Vec<Handle> {
+        self.query_region_all(aabb, QueryBudget::default()).0
+    }
+
+    /// Every object holding `point` strictly inside, sorted by handle; a
+    /// non-finite point is an error.
+    pub fn query_point_all(&self, point: V) -> Result<Vec<Handle>, Error> {
+        Ok(self.query_aabb_all(&Aabb::from_point(point)?))
+    }
+
+    /// [`BroadPhase::query_ray`] on the frozen structure: hits by entry
+    /// `t`, then handle.
+    pub fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.frozen.query_ray(ray, budget, visit)
+    }
+
+    /// Every object `ray` hits, by entry `t`, then handle.
+    pub fn query_ray_all(&self, ray: &Ray<V>) -> Vec<RayHit> {
+        collect_hits(|visit| self.query_ray(ray, QueryBudget::default(), visit))
+    }
+
+    /// The first object `ray` enters (ties by handle), if any.
+    pub fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
+        first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
+    }
+
+    /// Whether `ray` hits any object; stops at the first found.
+    pub fn query_ray_any(&self, ray: &Ray<V>) -> bool {
+        let mut any = false;
+        self.query_region(ray, QueryBudget::default(), &mut |_| {
+            any = true;
+            ControlFlow::Break(())
+        });
+        any
+    }
+
+    /// Whether `self` and `other` are clones of one snapshot (share one
+    /// copy).
+    pub fn shares_with(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.frozen, &other.frozen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::{Brute, Bvh, Grid, Sap, SapKind, Tree};
+    use glam::Vec2;
+
+    fn unit(x: f32) -> Aabb<Vec2> {
+        Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0)).unwrap()
+    }
+
+    #[test]
+    fn the_fallback_for_other_structures_answers_like_the_owner() {
+        let mut world: Brute<Vec2, u32> = Brute::new();
+        let handles: Vec<Handle> = (0..40)
+            .map(|k| world.insert(unit(k as f32 * 0.7 - 9.0), k).unwrap())
+            .collect();
+        world.remove(handles[5]).unwrap();
+        let listed = Snapshot::listed(&world);
+        assert_eq!((listed.name(), listed.len()), ("brute", 39));
+        assert_eq!(listed.aabb(handles[5]), None);
+        assert_eq!(listed.aabb(handles[6]), world.aabb(handles[6]));
+        for x in [-9.5, -3.0, 0.1, 12.0] {
+            let probe = Aabb::new(Vec2::new(x, 0.2), Vec2::new(x + 2.5, 0.4)).unwrap();
+            assert_eq!(listed.query_aabb_all(&probe), world.query_aabb_all(&probe));
+            let ray = Ray::new(Vec2::new(x, 0.5), Vec2::new(1.0, 0.01), 6.0).unwrap();
+            assert_eq!(listed.query_ray_all(&ray), world.query_ray_all(&ray));
+        }
+        let budget = QueryBudget {
+            max_tested: Some(3),
+            ..QueryBudget::default()
+        };
+        let everywhere = Aabb::new(Vec2::splat(-99.0), Vec2::splat(99.0)).unwrap();
+        let (hits, stats) = listed.query_region_all(&everywhere, budget);
+        assert_eq!((hits.len(), stats.truncated), (3, true));
+    }
+
+    #[test]
+    fn the_copy_is_freed_when_the_last_reader_lets_go() {
+        let mut structures: Vec<Box<dyn BroadPhase<Vec2, u32>>> = vec![
+            Box::new(Brute::new()),
+            Box::new(Grid::hashed()),
+            Box::new(Tree::tight()),
+            Box::new(Sap::new(SapKind::OneAxis)),
+            Box::new(Bvh::new()),
+        ];
+        for world in &mut structures {
+            for k in 0..50 {
+                world.insert(unit(k as f32 * 0.5), k).unwrap();
+            }
+            world.step();
+            let snapshot = world.snapshot();
+            let weak = Arc::downgrade(&snapshot.frozen);
+            let readers: Vec<_> = (0..3)
+                .map(|_| {
+                    let copy = snapshot.clone();
+                    std::thread::spawn(move || copy.query_aabb_all(&unit(10.0)).len())
+                })
+                .collect();
+            let last = snapshot.clone();
+            drop(snapshot);
+            world.step(); // the owner goes on; the copy stays for the readers
+            for reader in readers {
+                assert_eq!(reader.join().unwrap(), 3, "{}", world.name());
+            }
+            assert!(
+                weak.upgrade().is_some(),
+                "{}: freed under a reader",
+                world.name()
+            );
+            drop(last);
+            assert!(
+                weak.upgrade().is_none(),
+                "{}: the copy outlived its readers",
+                world.name()
+            );
+        }
+    }
+}

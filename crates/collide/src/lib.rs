@@ -36,6 +36,7 @@ pub mod broad;
 mod error;
 pub mod geometry;
 mod handle;
+pub mod narrow;
 pub mod scene;
 pub mod trace;
 

@@ -1,0 +1,310 @@
+//! Contacts between 2D shapes: closed forms for circles and capsules, SAT
+//! for polygons, and GJK/EPA for any two convex shapes.
+
+use super::epa::penetration;
+use super::pose::Pose;
+use super::shapes::{Capsule, Circle, Polygon};
+use crate::narrow::contact::Contact;
+use crate::narrow::gjk::{Gjk, P, Vertex, dot, gjk, sub};
+use crate::narrow::support::Support;
+use glam::Vec2;
+
+pub(crate) fn to_p(v: Vec2) -> P {
+    [f64::from(v.x), f64::from(v.y), 0.0]
+}
+
+pub(crate) fn from_p(p: P) -> Vec2 {
+    Vec2::new(p[0] as f32, p[1] as f32)
+}
+
+/// The support of `A - B` for two placed shapes' cores, in world
+/// coordinates.
+pub(crate) fn minkowski<'s>(
+    a: &'s (impl Support<Vec2> + ?Sized),
+    pose_a: &'s Pose,
+    b: &'s (impl Support<Vec2> + ?Sized),
+    pose_b: &'s Pose,
+) -> impl Fn(P) -> Vertex + 's {
+    move |d: P| {
+        let d = from_p(d);
+        let pa = pose_a.apply(a.support(pose_a.unrotate(d)));
+        let pb = pose_b.apply(b.support(pose_b.unrotate(-d)));
+        // The difference in f64: the f32 points are exact there, so a gap
+        // far smaller than the coordinates keeps its digits.
+        let (pa, pb) = (to_p(pa), to_p(pb));
+        Vertex {
+            w: sub(pa, pb),
+            a: pa,
+            b: pb,
+        }
+    }
+}
+
+/// The contact between any two convex shapes (see [`Contact`]): GJK on
+/// their cores for the distance and closest points, EPA when the cores
+/// overlap, then the radii. Exact up to rounding for polygons, boxes and
+/// capsules; use the closed forms for circles and capsules when speed
+/// matters.
+///
+/// ```
+/// use collide::narrow::d2::{Capsule, Cuboid, Pose, contact};
+/// use glam::Vec2;
+/// let floor = Cuboid::new(Vec2::new(10.0, 1.0))?;
+/// let body = Capsule::new(1.0, 0.5)?; // 3 tall
+/// let standing = Pose::at(Vec2::new(0.0, 2.4))?; // feet at 0.9: 0.1 into the floor
+/// let c = contact(&floor, &Pose::IDENTITY, &body, &standing);
+/// assert!((c.depth - 0.1).abs() < 1e-5);
+/// assert!((c.normal - Vec2::Y).length() < 1e-5); // push the body up
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact(
+    a: &(impl Support<Vec2> + ?Sized),
+    pose_a: &Pose,
+    b: &(impl Support<Vec2> + ?Sized),
+    pose_b: &Pose,
+) -> Contact<Vec2> {
+    let shapes = minkowski(a, pose_a, b, pose_b);
+    let (ra, rb) = (a.radius(), b.radius());
+    let start = to_p(pose_a.position - pose_b.position);
+    let (depth, normal, pa, pb) = match gjk(2, &shapes, start) {
+        Gjk::Separated(simplex) => {
+            let p = simplex.point();
+            let between = sub(p.b, p.a);
+            let d = dot(between, between).sqrt();
+            if d > 0.0 {
+                (-d, between.map(|x| x / d), p.a, p.b)
+            } else {
+                overlapping(&shapes, &simplex, pose_a, pose_b)
+            }
+        }
+        Gjk::Overlapping(simplex) => overlapping(&shapes, &simplex, pose_a, pose_b),
+    };
+    let normal = from_p(normal);
+    Contact {
+        normal,
+        depth: depth as f32 + ra + rb,
+        point_a: from_p(pa) + normal * ra,
+        point_b: from_p(pb) - normal * rb,
+    }
+}
+
+/// Depth (negative: separation), normal and witnesses of overlapping
+/// cores, by EPA; cores that touch without area (two collinear segments)
+/// get depth 0 along the line between the poses.
+fn overlapping(
+    shapes: &impl Fn(P) -> Vertex,
+    simplex: &crate::narrow::gjk::Simplex,
+    pose_a: &Pose,
+    pose_b: &Pose,
+) -> (f64, P, P, P) {
+    if let Some(pen) = penetration(shapes, simplex) {
+        return (pen.depth, pen.normal, pen.a, pen.b);
+    }
+    let between = (pose_b.position - pose_a.position).normalize_or(Vec2::Y);
+    let v = shapes(to_p(between));
+    (0.0, to_p(between), v.a, v.b)
+}
+
+/// Two circles, in closed form. Coincident centres push along +y.
+///
+/// See [`Contact`] for an example.
+pub fn contact_circle_circle(
+    a: &Circle,
+    pose_a: &Pose,
+    b: &Circle,
+    pose_b: &Pose,
+) -> Contact<Vec2> {
+    rounded_points(pose_a.position, a.radius, pose_b.position, b.radius)
+}
+
+/// A circle and a capsule, in closed form (the circle against the
+/// capsule's nearest core point).
+///
+/// ```
+/// use collide::narrow::d2::{Capsule, Circle, Pose, contact_circle_capsule};
+/// use glam::Vec2;
+/// let ball = Circle::new(0.5)?;
+/// let pole = Capsule::new(2.0, 0.25)?;
+/// let c = contact_circle_capsule(&ball, &Pose::at(Vec2::new(-1.0, 1.0))?, &pole, &Pose::IDENTITY);
+/// assert_eq!((c.normal, c.depth), (Vec2::X, -0.25)); // 0.25 apart
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact_circle_capsule(
+    a: &Circle,
+    pose_a: &Pose,
+    b: &Capsule,
+    pose_b: &Pose,
+) -> Contact<Vec2> {
+    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
+    let c = pose_a.position;
+    let nearest = closest_on_segment(c, b0, b1);
+    rounded_points(c, a.radius, nearest, b.radius)
+}
+
+/// Two capsules, in closed form (the nearest points of their segments).
+///
+/// ```
+/// use collide::narrow::d2::{Capsule, Pose, contact_capsule_capsule};
+/// use glam::Vec2;
+/// let arm = Capsule::new(1.0, 0.25)?;
+/// let beside = Pose::at(Vec2::new(0.4, 0.0))?; // parallel, cores 0.4 apart
+/// let c = contact_capsule_capsule(&arm, &Pose::IDENTITY, &arm, &beside);
+/// assert!((c.depth - 0.1).abs() < 1e-5 && (c.normal - Vec2::X).length() < 1e-5);
+/// // Crossed cores: the way out is sideways, 0.6 + 0.5.
+/// let crossed = Pose::new(Vec2::new(0.4, 0.0), std::f32::consts::FRAC_PI_2)?;
+/// let c = contact_capsule_capsule(&arm, &Pose::IDENTITY, &arm, &crossed);
+/// assert!((c.depth - 1.1).abs() < 1e-5 && (c.normal - Vec2::X).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact_capsule_capsule(
+    a: &Capsule,
+    pose_a: &Pose,
+    b: &Capsule,
+    pose_b: &Pose,
+) -> Contact<Vec2> {
+    let (a0, a1) = (pose_a.apply(a.a), pose_a.apply(a.b));
+    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
+    if segments_cross(a0, a1, b0, b1) {
+        // The cores cross: the depth is how far either segment must move
+        // along the other's normal; EPA answers that exactly.
+        return contact(a, pose_a, b, pose_b);
+    }
+    let (pa, pb) = closest_between_segments(a0, a1, b0, b1);
+    rounded_points(pa, a.radius, pb, b.radius)
+}
+
+/// The contact of two discs (centres and radii): the one closed form the
+/// circle and capsule pairs reduce to. Coincident centres push along +y.
+fn rounded_points(ca: Vec2, ra: f32, cb: Vec2, rb: f32) -> Contact<Vec2> {
+    let between = cb - ca;
+    let d = between.length();
+    let normal = if d > 0.0 { between / d } else { Vec2::Y };
+    Contact {
+        normal,
+        depth: ra + rb - d,
+        point_a: ca + normal * ra,
+        point_b: cb - normal * rb,
+    }
+}
+
+/// The point of segment `[a, b]` nearest `p`.
+pub(crate) fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if len_sq == 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len_sq).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+/// Whether two segments properly cross (each has the other's ends on
+/// opposite sides).
+fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+    let side = |o: Vec2, d: Vec2, p: Vec2| d.perp_dot(p - o);
+    let (da, db) = (a1 - a0, b1 - b0);
+    let (s0, s1) = (side(a0, da, b0), side(a0, da, b1));
+    let (t0, t1) = (side(b0, db, a0), side(b0, db, a1));
+    s0 * s1 < 0.0 && t0 * t1 < 0.0
+}
+
+/// The nearest points of two segments that do not cross (one of the four
+/// endpoint-to-segment projections).
+fn closest_between_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Vec2) {
+    let candidates = [
+        (a0, closest_on_segment(a0, b0, b1)),
+        (a1, closest_on_segment(a1, b0, b1)),
+        (closest_on_segment(b0, a0, a1), b0),
+        (closest_on_segment(b1, a0, a1), b1),
+    ];
+    candidates
+        .into_iter()
+        .min_by(|x, y| {
+            (x.1 - x.0)
+                .length_squared()
+                .total_cmp(&(y.1 - y.0).length_squared())
+        })
+        .expect("four candidates")
+}
+
+/// Two convex polygons by the separating axis theorem: every edge normal
+/// of both is a candidate axis; on the axis of least overlap, the normal
+/// (from A toward B) and depth give the minimum translation vector.
+/// `None` when an axis separates them. The witness points are the
+/// deepest vertex of the incident polygon and its projection on the
+/// reference edge. Radii (rounded polygons) are added to the depth, which
+/// then may report corners that are within the radii on every axis but
+/// not truly within reach as touching (conservative); use [`contact`] for
+/// an exact answer on rounded polygons.
+///
+/// ```
+/// use collide::narrow::d2::{Cuboid, Pose, contact_polygon_polygon};
+/// use glam::Vec2;
+/// let crate_box = Cuboid::new(Vec2::ONE)?.to_polygon();
+/// let c = contact_polygon_polygon(&crate_box, &Pose::IDENTITY, &crate_box, &Pose::at(Vec2::new(1.5, 0.25))?)
+///     .expect("they overlap");
+/// assert_eq!((c.normal, c.depth), (Vec2::X, 0.5));
+/// assert!(contact_polygon_polygon(&crate_box, &Pose::IDENTITY, &crate_box, &Pose::at(Vec2::new(3.0, 0.0))?).is_none());
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact_polygon_polygon(
+    a: &Polygon,
+    pose_a: &Pose,
+    b: &Polygon,
+    pose_b: &Pose,
+) -> Option<Contact<Vec2>> {
+    let world = |p: &Polygon, pose: &Pose| -> ([Vec2; Polygon::MAX_VERTICES], usize) {
+        let mut out = [Vec2::ZERO; Polygon::MAX_VERTICES];
+        for (o, &v) in out.iter_mut().zip(p.vertices()) {
+            *o = pose.apply(v);
+        }
+        (out, p.vertices().len())
+    };
+    let (va, na) = world(a, pose_a);
+    let (vb, nb) = world(b, pose_b);
+    let (va, vb) = (&va[..na], &vb[..nb]);
+    let radii = a.radius + b.radius;
+    // The largest separation of `inc` from `reference`'s faces: (distance,
+    // face normal, deepest vertex of `inc`).
+    let best_axis = |reference: &[Vec2], normals: &[Vec2], pose: &Pose, inc: &[Vec2]| {
+        let mut best = (f32::NEG_INFINITY, Vec2::ZERO, Vec2::ZERO);
+        for (i, &n) in normals.iter().enumerate() {
+            let n = pose.rotate(n);
+            let (mut deepest, mut sep) = (inc[0], f32::INFINITY);
+            for &v in inc {
+                let s = n.dot(v - reference[i]);
+                if s < sep {
+                    (deepest, sep) = (v, s);
+                }
+            }
+            if sep > best.0 {
+                best = (sep, n, deepest);
+            }
+        }
+        best
+    };
+    let (sep_a, n_a, deep_b) = best_axis(va, a.normals(), pose_a, vb);
+    let (sep_b, n_b, deep_a) = best_axis(vb, b.normals(), pose_b, va);
+    if sep_a - radii > 0.0 || sep_b - radii > 0.0 {
+        return None;
+    }
+    // The axis of least overlap; A's face on a tie.
+    let contact = if sep_a >= sep_b {
+        let depth = -sep_a;
+        Contact {
+            normal: n_a,
+            depth: depth + radii,
+            point_a: deep_b + n_a * (depth + a.radius),
+            point_b: deep_b - n_a * b.radius,
+        }
+    } else {
+        let (depth, normal) = (-sep_b, -n_b);
+        Contact {
+            normal,
+            depth: depth + radii,
+            point_a: deep_a + normal * a.radius,
+            point_b: deep_a - normal * (depth + b.radius),
+        }
+    };
+    Some(contact)
+}

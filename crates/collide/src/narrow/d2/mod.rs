@@ -1,0 +1,18 @@
+//! The 2D narrow phase: shapes, poses, contacts and casts.
+
+mod cast;
+mod contact;
+mod epa;
+mod hull;
+mod pose;
+mod shapes;
+
+pub use cast::{
+    cast_ray, cast_ray_capsule, cast_ray_circle, cast_ray_cuboid, cast_ray_polygon, cast_shape,
+};
+pub use contact::{
+    contact, contact_capsule_capsule, contact_circle_capsule, contact_circle_circle,
+    contact_polygon_polygon,
+};
+pub use pose::Pose;
+pub use shapes::{Capsule, Circle, Cuboid, Polygon};

@@ -1,0 +1,83 @@
+//! [`Pose`]: where a 2D shape is (a position and a rotation).
+
+use crate::narrow::error::{ShapeError, finite};
+use glam::Vec2;
+
+/// A rigid placement in 2D: rotate by `rotation`, then move by `position`.
+///
+/// ```
+/// use collide::narrow::d2::Pose;
+/// use glam::Vec2;
+/// let pose = Pose::new(Vec2::new(5.0, 0.0), std::f32::consts::FRAC_PI_2)?;
+/// let p = pose.apply(Vec2::X); // (1, 0) turned a quarter, then moved
+/// assert!((p - Vec2::new(5.0, 1.0)).length() < 1e-6);
+/// assert!((pose.apply_inverse(p) - Vec2::X).length() < 1e-6);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Where the shape's origin goes, in world units.
+    pub position: Vec2,
+    /// The rotation as a unit complex number `(cos, sin)` of the angle
+    /// (counter-clockwise, radians).
+    pub rotation: Vec2,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    /// No move, no turn.
+    pub const IDENTITY: Self = Self {
+        position: Vec2::ZERO,
+        rotation: Vec2::X,
+    };
+
+    /// A pose at `position` turned by `angle` radians counter-clockwise;
+    /// an error for a non-finite value.
+    pub fn new(position: Vec2, angle: f32) -> Result<Self, ShapeError> {
+        finite("position", position.x)?;
+        finite("position", position.y)?;
+        finite("angle", angle)?;
+        Ok(Self {
+            position,
+            rotation: Vec2::from_angle(angle),
+        })
+    }
+
+    /// A pose at `position`, not turned; an error for a non-finite value.
+    ///
+    /// ```
+    /// use collide::narrow::d2::Pose;
+    /// use glam::Vec2;
+    /// assert_eq!(Pose::at(Vec2::ONE)?.apply(Vec2::ZERO), Vec2::ONE);
+    /// assert!(Pose::at(Vec2::new(f32::NAN, 0.0)).is_err());
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn at(position: Vec2) -> Result<Self, ShapeError> {
+        Self::new(position, 0.0)
+    }
+
+    /// A local point in world coordinates.
+    pub fn apply(&self, local: Vec2) -> Vec2 {
+        self.position + self.rotation.rotate(local)
+    }
+
+    /// A local direction in world coordinates (rotated, not moved).
+    pub fn rotate(&self, local: Vec2) -> Vec2 {
+        self.rotation.rotate(local)
+    }
+
+    /// A world point in local coordinates.
+    pub fn apply_inverse(&self, world: Vec2) -> Vec2 {
+        self.unrotate(world - self.position)
+    }
+
+    /// A world direction in local coordinates.
+    pub fn unrotate(&self, world: Vec2) -> Vec2 {
+        Vec2::new(self.rotation.x, -self.rotation.y).rotate(world)
+    }
+}

@@ -1,0 +1,322 @@
+//! The 2D shapes: [`Circle`], [`Capsule`], [`Cuboid`] (a box, oriented by
+//! its pose) and [`Polygon`] (convex, up to [`Polygon::MAX_VERTICES`]
+//! vertices, optionally rounded). Plain `Copy` values in their own frame;
+//! a [`Pose`] places them.
+
+use super::hull;
+use super::pose::Pose;
+use crate::geometry::Aabb;
+use crate::narrow::error::{ShapeError, finite, radius};
+use crate::narrow::support::Support;
+use glam::Vec2;
+
+/// A circle centred on its pose's position.
+///
+/// ```
+/// use collide::narrow::d2::{Circle, Pose};
+/// use glam::Vec2;
+/// let ball = Circle::new(0.5)?;
+/// let bounds = ball.aabb(&Pose::at(Vec2::new(2.0, 0.0))?);
+/// // [1.5, 2.5] x [-0.5, 0.5], widened by a few f32 steps against rounding
+/// assert!((bounds.min() - Vec2::new(1.5, -0.5)).length() < 1e-5);
+/// assert!((bounds.max() - Vec2::new(2.5, 0.5)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    /// The radius, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Circle {
+    /// A circle of `radius` (finite, 0 or more).
+    pub fn new(radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: self::radius(radius)?,
+        })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
+    }
+}
+
+impl Support<Vec2> for Circle {
+    fn support(&self, _direction: Vec2) -> Vec2 {
+        Vec2::ZERO
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// A capsule: every point within `radius` of the segment from `a` to `b`
+/// (in its own frame). A character's body, a sword's blade, a swept
+/// circle.
+///
+/// ```
+/// use collide::narrow::d2::{Capsule, Pose};
+/// use glam::Vec2;
+/// let body = Capsule::new(1.0, 0.5)?; // segment from (0, -1) to (0, 1)
+/// let bounds = body.aabb(&Pose::IDENTITY);
+/// assert!((bounds.min() - Vec2::new(-0.5, -1.5)).length() < 1e-5);
+/// assert!((bounds.max() - Vec2::new(0.5, 1.5)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capsule {
+    /// One end of the core segment, in the shape's frame.
+    pub a: Vec2,
+    /// The other end.
+    pub b: Vec2,
+    /// The radius around the segment, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Capsule {
+    /// An upright capsule: the segment from `(0, -half_height)` to
+    /// `(0, half_height)`, rounded by `radius`.
+    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
+        if !(half_height.is_finite() && half_height >= 0.0) {
+            return Err(ShapeError::HalfExtent {
+                axis: 1,
+                value: half_height,
+            });
+        }
+        Self::between(
+            Vec2::new(0.0, -half_height),
+            Vec2::new(0.0, half_height),
+            radius,
+        )
+    }
+
+    /// The capsule around the segment from `a` to `b`.
+    pub fn between(a: Vec2, b: Vec2, radius: f32) -> Result<Self, ShapeError> {
+        for v in [a.x, a.y, b.x, b.y] {
+            finite("capsule end", v)?;
+        }
+        Ok(Self {
+            a,
+            b,
+            radius: self::radius(radius)?,
+        })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
+    }
+}
+
+impl Support<Vec2> for Capsule {
+    fn support(&self, direction: Vec2) -> Vec2 {
+        if direction.dot(self.b - self.a) > 0.0 {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// A box centred on its pose's position, turned with it (axis-aligned when
+/// the pose does not turn).
+///
+/// ```
+/// use collide::narrow::d2::{Cuboid, Pose};
+/// use glam::Vec2;
+/// let plank = Cuboid::new(Vec2::new(2.0, 0.5))?;
+/// let turned = Pose::new(Vec2::ZERO, std::f32::consts::FRAC_PI_2)?;
+/// let bounds = plank.aabb(&turned);
+/// assert!((bounds.max() - Vec2::new(0.5, 2.0)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid {
+    /// Half the box's width and height, world units, 0 or more.
+    pub half_extents: Vec2,
+}
+
+impl Cuboid {
+    /// A box with these half extents (finite, 0 or more).
+    pub fn new(half_extents: Vec2) -> Result<Self, ShapeError> {
+        for axis in 0..2 {
+            let value = half_extents[axis];
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(ShapeError::HalfExtent { axis, value });
+            }
+        }
+        Ok(Self { half_extents })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
+    }
+
+    /// The same box as a [`Polygon`] (four vertices, counter-clockwise).
+    pub fn to_polygon(&self) -> Polygon {
+        let h = self.half_extents;
+        Polygon::from_hull(&[
+            Vec2::new(-h.x, -h.y),
+            Vec2::new(h.x, -h.y),
+            Vec2::new(h.x, h.y),
+            Vec2::new(-h.x, h.y),
+        ])
+    }
+}
+
+impl Support<Vec2> for Cuboid {
+    fn support(&self, direction: Vec2) -> Vec2 {
+        let h = self.half_extents;
+        Vec2::new(
+            if direction.x >= 0.0 { h.x } else { -h.x },
+            if direction.y >= 0.0 { h.y } else { -h.y },
+        )
+    }
+}
+
+/// A convex polygon of up to [`Polygon::MAX_VERTICES`] vertices,
+/// counter-clockwise, with its outward edge normals; rounded by `radius`
+/// when that is above 0.
+///
+/// ```
+/// use collide::narrow::d2::Polygon;
+/// use glam::Vec2;
+/// // Any points: the polygon is their convex hull (the inner point goes).
+/// let tri = Polygon::new(&[Vec2::ZERO, Vec2::new(4.0, 0.0), Vec2::new(0.0, 3.0), Vec2::ONE])?;
+/// assert_eq!(tri.vertices().len(), 3);
+/// assert!(Polygon::new(&[Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)]).is_err()); // a line
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Polygon {
+    vertices: [Vec2; Polygon::MAX_VERTICES],
+    normals: [Vec2; Polygon::MAX_VERTICES],
+    count: u8,
+    /// The rounding radius around the polygon, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Polygon {
+    /// The most vertices a polygon holds (as in Box2D: enough for game
+    /// shapes, and the shape stays a small `Copy` value).
+    pub const MAX_VERTICES: usize = 8;
+
+    /// The convex hull of `points` (finite; 3 or more not on one line; a
+    /// hull of at most [`Polygon::MAX_VERTICES`]). Points on the hull's
+    /// edges are dropped.
+    pub fn new(points: &[Vec2]) -> Result<Self, ShapeError> {
+        for p in points {
+            finite("polygon point", p.x)?;
+            finite("polygon point", p.y)?;
+        }
+        let hull = convex_hull(points);
+        if hull.len() < 3 {
+            return Err(ShapeError::Degenerate {
+                points: points.len(),
+            });
+        }
+        if hull.len() > Self::MAX_VERTICES {
+            return Err(ShapeError::TooManyVertices {
+                vertices: hull.len(),
+                max: Self::MAX_VERTICES,
+            });
+        }
+        Ok(Self::from_hull(&hull))
+    }
+
+    /// The hull of `points`, rounded by `radius`.
+    ///
+    /// ```
+    /// use collide::narrow::{Support, d2::Polygon};
+    /// use glam::Vec2;
+    /// let pebble = Polygon::rounded(&[Vec2::ZERO, Vec2::X, Vec2::Y], 0.1)?;
+    /// assert_eq!(pebble.radius(), 0.1);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn rounded(points: &[Vec2], radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: self::radius(radius)?,
+            ..Self::new(points)?
+        })
+    }
+
+    /// A polygon from a hull already counter-clockwise and convex.
+    fn from_hull(hull: &[Vec2]) -> Self {
+        let mut polygon = Self {
+            vertices: [Vec2::ZERO; Self::MAX_VERTICES],
+            normals: [Vec2::ZERO; Self::MAX_VERTICES],
+            count: hull.len() as u8,
+            radius: 0.0,
+        };
+        for (i, &v) in hull.iter().enumerate() {
+            let next = hull[(i + 1) % hull.len()];
+            polygon.vertices[i] = v;
+            // Outward normal of edge i (from vertex i to i + 1): the edge
+            // turned clockwise.
+            let edge = next - v;
+            polygon.normals[i] = Vec2::new(edge.y, -edge.x).normalize_or_zero();
+        }
+        polygon
+    }
+
+    /// The vertices, counter-clockwise.
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices[..self.count as usize]
+    }
+
+    /// The outward unit normal of each edge (edge `i` runs from vertex `i`
+    /// to vertex `i + 1`).
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals[..self.count as usize]
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
+    }
+}
+
+impl Support<Vec2> for Polygon {
+    fn support(&self, direction: Vec2) -> Vec2 {
+        let mut best = self.vertices[0];
+        let mut best_dot = best.dot(direction);
+        for &v in &self.vertices()[1..] {
+            let d = v.dot(direction);
+            if d > best_dot {
+                (best, best_dot) = (v, d);
+            }
+        }
+        best
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// The bounding box of any shape at `pose`, from its supports along the
+/// axes, grown by its radius (widened by a little rounding slack so it
+/// never cuts the shape).
+pub(crate) fn bounds(shape: &(impl Support<Vec2> + ?Sized), pose: &Pose) -> Aabb<Vec2> {
+    let r = shape.radius();
+    let along = |axis: Vec2| pose.apply(shape.support(pose.unrotate(axis))).dot(axis);
+    let max = Vec2::new(along(Vec2::X), along(Vec2::Y)) + Vec2::splat(r);
+    let min = Vec2::new(-along(-Vec2::X), -along(-Vec2::Y)) - Vec2::splat(r);
+    let slack = (max.abs().max(min.abs()) + Vec2::splat(r)) * (4.0 * f32::EPSILON);
+    let (min, max) = (min - slack, max + slack);
+    Aabb::new(min, max).expect("finite shapes have finite, ordered bounds")
+}
+
+/// The polygon hull of `points`: turns smaller than a millionth of the
+/// coordinates squared count as straight (the point lies on the edge).
+fn convex_hull(points: &[Vec2]) -> Vec<Vec2> {
+    let scale = points.iter().fold(0.0f64, |m, p| {
+        m.max(f64::from(p.x.abs())).max(f64::from(p.y.abs()))
+    });
+    let straight = 1e-6 * scale * scale;
+    hull::convex_hull(points, |p| [f64::from(p.x), f64::from(p.y)], straight)
+}

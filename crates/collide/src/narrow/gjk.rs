@@ -1,0 +1,361 @@
+//! GJK (Gilbert-Johnson-Keerthi): the distance and closest points between
+//! two convex cores, for any dimension up to 3, from their support
+//! functions alone.
+//!
+//! It works on the Minkowski difference `A - B` (every `a - b`), whose
+//! point nearest the origin gives the distance and, split back into its
+//! `a` and `b` parts, the closest points. Each iteration asks the support
+//! along the current nearest point's reverse, and keeps the smallest
+//! simplex (up to D + 1 points) holding the new nearest point. The
+//! nearest point of a simplex is found by testing its faces (every subset
+//! of its points): each face's nearest affine point, kept when its
+//! barycentric weights are all positive, and the smallest of those wins.
+//! That is at most 15 small Gram solves in 3D; it needs no case analysis
+//! per dimension, and a degenerate face (points in a line) is skipped, a
+//! smaller face answering for it.
+//!
+//! Arithmetic is in f64 on `[f64; 3]` points (the third axis zero in 2D):
+//! the support points are exact f32 values, so the answer's error stays
+//! near f32 rounding even when the shapes are far larger than their gap
+//! (a known weakness of f32 GJK near large shapes).
+
+/// A point or direction in up to three dimensions, f64.
+pub(crate) type P = [f64; 3];
+
+pub(crate) fn sub(a: P, b: P) -> P {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+pub(crate) fn add(a: P, b: P) -> P {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+pub(crate) fn scale(a: P, s: f64) -> P {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+pub(crate) fn dot(a: P, b: P) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+pub(crate) fn neg(a: P) -> P {
+    [-a[0], -a[1], -a[2]]
+}
+
+/// One point of the Minkowski difference and the shape points it came
+/// from: `w = a - b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Vertex {
+    pub(crate) w: P,
+    pub(crate) a: P,
+    pub(crate) b: P,
+}
+
+/// The support of `A - B` along a direction: `(a, b)` with `a` farthest
+/// along `d` in A and `b` farthest along `-d` in B.
+pub(crate) trait MinkowskiSupport {
+    fn support(&self, d: P) -> Vertex;
+}
+
+impl<F: Fn(P) -> Vertex> MinkowskiSupport for F {
+    fn support(&self, d: P) -> Vertex {
+        self(d)
+    }
+}
+
+/// A simplex of the difference: up to 4 vertices with the barycentric
+/// weights of its nearest point to the origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Simplex {
+    pub(crate) vertices: [Vertex; 4],
+    pub(crate) weights: [f64; 4],
+    pub(crate) len: usize,
+}
+
+impl Simplex {
+    pub(crate) fn vertices(&self) -> &[Vertex] {
+        &self.vertices[..self.len]
+    }
+
+    /// The nearest point and its `a` and `b` parts.
+    pub(crate) fn point(&self) -> Vertex {
+        let mut out = Vertex::default();
+        for k in 0..self.len {
+            let (v, l) = (self.vertices[k], self.weights[k]);
+            out.w = add(out.w, scale(v.w, l));
+            out.a = add(out.a, scale(v.a, l));
+            out.b = add(out.b, scale(v.b, l));
+        }
+        out
+    }
+}
+
+/// What GJK found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Gjk {
+    /// The cores are apart: the nearest point of `A - B` (its `w` is
+    /// `a - b`, its length the distance) and the simplex that holds it.
+    Separated(Simplex),
+    /// The origin is in `A - B` (within rounding): the cores touch or
+    /// overlap. The simplex is where the search ended, for EPA to start
+    /// from.
+    Overlapping(Simplex),
+}
+
+/// Iterations before giving up with the best point so far (GJK converges
+/// in a handful on polytopes; curved cores are rounded shapes here, so
+/// their cores are polytopes or segments).
+const MAX_ITERATIONS: usize = 64;
+/// Converged when the support along the nearest point's reverse improves
+/// the squared distance by less than this share.
+const RELATIVE_TOLERANCE: f64 = 1e-12;
+
+/// GJK on the difference in `dim` dimensions, starting along `start` (any
+/// direction; the centre difference is a good one).
+pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
+    let first = shapes.support(if dot(start, start) > 0.0 {
+        start
+    } else {
+        [1.0, 0.0, 0.0]
+    });
+    let mut simplex = Simplex {
+        vertices: [
+            first,
+            Vertex::default(),
+            Vertex::default(),
+            Vertex::default(),
+        ],
+        weights: [1.0, 0.0, 0.0, 0.0],
+        len: 1,
+    };
+    let mut v = first.w;
+    // The size of the numbers involved, for the absolute tolerance.
+    let mut magnitude_sq = dot(first.a, first.a).max(dot(first.b, first.b));
+    for _ in 0..MAX_ITERATIONS {
+        let vv = dot(v, v);
+        if vv <= 1e-24 * magnitude_sq.max(1e-30) {
+            return Gjk::Overlapping(simplex);
+        }
+        let next = shapes.support(neg(v));
+        magnitude_sq = magnitude_sq
+            .max(dot(next.a, next.a))
+            .max(dot(next.b, next.b));
+        // vv - v.w bounds (from above) how much nearer the true nearest
+        // point can be: stop when that is negligible.
+        if vv - dot(v, next.w) <= RELATIVE_TOLERANCE * vv {
+            return Gjk::Separated(simplex);
+        }
+        if simplex.vertices().iter().any(|x| x.w == next.w) {
+            return Gjk::Separated(simplex);
+        }
+        let mut grown = simplex;
+        grown.vertices[grown.len] = next;
+        grown.len += 1;
+        let Some(reduced) = nearest(&grown) else {
+            return Gjk::Separated(simplex);
+        };
+        if reduced.len == dim + 1 {
+            return Gjk::Overlapping(reduced);
+        }
+        let nearer = reduced.point().w;
+        if dot(nearer, nearer) >= vv {
+            // No progress (rounding): the previous point is the answer.
+            return Gjk::Separated(simplex);
+        }
+        simplex = reduced;
+        v = nearer;
+    }
+    Gjk::Separated(simplex)
+}
+
+/// The face of `simplex` nearest the origin, as a simplex of its own points
+/// with positive weights; `None` if no face could be solved (never for a
+/// non-empty simplex: single points always can).
+pub(crate) fn nearest(simplex: &Simplex) -> Option<Simplex> {
+    let n = simplex.len;
+    let mut best: Option<(f64, Simplex)> = None;
+    for mask in 1u32..(1 << n) {
+        let idx: Face = Face::from_mask(mask);
+        let Some(weights) = face_weights(simplex, &idx) else {
+            continue;
+        };
+        let mut face = Simplex::default();
+        for (k, &i) in idx.as_slice().iter().enumerate() {
+            face.vertices[k] = simplex.vertices[i];
+            face.weights[k] = weights[k];
+        }
+        face.len = idx.len;
+        let p = face.point().w;
+        let d = dot(p, p);
+        // Prefer the smaller face on a tie (fewer points, same distance).
+        if best
+            .as_ref()
+            .is_none_or(|(bd, bf)| d < *bd || (d == *bd && face.len < bf.len))
+        {
+            best = Some((d, face));
+        }
+    }
+    best.map(|(_, f)| f)
+}
+
+/// Up to four indices into a simplex.
+struct Face {
+    items: [usize; 4],
+    len: usize,
+}
+
+impl Face {
+    fn from_mask(mask: u32) -> Self {
+        let mut out = Self {
+            items: [0; 4],
+            len: 0,
+        };
+        for i in 0..4 {
+            if mask & (1 << i) != 0 {
+                out.items[out.len] = i;
+                out.len += 1;
+            }
+        }
+        out
+    }
+    fn as_slice(&self) -> &[usize] {
+        &self.items[..self.len]
+    }
+}
+
+/// Barycentric weights of the point of the affine hull of the face `idx`
+/// nearest the origin, when they are all positive (the point lies inside
+/// the face); `None` when one is not, or the face is degenerate.
+fn face_weights(simplex: &Simplex, idx: &Face) -> Option<[f64; 4]> {
+    let k = idx.len;
+    let w = |j: usize| simplex.vertices[idx.items[j]].w;
+    if k == 1 {
+        return Some([1.0, 0.0, 0.0, 0.0]);
+    }
+    // Solve G mu = -E^T w0 with E's columns e_j = w_j - w0 (j >= 1).
+    let base = w(0);
+    let e: [P; 3] = std::array::from_fn(|j| {
+        if j + 1 < k {
+            sub(w(j + 1), base)
+        } else {
+            [0.0; 3]
+        }
+    });
+    let m = k - 1;
+    let mut g = [[0.0f64; 4]; 3];
+    let mut scale_sq = 0.0f64;
+    for r in 0..m {
+        for c in 0..m {
+            g[r][c] = dot(e[r], e[c]);
+        }
+        g[r][3] = -dot(e[r], base);
+        scale_sq = scale_sq.max(g[r][r]);
+    }
+    let mu = solve(&mut g, m, scale_sq)?;
+    let mut weights = [0.0; 4];
+    let mut rest = 1.0;
+    for j in 0..m {
+        weights[j + 1] = mu[j];
+        rest -= mu[j];
+    }
+    weights[0] = rest;
+    weights[..k].iter().all(|&l| l > 0.0).then_some(weights)
+}
+
+/// Gaussian elimination with partial pivoting on the `m x m` system in
+/// `g` (right-hand side in column 3); `None` when it is singular relative
+/// to `scale_sq` (the face's points do not span its dimension).
+fn solve(g: &mut [[f64; 4]; 3], m: usize, scale_sq: f64) -> Option<[f64; 3]> {
+    let tiny = 1e-13 * scale_sq.powi(m as i32).max(f64::MIN_POSITIVE);
+    let mut det = 1.0f64;
+    for col in 0..m {
+        let pivot = (col..m).max_by(|&a, &b| g[a][col].abs().total_cmp(&g[b][col].abs()))?;
+        g.swap(col, pivot);
+        let p = g[col][col];
+        det *= p;
+        if p == 0.0 {
+            return None;
+        }
+        let pivot_row = g[col];
+        for row in &mut g[col + 1..m] {
+            let f = row[col] / p;
+            for (x, &y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * y;
+            }
+        }
+    }
+    if det.abs() <= tiny {
+        return None;
+    }
+    let mut x = [0.0; 3];
+    for r in (0..m).rev() {
+        let mut s = g[r][3];
+        for c in r + 1..m {
+            s -= g[r][c] * x[c];
+        }
+        x[r] = s / g[r][r];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Support of a box [lo, hi] (2D, z = 0) translated by `at`.
+    fn boxed(lo: [f64; 2], hi: [f64; 2]) -> impl Fn(P) -> P {
+        move |d: P| {
+            [
+                if d[0] >= 0.0 { hi[0] } else { lo[0] },
+                if d[1] >= 0.0 { hi[1] } else { lo[1] },
+                0.0,
+            ]
+        }
+    }
+
+    fn pair(a: impl Fn(P) -> P, b: impl Fn(P) -> P) -> impl Fn(P) -> Vertex {
+        move |d: P| {
+            let (pa, pb) = (a(d), b(neg(d)));
+            Vertex {
+                w: sub(pa, pb),
+                a: pa,
+                b: pb,
+            }
+        }
+    }
+
+    #[test]
+    fn distance_between_boxes_is_exact() {
+        let shapes = pair(boxed([0.0, 0.0], [1.0, 1.0]), boxed([3.0, 0.5], [4.0, 2.0]));
+        let Gjk::Separated(s) = gjk(2, &shapes, [1.0, 0.0, 0.0]) else {
+            panic!("apart")
+        };
+        let p = s.point();
+        assert!((dot(p.w, p.w).sqrt() - 2.0).abs() < 1e-12);
+        assert!((p.a[0] - 1.0).abs() < 1e-12 && (p.b[0] - 3.0).abs() < 1e-12);
+        // Diagonal: nearest corners (1,1) and (3,3): distance sqrt 8.
+        let shapes = pair(boxed([0.0, 0.0], [1.0, 1.0]), boxed([3.0, 3.0], [4.0, 4.0]));
+        let Gjk::Separated(s) = gjk(2, &shapes, [1.0, 1.0, 0.0]) else {
+            panic!("apart")
+        };
+        assert!((dot(s.point().w, s.point().w) - 8.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn overlap_is_found_in_2d_and_3d() {
+        let shapes = pair(boxed([0.0, 0.0], [2.0, 2.0]), boxed([1.0, 1.0], [3.0, 3.0]));
+        assert!(matches!(
+            gjk(2, &shapes, [1.0, 0.0, 0.0]),
+            Gjk::Overlapping(_)
+        ));
+        let cube = |c: P, h: f64| {
+            move |d: P| std::array::from_fn(|a| c[a] + if d[a] >= 0.0 { h } else { -h })
+        };
+        let shapes = pair(cube([0.0; 3], 1.0), cube([1.5, 0.5, -0.5], 1.0));
+        assert!(matches!(
+            gjk(3, &shapes, [1.0, 0.0, 0.0]),
+            Gjk::Overlapping(_)
+        ));
+        let shapes = pair(cube([0.0; 3], 1.0), cube([2.5, 2.5, 2.5], 1.0));
+        let Gjk::Separated(s) = gjk(3, &shapes, [1.0, 0.0, 0.0]) else {
+            panic!("apart")
+        };
+        assert!((dot(s.point().w, s.point().w) - 0.75).abs() < 1e-9);
+    }
+}

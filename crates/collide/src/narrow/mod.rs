@@ -1,0 +1,29 @@
+//! The narrow phase: exact tests between the shapes the broad phase paired
+//! up, and casts that find when a moving shape first touches another, so
+//! fast objects never tunnel.
+//!
+//! - Shapes are plain `Copy` values in their own frame (`d2`: [`d2::Circle`],
+//!   [`d2::Capsule`], [`d2::Cuboid`], [`d2::Polygon`]), placed by a pose
+//!   ([`d2::Pose`]); each gives its bounding box for the broad phase.
+//! - Free functions named by operation and shape pair:
+//!   `contact_circle_circle`, `contact_polygon_polygon` (SAT with the
+//!   minimum translation vector), `cast_ray_capsule`, ... and the general
+//!   ones for any pair, built on one small trait, [`Support`]: GJK for
+//!   distance and closest points, EPA for depth, conservative advancement
+//!   for casts.
+//! - Every answer is a [`Contact`] (or a cast hit), in the frame the poses
+//!   are given in, with the normal from the first shape toward the second.
+//!
+//! Depends on geometry only.
+
+mod cast;
+mod contact;
+pub mod d2;
+mod error;
+pub(crate) mod gjk;
+mod support;
+
+pub use cast::{RayCast, ShapeCast};
+pub use contact::Contact;
+pub use error::ShapeError;
+pub use support::Support;

@@ -3,11 +3,14 @@
 //! fast objects never tunnel.
 //!
 //! - Shapes are plain `Copy` values in their own frame (`d2`: [`d2::Circle`],
-//!   [`d2::Capsule`], [`d2::Cuboid`], [`d2::Polygon`]), placed by a pose
-//!   ([`d2::Pose`]); each gives its bounding box for the broad phase.
+//!   [`d2::Capsule`], [`d2::Cuboid`], [`d2::Polygon`]; `d3`: [`d3::Sphere`],
+//!   [`d3::Capsule`], [`d3::Cuboid`], [`d3::Polyhedron`]), placed by a pose
+//!   ([`d2::Pose`], [`d3::Pose`]); each gives its bounding box for the
+//!   broad phase.
 //! - Free functions named by operation and shape pair:
-//!   `contact_circle_circle`, `contact_polygon_polygon` (SAT with the
-//!   minimum translation vector), `cast_ray_capsule`, ... and the general
+//!   `contact_circle_circle`, `contact_polygon_polygon` and
+//!   `contact_cuboid_cuboid` (SAT with the minimum translation vector),
+//!   `cast_ray_capsule`, ... and the general
 //!   ones for any pair, built on one small trait, [`Support`]: GJK for
 //!   distance and closest points, EPA for depth, conservative advancement
 //!   for casts.
@@ -19,8 +22,11 @@
 mod cast;
 mod contact;
 pub mod d2;
+pub mod d3;
 mod error;
+mod general;
 pub(crate) mod gjk;
+mod placement;
 mod support;
 
 pub use cast::{RayCast, ShapeCast};

@@ -1,11 +1,11 @@
 //! Casts in 2D: rays against each shape in closed form (or, for any
 //! shape, by conservative advancement), and shapes moving against shapes.
 
-use super::contact::contact;
 use super::pose::Pose;
-use super::shapes::{Capsule, Circle, Cuboid, Polygon, bounds};
+use super::shapes::{Capsule, Circle, Cuboid, Polygon};
 use crate::geometry::Ray;
-use crate::narrow::cast::{RayCast, ShapeCast, advance};
+use crate::narrow::cast::{RayCast, ShapeCast};
+use crate::narrow::general;
 use crate::narrow::support::Support;
 use glam::Vec2;
 
@@ -18,7 +18,7 @@ pub fn cast_ray_circle(ray: &Ray<Vec2>, circle: &Circle, pose: &Pose) -> Option<
     let r_sq = circle.radius * circle.radius;
     let c = to_origin.length_squared() - r_sq;
     if c < 0.0 {
-        return Some(started_inside(ray));
+        return Some(general::started_inside(ray));
     }
     let a = d.length_squared();
     if a == 0.0 {
@@ -94,7 +94,7 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
         return None;
     }
     if enter < 0.0 || entry_normal.is_none() {
-        return Some(started_inside(ray));
+        return Some(general::started_inside(ray));
     }
     let t = enter as f32;
     if t > ray.max_t() {
@@ -191,49 +191,7 @@ pub fn cast_ray(
     shape: &(impl Support<Vec2> + ?Sized),
     pose: &Pose,
 ) -> Option<RayCast<Vec2>> {
-    let point = Circle { radius: 0.0 };
-    let start = Pose {
-        position: ray.origin(),
-        rotation: Vec2::X,
-    };
-    if contact(&point, &start, shape, pose).depth > 0.0 {
-        return Some(started_inside(ray));
-    }
-    // A finite reach: up to where the ray leaves the shape's bounds.
-    let reach = ray.max_t().min(exit_of_bounds(ray, &bounds(shape, pose))?);
-    let motion = ray.direction() * reach;
-    let hit = cast_shape(&point, &start, motion, shape, pose, Vec2::ZERO)?;
-    let t = hit.t * reach;
-    Some(RayCast {
-        t,
-        normal: -hit.contact.normal,
-        point: ray.at(t),
-    })
-}
-
-/// Where the ray leaves `aabb` (`None` if it never is inside it).
-fn exit_of_bounds(ray: &Ray<Vec2>, aabb: &crate::geometry::Aabb<Vec2>) -> Option<f32> {
-    let (o, d) = (ray.origin(), ray.direction());
-    let mut exit = f32::INFINITY;
-    for a in 0..2 {
-        if d[a] > 0.0 {
-            exit = exit.min((aabb.max()[a] - o[a]) / d[a]);
-        } else if d[a] < 0.0 {
-            exit = exit.min((aabb.min()[a] - o[a]) / d[a]);
-        } else if !(aabb.min()[a] <= o[a] && o[a] <= aabb.max()[a]) {
-            return None;
-        }
-    }
-    (exit.is_finite() && exit >= 0.0).then_some(exit)
-}
-
-/// The answer for a ray that starts inside the shape.
-fn started_inside(ray: &Ray<Vec2>) -> RayCast<Vec2> {
-    RayCast {
-        t: 0.0,
-        normal: -ray.direction().normalize_or_zero(),
-        point: ray.origin(),
-    }
+    general::cast_ray(ray, shape, pose)
 }
 
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by
@@ -249,25 +207,5 @@ pub fn cast_shape(
     pose_b: &Pose,
     motion_b: Vec2,
 ) -> Option<ShapeCast<Vec2>> {
-    let relative = motion_b - motion_a;
-    let size = |bounds: crate::geometry::Aabb<Vec2>| (bounds.max() - bounds.min()).max_element();
-    let smaller = size(bounds(a, pose_a)).min(size(bounds(b, pose_b)));
-    let magnitude = [
-        pose_a.position,
-        pose_b.position,
-        pose_a.position + motion_a,
-        pose_b.position + motion_b,
-    ]
-    .iter()
-    .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-    let tolerance = (1e-5 * relative.length().max(smaller))
-        .max(16.0 * f32::EPSILON * magnitude)
-        .max(f32::MIN_POSITIVE);
-    advance(relative, tolerance, |t| {
-        let at = |pose: &Pose, motion: Vec2| Pose {
-            position: pose.position + motion * t,
-            rotation: pose.rotation,
-        };
-        contact(a, &at(pose_a, motion_a), b, &at(pose_b, motion_b))
-    })
+    general::cast_shape(a, pose_a, motion_a, b, pose_b, motion_b)
 }

@@ -1,44 +1,12 @@
 //! Contacts between 2D shapes: closed forms for circles and capsules, SAT
 //! for polygons, and GJK/EPA for any two convex shapes.
 
-use super::epa::penetration;
 use super::pose::Pose;
 use super::shapes::{Capsule, Circle, Polygon};
 use crate::narrow::contact::Contact;
-use crate::narrow::gjk::{Gjk, P, Vertex, dot, gjk, sub};
+use crate::narrow::general;
 use crate::narrow::support::Support;
 use glam::Vec2;
-
-pub(crate) fn to_p(v: Vec2) -> P {
-    [f64::from(v.x), f64::from(v.y), 0.0]
-}
-
-pub(crate) fn from_p(p: P) -> Vec2 {
-    Vec2::new(p[0] as f32, p[1] as f32)
-}
-
-/// The support of `A - B` for two placed shapes' cores, in world
-/// coordinates.
-pub(crate) fn minkowski<'s>(
-    a: &'s (impl Support<Vec2> + ?Sized),
-    pose_a: &'s Pose,
-    b: &'s (impl Support<Vec2> + ?Sized),
-    pose_b: &'s Pose,
-) -> impl Fn(P) -> Vertex + 's {
-    move |d: P| {
-        let d = from_p(d);
-        let pa = pose_a.apply(a.support(pose_a.unrotate(d)));
-        let pb = pose_b.apply(b.support(pose_b.unrotate(-d)));
-        // The difference in f64: the f32 points are exact there, so a gap
-        // far smaller than the coordinates keeps its digits.
-        let (pa, pb) = (to_p(pa), to_p(pb));
-        Vertex {
-            w: sub(pa, pb),
-            a: pa,
-            b: pb,
-        }
-    }
-}
 
 /// The contact between any two convex shapes (see [`Contact`]): GJK on
 /// their cores for the distance and closest points, EPA when the cores
@@ -63,46 +31,7 @@ pub fn contact(
     b: &(impl Support<Vec2> + ?Sized),
     pose_b: &Pose,
 ) -> Contact<Vec2> {
-    let shapes = minkowski(a, pose_a, b, pose_b);
-    let (ra, rb) = (a.radius(), b.radius());
-    let start = to_p(pose_a.position - pose_b.position);
-    let (depth, normal, pa, pb) = match gjk(2, &shapes, start) {
-        Gjk::Separated(simplex) => {
-            let p = simplex.point();
-            let between = sub(p.b, p.a);
-            let d = dot(between, between).sqrt();
-            if d > 0.0 {
-                (-d, between.map(|x| x / d), p.a, p.b)
-            } else {
-                overlapping(&shapes, &simplex, pose_a, pose_b)
-            }
-        }
-        Gjk::Overlapping(simplex) => overlapping(&shapes, &simplex, pose_a, pose_b),
-    };
-    let normal = from_p(normal);
-    Contact {
-        normal,
-        depth: depth as f32 + ra + rb,
-        point_a: from_p(pa) + normal * ra,
-        point_b: from_p(pb) - normal * rb,
-    }
-}
-
-/// Depth (negative: separation), normal and witnesses of overlapping
-/// cores, by EPA; cores that touch without area (two collinear segments)
-/// get depth 0 along the line between the poses.
-fn overlapping(
-    shapes: &impl Fn(P) -> Vertex,
-    simplex: &crate::narrow::gjk::Simplex,
-    pose_a: &Pose,
-    pose_b: &Pose,
-) -> (f64, P, P, P) {
-    if let Some(pen) = penetration(shapes, simplex) {
-        return (pen.depth, pen.normal, pen.a, pen.b);
-    }
-    let between = (pose_b.position - pose_a.position).normalize_or(Vec2::Y);
-    let v = shapes(to_p(between));
-    (0.0, to_p(between), v.a, v.b)
+    general::contact(a, pose_a, b, pose_b)
 }
 
 /// Two circles, in closed form. Coincident centres push along +y.

@@ -10,16 +10,7 @@
 
 use super::hull::convex_hull;
 use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, scale, sub};
-
-/// The cores' penetration: the depth, the unit normal from A toward B (the
-/// difference's outward normal there), and the witness points: A's point
-/// deepest along the normal and B's deepest against it.
-pub(crate) struct Penetration {
-    pub(crate) depth: f64,
-    pub(crate) normal: P,
-    pub(crate) a: P,
-    pub(crate) b: P,
-}
+use crate::narrow::placement::Penetration;
 
 const MAX_ITERATIONS: usize = 64;
 

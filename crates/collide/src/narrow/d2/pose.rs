@@ -1,6 +1,9 @@
 //! [`Pose`]: where a 2D shape is (a position and a rotation).
 
+use super::epa;
 use crate::narrow::error::{ShapeError, finite};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex};
+use crate::narrow::placement::{Penetration, Placement};
 use glam::Vec2;
 
 /// A rigid placement in 2D: rotate by `rotation`, then move by `position`.
@@ -79,5 +82,30 @@ impl Pose {
     /// A world direction in local coordinates.
     pub fn unrotate(&self, world: Vec2) -> Vec2 {
         Vec2::new(self.rotation.x, -self.rotation.y).rotate(world)
+    }
+}
+
+impl Placement for Pose {
+    type V = Vec2;
+    fn position(&self) -> Vec2 {
+        self.position
+    }
+    fn with_position(&self, position: Vec2) -> Self {
+        Self { position, ..*self }
+    }
+    fn at(position: Vec2) -> Self {
+        Self {
+            position,
+            rotation: Vec2::X,
+        }
+    }
+    fn apply(&self, local: Vec2) -> Vec2 {
+        Pose::apply(self, local)
+    }
+    fn unrotate(&self, world: Vec2) -> Vec2 {
+        Pose::unrotate(self, world)
+    }
+    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration> {
+        epa::penetration(shapes, simplex)
     }
 }

@@ -298,17 +298,9 @@ impl Support<Vec2> for Polygon {
     }
 }
 
-/// The bounding box of any shape at `pose`, from its supports along the
-/// axes, grown by its radius (widened by a little rounding slack so it
-/// never cuts the shape).
-pub(crate) fn bounds(shape: &(impl Support<Vec2> + ?Sized), pose: &Pose) -> Aabb<Vec2> {
-    let r = shape.radius();
-    let along = |axis: Vec2| pose.apply(shape.support(pose.unrotate(axis))).dot(axis);
-    let max = Vec2::new(along(Vec2::X), along(Vec2::Y)) + Vec2::splat(r);
-    let min = Vec2::new(-along(-Vec2::X), -along(-Vec2::Y)) - Vec2::splat(r);
-    let slack = (max.abs().max(min.abs()) + Vec2::splat(r)) * (4.0 * f32::EPSILON);
-    let (min, max) = (min - slack, max + slack);
-    Aabb::new(min, max).expect("finite shapes have finite, ordered bounds")
+/// The bounding box of any shape at `pose`.
+fn bounds(shape: &(impl Support<Vec2> + ?Sized), pose: &Pose) -> Aabb<Vec2> {
+    crate::narrow::general::bounds(shape, pose)
 }
 
 /// The polygon hull of `points`: turns smaller than a millionth of the

@@ -1,0 +1,239 @@
+//! EPA (expanding polytope algorithm) in 3D: how deep two overlapping
+//! cores go into each other, and along which normal.
+//!
+//! A convex polytope of support points of the difference `A - B` is grown
+//! until its face nearest the origin lies on the difference's boundary.
+//! The start does not trust GJK's last simplex to surround the origin
+//! (when the cores touch, or the shapes are symmetric, GJK may stop on a
+//! face through the origin): it is the hull of that simplex and of the
+//! supports along 14 directions (the axes and the diagonals). Growing is an
+//! incremental hull: the faces that see the new point go, and the horizon
+//! they leave is joined to it. If the origin lies outside the start (a
+//! sliver of overlap), the faces it is behind have negative distances and
+//! are pushed out first, so the loop still ends on the boundary.
+
+use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, scale, sub};
+use crate::narrow::placement::Penetration;
+
+const MAX_ITERATIONS: usize = 64;
+
+fn cross(a: P, b: P) -> P {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// A triangle of the polytope, counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug)]
+struct Face {
+    v: [usize; 3],
+    /// Outward unit normal (zero for a face without area).
+    normal: P,
+    /// Distance of the face's plane from the origin along the normal
+    /// (infinite for a face without area, so it is never nearest).
+    distance: f64,
+}
+
+struct Polytope {
+    points: Vec<Vertex>,
+    faces: Vec<Face>,
+    /// Visibility tolerance: a point this far in front of a face sees it.
+    epsilon: f64,
+}
+
+impl Polytope {
+    fn face(&self, v: [usize; 3]) -> Face {
+        let [a, b, c] = v.map(|i| self.points[i].w);
+        let n = cross(sub(b, a), sub(c, a));
+        let len = dot(n, n).sqrt();
+        if len > 0.0 {
+            let normal = scale(n, 1.0 / len);
+            Face {
+                v,
+                normal,
+                distance: dot(normal, a),
+            }
+        } else {
+            Face {
+                v,
+                normal: [0.0; 3],
+                distance: f64::INFINITY,
+            }
+        }
+    }
+
+    /// Adds `p` to the hull; false when it is not outside any face.
+    fn add(&mut self, p: Vertex) -> bool {
+        let epsilon = self.epsilon;
+        let sees = |f: &Face, points: &[Vertex]| {
+            f.distance.is_finite() && dot(f.normal, sub(p.w, points[f.v[0]].w)) > epsilon
+        };
+        if !self.faces.iter().any(|f| sees(f, &self.points)) {
+            return false;
+        }
+        let index = self.points.len();
+        self.points.push(p);
+        let mut edges: Vec<(usize, usize)> = Vec::new();
+        let mut kept = Vec::with_capacity(self.faces.len());
+        for f in &self.faces {
+            if sees(f, &self.points) {
+                edges.extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
+            } else {
+                kept.push(*f);
+            }
+        }
+        // The horizon: visible faces' edges whose reverse is not also a
+        // visible face's edge.
+        let horizon: Vec<(usize, usize)> = edges
+            .iter()
+            .copied()
+            .filter(|&(i, j)| !edges.contains(&(j, i)))
+            .collect();
+        self.faces = kept;
+        for (i, j) in horizon {
+            let face = self.face([i, j, index]);
+            self.faces.push(face);
+        }
+        true
+    }
+}
+
+/// EPA from GJK's last simplex; `None` when the difference has no volume
+/// (flat or thinner than rounding): the cores touch without depth.
+pub(crate) fn penetration(
+    shapes: &impl MinkowskiSupport,
+    simplex: &Simplex,
+) -> Option<Penetration> {
+    let mut candidates: Vec<Vertex> = simplex.vertices().to_vec();
+    for x in [-1.0f64, 0.0, 1.0] {
+        for y in [-1.0f64, 0.0, 1.0] {
+            for z in [-1.0f64, 0.0, 1.0] {
+                let zeros = [x, y, z].iter().filter(|c| **c == 0.0).count();
+                // The 6 axes and the 8 diagonals.
+                if zeros == 2 || zeros == 0 {
+                    candidates.push(shapes.support([x, y, z]));
+                }
+            }
+        }
+    }
+    let magnitude = candidates
+        .iter()
+        .map(|v| dot(v.w, v.w))
+        .fold(0.0f64, f64::max)
+        .sqrt();
+    let epsilon = 1e-10 * magnitude.max(f64::MIN_POSITIVE);
+    let mut polytope = start(candidates, epsilon)?;
+    let tolerance = 1e-9 * magnitude.max(f64::MIN_POSITIVE);
+    for _ in 0..MAX_ITERATIONS {
+        let nearest = nearest_face(&polytope)?;
+        let next = shapes.support(nearest.normal);
+        if dot(next.w, nearest.normal) - nearest.distance <= tolerance || !polytope.add(next) {
+            break;
+        }
+    }
+    let face = nearest_face(&polytope)?;
+    // The nearest point of the face's plane to the origin, split into its A
+    // and B parts by its barycentric weights in the face.
+    let [a, b, c] = face.v.map(|i| polytope.points[i]);
+    let q = scale(face.normal, face.distance);
+    let weights = barycentric(q, a.w, b.w, c.w);
+    let mix = |pa: P, pb: P, pc: P| {
+        add(
+            add(scale(pa, weights[0]), scale(pb, weights[1])),
+            scale(pc, weights[2]),
+        )
+    };
+    Some(Penetration {
+        depth: face.distance.max(0.0),
+        normal: face.normal,
+        a: mix(a.a, b.a, c.a),
+        b: mix(a.b, b.b, c.b),
+    })
+}
+
+/// The face nearest the origin (the smallest signed distance).
+fn nearest_face(polytope: &Polytope) -> Option<Face> {
+    polytope
+        .faces
+        .iter()
+        .filter(|f| f.distance.is_finite())
+        .min_by(|x, y| x.distance.total_cmp(&y.distance))
+        .copied()
+}
+
+/// The hull of the candidates: the largest tetrahedron among them, then
+/// the rest added one by one; `None` when they span no volume.
+fn start(candidates: Vec<Vertex>, epsilon: f64) -> Option<Polytope> {
+    let far = |score: &dyn Fn(P) -> f64| {
+        (0..candidates.len())
+            .max_by(|&i, &j| score(candidates[i].w).total_cmp(&score(candidates[j].w)))
+    };
+    let i0 = far(&|w| dot(w, w))?;
+    let p0 = candidates[i0].w;
+    let i1 = far(&|w| dot(sub(w, p0), sub(w, p0)))?;
+    let line = sub(candidates[i1].w, p0);
+    let i2 = far(&|w| {
+        let c = cross(sub(w, p0), line);
+        dot(c, c)
+    })?;
+    let normal = cross(line, sub(candidates[i2].w, p0));
+    let i3 = far(&|w| dot(sub(w, p0), normal).abs())?;
+    let volume = dot(sub(candidates[i3].w, p0), normal).abs();
+    let size = dot(line, line).sqrt();
+    // (also false for NaN)
+    if volume.partial_cmp(&(1e-9 * size * size * size)) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let mut polytope = Polytope {
+        points: [i0, i1, i2, i3].map(|i| candidates[i]).to_vec(),
+        faces: Vec::new(),
+        epsilon,
+    };
+    // Orient the four faces outward: the opposite corner lies behind each.
+    for (face, opposite) in [
+        ([0, 1, 2], 3),
+        ([0, 3, 1], 2),
+        ([1, 3, 2], 0),
+        ([0, 2, 3], 1),
+    ] {
+        let mut f = polytope.face(face);
+        if dot(
+            f.normal,
+            sub(polytope.points[opposite].w, polytope.points[face[0]].w),
+        ) > 0.0
+        {
+            f = polytope.face([face[0], face[2], face[1]]);
+        }
+        polytope.faces.push(f);
+    }
+    for (k, v) in candidates.into_iter().enumerate() {
+        if ![i0, i1, i2, i3].contains(&k) {
+            polytope.add(v);
+        }
+    }
+    Some(polytope)
+}
+
+/// Barycentric weights of `q` (in the plane of triangle `abc`), clamped
+/// into the triangle when rounding puts it outside.
+fn barycentric(q: P, a: P, b: P, c: P) -> [f64; 3] {
+    let (e1, e2, d) = (sub(b, a), sub(c, a), sub(q, a));
+    let (d11, d12, d22) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
+    let (d1, d2) = (dot(d, e1), dot(d, e2));
+    let det = d11 * d22 - d12 * d12;
+    if det <= 0.0 {
+        return [1.0, 0.0, 0.0];
+    }
+    let v = (d22 * d1 - d12 * d2) / det;
+    let w = (d11 * d2 - d12 * d1) / det;
+    let (v, w) = (v.clamp(0.0, 1.0), w.clamp(0.0, 1.0));
+    let total = v + w;
+    let (v, w) = if total > 1.0 {
+        (v / total, w / total)
+    } else {
+        (v, w)
+    };
+    [1.0 - v - w, v, w]
+}

@@ -1,0 +1,15 @@
+//! The 3D narrow phase: shapes, poses, contacts and casts.
+
+mod cast;
+mod contact;
+mod epa;
+mod pose;
+mod shapes;
+
+pub use cast::{cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape};
+pub use contact::{
+    contact, contact_capsule_capsule, contact_cuboid_cuboid, contact_sphere_capsule,
+    contact_sphere_sphere,
+};
+pub use pose::Pose;
+pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};

@@ -1,0 +1,118 @@
+//! [`Pose`]: where a 3D shape is (a position and a rotation).
+
+use super::epa;
+use crate::narrow::error::{ShapeError, finite};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex};
+use crate::narrow::placement::{Penetration, Placement};
+use glam::{Quat, Vec3};
+
+/// A rigid placement in 3D: rotate by `rotation`, then move by `position`.
+///
+/// ```
+/// use collide::narrow::d3::Pose;
+/// use glam::{Quat, Vec3};
+/// let pose = Pose::new(Vec3::new(0.0, 2.0, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))?;
+/// let p = pose.apply(Vec3::X); // (1, 0, 0) turned a quarter about z, then moved
+/// assert!((p - Vec3::new(0.0, 3.0, 0.0)).length() < 1e-6);
+/// assert!((pose.apply_inverse(p) - Vec3::X).length() < 1e-6);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Where the shape's origin goes, in world units.
+    pub position: Vec3,
+    /// The rotation, a unit quaternion.
+    pub rotation: Quat,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    /// No move, no turn.
+    pub const IDENTITY: Self = Self {
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+    };
+
+    /// A pose at `position` turned by `rotation` (normalized here); an
+    /// error for a non-finite value or a zero quaternion.
+    pub fn new(position: Vec3, rotation: Quat) -> Result<Self, ShapeError> {
+        for v in position.to_array() {
+            finite("position", v)?;
+        }
+        for v in rotation.to_array() {
+            finite("rotation", v)?;
+        }
+        let length = rotation.length();
+        if !(length > 0.0 && length.is_finite()) {
+            return Err(ShapeError::NonFinite {
+                what: "rotation (a zero quaternion)",
+                value: length,
+            });
+        }
+        let rotation = rotation / length;
+        Ok(Self { position, rotation })
+    }
+
+    /// A pose at `position`, not turned; an error for a non-finite value.
+    ///
+    /// ```
+    /// use collide::narrow::d3::Pose;
+    /// use glam::Vec3;
+    /// assert_eq!(Pose::at(Vec3::ONE)?.apply(Vec3::ZERO), Vec3::ONE);
+    /// assert!(Pose::at(Vec3::new(0.0, f32::NAN, 0.0)).is_err());
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn at(position: Vec3) -> Result<Self, ShapeError> {
+        Self::new(position, Quat::IDENTITY)
+    }
+
+    /// A local point in world coordinates.
+    pub fn apply(&self, local: Vec3) -> Vec3 {
+        self.position + self.rotation * local
+    }
+
+    /// A local direction in world coordinates (rotated, not moved).
+    pub fn rotate(&self, local: Vec3) -> Vec3 {
+        self.rotation * local
+    }
+
+    /// A world point in local coordinates.
+    pub fn apply_inverse(&self, world: Vec3) -> Vec3 {
+        self.unrotate(world - self.position)
+    }
+
+    /// A world direction in local coordinates.
+    pub fn unrotate(&self, world: Vec3) -> Vec3 {
+        self.rotation.inverse() * world
+    }
+}
+
+impl Placement for Pose {
+    type V = Vec3;
+    fn position(&self) -> Vec3 {
+        self.position
+    }
+    fn with_position(&self, position: Vec3) -> Self {
+        Self { position, ..*self }
+    }
+    fn at(position: Vec3) -> Self {
+        Self {
+            position,
+            rotation: Quat::IDENTITY,
+        }
+    }
+    fn apply(&self, local: Vec3) -> Vec3 {
+        Pose::apply(self, local)
+    }
+    fn unrotate(&self, world: Vec3) -> Vec3 {
+        Pose::unrotate(self, world)
+    }
+    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration> {
+        epa::penetration(shapes, simplex)
+    }
+}

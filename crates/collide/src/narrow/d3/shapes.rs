@@ -1,0 +1,280 @@
+//! The 3D shapes: [`Sphere`], [`Capsule`], [`Cuboid`] (a box, oriented by
+//! its pose) and [`Polyhedron`] (the convex hull of up to
+//! [`Polyhedron::MAX_POINTS`] points, optionally rounded). Plain `Copy`
+//! values in their own frame; a [`Pose`] places them.
+
+use super::pose::Pose;
+use crate::geometry::Aabb;
+use crate::narrow::error::{ShapeError, finite, radius};
+use crate::narrow::general;
+use crate::narrow::support::Support;
+use glam::Vec3;
+
+/// A sphere centred on its pose's position.
+///
+/// ```
+/// use collide::narrow::d3::{Pose, Sphere};
+/// use glam::Vec3;
+/// let ball = Sphere::new(0.5)?;
+/// let bounds = ball.aabb(&Pose::at(Vec3::new(2.0, 0.0, 0.0))?);
+/// assert!((bounds.min() - Vec3::new(1.5, -0.5, -0.5)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere {
+    /// The radius, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Sphere {
+    /// A sphere of `radius` (finite, 0 or more).
+    pub fn new(radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: self::radius(radius)?,
+        })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
+    }
+}
+
+impl Support<Vec3> for Sphere {
+    fn support(&self, _direction: Vec3) -> Vec3 {
+        Vec3::ZERO
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// A capsule: every point within `radius` of the segment from `a` to `b`
+/// (in its own frame): a character controller's body.
+///
+/// ```
+/// use collide::narrow::d3::{Capsule, Pose};
+/// use glam::Vec3;
+/// let body = Capsule::new(0.9, 0.3)?; // upright, 2.4 tall
+/// let bounds = body.aabb(&Pose::IDENTITY);
+/// assert!((bounds.max() - Vec3::new(0.3, 1.2, 0.3)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capsule {
+    /// One end of the core segment, in the shape's frame.
+    pub a: Vec3,
+    /// The other end.
+    pub b: Vec3,
+    /// The radius around the segment, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Capsule {
+    /// An upright capsule: the segment from `(0, -half_height, 0)` to
+    /// `(0, half_height, 0)`, rounded by `radius`.
+    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
+        if !(half_height.is_finite() && half_height >= 0.0) {
+            return Err(ShapeError::HalfExtent {
+                axis: 1,
+                value: half_height,
+            });
+        }
+        Self::between(
+            Vec3::new(0.0, -half_height, 0.0),
+            Vec3::new(0.0, half_height, 0.0),
+            radius,
+        )
+    }
+
+    /// The capsule around the segment from `a` to `b`.
+    pub fn between(a: Vec3, b: Vec3, radius: f32) -> Result<Self, ShapeError> {
+        for v in a.to_array().into_iter().chain(b.to_array()) {
+            finite("capsule end", v)?;
+        }
+        Ok(Self {
+            a,
+            b,
+            radius: self::radius(radius)?,
+        })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
+    }
+}
+
+impl Support<Vec3> for Capsule {
+    fn support(&self, direction: Vec3) -> Vec3 {
+        if direction.dot(self.b - self.a) > 0.0 {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// A box centred on its pose's position, turned with it (axis-aligned when
+/// the pose does not turn).
+///
+/// ```
+/// use collide::narrow::d3::{Cuboid, Pose};
+/// use glam::Vec3;
+/// let crate_box = Cuboid::new(Vec3::new(1.0, 2.0, 3.0))?;
+/// let bounds = crate_box.aabb(&Pose::IDENTITY);
+/// assert!((bounds.max() - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-5);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid {
+    /// Half the box's size along each local axis, world units, 0 or more.
+    pub half_extents: Vec3,
+}
+
+impl Cuboid {
+    /// A box with these half extents (finite, 0 or more).
+    pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
+        for axis in 0..3 {
+            let value = half_extents[axis];
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(ShapeError::HalfExtent { axis, value });
+            }
+        }
+        Ok(Self { half_extents })
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
+    }
+}
+
+impl Support<Vec3> for Cuboid {
+    fn support(&self, direction: Vec3) -> Vec3 {
+        let h = self.half_extents;
+        Vec3::new(
+            if direction.x >= 0.0 { h.x } else { -h.x },
+            if direction.y >= 0.0 { h.y } else { -h.y },
+            if direction.z >= 0.0 { h.z } else { -h.z },
+        )
+    }
+}
+
+/// A convex polyhedron: the convex hull of up to
+/// [`Polyhedron::MAX_POINTS`] points (points inside the hull are harmless
+/// and kept), rounded by `radius` when that is above 0. Answers through
+/// the general algorithms (GJK, EPA, casts).
+///
+/// ```
+/// use collide::narrow::d3::{Polyhedron, Pose, contact};
+/// use glam::Vec3;
+/// let tetra = Polyhedron::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z])?;
+/// let c = contact(&tetra, &Pose::IDENTITY, &tetra, &Pose::at(Vec3::new(0.0, 0.0, 1.5))?);
+/// assert!((c.depth + 0.5).abs() < 1e-5); // 0.5 apart
+/// assert!(Polyhedron::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE.with_z(0.0)]).is_err()); // flat
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Polyhedron {
+    points: [Vec3; Polyhedron::MAX_POINTS],
+    count: u8,
+    /// The rounding radius around the hull, world units, 0 or more.
+    pub radius: f32,
+}
+
+impl Polyhedron {
+    /// The most points a polyhedron holds (the shape stays a `Copy`
+    /// value; a support query reads them all).
+    pub const MAX_POINTS: usize = 32;
+
+    /// The hull of `points`: finite, at most [`Polyhedron::MAX_POINTS`],
+    /// four or more not all in one plane.
+    pub fn new(points: &[Vec3]) -> Result<Self, ShapeError> {
+        for p in points {
+            for v in p.to_array() {
+                finite("polyhedron point", v)?;
+            }
+        }
+        if points.len() > Self::MAX_POINTS {
+            return Err(ShapeError::TooManyVertices {
+                vertices: points.len(),
+                max: Self::MAX_POINTS,
+            });
+        }
+        if !spans_volume(points) {
+            return Err(ShapeError::Degenerate {
+                points: points.len(),
+            });
+        }
+        let mut shape = Self {
+            points: [Vec3::ZERO; Self::MAX_POINTS],
+            count: points.len() as u8,
+            radius: 0.0,
+        };
+        shape.points[..points.len()].copy_from_slice(points);
+        Ok(shape)
+    }
+
+    /// The hull of `points`, rounded by `radius`.
+    pub fn rounded(points: &[Vec3], radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: self::radius(radius)?,
+            ..Self::new(points)?
+        })
+    }
+
+    /// The points, as given.
+    pub fn points(&self) -> &[Vec3] {
+        &self.points[..self.count as usize]
+    }
+
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
+    }
+}
+
+impl Support<Vec3> for Polyhedron {
+    fn support(&self, direction: Vec3) -> Vec3 {
+        let mut best = self.points[0];
+        let mut best_dot = best.dot(direction);
+        for &p in &self.points()[1..] {
+            let d = p.dot(direction);
+            if d > best_dot {
+                (best, best_dot) = (p, d);
+            }
+        }
+        best
+    }
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// Whether some four of `points` span a volume (relative to their size).
+fn spans_volume(points: &[Vec3]) -> bool {
+    let Some(&p0) = points.first() else {
+        return false;
+    };
+    let scale = points.iter().fold(0.0f32, |m, p| m.max((*p - p0).length()));
+    if scale == 0.0 {
+        return false;
+    }
+    let far = |from: &dyn Fn(Vec3) -> f32| {
+        points
+            .iter()
+            .copied()
+            .max_by(|a, b| from(*a).total_cmp(&from(*b)))
+            .expect("not empty")
+    };
+    let p1 = far(&|p| (p - p0).length_squared());
+    let line = (p1 - p0).normalize_or_zero();
+    let p2 = far(&|p| (p - p0).cross(line).length_squared());
+    let normal = (p1 - p0).cross(p2 - p0).normalize_or_zero();
+    let p3 = far(&|p| (p - p0).dot(normal).abs());
+    (p3 - p0).dot(normal).abs() > 1e-6 * scale
+}

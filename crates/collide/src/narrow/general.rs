@@ -1,0 +1,240 @@
+//! The narrow phase's general algorithms, written once for 2D and 3D over
+//! [`Placement`]: the contact of any two convex shapes (GJK, then EPA),
+//! casts of shapes and rays by conservative advancement, and bounding
+//! boxes from supports.
+
+use super::cast::{RayCast, ShapeCast, advance};
+use super::contact::Contact;
+use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, scale, sub};
+use super::placement::{Placement, from_p, to_p};
+use super::support::Support;
+use crate::geometry::{Aabb, Ray, Vector};
+
+/// The support of `A - B` for two placed shapes' cores, in world
+/// coordinates; the difference in f64, where the f32 points are exact, so
+/// a gap far smaller than the coordinates keeps its digits.
+pub(crate) fn minkowski<'s, L: Placement>(
+    a: &'s (impl Support<L::V> + ?Sized),
+    pose_a: &'s L,
+    b: &'s (impl Support<L::V> + ?Sized),
+    pose_b: &'s L,
+) -> impl Fn(P) -> Vertex + 's {
+    move |d: P| {
+        let d: L::V = from_p(d);
+        let back = L::V::from_axes(|k| -d.axis(k));
+        let pa = to_p(pose_a.apply(a.support(pose_a.unrotate(d))));
+        let pb = to_p(pose_b.apply(b.support(pose_b.unrotate(back))));
+        Vertex {
+            w: sub(pa, pb),
+            a: pa,
+            b: pb,
+        }
+    }
+}
+
+/// The contact of any two convex shapes: GJK on the cores, EPA when they
+/// overlap, then the radii.
+pub(crate) fn contact<L: Placement>(
+    a: &(impl Support<L::V> + ?Sized),
+    pose_a: &L,
+    b: &(impl Support<L::V> + ?Sized),
+    pose_b: &L,
+) -> Contact<L::V> {
+    let shapes = minkowski(a, pose_a, b, pose_b);
+    let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
+    let start = sub(to_p(pose_a.position()), to_p(pose_b.position()));
+    let (depth, normal, pa, pb) = match gjk(L::V::DIM, &shapes, start) {
+        Gjk::Separated(simplex) => {
+            let p = simplex.point();
+            let between = sub(p.b, p.a);
+            let d = dot(between, between).sqrt();
+            if d > 0.0 {
+                (-d, scale(between, 1.0 / d), p.a, p.b)
+            } else {
+                overlapping::<L>(&shapes, &simplex, pose_a, pose_b)
+            }
+        }
+        Gjk::Overlapping(simplex) => overlapping::<L>(&shapes, &simplex, pose_a, pose_b),
+    };
+    Contact {
+        normal: from_p(normal),
+        depth: (depth + ra + rb) as f32,
+        point_a: from_p(add(pa, scale(normal, ra))),
+        point_b: from_p(sub(pb, scale(normal, rb))),
+    }
+}
+
+/// Depth (negative: separation), normal and witnesses of overlapping
+/// cores, by EPA; cores that touch without volume (two segments on one
+/// line) get depth 0 along the line between the poses.
+fn overlapping<L: Placement>(
+    shapes: &impl Fn(P) -> Vertex,
+    simplex: &Simplex,
+    pose_a: &L,
+    pose_b: &L,
+) -> (f64, P, P, P) {
+    if let Some(pen) = L::penetration(shapes, simplex) {
+        return (pen.depth, pen.normal, pen.a, pen.b);
+    }
+    let between = sub(to_p(pose_b.position()), to_p(pose_a.position()));
+    let len = dot(between, between).sqrt();
+    let normal = if len > 0.0 {
+        scale(between, 1.0 / len)
+    } else {
+        [0.0, 1.0, 0.0]
+    };
+    let v = shapes(normal);
+    (0.0, normal, v.a, v.b)
+}
+
+/// When shape `a`, moving by `motion_a`, first touches `b`, moving by
+/// `motion_b`: conservative advancement on [`contact`], with a tolerance
+/// of a hundred-thousandth of the relative motion or of the smaller shape
+/// (whichever is larger), never of the larger one.
+pub(crate) fn cast_shape<L: Placement>(
+    a: &(impl Support<L::V> + ?Sized),
+    pose_a: &L,
+    motion_a: L::V,
+    b: &(impl Support<L::V> + ?Sized),
+    pose_b: &L,
+    motion_b: L::V,
+) -> Option<ShapeCast<L::V>> {
+    let relative = L::V::from_axes(|k| motion_b.axis(k) - motion_a.axis(k));
+    let size = |bounds: Aabb<L::V>| {
+        (0..L::V::DIM)
+            .map(|k| bounds.max().axis(k) - bounds.min().axis(k))
+            .fold(0.0f32, f32::max)
+    };
+    let smaller = size(bounds(a, pose_a)).min(size(bounds(b, pose_b)));
+    let largest = |v: L::V| {
+        (0..L::V::DIM)
+            .map(|k| v.axis(k).abs())
+            .fold(0.0f32, f32::max)
+    };
+    let moved = |pose: &L, motion: L::V, t: f32| {
+        let p = pose.position();
+        pose.with_position(L::V::from_axes(|k| p.axis(k) + motion.axis(k) * t))
+    };
+    let magnitude = [
+        pose_a.position(),
+        pose_b.position(),
+        moved(pose_a, motion_a, 1.0).position(),
+        moved(pose_b, motion_b, 1.0).position(),
+    ]
+    .into_iter()
+    .map(largest)
+    .fold(0.0f32, f32::max);
+    let length = dot(to_p(relative), to_p(relative)).sqrt() as f32;
+    let tolerance = (1e-5 * length.max(smaller))
+        .max(16.0 * f32::EPSILON * magnitude)
+        .max(f32::MIN_POSITIVE);
+    advance(relative, tolerance, |t| {
+        contact(
+            a,
+            &moved(pose_a, motion_a, t),
+            b,
+            &moved(pose_b, motion_b, t),
+        )
+    })
+}
+
+/// A ray against any convex shape: a point cast along it, up to where the
+/// ray leaves the shape's bounds.
+pub(crate) fn cast_ray<L: Placement>(
+    ray: &Ray<L::V>,
+    shape: &(impl Support<L::V> + ?Sized),
+    pose: &L,
+) -> Option<RayCast<L::V>> {
+    let point = Point;
+    let start = L::at(ray.origin());
+    if contact(&point, &start, shape, pose).depth > 0.0 {
+        return Some(started_inside(ray));
+    }
+    let reach = ray.max_t().min(exit_of_bounds(ray, &bounds(shape, pose))?);
+    let d = ray.direction();
+    let motion = L::V::from_axes(|k| d.axis(k) * reach);
+    let zero = L::V::from_axes(|_| 0.0);
+    let hit = cast_shape(&point, &start, motion, shape, pose, zero)?;
+    let t = hit.t * reach;
+    let n = hit.contact.normal;
+    Some(RayCast {
+        t,
+        normal: L::V::from_axes(|k| -n.axis(k)),
+        point: ray.at(t),
+    })
+}
+
+/// A point: the core of a ray's cast.
+struct Point;
+
+impl<V: Vector> Support<V> for Point {
+    fn support(&self, _direction: V) -> V {
+        V::from_axes(|_| 0.0)
+    }
+}
+
+/// Where the ray leaves `aabb` (`None` if it is never inside it).
+fn exit_of_bounds<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>) -> Option<f32> {
+    let (o, d) = (ray.origin(), ray.direction());
+    let mut exit = f32::INFINITY;
+    for k in 0..V::DIM {
+        let (ok, dk) = (o.axis(k), d.axis(k));
+        if dk > 0.0 {
+            exit = exit.min((aabb.max().axis(k) - ok) / dk);
+        } else if dk < 0.0 {
+            exit = exit.min((aabb.min().axis(k) - ok) / dk);
+        } else if !(aabb.min().axis(k) <= ok && ok <= aabb.max().axis(k)) {
+            return None;
+        }
+    }
+    (exit.is_finite() && exit >= 0.0).then_some(exit)
+}
+
+/// The answer for a ray that starts inside the shape: t = 0, the normal
+/// against the ray.
+pub(crate) fn started_inside<V: Vector>(ray: &Ray<V>) -> RayCast<V> {
+    let d = to_p(ray.direction());
+    let len = dot(d, d).sqrt();
+    let back = if len > 0.0 {
+        scale(d, -1.0 / len)
+    } else {
+        [0.0; 3]
+    };
+    RayCast {
+        t: 0.0,
+        normal: from_p(back),
+        point: ray.origin(),
+    }
+}
+
+/// The bounding box of any shape at `pose`, from its supports along the
+/// axes, grown by its radius and widened by a little rounding slack so it
+/// never cuts the shape.
+pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: &L) -> Aabb<L::V> {
+    let r = shape.radius();
+    let unit = |k: usize, sign: f32| L::V::from_axes(|j| if j == k { sign } else { 0.0 });
+    let along = |k: usize, sign: f32| {
+        let p = pose.apply(shape.support(pose.unrotate(unit(k, sign))));
+        sign * p.axis(k)
+    };
+    let hi: [f32; 3] = std::array::from_fn(|k| {
+        if k < L::V::DIM {
+            along(k, 1.0) + r
+        } else {
+            0.0
+        }
+    });
+    let lo: [f32; 3] = std::array::from_fn(|k| {
+        if k < L::V::DIM {
+            -along(k, -1.0) - r
+        } else {
+            0.0
+        }
+    });
+    let slack = |k: usize| (hi[k].abs().max(lo[k].abs()) + r) * (4.0 * f32::EPSILON);
+    Aabb::new(
+        L::V::from_axes(|k| lo[k] - slack(k)),
+        L::V::from_axes(|k| hi[k] + slack(k)),
+    )
+    .expect("finite shapes have finite, ordered bounds")
+}

@@ -1,0 +1,51 @@
+//! [`Placement`]: what the dimension-free algorithms need from a pose
+//! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)),
+//! and the one algorithm that differs by dimension, EPA.
+
+use super::gjk::{MinkowskiSupport, P, Simplex};
+use crate::geometry::Vector;
+
+/// The cores' penetration from EPA: the depth, the unit normal from A
+/// toward B (the difference's outward normal there), and the witness
+/// points: A's point deepest along the normal and B's deepest against it.
+pub(crate) struct Penetration {
+    pub(crate) depth: f64,
+    pub(crate) normal: P,
+    pub(crate) a: P,
+    pub(crate) b: P,
+}
+
+/// A rigid placement in the dimension of `V`.
+pub(crate) trait Placement: Copy {
+    type V: Vector;
+    /// Where the shape's origin is.
+    fn position(&self) -> Self::V;
+    /// The same turn at another position.
+    fn with_position(&self, position: Self::V) -> Self;
+    /// No turn, at `position`.
+    fn at(position: Self::V) -> Self;
+    /// A local point in world coordinates.
+    fn apply(&self, local: Self::V) -> Self::V;
+    /// A world direction in local coordinates.
+    fn unrotate(&self, world: Self::V) -> Self::V;
+    /// EPA in this dimension, from GJK's last simplex; `None` when the
+    /// difference has no volume (area in 2D): the cores touch without
+    /// depth.
+    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration>;
+}
+
+/// A vector as f64 coordinates (zero beyond its dimension).
+pub(crate) fn to_p<V: Vector>(v: V) -> P {
+    std::array::from_fn(|a| {
+        if a < V::DIM {
+            f64::from(v.axis(a))
+        } else {
+            0.0
+        }
+    })
+}
+
+/// f64 coordinates as a vector (rounded to f32).
+pub(crate) fn from_p<V: Vector>(p: P) -> V {
+    V::from_axes(|a| p[a] as f32)
+}

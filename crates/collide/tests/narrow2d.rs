@@ -6,7 +6,7 @@ use collide::geometry::Ray;
 use collide::narrow::d2::{
     Capsule, Circle, Cuboid, Polygon, Pose, cast_ray, cast_ray_capsule, cast_ray_circle,
     cast_ray_cuboid, cast_ray_polygon, cast_shape, contact, contact_capsule_capsule,
-    contact_circle_capsule, contact_circle_circle, contact_polygon_polygon,
+    contact_circle_capsule, contact_circle_circle, contact_polygon_polygon, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
 use collide::scene::SceneRng;
@@ -580,5 +580,20 @@ fn bounding_boxes_hold_their_shapes() {
                 assert!(inside, "{far:?} outside {bounds:?}");
             }
         }
+    }
+}
+
+#[test]
+fn distance_is_the_contact_gap_without_epa() {
+    let mut rng = SceneRng::new(61);
+    for k in 0..1000 {
+        let (a, b) = (polygon(&mut rng), capsule(&mut rng));
+        let (pa, pb) = (pose(&mut rng, 2.0), pose(&mut rng, 2.0));
+        let gap = contact(&a, &pa, &b, &pb).distance();
+        let d = distance(&a, &pa, &b, &pb);
+        assert!(
+            (gap - d).abs() < 1e-5,
+            "pair {k}: contact says {gap}, distance {d}"
+        );
     }
 }

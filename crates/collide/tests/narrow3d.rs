@@ -7,7 +7,7 @@ use collide::geometry::Ray;
 use collide::narrow::d3::{
     Capsule, Cuboid, Polyhedron, Pose, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
     cast_ray_sphere, cast_shape, contact, contact_capsule_capsule, contact_cuboid_cuboid,
-    contact_sphere_capsule, contact_sphere_sphere,
+    contact_sphere_capsule, contact_sphere_sphere, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
 use collide::scene::SceneRng;
@@ -500,4 +500,19 @@ fn bad_shapes_and_poses_are_errors_that_say_what_to_do() {
     assert!(Pose::new(Vec3::new(f32::INFINITY, 0.0, 0.0), Quat::IDENTITY).is_err());
     let err = Capsule::between(Vec3::ZERO, Vec3::NAN, 1.0).unwrap_err();
     assert!(err.to_string().contains("finite"), "{err}");
+}
+
+#[test]
+fn distance_is_the_contact_gap_without_epa() {
+    let mut rng = SceneRng::new(61);
+    for k in 0..1000 {
+        let (a, b) = (polyhedron(&mut rng), capsule(&mut rng));
+        let (pa, pb) = (pose(&mut rng, 2.0), pose(&mut rng, 2.0));
+        let gap = contact(&a, &pa, &b, &pb).distance();
+        let d = distance(&a, &pa, &b, &pb);
+        assert!(
+            (gap - d).abs() < 1e-5,
+            "pair {k}: contact says {gap}, distance {d}"
+        );
+    }
 }

@@ -64,6 +64,27 @@ pub(crate) fn contact<L: Placement>(
     }
 }
 
+/// The distance between two convex shapes (0 when they touch or
+/// overlap): GJK only, no EPA.
+pub(crate) fn distance<L: Placement>(
+    a: &(impl Support<L::V> + ?Sized),
+    pose_a: &L,
+    b: &(impl Support<L::V> + ?Sized),
+    pose_b: &L,
+) -> f32 {
+    let shapes = minkowski(a, pose_a, b, pose_b);
+    let start = sub(to_p(pose_a.position()), to_p(pose_b.position()));
+    match gjk(L::V::DIM, &shapes, start) {
+        Gjk::Separated(simplex) => {
+            let p = simplex.point();
+            let between = sub(p.b, p.a);
+            let gap = dot(between, between).sqrt() - f64::from(a.radius()) - f64::from(b.radius());
+            gap.max(0.0) as f32
+        }
+        Gjk::Overlapping(_) => 0.0,
+    }
+}
+
 /// Depth (negative: separation), normal and witnesses of overlapping
 /// cores, by EPA; cores that touch without volume (two segments on one
 /// line) get depth 0 along the line between the poses.
@@ -160,6 +181,57 @@ pub(crate) fn cast_ray<L: Placement>(
     Some(RayCast {
         t,
         normal: L::V::from_axes(|k| -n.axis(k)),
+        point: ray.at(t),
+    })
+}
+
+/// A ray against a box of half extents `half` at `pose`: the slabs of its
+/// axes in its own frame (f64). A ray along a face misses; one starting
+/// inside enters at 0.
+pub(crate) fn cast_ray_box<L: Placement>(
+    ray: &Ray<L::V>,
+    half: L::V,
+    pose: &L,
+) -> Option<RayCast<L::V>> {
+    let p = pose.position();
+    let local_origin = pose.unrotate(L::V::from_axes(|k| ray.origin().axis(k) - p.axis(k)));
+    let (o, d, h) = (
+        to_p(local_origin),
+        to_p(pose.unrotate(ray.direction())),
+        to_p(half),
+    );
+    let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
+    let mut entry_normal = [0.0; 3];
+    for k in 0..L::V::DIM {
+        if d[k] == 0.0 {
+            // Parallel: strictly between the slab's planes, or a miss.
+            if !(o[k] > -h[k] && o[k] < h[k]) {
+                return None;
+            }
+            continue;
+        }
+        let (t0, t1) = ((-h[k] - o[k]) / d[k], (h[k] - o[k]) / d[k]);
+        let (near, far) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
+        if near > enter {
+            enter = near;
+            entry_normal = [0.0; 3];
+            entry_normal[k] = -d[k].signum();
+        }
+        exit = exit.min(far);
+    }
+    if enter >= exit || exit <= 0.0 {
+        return None;
+    }
+    if enter < 0.0 {
+        return Some(started_inside(ray));
+    }
+    let t = enter as f32;
+    if t > ray.max_t() {
+        return None;
+    }
+    Some(RayCast {
+        t,
+        normal: pose.rotate(from_p(entry_normal)),
         point: ray.at(t),
     })
 }

@@ -166,11 +166,14 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 
 /// The face of `simplex` nearest the origin, as a simplex of its own points
 /// with positive weights; `None` if no face could be solved (never for a
-/// non-empty simplex: single points always can).
+/// non-empty simplex: single points always can). Only faces holding the
+/// newest point (the last) are tried: the old points' faces held the
+/// previous nearest point, which the newest support improved on.
 pub(crate) fn nearest(simplex: &Simplex) -> Option<Simplex> {
     let n = simplex.len;
+    let newest = 1u32 << (n - 1);
     let mut best: Option<(f64, Simplex)> = None;
-    for mask in 1u32..(1 << n) {
+    for mask in (1u32..(1 << n)).filter(|m| m & newest != 0) {
         let idx: Face = Face::from_mask(mask);
         let Some(weights) = face_weights(simplex, &idx) else {
             continue;

@@ -26,6 +26,8 @@ pub(crate) trait Placement: Copy {
     fn at(position: Self::V) -> Self;
     /// A local point in world coordinates.
     fn apply(&self, local: Self::V) -> Self::V;
+    /// A local direction in world coordinates.
+    fn rotate(&self, local: Self::V) -> Self::V;
     /// A world direction in local coordinates.
     fn unrotate(&self, world: Self::V) -> Self::V;
     /// EPA in this dimension, from GJK's last simplex; `None` when the

@@ -108,7 +108,8 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
     })
 }
 
-/// A ray against a box, as a four-sided polygon.
+/// A ray against a box: the slabs of its two axes in its own frame. A
+/// ray along a face misses.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -121,7 +122,7 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<RayCast<Vec2>> {
-    cast_ray_polygon(ray, &cuboid.to_polygon(), pose)
+    general::cast_ray_box(ray, cuboid.half_extents, pose)
 }
 
 /// A ray against a capsule: the nearest entry into its two end circles
@@ -158,16 +159,14 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
     }
     let axis = capsule.b - capsule.a;
     if axis.length_squared() > 0.0 && capsule.radius > 0.0 {
-        let side = axis.perp().normalize() * capsule.radius;
-        let corners = [
-            capsule.a - side,
-            capsule.b - side,
-            capsule.b + side,
-            capsule.a + side,
-        ];
-        if let Ok(middle) = Polygon::new(&corners) {
-            consider(cast_ray_polygon(ray, &middle, pose));
-        }
+        // The rectangle between the caps, as a box along the axis.
+        let length = axis.length();
+        let frame = Pose {
+            position: pose.apply((capsule.a + capsule.b) * 0.5),
+            rotation: pose.rotation.rotate(axis / length),
+        };
+        let half = Vec2::new(0.5 * length, capsule.radius);
+        consider(general::cast_ray_box(ray, half, &frame));
     }
     best
 }

@@ -34,6 +34,27 @@ pub fn contact(
     general::contact(a, pose_a, b, pose_b)
 }
 
+/// The distance between any two convex shapes, 0 when they touch or
+/// overlap: GJK alone, cheaper than [`contact`] when overlapping shapes
+/// need no depth.
+///
+/// ```
+/// use collide::narrow::d2::{Polygon, Pose, distance};
+/// use glam::Vec2;
+/// let tri = Polygon::new(&[Vec2::ZERO, Vec2::X, Vec2::Y])?;
+/// assert!((distance(&tri, &Pose::IDENTITY, &tri, &Pose::at(Vec2::new(3.0, 0.0))?) - 2.0).abs() < 1e-6);
+/// assert_eq!(distance(&tri, &Pose::IDENTITY, &tri, &Pose::IDENTITY), 0.0);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn distance(
+    a: &(impl Support<Vec2> + ?Sized),
+    pose_a: &Pose,
+    b: &(impl Support<Vec2> + ?Sized),
+    pose_b: &Pose,
+) -> f32 {
+    general::distance(a, pose_a, b, pose_b)
+}
+
 /// Two circles, in closed form. Coincident centres push along +y.
 ///
 /// See [`Contact`] for an example.

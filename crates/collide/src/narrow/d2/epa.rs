@@ -20,23 +20,27 @@ pub(crate) fn penetration(
     shapes: &impl MinkowskiSupport,
     simplex: &Simplex,
 ) -> Option<Penetration> {
-    // Start from the simplex and the supports in eight directions: their
-    // hull lies inside the difference and, having area, surrounds the
-    // origin or has it on an edge.
-    let mut points: Vec<Vertex> = simplex.vertices().to_vec();
-    for k in 0..8 {
-        let angle = k as f64 * std::f64::consts::FRAC_PI_4;
-        points.push(shapes.support([angle.cos(), angle.sin(), 0.0]));
+    // Start from GJK's triangle when it has area (it holds the origin);
+    // else from the hull of the simplex and the supports in eight
+    // directions, which lies inside the difference and, having area,
+    // surrounds the origin or has it on an edge.
+    let mut polygon = hull(simplex.vertices());
+    if polygon.len() < 3 {
+        let mut points: Vec<Vertex> = simplex.vertices().to_vec();
+        for k in 0..8 {
+            let angle = k as f64 * std::f64::consts::FRAC_PI_4;
+            points.push(shapes.support([angle.cos(), angle.sin(), 0.0]));
+        }
+        polygon = hull(&points);
+        if polygon.len() < 3 {
+            return None;
+        }
     }
-    let magnitude = points
+    let magnitude = polygon
         .iter()
         .map(|v| dot(v.w, v.w))
         .fold(0.0f64, f64::max)
         .sqrt();
-    let mut polygon = hull(&points);
-    if polygon.len() < 3 {
-        return None;
-    }
     let tolerance = 1e-9 * magnitude.max(f64::MIN_POSITIVE);
     let mut best = nearest_edge(&polygon)?;
     for _ in 0..MAX_ITERATIONS {
@@ -45,8 +49,9 @@ pub(crate) fn penetration(
         if dot(next.w, normal) - distance <= tolerance || polygon.iter().any(|v| v.w == next.w) {
             break;
         }
+        // Every point is a support point, in the order of the directions
+        // that found them, so the polygon stays convex: insert in place.
         polygon.insert(i + 1, next);
-        polygon = hull(&polygon);
         best = nearest_edge(&polygon)?;
     }
     let (i, distance, normal) = best;

@@ -12,7 +12,7 @@ pub use cast::{
 };
 pub use contact::{
     contact, contact_capsule_capsule, contact_circle_capsule, contact_circle_circle,
-    contact_polygon_polygon,
+    contact_polygon_polygon, distance,
 };
 pub use pose::Pose;
 pub use shapes::{Capsule, Circle, Cuboid, Polygon};

@@ -102,6 +102,9 @@ impl Placement for Pose {
     fn apply(&self, local: Vec2) -> Vec2 {
         Pose::apply(self, local)
     }
+    fn rotate(&self, local: Vec2) -> Vec2 {
+        Pose::rotate(self, local)
+    }
     fn unrotate(&self, world: Vec2) -> Vec2 {
         Pose::unrotate(self, world)
     }

@@ -245,8 +245,9 @@ impl Polygon {
         })
     }
 
-    /// A polygon from a hull already counter-clockwise and convex.
-    fn from_hull(hull: &[Vec2]) -> Self {
+    /// A polygon from a hull already counter-clockwise and convex (at
+    /// most [`Polygon::MAX_VERTICES`] points).
+    pub(crate) fn from_hull(hull: &[Vec2]) -> Self {
         let mut polygon = Self {
             vertices: [Vec2::ZERO; Self::MAX_VERTICES],
             normals: [Vec2::ZERO; Self::MAX_VERTICES],

@@ -70,43 +70,7 @@ fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<RayCast<Vec3>> {
-    let o = pose.apply_inverse(ray.origin()).as_dvec3();
-    let d = pose.unrotate(ray.direction()).as_dvec3();
-    let h = cuboid.half_extents.as_dvec3();
-    let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
-    let mut entry_normal = DVec3::ZERO;
-    for k in 0..3 {
-        if d[k] == 0.0 {
-            // Parallel: strictly between the slab's planes, or a miss.
-            if !(o[k] > -h[k] && o[k] < h[k]) {
-                return None;
-            }
-            continue;
-        }
-        let (t0, t1) = ((-h[k] - o[k]) / d[k], (h[k] - o[k]) / d[k]);
-        let (near, far) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
-        if near > enter {
-            enter = near;
-            entry_normal = DVec3::ZERO;
-            entry_normal[k] = -d[k].signum();
-        }
-        exit = exit.min(far);
-    }
-    if enter >= exit || exit <= 0.0 {
-        return None;
-    }
-    if enter < 0.0 {
-        return Some(general::started_inside(ray));
-    }
-    let t = enter as f32;
-    if t > ray.max_t() {
-        return None;
-    }
-    Some(RayCast {
-        t,
-        normal: pose.rotate(entry_normal.as_vec3()),
-        point: ray.at(t),
-    })
+    general::cast_ray_box(ray, cuboid.half_extents, pose)
 }
 
 /// A ray against a capsule: the nearest entry into its two end spheres

@@ -31,6 +31,27 @@ pub fn contact(
     general::contact(a, pose_a, b, pose_b)
 }
 
+/// The distance between any two convex shapes, 0 when they touch or
+/// overlap: GJK alone, cheaper than [`contact`] when overlapping shapes
+/// need no depth.
+///
+/// ```
+/// use collide::narrow::d3::{Polyhedron, Pose, distance};
+/// use glam::Vec3;
+/// let tri = Polyhedron::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z])?;
+/// assert!((distance(&tri, &Pose::IDENTITY, &tri, &Pose::at(Vec3::new(3.0, 0.0, 0.0))?) - 2.0).abs() < 1e-6);
+/// assert_eq!(distance(&tri, &Pose::IDENTITY, &tri, &Pose::IDENTITY), 0.0);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn distance(
+    a: &(impl Support<Vec3> + ?Sized),
+    pose_a: &Pose,
+    b: &(impl Support<Vec3> + ?Sized),
+    pose_b: &Pose,
+) -> f32 {
+    general::distance(a, pose_a, b, pose_b)
+}
+
 /// Two spheres, in closed form. Coincident centres push along +y.
 ///
 /// ```

@@ -3,10 +3,11 @@
 //!
 //! A convex polytope of support points of the difference `A - B` is grown
 //! until its face nearest the origin lies on the difference's boundary.
-//! The start does not trust GJK's last simplex to surround the origin
-//! (when the cores touch, or the shapes are symmetric, GJK may stop on a
-//! face through the origin): it is the hull of that simplex and of the
-//! supports along 14 directions (the axes and the diagonals). Growing is an
+//! The start is GJK's last simplex when that is a tetrahedron (it holds
+//! the origin); when GJK stopped on a smaller simplex (the cores touch, or
+//! symmetric shapes put a face through the origin), it is the hull of that
+//! simplex and of the supports along 14 directions (the axes and the
+//! diagonals). Growing is an
 //! incremental hull: the faces that see the new point go, and the horizon
 //! they leave is joined to it. If the origin lies outside the start (a
 //! sliver of overlap), the faces it is behind have negative distances and
@@ -106,25 +107,43 @@ pub(crate) fn penetration(
     shapes: &impl MinkowskiSupport,
     simplex: &Simplex,
 ) -> Option<Penetration> {
-    let mut candidates: Vec<Vertex> = simplex.vertices().to_vec();
-    for x in [-1.0f64, 0.0, 1.0] {
-        for y in [-1.0f64, 0.0, 1.0] {
-            for z in [-1.0f64, 0.0, 1.0] {
-                let zeros = [x, y, z].iter().filter(|c| **c == 0.0).count();
-                // The 6 axes and the 8 diagonals.
-                if zeros == 2 || zeros == 0 {
-                    candidates.push(shapes.support([x, y, z]));
+    // GJK's tetrahedron holds the origin when GJK ended on one; otherwise
+    // (touching, a face through the origin) start from the hull of the
+    // simplex and the supports in 14 directions.
+    let size = |points: &[Vertex]| {
+        let m = points
+            .iter()
+            .map(|v| dot(v.w, v.w))
+            .fold(0.0f64, f64::max)
+            .sqrt();
+        (m, 1e-10 * m.max(f64::MIN_POSITIVE))
+    };
+    let from_simplex = (simplex.len == 4)
+        .then(|| {
+            let (_, epsilon) = size(simplex.vertices());
+            start(simplex.vertices().to_vec(), epsilon)
+        })
+        .flatten();
+    let mut polytope = match from_simplex {
+        Some(p) => p,
+        None => {
+            let mut candidates: Vec<Vertex> = simplex.vertices().to_vec();
+            for x in [-1.0f64, 0.0, 1.0] {
+                for y in [-1.0f64, 0.0, 1.0] {
+                    for z in [-1.0f64, 0.0, 1.0] {
+                        let zeros = [x, y, z].iter().filter(|c| **c == 0.0).count();
+                        // The 6 axes and the 8 diagonals.
+                        if zeros == 2 || zeros == 0 {
+                            candidates.push(shapes.support([x, y, z]));
+                        }
+                    }
                 }
             }
+            let (_, epsilon) = size(&candidates);
+            start(candidates, epsilon)?
         }
-    }
-    let magnitude = candidates
-        .iter()
-        .map(|v| dot(v.w, v.w))
-        .fold(0.0f64, f64::max)
-        .sqrt();
-    let epsilon = 1e-10 * magnitude.max(f64::MIN_POSITIVE);
-    let mut polytope = start(candidates, epsilon)?;
+    };
+    let (magnitude, _) = size(&polytope.points);
     let tolerance = 1e-9 * magnitude.max(f64::MIN_POSITIVE);
     for _ in 0..MAX_ITERATIONS {
         let nearest = nearest_face(&polytope)?;

@@ -9,7 +9,7 @@ mod shapes;
 pub use cast::{cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape};
 pub use contact::{
     contact, contact_capsule_capsule, contact_cuboid_cuboid, contact_sphere_capsule,
-    contact_sphere_sphere,
+    contact_sphere_sphere, distance,
 };
 pub use pose::Pose;
 pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};

@@ -109,6 +109,9 @@ impl Placement for Pose {
     fn apply(&self, local: Vec3) -> Vec3 {
         Pose::apply(self, local)
     }
+    fn rotate(&self, local: Vec3) -> Vec3 {
+        Pose::rotate(self, local)
+    }
     fn unrotate(&self, world: Vec3) -> Vec3 {
         Pose::unrotate(self, world)
     }

@@ -9,9 +9,18 @@
 //!    [`BroadPhase`]: the brute-force reference [`Brute`], the grids
 //!    ([`Grid`]: dense, hashed, hierarchical), the quadtree/octree
 //!    ([`Tree`]: tight, loose) and the [`Bvh`], with the checking wrapper
-//!    [`Verified`]; and [`KdTree`] for point queries.
-//! 3. [`scene`] and [`trace`]: the shared, seeded scenes that drive tests,
-//!    benchmarks and the demo, and the text format for recorded box streams.
+//!    [`Verified`]; and [`KdTree`] for point queries. Every structure
+//!    answers region and ray queries with statistics and budgets, and gives
+//!    a [`Snapshot`] other threads can query.
+//! 3. [`narrow`]: exact shape tests (closed forms, SAT with the minimum
+//!    translation vector, GJK/EPA), ray casts and shape casts with time of
+//!    impact, in [`narrow::d2`] and [`narrow::d3`].
+//! 4. [`motion`]: moving a shape through a world for one tick without
+//!    tunnelling (swept bound, times of impact, stop, slide, bounce, pass).
+//!
+//! Beside them, [`scene`] and [`trace`]: the shared, seeded scenes that
+//! drive tests, benchmarks and the demo, and the text format for recorded
+//! box streams.
 //!
 //! ```
 //! use collide::{Aabb2, BroadPhase, Brute, Pair};
@@ -36,6 +45,7 @@ pub mod broad;
 mod error;
 pub mod geometry;
 mod handle;
+pub mod motion;
 pub mod narrow;
 pub mod scene;
 pub mod trace;

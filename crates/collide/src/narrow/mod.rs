@@ -24,9 +24,9 @@ mod contact;
 pub mod d2;
 pub mod d3;
 mod error;
-mod general;
+pub(crate) mod general;
 pub(crate) mod gjk;
-mod placement;
+pub(crate) mod placement;
 mod support;
 
 pub use cast::{RayCast, ShapeCast};

@@ -1,0 +1,220 @@
+//! The continuous pipeline for one fast mover (seed 002, "projectiles and
+//! the time axis"): a swept bound into the broad phase, a time of impact
+//! per candidate on the same snapshot, the earliest contact first (ties by
+//! handle), a response, and the rest of the tick checked again, with a cap
+//! on iterations and a minimum advance so no contact is processed forever.
+
+use crate::broad::{QueryBudget, QueryStats, Snapshot};
+use crate::geometry::{Aabb, SweptAabb, Vector};
+use crate::handle::Handle;
+use crate::narrow::general::{bounds, cast_shape};
+use crate::narrow::placement::Placement;
+use crate::narrow::{Contact, Support};
+
+/// What a mover does when it touches something.
+///
+/// ```
+/// use collide::motion::Response;
+/// assert_eq!(Response::default(), Response::Stop);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Response {
+    /// Stop at the first contact (a bullet that embeds, a thrown rock).
+    #[default]
+    Stop,
+    /// Lose the motion into the surface and go on along it (a character).
+    Slide,
+    /// Reflect the motion, keeping `restitution` (0 to 1) of its part into
+    /// the surface (a grenade).
+    Bounce {
+        /// Share of the speed into the surface kept after the bounce, 0 to 1.
+        restitution: f32,
+    },
+    /// Record the contact and go through (a piercing shot, a trigger):
+    /// each object is reported once per sweep.
+    Pass,
+}
+
+/// Limits of one sweep.
+///
+/// ```
+/// use collide::motion::SweepLimits;
+/// let limits = SweepLimits::default();
+/// assert_eq!((limits.max_contacts, limits.min_advance), (8, 1e-4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepLimits {
+    /// Contacts handled in one sweep before it gives up (then
+    /// [`Sweep::truncated`] says so), at least 1.
+    pub max_contacts: u32,
+    /// Share of the tick (0 to 1): touching an object again less than this
+    /// after it was last handled ends the sweep there (motion zero)
+    /// instead of handling it again (a wedge between two faces would slide
+    /// the mover back and forth forever).
+    pub min_advance: f32,
+    /// Budget of each broad-phase query (a truncated query truncates the
+    /// sweep).
+    pub budget: QueryBudget,
+}
+
+impl Default for SweepLimits {
+    fn default() -> Self {
+        Self {
+            max_contacts: 8,
+            min_advance: 1e-4,
+            budget: QueryBudget::default(),
+        }
+    }
+}
+
+/// One contact of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepHit<V: Vector> {
+    /// The object touched.
+    pub handle: Handle,
+    /// When, as a share of the tick (0 to 1).
+    pub t: f32,
+    /// The contact then: normal from the mover toward the object.
+    pub contact: Contact<V>,
+}
+
+/// What a sweep did: the contacts in time order, where the mover ended and
+/// with which motion, and whether a limit cut it short.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep<V: Vector, P> {
+    /// The contacts handled, earliest first.
+    pub hits: Vec<SweepHit<V>>,
+    /// The mover's pose at the end of the tick (or where it stopped).
+    pub end: P,
+    /// The motion per tick after the responses (zero after a stop).
+    pub motion: V,
+    /// True when a limit ended the sweep early (too many contacts, or a
+    /// truncated broad-phase query): the end pose is safe (no contact was
+    /// passed through) but the tick is not finished.
+    pub truncated: bool,
+    /// The broad-phase queries' statistics, summed.
+    pub stats: QueryStats,
+}
+
+/// The pipeline, once for 2D and 3D.
+pub(crate) fn sweep<'a, L: Placement>(
+    world: &Snapshot<L::V>,
+    shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
+    mover: &dyn Support<L::V>,
+    start: L,
+    motion: L::V,
+    response: Response,
+    limits: SweepLimits,
+) -> Sweep<L::V, L> {
+    let dim = L::V::DIM;
+    let dot = |a: L::V, b: L::V| (0..dim).map(|k| a.axis(k) * b.axis(k)).sum::<f32>();
+    let scaled = |a: L::V, s: f32| L::V::from_axes(|k| a.axis(k) * s);
+    let zero = L::V::from_axes(|_| 0.0);
+    let mut out = Sweep {
+        hits: Vec::new(),
+        end: start,
+        motion,
+        truncated: false,
+        stats: QueryStats::default(),
+    };
+    let mut velocity = motion;
+    let mut time = 0.0f32;
+    let mut passed: Vec<Handle> = Vec::new();
+    for _ in 0..limits.max_contacts.max(1) {
+        let left = 1.0 - time;
+        let step = scaled(velocity, left);
+        if left <= 0.0 || (0..dim).all(|k| step.axis(k) == 0.0) {
+            return out;
+        }
+        // Candidates: the objects the mover's bounds touch along the step,
+        // the bounds widened beyond the casts' tolerance.
+        let b = bounds(mover, &out.end);
+        let size = (0..dim)
+            .map(|k| b.max().axis(k) - b.min().axis(k))
+            .fold(0.0f32, f32::max);
+        let length = dot(step, step).sqrt();
+        let margin = 1e-3 * (size + length) + f32::MIN_POSITIVE;
+        let widened = Aabb::new(
+            L::V::from_axes(|k| b.min().axis(k) - margin),
+            L::V::from_axes(|k| b.max().axis(k) + margin),
+        )
+        .expect("finite bounds");
+        let swept = SweptAabb::new(widened, step).expect("finite motion");
+        let (candidates, stats) = world.query_region_all(&swept, limits.budget);
+        out.stats.visited += stats.visited;
+        out.stats.tested += stats.tested;
+        out.stats.hits += stats.hits;
+        if stats.truncated {
+            out.stats.truncated = true;
+            out.truncated = true;
+            return out;
+        }
+        // The earliest contact; ties by handle (candidates come sorted, so
+        // the first of equal times stays).
+        let mut earliest: Option<(f32, Handle, Contact<L::V>)> = None;
+        for h in candidates {
+            if passed.contains(&h) {
+                continue;
+            }
+            let Some((shape, pose)) = shape_of(h) else {
+                continue;
+            };
+            if let Some(hit) = cast_shape(mover, &out.end, step, shape, &pose, zero) {
+                if earliest.is_none_or(|(t, _, _)| hit.t < t) {
+                    earliest = Some((hit.t, h, hit.contact));
+                }
+            }
+        }
+        let Some((s, handle, contact)) = earliest else {
+            out.end = moved(&out.end, step);
+            return out;
+        };
+        let advance = s * left;
+        // Touched again with (almost) no time since it was last handled,
+        // with or without others in between (a wedge between two faces).
+        let repeat = advance < limits.min_advance
+            && out
+                .hits
+                .iter()
+                .rev()
+                .take_while(|hit| time + advance - hit.t < limits.min_advance)
+                .any(|hit| hit.handle == handle);
+        out.end = moved(&out.end, scaled(step, s));
+        time += advance;
+        out.hits.push(SweepHit {
+            handle,
+            t: time,
+            contact,
+        });
+        if repeat {
+            // The same contact again without progress: stop here.
+            out.motion = zero;
+            return out;
+        }
+        let n = contact.normal;
+        let into = dot(velocity, n);
+        velocity = match response {
+            Response::Stop => zero,
+            Response::Slide => L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * into.max(0.0)),
+            Response::Bounce { restitution } => {
+                let keep = 1.0 + restitution.clamp(0.0, 1.0);
+                L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * keep * into.max(0.0))
+            }
+            Response::Pass => {
+                passed.push(handle);
+                velocity
+            }
+        };
+        out.motion = velocity;
+        if response == Response::Stop {
+            return out;
+        }
+    }
+    out.truncated = time < 1.0;
+    out
+}
+
+fn moved<L: Placement>(pose: &L, by: L::V) -> L {
+    let p = pose.position();
+    pose.with_position(L::V::from_axes(|k| p.axis(k) + by.axis(k)))
+}

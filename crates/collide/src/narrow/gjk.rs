@@ -172,32 +172,38 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 pub(crate) fn nearest(simplex: &Simplex) -> Option<Simplex> {
     let n = simplex.len;
     let newest = 1u32 << (n - 1);
-    let mut best: Option<(f64, Simplex)> = None;
+    // The best face so far: (squared distance, its points, their weights).
+    let mut best: Option<(f64, Face, [f64; 4])> = None;
     for mask in (1u32..(1 << n)).filter(|m| m & newest != 0) {
-        let idx: Face = Face::from_mask(mask);
+        let idx = Face::from_mask(mask);
         let Some(weights) = face_weights(simplex, &idx) else {
             continue;
         };
-        let mut face = Simplex::default();
+        let mut p = [0.0; 3];
         for (k, &i) in idx.as_slice().iter().enumerate() {
-            face.vertices[k] = simplex.vertices[i];
-            face.weights[k] = weights[k];
+            p = add(p, scale(simplex.vertices[i].w, weights[k]));
         }
-        face.len = idx.len;
-        let p = face.point().w;
         let d = dot(p, p);
         // Prefer the smaller face on a tie (fewer points, same distance).
         if best
             .as_ref()
-            .is_none_or(|(bd, bf)| d < *bd || (d == *bd && face.len < bf.len))
+            .is_none_or(|(bd, bf, _)| d < *bd || (d == *bd && idx.len < bf.len))
         {
-            best = Some((d, face));
+            best = Some((d, idx, weights));
         }
     }
-    best.map(|(_, f)| f)
+    let (_, idx, weights) = best?;
+    let mut face = Simplex::default();
+    for (k, &i) in idx.as_slice().iter().enumerate() {
+        face.vertices[k] = simplex.vertices[i];
+        face.weights[k] = weights[k];
+    }
+    face.len = idx.len;
+    Some(face)
 }
 
 /// Up to four indices into a simplex.
+#[derive(Clone, Copy)]
 struct Face {
     items: [usize; 4],
     len: usize,
@@ -265,7 +271,10 @@ fn face_weights(simplex: &Simplex, idx: &Face) -> Option<[f64; 4]> {
 /// `g` (right-hand side in column 3); `None` when it is singular relative
 /// to `scale_sq` (the face's points do not span its dimension).
 fn solve(g: &mut [[f64; 4]; 3], m: usize, scale_sq: f64) -> Option<[f64; 3]> {
-    let tiny = 1e-13 * scale_sq.powi(m as i32).max(f64::MIN_POSITIVE);
+    let tiny = 1e-13
+        * (0..m)
+            .fold(1.0, |acc, _| acc * scale_sq)
+            .max(f64::MIN_POSITIVE);
     let mut det = 1.0f64;
     for col in 0..m {
         let pivot = (col..m).max_by(|&a, &b| g[a][col].abs().total_cmp(&g[b][col].abs()))?;

@@ -27,9 +27,11 @@ mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;
 pub(crate) mod placement;
+mod shapes;
 mod support;
 
 pub use cast::{RayCast, ShapeCast};
 pub use contact::Contact;
 pub use error::ShapeError;
+pub use shapes::{Ball, Capsule, Cuboid};
 pub use support::Support;

@@ -139,9 +139,7 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
-    let cap = Circle {
-        radius: capsule.radius,
-    };
+    let cap = Circle::new(capsule.radius).expect("a capsule's radius is valid");
     let mut best: Option<RayCast<Vec2>> = None;
     let mut consider = |hit: Option<RayCast<Vec2>>| {
         if let Some(h) = hit {

@@ -1,5 +1,6 @@
 //! The 2D shapes: [`Circle`], [`Capsule`], [`Cuboid`] (a box, oriented by
-//! its pose) and [`Polygon`] (convex, up to [`Polygon::MAX_VERTICES`]
+//! its pose; the three written once for 2D and 3D in `narrow/shapes.rs`)
+//! and [`Polygon`] (convex, up to [`Polygon::MAX_VERTICES`]
 //! vertices, optionally rounded). Plain `Copy` values in their own frame;
 //! a [`Pose`] places them.
 
@@ -7,6 +8,7 @@ use super::hull;
 use super::pose::Pose;
 use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
+use crate::narrow::shapes::{self, Ball};
 use crate::narrow::support::Support;
 use glam::Vec2;
 
@@ -22,38 +24,9 @@ use glam::Vec2;
 /// assert!((bounds.max() - Vec2::new(2.5, 0.5)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Circle {
-    /// The radius, world units, 0 or more.
-    pub radius: f32,
-}
+pub type Circle = Ball<Vec2>;
 
-impl Circle {
-    /// A circle of `radius` (finite, 0 or more).
-    pub fn new(radius: f32) -> Result<Self, ShapeError> {
-        Ok(Self {
-            radius: self::radius(radius)?,
-        })
-    }
-
-    /// Its bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
-    }
-}
-
-impl Support<Vec2> for Circle {
-    fn support(&self, _direction: Vec2) -> Vec2 {
-        Vec2::ZERO
-    }
-    fn radius(&self) -> f32 {
-        self.radius
-    }
-}
-
-/// A capsule: every point within `radius` of the segment from `a` to `b`
-/// (in its own frame). A character's body, a sword's blade, a swept
-/// circle.
+/// A 2D capsule (see [`shapes::Capsule`](crate::narrow::Capsule)).
 ///
 /// ```
 /// use collide::narrow::d2::{Capsule, Pose};
@@ -64,66 +37,9 @@ impl Support<Vec2> for Circle {
 /// assert!((bounds.max() - Vec2::new(0.5, 1.5)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Capsule {
-    /// One end of the core segment, in the shape's frame.
-    pub a: Vec2,
-    /// The other end.
-    pub b: Vec2,
-    /// The radius around the segment, world units, 0 or more.
-    pub radius: f32,
-}
+pub type Capsule = shapes::Capsule<Vec2>;
 
-impl Capsule {
-    /// An upright capsule: the segment from `(0, -half_height)` to
-    /// `(0, half_height)`, rounded by `radius`.
-    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
-        if !(half_height.is_finite() && half_height >= 0.0) {
-            return Err(ShapeError::HalfExtent {
-                axis: 1,
-                value: half_height,
-            });
-        }
-        Self::between(
-            Vec2::new(0.0, -half_height),
-            Vec2::new(0.0, half_height),
-            radius,
-        )
-    }
-
-    /// The capsule around the segment from `a` to `b`.
-    pub fn between(a: Vec2, b: Vec2, radius: f32) -> Result<Self, ShapeError> {
-        for v in [a.x, a.y, b.x, b.y] {
-            finite("capsule end", v)?;
-        }
-        Ok(Self {
-            a,
-            b,
-            radius: self::radius(radius)?,
-        })
-    }
-
-    /// Its bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
-    }
-}
-
-impl Support<Vec2> for Capsule {
-    fn support(&self, direction: Vec2) -> Vec2 {
-        if direction.dot(self.b - self.a) > 0.0 {
-            self.b
-        } else {
-            self.a
-        }
-    }
-    fn radius(&self) -> f32 {
-        self.radius
-    }
-}
-
-/// A box centred on its pose's position, turned with it (axis-aligned when
-/// the pose does not turn).
+/// A 2D box (a rectangle), turned with its pose.
 ///
 /// ```
 /// use collide::narrow::d2::{Cuboid, Pose};
@@ -134,30 +50,37 @@ impl Support<Vec2> for Capsule {
 /// assert!((bounds.max() - Vec2::new(0.5, 2.0)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cuboid {
-    /// Half the box's width and height, world units, 0 or more.
-    pub half_extents: Vec2,
+pub type Cuboid = shapes::Cuboid<Vec2>;
+
+impl Ball<Vec2> {
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
+    }
 }
 
-impl Cuboid {
-    /// A box with these half extents (finite, 0 or more).
-    pub fn new(half_extents: Vec2) -> Result<Self, ShapeError> {
-        for axis in 0..2 {
-            let value = half_extents[axis];
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(ShapeError::HalfExtent { axis, value });
-            }
-        }
-        Ok(Self { half_extents })
+impl shapes::Capsule<Vec2> {
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
+        bounds(self, pose)
     }
+}
 
+impl shapes::Cuboid<Vec2> {
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
         bounds(self, pose)
     }
 
     /// The same box as a [`Polygon`] (four vertices, counter-clockwise).
+    ///
+    /// ```
+    /// use collide::narrow::d2::Cuboid;
+    /// use glam::Vec2;
+    /// let square = Cuboid::new(Vec2::ONE)?.to_polygon();
+    /// assert_eq!(square.vertices()[0], Vec2::new(-1.0, -1.0));
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
     pub fn to_polygon(&self) -> Polygon {
         let h = self.half_extents;
         Polygon::from_hull(&[
@@ -166,16 +89,6 @@ impl Cuboid {
             Vec2::new(h.x, h.y),
             Vec2::new(-h.x, h.y),
         ])
-    }
-}
-
-impl Support<Vec2> for Cuboid {
-    fn support(&self, direction: Vec2) -> Vec2 {
-        let h = self.half_extents;
-        Vec2::new(
-            if direction.x >= 0.0 { h.x } else { -h.x },
-            if direction.y >= 0.0 { h.y } else { -h.y },
-        )
     }
 }
 

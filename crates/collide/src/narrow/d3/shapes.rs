@@ -1,5 +1,5 @@
 //! The 3D shapes: [`Sphere`], [`Capsule`], [`Cuboid`] (a box, oriented by
-//! its pose) and [`Polyhedron`] (the convex hull of up to
+//! its pose; the three written once in `narrow/shapes.rs`) and [`Polyhedron`] (the convex hull of up to
 //! [`Polyhedron::MAX_POINTS`] points, optionally rounded). Plain `Copy`
 //! values in their own frame; a [`Pose`] places them.
 
@@ -7,6 +7,7 @@ use super::pose::Pose;
 use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
 use crate::narrow::general;
+use crate::narrow::shapes::{self, Ball};
 use crate::narrow::support::Support;
 use glam::Vec3;
 
@@ -20,37 +21,9 @@ use glam::Vec3;
 /// assert!((bounds.min() - Vec3::new(1.5, -0.5, -0.5)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sphere {
-    /// The radius, world units, 0 or more.
-    pub radius: f32,
-}
+pub type Sphere = Ball<Vec3>;
 
-impl Sphere {
-    /// A sphere of `radius` (finite, 0 or more).
-    pub fn new(radius: f32) -> Result<Self, ShapeError> {
-        Ok(Self {
-            radius: self::radius(radius)?,
-        })
-    }
-
-    /// Its bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
-        general::bounds(self, pose)
-    }
-}
-
-impl Support<Vec3> for Sphere {
-    fn support(&self, _direction: Vec3) -> Vec3 {
-        Vec3::ZERO
-    }
-    fn radius(&self) -> f32 {
-        self.radius
-    }
-}
-
-/// A capsule: every point within `radius` of the segment from `a` to `b`
-/// (in its own frame): a character controller's body.
+/// A 3D capsule: a character controller's body.
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Pose};
@@ -60,66 +33,9 @@ impl Support<Vec3> for Sphere {
 /// assert!((bounds.max() - Vec3::new(0.3, 1.2, 0.3)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Capsule {
-    /// One end of the core segment, in the shape's frame.
-    pub a: Vec3,
-    /// The other end.
-    pub b: Vec3,
-    /// The radius around the segment, world units, 0 or more.
-    pub radius: f32,
-}
+pub type Capsule = shapes::Capsule<Vec3>;
 
-impl Capsule {
-    /// An upright capsule: the segment from `(0, -half_height, 0)` to
-    /// `(0, half_height, 0)`, rounded by `radius`.
-    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
-        if !(half_height.is_finite() && half_height >= 0.0) {
-            return Err(ShapeError::HalfExtent {
-                axis: 1,
-                value: half_height,
-            });
-        }
-        Self::between(
-            Vec3::new(0.0, -half_height, 0.0),
-            Vec3::new(0.0, half_height, 0.0),
-            radius,
-        )
-    }
-
-    /// The capsule around the segment from `a` to `b`.
-    pub fn between(a: Vec3, b: Vec3, radius: f32) -> Result<Self, ShapeError> {
-        for v in a.to_array().into_iter().chain(b.to_array()) {
-            finite("capsule end", v)?;
-        }
-        Ok(Self {
-            a,
-            b,
-            radius: self::radius(radius)?,
-        })
-    }
-
-    /// Its bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
-        general::bounds(self, pose)
-    }
-}
-
-impl Support<Vec3> for Capsule {
-    fn support(&self, direction: Vec3) -> Vec3 {
-        if direction.dot(self.b - self.a) > 0.0 {
-            self.b
-        } else {
-            self.a
-        }
-    }
-    fn radius(&self) -> f32 {
-        self.radius
-    }
-}
-
-/// A box centred on its pose's position, turned with it (axis-aligned when
-/// the pose does not turn).
+/// A 3D box, turned with its pose.
 ///
 /// ```
 /// use collide::narrow::d3::{Cuboid, Pose};
@@ -129,38 +45,26 @@ impl Support<Vec3> for Capsule {
 /// assert!((bounds.max() - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-5);
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cuboid {
-    /// Half the box's size along each local axis, world units, 0 or more.
-    pub half_extents: Vec3,
-}
+pub type Cuboid = shapes::Cuboid<Vec3>;
 
-impl Cuboid {
-    /// A box with these half extents (finite, 0 or more).
-    pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
-        for axis in 0..3 {
-            let value = half_extents[axis];
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(ShapeError::HalfExtent { axis, value });
-            }
-        }
-        Ok(Self { half_extents })
-    }
-
+impl Ball<Vec3> {
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
         general::bounds(self, pose)
     }
 }
 
-impl Support<Vec3> for Cuboid {
-    fn support(&self, direction: Vec3) -> Vec3 {
-        let h = self.half_extents;
-        Vec3::new(
-            if direction.x >= 0.0 { h.x } else { -h.x },
-            if direction.y >= 0.0 { h.y } else { -h.y },
-            if direction.z >= 0.0 { h.z } else { -h.z },
-        )
+impl shapes::Capsule<Vec3> {
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
+    }
+}
+
+impl shapes::Cuboid<Vec3> {
+    /// Its bounding box at `pose`.
+    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
+        general::bounds(self, pose)
     }
 }
 

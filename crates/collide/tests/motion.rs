@@ -321,3 +321,46 @@ fn a_3d_bullet_stops_at_the_first_of_two_plates() {
     assert!((done.end.position.y - 2.5).abs() < 1e-3, "{done:?}"); // 2 down, 2 back up
     assert!((done.motion - Vec3::new(0.0, 4.0, 0.0)).length() < 1e-4);
 }
+
+#[test]
+fn extreme_motions_give_answers_never_panics() {
+    let slab = Cuboid::new(Vec2::new(1e38, 1e38)).unwrap();
+    let at = Pose::at(Vec2::new(2e38, 0.0)).unwrap();
+    let (bvh, handles) = bvh_of(&[(slab, at)]);
+    let shape_of = |h: Handle| {
+        handles
+            .contains(&h)
+            .then_some((&slab as &dyn Support<Vec2>, at))
+    };
+    for response in [
+        Response::Stop,
+        Response::Slide,
+        Response::Bounce { restitution: 1.0 },
+        Response::Pass,
+    ] {
+        for motion in [
+            Vec2::new(f32::MAX, 0.0),
+            Vec2::new(-f32::MAX, f32::MAX),
+            Vec2::ZERO,
+        ] {
+            let ball = Circle::new(3e38).unwrap();
+            let done = d2::sweep(
+                &bvh.snapshot(),
+                shape_of,
+                &ball,
+                Pose::at(Vec2::new(-3e38, 0.0)).unwrap(),
+                motion,
+                response,
+                SweepLimits::default(),
+            );
+            assert!(done.hits.len() <= 8);
+            assert!(done.end.position.is_finite(), "{done:?}");
+            if !(Vec2::new(-3e38, 0.0) + motion).is_finite() {
+                assert!(
+                    done.truncated,
+                    "beyond the f32 range, and not said: {done:?}"
+                );
+            }
+        }
+    }
+}

@@ -597,3 +597,57 @@ fn distance_is_the_contact_gap_without_epa() {
         );
     }
 }
+
+#[test]
+fn extreme_values_give_answers_never_panics() {
+    let big = [0.0f32, 1e-30, 1.0, 1e20, 1e38, f32::MAX];
+    for &size in &big {
+        for &at in &big {
+            let poly =
+                Polygon::new(&[Vec2::ZERO, Vec2::X * size.max(1.0), Vec2::Y * size.max(1.0)])
+                    .unwrap();
+            let shapes: [&dyn Support<Vec2>; 4] = [
+                &Circle::new(size).unwrap(),
+                &Cuboid::new(Vec2::splat(size)).unwrap(),
+                &Capsule::new(size, size).unwrap(),
+                &poly,
+            ];
+            let pa = Pose::at(Vec2::new(-at, 0.0)).unwrap();
+            let pb = Pose::new(Vec2::new(at, -at), 0.3).unwrap();
+            for a in shapes {
+                for b in shapes {
+                    let c = contact(a, &pa, b, &pb);
+                    assert!(!c.depth.is_nan(), "size {size} at {at}: {c:?}");
+                    let _ = distance(a, &pa, b, &pb);
+                    let _ = cast_shape(
+                        a,
+                        &pa,
+                        Vec2::new(at, f32::MAX),
+                        b,
+                        &pb,
+                        Vec2::new(-f32::MAX, 0.0),
+                    );
+                    let ray =
+                        Ray::new(pa.position, Vec2::new(1.0, f32::MAX), f32::INFINITY).unwrap();
+                    let _ = cast_ray(&ray, b, &pb);
+                }
+            }
+            let ray = Ray::new(Vec2::splat(-at), Vec2::ONE, f32::INFINITY).unwrap();
+            let cube = Cuboid::new(Vec2::splat(size)).unwrap();
+            let _ = (
+                cube.aabb(&pb),
+                cast_ray_cuboid(&ray, &cube, &pb),
+                cast_ray_polygon(&ray, &poly, &pb),
+            );
+            let _ = cast_ray_circle(&ray, &Circle::new(size).unwrap(), &pb);
+            let _ = cast_ray_capsule(&ray, &Capsule::new(size, size).unwrap(), &pb);
+            let _ = contact_polygon_polygon(&poly, &pa, &cube.to_polygon(), &pb);
+            let _ = contact_capsule_capsule(
+                &Capsule::new(size, size).unwrap(),
+                &pa,
+                &Capsule::new(size, 1.0).unwrap(),
+                &pb,
+            );
+        }
+    }
+}

@@ -516,3 +516,59 @@ fn distance_is_the_contact_gap_without_epa() {
         );
     }
 }
+
+#[test]
+fn extreme_values_give_answers_never_panics() {
+    let big = [0.0f32, 1e-30, 1.0, 1e20, 1e38, f32::MAX];
+    for &size in &big {
+        for &at in &big {
+            let shapes: [&dyn Support<Vec3>; 4] = [
+                &Sphere::new(size).unwrap(),
+                &Cuboid::new(Vec3::splat(size)).unwrap(),
+                &Capsule::new(size, size).unwrap(),
+                &Polyhedron::new(&[
+                    Vec3::ZERO,
+                    Vec3::X * size.max(1.0),
+                    Vec3::Y * size.max(1.0),
+                    Vec3::Z * size.max(1.0),
+                ])
+                .unwrap(),
+            ];
+            let pa = Pose::at(Vec3::new(-at, 0.0, 0.0)).unwrap();
+            let pb = Pose::new(Vec3::new(at, at, -at), Quat::from_rotation_y(0.3)).unwrap();
+            for a in shapes {
+                for b in shapes {
+                    let c = contact(a, &pa, b, &pb);
+                    assert!(!c.depth.is_nan(), "size {size} at {at}: {c:?}");
+                    let _ = collide::narrow::d3::distance(a, &pa, b, &pb);
+                    let _ = cast_shape(
+                        a,
+                        &pa,
+                        Vec3::new(at, -at, f32::MAX),
+                        b,
+                        &pb,
+                        Vec3::new(-f32::MAX, 0.0, 0.0),
+                    );
+                    let ray = Ray::new(pa.position, Vec3::new(1.0, f32::MAX, -1.0), f32::INFINITY)
+                        .unwrap();
+                    let _ = cast_ray(&ray, b, &pb);
+                }
+            }
+            let cube = Cuboid::new(Vec3::splat(size)).unwrap();
+            let _ = cube.aabb(&pb);
+            let ray = Ray::new(Vec3::splat(-at), Vec3::ONE, f32::INFINITY).unwrap();
+            let _ = (
+                cast_ray_cuboid(&ray, &cube, &pb),
+                cast_ray_sphere(&ray, &Sphere::new(size).unwrap(), &pb),
+            );
+            let _ = cast_ray_capsule(&ray, &Capsule::new(size, size).unwrap(), &pb);
+            let _ = contact_cuboid_cuboid(&cube, &pa, &cube, &pb);
+            let _ = contact_capsule_capsule(
+                &Capsule::new(size, size).unwrap(),
+                &pa,
+                &Capsule::new(size, 1.0).unwrap(),
+                &pb,
+            );
+        }
+    }
+}

@@ -88,9 +88,10 @@ pub struct Sweep<V: Vector, P> {
     pub end: P,
     /// The motion per tick after the responses (zero after a stop).
     pub motion: V,
-    /// True when a limit ended the sweep early (too many contacts, or a
-    /// truncated broad-phase query): the end pose is safe (no contact was
-    /// passed through) but the tick is not finished.
+    /// True when a limit ended the sweep early (too many contacts, a
+    /// truncated broad-phase query, or a motion that would leave the f32
+    /// range): the end pose is safe (no contact was passed through) but the
+    /// tick is not finished.
     pub truncated: bool,
     /// The broad-phase queries' statistics, summed.
     pub stats: QueryStats,
@@ -134,12 +135,18 @@ pub(crate) fn sweep<'a, L: Placement>(
             .fold(0.0f32, f32::max);
         let length = dot(step, step).sqrt();
         let margin = 1e-3 * (size + length) + f32::MIN_POSITIVE;
+        // (saturated at the ends of the f32 range)
         let widened = Aabb::new(
-            L::V::from_axes(|k| b.min().axis(k) - margin),
-            L::V::from_axes(|k| b.max().axis(k) + margin),
+            L::V::from_axes(|k| (b.min().axis(k) - margin).max(f32::MIN)),
+            L::V::from_axes(|k| (b.max().axis(k) + margin).min(f32::MAX)),
         )
-        .expect("finite bounds");
-        let swept = SweptAabb::new(widened, step).expect("finite motion");
+        .unwrap_or(b);
+        let Ok(swept) = SweptAabb::new(widened, step) else {
+            // A motion beyond the f32 range (a bounce that overflowed): the
+            // tick cannot be checked, and the sweep says so.
+            out.truncated = true;
+            return out;
+        };
         let (candidates, stats) = world.query_region_all(&swept, limits.budget);
         out.stats.visited += stats.visited;
         out.stats.tested += stats.tested;
@@ -166,7 +173,11 @@ pub(crate) fn sweep<'a, L: Placement>(
             }
         }
         let Some((s, handle, contact)) = earliest else {
-            out.end = moved(&out.end, step);
+            match moved(&out.end, step) {
+                Some(end) => out.end = end,
+                // The end lies beyond the f32 range: say so, stay put.
+                None => out.truncated = true,
+            }
             return out;
         };
         let advance = s * left;
@@ -179,7 +190,11 @@ pub(crate) fn sweep<'a, L: Placement>(
                 .rev()
                 .take_while(|hit| time + advance - hit.t < limits.min_advance)
                 .any(|hit| hit.handle == handle);
-        out.end = moved(&out.end, scaled(step, s));
+        let Some(end) = moved(&out.end, scaled(step, s)) else {
+            out.truncated = true;
+            return out;
+        };
+        out.end = end;
         time += advance;
         out.hits.push(SweepHit {
             handle,
@@ -214,7 +229,11 @@ pub(crate) fn sweep<'a, L: Placement>(
     out
 }
 
-fn moved<L: Placement>(pose: &L, by: L::V) -> L {
+/// `pose` moved by `by`, or `None` when that leaves the f32 range.
+fn moved<L: Placement>(pose: &L, by: L::V) -> Option<L> {
     let p = pose.position();
-    pose.with_position(L::V::from_axes(|k| p.axis(k) + by.axis(k)))
+    let to = L::V::from_axes(|k| p.axis(k) + by.axis(k));
+    (0..L::V::DIM)
+        .all(|k| to.axis(k).is_finite())
+        .then(|| pose.with_position(to))
 }

@@ -304,9 +304,27 @@ pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: 
         }
     });
     let slack = |k: usize| (hi[k].abs().max(lo[k].abs()) + r) * (4.0 * f32::EPSILON);
-    Aabb::new(
-        L::V::from_axes(|k| lo[k] - slack(k)),
-        L::V::from_axes(|k| hi[k] + slack(k)),
-    )
-    .expect("finite shapes have finite, ordered bounds")
+    // Shapes near the ends of the f32 range overflow: saturate (a NaN, from
+    // infinities meeting, widens to the whole range).
+    let low = |k: usize| {
+        let x = lo[k] - slack(k);
+        if x.is_nan() {
+            f32::MIN
+        } else {
+            x.max(f32::MIN)
+        }
+    };
+    let high = |k: usize| {
+        let x = hi[k] + slack(k);
+        if x.is_nan() {
+            f32::MAX
+        } else {
+            x.min(f32::MAX)
+        }
+    };
+    let (min, max) = (L::V::from_axes(low), L::V::from_axes(high));
+    Aabb::new(min, max).unwrap_or_else(|_| {
+        Aabb::new(L::V::from_axes(|_| f32::MIN), L::V::from_axes(|_| f32::MAX))
+            .expect("the f32 range is a valid box")
+    })
 }

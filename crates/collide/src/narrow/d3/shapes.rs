@@ -159,16 +159,18 @@ impl Support<Vec3> for Polyhedron {
     }
 }
 
-/// Whether some four of `points` span a volume (relative to their size).
+/// Whether some four of `points` span a volume (relative to their size),
+/// in f64 so points near the ends of the f32 range do not overflow.
 fn spans_volume(points: &[Vec3]) -> bool {
+    let points: Vec<glam::DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
     let Some(&p0) = points.first() else {
         return false;
     };
-    let scale = points.iter().fold(0.0f32, |m, p| m.max((*p - p0).length()));
+    let scale = points.iter().fold(0.0f64, |m, p| m.max((*p - p0).length()));
     if scale == 0.0 {
         return false;
     }
-    let far = |from: &dyn Fn(Vec3) -> f32| {
+    let far = |from: &dyn Fn(glam::DVec3) -> f64| {
         points
             .iter()
             .copied()

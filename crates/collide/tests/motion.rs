@@ -364,3 +364,105 @@ fn extreme_motions_give_answers_never_panics() {
         }
     }
 }
+
+#[test]
+fn sliding_along_a_tilted_slab_keeps_moving_at_every_angle() {
+    // Regression (review): after a slide, the next cast could see the
+    // rounding residue of the tangent motion as a push into the slab and
+    // stop the mover dead.
+    let slab = Cuboid::new(Vec2::new(50.0, 0.5)).unwrap();
+    let ball = Circle::new(0.5).unwrap();
+    for k in 0..40 {
+        let angle = -0.6 + k as f32 * 0.03;
+        let at = Pose::new(Vec2::ZERO, angle).unwrap();
+        let (bvh, handles) = bvh_of(&[(slab, at)]);
+        let shape_of = |h: Handle| {
+            handles
+                .contains(&h)
+                .then_some((&slab as &dyn Support<Vec2>, at))
+        };
+        let along = Vec2::from_angle(angle);
+        let up = along.perp();
+        // Start just above the slab; move mostly along it, a little into it.
+        let start = Pose::at(up * 1.5).unwrap();
+        let motion = along * 10.0 - up * 2.0;
+        for _ in 0..3 {
+            let done = d2::sweep(
+                &bvh.snapshot(),
+                shape_of,
+                &ball,
+                start,
+                motion,
+                Response::Slide,
+                SweepLimits::default(),
+            );
+            let travelled = (done.end.position - start.position).dot(along);
+            assert!((travelled - 10.0).abs() < 1e-2, "angle {angle}: {done:?}");
+            assert!(contact(&ball, &done.end, &slab, &at).depth < 1e-3);
+            // And a second sweep from the resting pose along the slab goes on.
+            let again = d2::sweep(
+                &bvh.snapshot(),
+                shape_of,
+                &ball,
+                done.end,
+                along * 5.0,
+                Response::Slide,
+                SweepLimits::default(),
+            );
+            assert!(
+                ((again.end.position - done.end.position).dot(along) - 5.0).abs() < 1e-2,
+                "angle {angle}: {again:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_head_on_slide_that_ends_the_motion_is_not_truncated() {
+    // Regression (review): the contact cap reported truncated when the
+    // last allowed contact had already stopped the mover.
+    let wall = Cuboid::new(Vec2::new(0.5, 5.0)).unwrap();
+    let at = Pose::at(Vec2::new(5.0, 0.0)).unwrap();
+    let (bvh, handles) = bvh_of(&[(wall, at)]);
+    let shape_of = |h: Handle| {
+        handles
+            .contains(&h)
+            .then_some((&wall as &dyn Support<Vec2>, at))
+    };
+    let ball = Circle::new(0.5).unwrap();
+    let limits = SweepLimits {
+        max_contacts: 1,
+        ..SweepLimits::default()
+    };
+    let done = d2::sweep(
+        &bvh.snapshot(),
+        shape_of,
+        &ball,
+        Pose::IDENTITY,
+        Vec2::new(10.0, 0.0),
+        Response::Slide,
+        limits,
+    );
+    assert_eq!(
+        (done.hits.len(), done.motion, done.truncated),
+        (1, Vec2::ZERO, false),
+        "{done:?}"
+    );
+    let limits = SweepLimits {
+        max_contacts: 1,
+        ..SweepLimits::default()
+    };
+    let done = d2::sweep(
+        &bvh.snapshot(),
+        shape_of,
+        &ball,
+        Pose::IDENTITY,
+        Vec2::new(10.0, 3.0),
+        Response::Slide,
+        limits,
+    );
+    assert!(
+        done.truncated,
+        "the slide along the wall was left undone: {done:?}"
+    );
+}

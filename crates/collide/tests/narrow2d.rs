@@ -651,3 +651,64 @@ fn extreme_values_give_answers_never_panics() {
         }
     }
 }
+
+#[test]
+fn cores_that_meet_get_a_normal_that_separates() {
+    // Regression (review): touching cores (a T, an end on the other's
+    // middle, capsules in line, a centre on the core) were pushed along +y.
+    let bar = Capsule::new(1.0, 0.25).unwrap();
+    let tee = Pose::new(Vec2::new(0.0, -2.0), std::f32::consts::FRAC_PI_2).unwrap(); // from (1,-2) to (-1,-2)
+    let lying = Pose::new(Vec2::new(0.0, -1.0), std::f32::consts::FRAC_PI_2).unwrap(); // through (0,-1)
+    for (p, what) in [(tee, "apart"), (lying, "tee")] {
+        let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &p);
+        if c.depth > 0.0 {
+            assert_mtv_separates(&bar, &Pose::IDENTITY, &bar, &p, &c, what);
+        }
+    }
+    let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &lying);
+    assert!((c.normal + Vec2::Y).length() < 1e-5, "{c:?}");
+    let above = Pose::at(Vec2::new(0.0, 1.5)).unwrap();
+    let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &above);
+    assert_mtv_separates(&bar, &Pose::IDENTITY, &bar, &above, &c, "in line");
+    let ball = Circle::new(0.3).unwrap();
+    let on_axis = Pose::at(Vec2::new(0.0, 0.5)).unwrap();
+    let c = contact_circle_capsule(&ball, &on_axis, &bar, &Pose::IDENTITY);
+    assert!((c.depth - 0.55).abs() < 1e-5, "{c:?}");
+    assert_mtv_separates(&ball, &on_axis, &bar, &Pose::IDENTITY, &c, "on the axis");
+}
+
+#[test]
+fn review_regressions_flat_boxes_far_polygons_and_bad_fields() {
+    // A flat box (zero height) as a polygon: no zero normal reaches the
+    // SAT, and its contact agrees with GJK.
+    let flat = Cuboid::new(Vec2::new(1.0, 0.0)).unwrap();
+    let square = Cuboid::new(Vec2::ONE).unwrap();
+    let at = Pose::at(Vec2::new(0.3, 0.8)).unwrap();
+    let sat = contact_polygon_polygon(
+        &flat.to_polygon(),
+        &at,
+        &square.to_polygon(),
+        &Pose::IDENTITY,
+    )
+    .unwrap();
+    assert!(sat.normal.length() > 0.99, "{sat:?}");
+    let gjk = contact(&flat, &at, &square, &Pose::IDENTITY);
+    assert!((sat.depth - gjk.depth).abs() < 1e-5, "{sat:?} / {gjk:?}");
+    // A small triangle far from the origin is a polygon, not degenerate.
+    let far = [
+        Vec2::new(100.0, 0.0),
+        Vec2::new(100.1, 0.0),
+        Vec2::new(100.0, 0.1),
+    ];
+    assert_eq!(Polygon::new(&far).unwrap().vertices().len(), 3);
+    let far = far.map(|p| p + Vec2::new(1000.0, 0.0));
+    assert_eq!(Polygon::new(&far).unwrap().vertices().len(), 3);
+    // Public fields set out of range give answers, never panics.
+    let odd = Capsule {
+        radius: -1.0,
+        ..Capsule::new(1.0, 0.5).unwrap()
+    };
+    let ray = Ray::new(Vec2::new(-5.0, 0.0), Vec2::X, 10.0).unwrap();
+    let _ = cast_ray_capsule(&ray, &odd, &Pose::IDENTITY);
+    let _ = contact(&odd, &Pose::IDENTITY, &square, &Pose::IDENTITY);
+}

@@ -482,7 +482,7 @@ fn bad_shapes_and_poses_are_errors_that_say_what_to_do() {
     assert!(matches!(Sphere::new(-0.1), Err(ShapeError::Radius { .. })));
     assert!(matches!(
         Cuboid::new(Vec3::new(1.0, 1.0, f32::NAN)),
-        Err(ShapeError::HalfExtent { axis: 2, .. })
+        Err(ShapeError::NonFinite { .. })
     ));
     let flat = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0)];
     assert!(matches!(
@@ -571,4 +571,40 @@ fn extreme_values_give_answers_never_panics() {
             );
         }
     }
+}
+
+#[test]
+fn cores_that_meet_get_a_normal_that_separates() {
+    // Regression (review): cores meeting in a difference without volume
+    // were pushed along the line between the poses, or +y, which left them
+    // crossing.
+    let bar = Capsule::new(1.0, 0.25).unwrap();
+    let plus = Pose::new(
+        Vec3::ZERO,
+        Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    )
+    .unwrap();
+    let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &plus);
+    assert!(
+        (c.depth - 0.5).abs() < 1e-5 && c.normal.z.abs() > 0.999,
+        "{c:?}"
+    );
+    assert_mtv_separates(&bar, &Pose::IDENTITY, &bar, &plus, &c, "plus sign");
+    // A T: one end on the other's middle.
+    let tee = Pose::new(
+        Vec3::new(1.0, 1.0, 0.0),
+        Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    )
+    .unwrap();
+    let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &tee);
+    assert_mtv_separates(&bar, &Pose::IDENTITY, &bar, &tee, &c, "tee");
+    // Stacked in line, and a ball centred on a pole's axis.
+    let above = Pose::at(Vec3::new(0.0, 1.5, 0.0)).unwrap();
+    let c = contact_capsule_capsule(&bar, &Pose::IDENTITY, &bar, &above);
+    assert_mtv_separates(&bar, &Pose::IDENTITY, &bar, &above, &c, "in line");
+    let ball = Sphere::new(0.3).unwrap();
+    let on_axis = Pose::at(Vec3::new(0.0, 0.5, 0.0)).unwrap();
+    let c = contact_sphere_capsule(&ball, &on_axis, &bar, &Pose::IDENTITY);
+    assert!((c.depth - 0.55).abs() < 1e-5, "{c:?}");
+    assert_mtv_separates(&ball, &on_axis, &bar, &Pose::IDENTITY, &c, "on the axis");
 }

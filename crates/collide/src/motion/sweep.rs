@@ -225,7 +225,8 @@ pub(crate) fn sweep<'a, L: Placement>(
             return out;
         }
     }
-    out.truncated = time < 1.0;
+    // The cap ended it, unless nothing was left to move.
+    out.truncated = time < 1.0 && (0..dim).any(|k| velocity.axis(k) != 0.0);
     out
 }
 

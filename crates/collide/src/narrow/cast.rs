@@ -32,7 +32,8 @@ pub struct RayCast<V: Vector> {
     /// `[0, max_t]`; 0 when it starts inside.
     pub t: f32,
     /// The shape's outward unit normal where the ray enters (facing the
-    /// ray); for a ray starting inside, the ray's reversed direction.
+    /// ray); for a ray starting inside, the ray's reversed direction (zero
+    /// for a ray of zero direction).
     pub normal: V,
     /// The entry point, `origin + t * direction`.
     pub point: V,
@@ -42,7 +43,8 @@ pub struct RayCast<V: Vector> {
 /// motions done at that moment, and the contact then.
 ///
 /// A cast that starts with the shapes touching or overlapping reports
-/// `t = 0` when the motion pushes them further together (the contact's
+/// `t = 0` when the motion pushes them further together (faster than a
+/// hundred-thousandth of the motion's length along the normal; the contact's
 /// `depth` says how far they overlap, its normal how to separate them);
 /// when the motion slides along the contact or leaves it, the cast goes on
 /// as if the contact were not there (so a character pressed against a wall
@@ -85,6 +87,10 @@ pub(crate) fn advance<V: Vector>(
     contact_at: impl Fn(f32) -> Contact<V>,
 ) -> Option<ShapeCast<V>> {
     let dot = |a: V, b: V| (0..V::DIM).map(|k| a.axis(k) * b.axis(k)).sum::<f32>();
+    // A motion into the contact slower than this is sliding along it: a
+    // motion made tangent (a slide) keeps a rounding residue of about 1e-7
+    // of its length, of either sign.
+    let sliding = 1e-5 * dot(relative, relative).sqrt();
     let mut t = 0.0f32;
     for _ in 0..MAX_STEPS {
         let contact = contact_at(t);
@@ -94,7 +100,7 @@ pub(crate) fn advance<V: Vector>(
         if gap <= tolerance {
             // Touching (or, at t = 0, maybe overlapping): a hit unless the
             // motion slides along the contact or leaves it.
-            return (t > 0.0 || closing > 0.0).then_some(ShapeCast { t, contact });
+            return (t > 0.0 || closing > sliding).then_some(ShapeCast { t, contact });
         }
         if closing <= 0.0 {
             return None;

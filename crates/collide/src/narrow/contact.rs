@@ -9,8 +9,12 @@ use crate::geometry::Vector;
 /// `normal * depth` (or the first by the reverse) makes them just touch,
 /// so [`Contact::mtv`] is the minimum translation vector for the second
 /// shape when they overlap. Swapping the two shapes flips the normal and
-/// swaps the points ([`Contact::flipped`]), nothing else. Results are in
-/// the frame the poses are given in (the world).
+/// swaps the points ([`Contact::flipped`]), nothing else, with two
+/// exceptions where no order-free choice exists: shapes whose centres
+/// coincide with nothing else to tell a way out push along +y either way,
+/// and a SAT tie between equally deep faces takes the first shape's face
+/// (the depth is the same; the witness points differ). Results are in the
+/// frame the poses are given in (the world).
 ///
 /// ```
 /// use collide::narrow::d2::{Circle, Pose, contact_circle_circle};

@@ -25,6 +25,14 @@ pub enum ShapeError {
         /// The radius given.
         radius: f32,
     },
+    /// A rotation quaternion was zero (it cannot be normalised).
+    #[error(
+        "the rotation quaternion has length {length}; give a non-zero quaternion (it is normalised)"
+    )]
+    Rotation {
+        /// Its length.
+        length: f32,
+    },
     /// A box's half extent was negative.
     #[error("half extent {value} on axis {axis} is negative; give 0 or more")]
     HalfExtent {
@@ -33,8 +41,11 @@ pub enum ShapeError {
         /// The value given.
         value: f32,
     },
-    /// A polygon's points span no area (fewer than 3, or all on a line).
-    #[error("the polygon's {points} points span no area; give 3 or more points not on one line")]
+    /// A polygon's points span no area (fewer than 3, or all on a line), or
+    /// a polyhedron's no volume (fewer than 4, or all in a plane).
+    #[error(
+        "the shape's {points} points span no area (2D) or volume (3D); give points not all on one line (2D) or in one plane (3D)"
+    )]
     Degenerate {
         /// How many points were given.
         points: usize,

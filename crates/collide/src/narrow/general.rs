@@ -86,8 +86,9 @@ pub(crate) fn distance<L: Placement>(
 }
 
 /// Depth (negative: separation), normal and witnesses of overlapping
-/// cores, by EPA; cores that touch without volume (two segments on one
-/// line) get depth 0 along the line between the poses.
+/// cores, by EPA; cores whose difference has no volume (area in 2D: two
+/// segments that meet, a point on a segment) touch with depth 0 along the
+/// normal of the difference's flat span, turned toward B.
 fn overlapping<L: Placement>(
     shapes: &impl Fn(P) -> Vertex,
     simplex: &Simplex,
@@ -98,14 +99,75 @@ fn overlapping<L: Placement>(
         return (pen.depth, pen.normal, pen.a, pen.b);
     }
     let between = sub(to_p(pose_b.position()), to_p(pose_a.position()));
-    let len = dot(between, between).sqrt();
-    let normal = if len > 0.0 {
-        scale(between, 1.0 / len)
-    } else {
-        [0.0, 1.0, 0.0]
-    };
+    let normal = flat_normal(L::V::DIM, shapes, between);
     let v = shapes(normal);
     (0.0, normal, v.a, v.b)
+}
+
+/// A unit normal to a difference without volume: across its plane (3D),
+/// or across its line, leaning toward `between` (the poses' offset); the
+/// sign makes it point along `between` when that has a part across.
+fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
+    let cross = |a: P, b: P| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let unit = |v: P| {
+        let len = dot(v, v).sqrt();
+        (len > 0.0).then(|| scale(v, 1.0 / len))
+    };
+    // The span, from supports along the axes and the diagonals.
+    let mut points: Vec<P> = Vec::new();
+    for k in 0..dim {
+        for sign in [1.0, -1.0] {
+            let mut d = [0.0; 3];
+            d[k] = sign;
+            points.push(shapes(d).w);
+        }
+    }
+    points.push(shapes([1.0, 1.0, if dim == 3 { 1.0 } else { 0.0 }]).w);
+    points.push(shapes([-1.0, 1.0, if dim == 3 { -1.0 } else { 0.0 }]).w);
+    let p0 = points[0];
+    let far = |score: &dyn Fn(P) -> f64| {
+        points
+            .iter()
+            .copied()
+            .max_by(|a, b| score(*a).total_cmp(&score(*b)))
+            .unwrap_or(p0)
+    };
+    let p1 = far(&|p| dot(sub(p, p0), sub(p, p0)));
+    let line = unit(sub(p1, p0));
+    let across = |v: P, u: P| sub(v, scale(u, dot(v, u)));
+    let candidate = match line {
+        None => unit(between),
+        Some(u) => {
+            let p2 = far(&|p| {
+                let a = across(sub(p, p0), u);
+                dot(a, a)
+            });
+            let width = across(sub(p2, p0), u);
+            let length = dot(sub(p1, p0), sub(p1, p0)).sqrt();
+            if dim == 3 && dot(width, width).sqrt() > 1e-9 * length {
+                unit(cross(u, width))
+            } else if dim == 2 {
+                Some([-u[1], u[0], 0.0])
+            } else {
+                // A line in 3D: across it toward B, or any direction across.
+                unit(across(between, u))
+                    .or_else(|| unit(cross(u, [1.0, 0.0, 0.0])))
+                    .or_else(|| unit(cross(u, [0.0, 1.0, 0.0])))
+            }
+        }
+    };
+    let n = candidate.unwrap_or([0.0, 1.0, 0.0]);
+    if dot(n, between) < 0.0 {
+        scale(n, -1.0)
+    } else {
+        n
+    }
 }
 
 /// When shape `a`, moving by `motion_a`, first touches `b`, moving by
@@ -232,6 +294,43 @@ pub(crate) fn cast_ray_box<L: Placement>(
     Some(RayCast {
         t,
         normal: pose.rotate(from_p(entry_normal)),
+        point: ray.at(t),
+    })
+}
+
+/// The entry of a ray into the ball of `radius` at `centre` (f64 so a
+/// far origin keeps its digits): the nearer root of the quadratic; a
+/// grazing ray (one root) misses, a ray starting inside enters at 0.
+pub(crate) fn ball_entry<V: Vector>(ray: &Ray<V>, centre: P, radius: f64) -> Option<RayCast<V>> {
+    let (o, d) = (to_p(ray.origin()), to_p(ray.direction()));
+    let m = sub(o, centre);
+    let c = dot(m, m) - radius * radius;
+    if c < 0.0 {
+        return Some(started_inside(ray));
+    }
+    let a = dot(d, d);
+    if a == 0.0 {
+        return None;
+    }
+    let b = dot(m, d);
+    let disc = b * b - a * c;
+    if disc <= 0.0 {
+        return None;
+    }
+    let t = ((-b - disc.sqrt()) / a) as f32;
+    if !(t >= 0.0 && t <= ray.max_t()) {
+        return None;
+    }
+    let outward = sub(add(o, scale(d, f64::from(t))), centre);
+    let len = dot(outward, outward).sqrt();
+    let normal = if len > 0.0 {
+        scale(outward, 1.0 / len)
+    } else {
+        [0.0; 3]
+    };
+    Some(RayCast {
+        t,
+        normal: from_p(normal),
         point: ray.at(t),
     })
 }

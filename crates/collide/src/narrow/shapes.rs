@@ -69,7 +69,8 @@ impl<V: Vector> Capsule<V> {
     /// An upright capsule: the segment from `-half_height` to
     /// `half_height` along y, rounded by `radius`.
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
-        if !(half_height.is_finite() && half_height >= 0.0) {
+        finite("capsule half height", half_height)?;
+        if half_height < 0.0 {
             return Err(ShapeError::HalfExtent {
                 axis: 1,
                 value: half_height,
@@ -135,8 +136,8 @@ impl<V: Vector> Cuboid<V> {
     /// A box with these half extents (finite, 0 or more).
     pub fn new(half_extents: V) -> Result<Self, ShapeError> {
         for axis in 0..V::DIM {
-            let value = half_extents.axis(axis);
-            if !(value.is_finite() && value >= 0.0) {
+            let value = finite("half extents", half_extents.axis(axis))?;
+            if value < 0.0 {
                 return Err(ShapeError::HalfExtent { axis, value });
             }
         }

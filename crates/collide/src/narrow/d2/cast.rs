@@ -6,6 +6,7 @@ use super::shapes::{Capsule, Circle, Cuboid, Polygon};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
+use crate::narrow::placement::to_p;
 use crate::narrow::support::Support;
 use glam::Vec2;
 
@@ -13,34 +14,7 @@ use glam::Vec2;
 /// A ray that only grazes the circle (one root) misses it, as a ray along
 /// a box's face misses the box. See [`RayCast`] for an example.
 pub fn cast_ray_circle(ray: &Ray<Vec2>, circle: &Circle, pose: &Pose) -> Option<RayCast<Vec2>> {
-    let (o, d) = (ray.origin(), ray.direction());
-    let to_origin = o - pose.position;
-    let r_sq = circle.radius * circle.radius;
-    let c = to_origin.length_squared() - r_sq;
-    if c < 0.0 {
-        return Some(general::started_inside(ray));
-    }
-    let a = d.length_squared();
-    if a == 0.0 {
-        return None;
-    }
-    // |o + t d - centre|^2 = r^2, in f64 so a far origin keeps its digits.
-    let (a, b, c) = (
-        f64::from(a),
-        f64::from(to_origin.dot(d)),
-        f64::from(to_origin.x).powi(2) + f64::from(to_origin.y).powi(2) - f64::from(r_sq),
-    );
-    let disc = b * b - a * c;
-    if disc <= 0.0 {
-        return None;
-    }
-    let t = ((-b - disc.sqrt()) / a) as f32;
-    if !(t >= 0.0 && t <= ray.max_t()) {
-        return None;
-    }
-    let point = ray.at(t);
-    let normal = (point - pose.position).normalize_or(-d.normalize_or_zero());
-    Some(RayCast { t, normal, point })
+    general::ball_entry(ray, to_p(pose.position), f64::from(circle.radius))
 }
 
 /// A ray against a convex polygon (its core; rounding is ignored: use
@@ -71,6 +45,9 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
     let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut entry_normal = None;
     for (v, n) in polygon.vertices().iter().zip(polygon.normals()) {
+        if *n == Vec2::ZERO {
+            continue; // an edge of no length (a flat box's end)
+        }
         let (nx, ny) = (f64::from(n.x), f64::from(n.y));
         // Inside the edge's half-plane: n . (p - v) < 0.
         let num = nx * (f64::from(v.x) - ox) + ny * (f64::from(v.y) - oy);
@@ -139,7 +116,7 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
-    let cap = Circle::new(capsule.radius).expect("a capsule's radius is valid");
+    let r = f64::from(capsule.radius);
     let mut best: Option<RayCast<Vec2>> = None;
     let mut consider = |hit: Option<RayCast<Vec2>>| {
         if let Some(h) = hit {
@@ -149,11 +126,7 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
         }
     };
     for end in [capsule.a, capsule.b] {
-        let at = Pose {
-            position: pose.apply(end),
-            rotation: pose.rotation,
-        };
-        consider(cast_ray_circle(ray, &cap, &at));
+        consider(general::ball_entry(ray, to_p(pose.apply(end)), r));
     }
     let axis = capsule.b - capsule.a;
     if axis.length_squared() > 0.0 && capsule.radius > 0.0 {
@@ -170,7 +143,7 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
 }
 
 /// A ray against any convex shape, by conservative advancement of a point
-/// along it (exact to about a millionth of the ray's length; the closed
+/// along it (exact to about a hundred-thousandth of the ray's length; the closed
 /// forms above are exact and faster).
 ///
 /// ```

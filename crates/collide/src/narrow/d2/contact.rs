@@ -68,7 +68,7 @@ pub fn contact_circle_circle(
 }
 
 /// A circle and a capsule, in closed form (the circle against the
-/// capsule's nearest core point).
+/// capsule's nearest core point; a centre on the core goes through EPA).
 ///
 /// ```
 /// use collide::narrow::d2::{Capsule, Circle, Pose, contact_circle_capsule};
@@ -88,10 +88,15 @@ pub fn contact_circle_capsule(
     let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
     let c = pose_a.position;
     let nearest = closest_on_segment(c, b0, b1);
+    if nearest == c {
+        // The centre on the segment: the way out is across it.
+        return contact(a, pose_a, b, pose_b);
+    }
     rounded_points(c, a.radius, nearest, b.radius)
 }
 
-/// Two capsules, in closed form (the nearest points of their segments).
+/// Two capsules, in closed form (the nearest points of their segments);
+/// cores that cross or touch go through EPA.
 ///
 /// ```
 /// use collide::narrow::d2::{Capsule, Pose, contact_capsule_capsule};
@@ -120,6 +125,10 @@ pub fn contact_capsule_capsule(
         return contact(a, pose_a, b, pose_b);
     }
     let (pa, pb) = closest_between_segments(a0, a1, b0, b1);
+    if pa == pb {
+        // The cores touch (an end on the other segment, or in line).
+        return contact(a, pose_a, b, pose_b);
+    }
     rounded_points(pa, a.radius, pb, b.radius)
 }
 
@@ -219,6 +228,9 @@ pub fn contact_polygon_polygon(
     let best_axis = |reference: &[Vec2], normals: &[Vec2], pose: &Pose, inc: &[Vec2]| {
         let mut best = (f32::NEG_INFINITY, Vec2::ZERO, Vec2::ZERO);
         for (i, &n) in normals.iter().enumerate() {
+            if n == Vec2::ZERO {
+                continue; // an edge of no length (a flat box's end)
+            }
             let n = pose.rotate(n);
             let (mut deepest, mut sep) = (inc[0], f32::INFINITY);
             for &v in inc {

@@ -22,8 +22,10 @@ pub(crate) fn penetration(
 ) -> Option<Penetration> {
     // Start from GJK's triangle when it has area (it holds the origin);
     // else from the hull of the simplex and the supports in eight
-    // directions, which lies inside the difference and, having area,
-    // surrounds the origin or has it on an edge.
+    // directions, which lies inside the difference. A sliver of overlap may
+    // leave the origin outside it: the edges it is behind have negative
+    // distances and are pushed out first, so the loop still ends on the
+    // boundary.
     let mut polygon = hull(simplex.vertices());
     if polygon.len() < 3 {
         let mut points: Vec<Vertex> = simplex.vertices().to_vec();

@@ -218,10 +218,16 @@ fn bounds(shape: &(impl Support<Vec2> + ?Sized), pose: &Pose) -> Aabb<Vec2> {
 }
 
 /// The polygon hull of `points`: turns smaller than a millionth of the
-/// coordinates squared count as straight (the point lies on the edge).
+/// polygon's size squared count as straight (the point lies on the edge).
 fn convex_hull(points: &[Vec2]) -> Vec<Vec2> {
+    // The size of the polygon (not of its coordinates: a small triangle
+    // far from the origin is as good as one at it).
+    let first = points.first().copied().unwrap_or(Vec2::ZERO);
     let scale = points.iter().fold(0.0f64, |m, p| {
-        m.max(f64::from(p.x.abs())).max(f64::from(p.y.abs()))
+        m.max(f64::from(p.x) - f64::from(first.x))
+            .max(f64::from(first.x) - f64::from(p.x))
+            .max(f64::from(p.y) - f64::from(first.y))
+            .max(f64::from(first.y) - f64::from(p.y))
     });
     let straight = 1e-6 * scale * scale;
     hull::convex_hull(points, |p| [f64::from(p.x), f64::from(p.y)], straight)

@@ -72,7 +72,7 @@ pub fn contact_sphere_sphere(
 }
 
 /// A sphere and a capsule, in closed form (the sphere against the
-/// capsule's nearest core point).
+/// capsule's nearest core point; a centre on the core goes through EPA).
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Pose, Sphere, contact_sphere_capsule};
@@ -92,6 +92,10 @@ pub fn contact_sphere_capsule(
     let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
     let c = pose_a.position;
     let (_, nearest) = closest_between_segments(c, c, b0, b1);
+    if nearest == c {
+        // The centre on the segment: the way out is across it.
+        return contact(a, pose_a, b, pose_b);
+    }
     balls(c, a.radius, nearest, b.radius)
 }
 

@@ -49,10 +49,7 @@ impl Pose {
         }
         let length = rotation.length();
         if !(length > 0.0 && length.is_finite()) {
-            return Err(ShapeError::NonFinite {
-                what: "rotation (a zero quaternion)",
-                value: length,
-            });
+            return Err(ShapeError::Rotation { length });
         }
         let rotation = rotation / length;
         Ok(Self { position, rotation })

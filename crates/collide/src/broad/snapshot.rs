@@ -262,6 +262,23 @@ impl<V: Vector> Snapshot<V> {
     }
 
     /// The first object `ray` enters (ties by handle), if any.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Tree, geometry::Ray};
+    /// use glam::Vec2;
+    /// let mut world: Tree<Vec2> = Tree::tight();
+    /// let near = world.insert(Aabb2::new(Vec2::new(2.0, -1.0), Vec2::new(3.0, 1.0))?, ())?;
+    /// world.insert(Aabb2::new(Vec2::new(6.0, -1.0), Vec2::new(7.0, 1.0))?, ())?;
+    /// world.step();
+    /// let snapshot = world.snapshot();
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X, 100.0)?;
+    /// let hit = snapshot.query_ray_closest(&ray).unwrap();
+    /// assert_eq!((hit.handle, hit.t), (near, 2.0));
+    /// assert_eq!(snapshot.query_ray_all(&ray).len(), 2);
+    /// assert!(snapshot.query_ray_any(&ray));
+    /// assert_eq!(snapshot.aabb(near), world.aabb(near));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
         first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
     }
@@ -278,6 +295,16 @@ impl<V: Vector> Snapshot<V> {
 
     /// Whether `self` and `other` are clones of one snapshot (share one
     /// copy).
+    ///
+    /// ```
+    /// use collide::{BroadPhase, Brute};
+    /// use glam::Vec2;
+    /// let world: Brute<Vec2> = Brute::new();
+    /// let (a, b) = (world.snapshot(), world.snapshot());
+    /// assert!(a.clone().shares_with(&a)); // a clone is the same copy
+    /// assert!(!a.shares_with(&b)); // two snapshots are two copies
+    /// assert_eq!((a.name(), a.len(), a.is_empty()), ("brute", 0, true));
+    /// ```
     pub fn shares_with(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.frozen, &other.frozen)
     }

@@ -68,6 +68,28 @@ impl Default for SweepLimits {
 }
 
 /// One contact of a sweep.
+///
+/// ```
+/// use collide::{BroadPhase, Bvh, Handle};
+/// use collide::motion::{Response, SweepLimits, d2::sweep};
+/// use collide::narrow::{Support, d2::{Circle, Cuboid, Pose}};
+/// use glam::Vec2;
+/// let wall = Cuboid::new(Vec2::new(0.5, 5.0))?;
+/// let wall_at = Pose::at(Vec2::new(5.0, 0.0))?;
+/// let mut world: Bvh<Vec2> = Bvh::new();
+/// let id = world.insert(wall.aabb(&wall_at), ()).unwrap();
+/// world.step();
+/// let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec2>, wall_at));
+/// let ball = Circle::new(0.5)?;
+/// let done = sweep(&world.snapshot(), shape_of, &ball, Pose::IDENTITY, Vec2::new(10.0, 0.0),
+///     Response::Bounce { restitution: 0.5 }, SweepLimits::default());
+/// let hit = done.hits[0];
+/// assert_eq!(hit.handle, id);
+/// assert!((hit.t - 0.4).abs() < 1e-4); // 4 of 10 units, at the wall's face
+/// assert!((done.motion - Vec2::new(-5.0, 0.0)).length() < 1e-4); // back at half speed
+/// assert!(!done.truncated);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit<V: Vector> {
     /// The object touched.

@@ -43,6 +43,18 @@ pub struct Contact<V: Vector> {
 
 impl<V: Vector> Contact<V> {
     /// True when the shapes overlap or touch (`depth >= 0`).
+    ///
+    /// ```
+    /// use collide::narrow::d2::{Circle, Pose, contact_circle_circle};
+    /// use glam::Vec2;
+    /// let ball = Circle::new(1.0)?;
+    /// let apart = contact_circle_circle(&ball, &Pose::IDENTITY, &ball, &Pose::at(Vec2::new(3.0, 0.0))?);
+    /// assert!(!apart.touching());
+    /// assert_eq!(apart.distance(), 1.0);
+    /// let kissing = contact_circle_circle(&ball, &Pose::IDENTITY, &ball, &Pose::at(Vec2::new(2.0, 0.0))?);
+    /// assert!(kissing.touching() && kissing.distance() == 0.0);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
     pub fn touching(&self) -> bool {
         self.depth >= 0.0
     }

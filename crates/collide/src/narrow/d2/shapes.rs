@@ -179,6 +179,15 @@ impl Polygon {
     }
 
     /// The vertices, counter-clockwise.
+    ///
+    /// ```
+    /// use collide::narrow::d2::Polygon;
+    /// use glam::Vec2;
+    /// let tri = Polygon::new(&[Vec2::new(2.0, 0.0), Vec2::ZERO, Vec2::new(0.0, 2.0)])?;
+    /// assert_eq!(tri.vertices(), &[Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)]);
+    /// assert_eq!(tri.normals()[0], -Vec2::Y); // the bottom edge faces down
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices[..self.count as usize]
     }

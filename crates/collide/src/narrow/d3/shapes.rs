@@ -132,6 +132,14 @@ impl Polyhedron {
     }
 
     /// The points, as given.
+    ///
+    /// ```
+    /// use collide::narrow::d3::Polyhedron;
+    /// use glam::Vec3;
+    /// let tetra = Polyhedron::new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z])?;
+    /// assert_eq!(tetra.points().len(), 4);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
     pub fn points(&self) -> &[Vec3] {
         &self.points[..self.count as usize]
     }

@@ -298,43 +298,6 @@ pub(crate) fn cast_ray_box<L: Placement>(
     })
 }
 
-/// The entry of a ray into the ball of `radius` at `centre` (f64 so a
-/// far origin keeps its digits): the nearer root of the quadratic; a
-/// grazing ray (one root) misses, a ray starting inside enters at 0.
-pub(crate) fn ball_entry<V: Vector>(ray: &Ray<V>, centre: P, radius: f64) -> Option<RayCast<V>> {
-    let (o, d) = (to_p(ray.origin()), to_p(ray.direction()));
-    let m = sub(o, centre);
-    let c = dot(m, m) - radius * radius;
-    if c < 0.0 {
-        return Some(started_inside(ray));
-    }
-    let a = dot(d, d);
-    if a == 0.0 {
-        return None;
-    }
-    let b = dot(m, d);
-    let disc = b * b - a * c;
-    if disc <= 0.0 {
-        return None;
-    }
-    let t = ((-b - disc.sqrt()) / a) as f32;
-    if !(t >= 0.0 && t <= ray.max_t()) {
-        return None;
-    }
-    let outward = sub(add(o, scale(d, f64::from(t))), centre);
-    let len = dot(outward, outward).sqrt();
-    let normal = if len > 0.0 {
-        scale(outward, 1.0 / len)
-    } else {
-        [0.0; 3]
-    };
-    Some(RayCast {
-        t,
-        normal: from_p(normal),
-        point: ray.at(t),
-    })
-}
-
 /// A point: the core of a ray's cast.
 struct Point;
 

@@ -37,6 +37,7 @@ pub(crate) trait Placement: Copy {
 }
 
 /// A vector as f64 coordinates (zero beyond its dimension).
+#[inline]
 pub(crate) fn to_p<V: Vector>(v: V) -> P {
     std::array::from_fn(|a| {
         if a < V::DIM {
@@ -48,6 +49,7 @@ pub(crate) fn to_p<V: Vector>(v: V) -> P {
 }
 
 /// f64 coordinates as a vector (rounded to f32).
+#[inline]
 pub(crate) fn from_p<V: Vector>(p: P) -> V {
     V::from_axes(|a| p[a] as f32)
 }

@@ -6,15 +6,46 @@ use super::shapes::{Capsule, Circle, Cuboid, Polygon};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
-use crate::narrow::placement::to_p;
 use crate::narrow::support::Support;
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// A ray against a circle: the nearer root of the circle's quadratic.
 /// A ray that only grazes the circle (one root) misses it, as a ray along
 /// a box's face misses the box. See [`RayCast`] for an example.
 pub fn cast_ray_circle(ray: &Ray<Vec2>, circle: &Circle, pose: &Pose) -> Option<RayCast<Vec2>> {
-    general::ball_entry(ray, to_p(pose.position), f64::from(circle.radius))
+    circle_entry(ray, pose.position.as_dvec2(), f64::from(circle.radius))
+}
+
+/// The entry of a ray into the circle at `centre` (f64 so a far origin
+/// keeps its digits): the nearer root of the quadratic; a grazing ray (one
+/// root) misses, a ray starting inside enters at 0. Written per dimension
+/// in glam's `DVec2`/`DVec3` (see `d3::cast`): a version generic over the
+/// dimension on f64 arrays measured 1.5 times slower for 3D spheres.
+fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<Vec2>> {
+    let (o, d) = (ray.origin().as_dvec2(), ray.direction().as_dvec2());
+    let m = o - centre;
+    let c = m.length_squared() - radius * radius;
+    if c < 0.0 {
+        return Some(general::started_inside(ray));
+    }
+    let a = d.length_squared();
+    if a == 0.0 {
+        return None;
+    }
+    let b = m.dot(d);
+    let disc = b * b - a * c;
+    if disc <= 0.0 {
+        return None;
+    }
+    let t = ((-b - disc.sqrt()) / a) as f32;
+    if !(t >= 0.0 && t <= ray.max_t()) {
+        return None;
+    }
+    let point = ray.at(t);
+    let normal = ((o + d * f64::from(t)) - centre)
+        .normalize_or_zero()
+        .as_vec2();
+    Some(RayCast { t, normal, point })
 }
 
 /// A ray against a convex polygon (its core; rounding is ignored: use
@@ -126,7 +157,7 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
         }
     };
     for end in [capsule.a, capsule.b] {
-        consider(general::ball_entry(ray, to_p(pose.apply(end)), r));
+        consider(circle_entry(ray, pose.apply(end).as_dvec2(), r));
     }
     let axis = capsule.b - capsule.a;
     if axis.length_squared() > 0.0 && capsule.radius > 0.0 {

@@ -7,7 +7,6 @@ use super::shapes::{Capsule, Cuboid, Sphere};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
-use crate::narrow::placement::to_p;
 use crate::narrow::support::Support;
 use glam::{DVec3, Vec3};
 
@@ -25,7 +24,39 @@ use glam::{DVec3, Vec3};
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_sphere(ray: &Ray<Vec3>, sphere: &Sphere, pose: &Pose) -> Option<RayCast<Vec3>> {
-    general::ball_entry(ray, to_p(pose.position), f64::from(sphere.radius))
+    ball_entry(ray, pose.position.as_dvec3(), f64::from(sphere.radius))
+}
+
+/// The entry of a ray into the ball at `centre` (f64 so a far origin keeps
+/// its digits): the nearer root of the quadratic; a grazing ray misses, a
+/// ray starting inside enters at 0. In glam's `DVec3`: a version generic
+/// over the dimension on f64 arrays measured 1.5 times slower
+/// (`--example narrow`, 3D sphere rays: 46 against 30 ns).
+fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec3>> {
+    let (o, d) = (ray.origin().as_dvec3(), ray.direction().as_dvec3());
+    let m = o - centre;
+    let c = m.length_squared() - radius * radius;
+    if c < 0.0 {
+        return Some(general::started_inside(ray));
+    }
+    let a = d.length_squared();
+    if a == 0.0 {
+        return None;
+    }
+    let b = m.dot(d);
+    let disc = b * b - a * c;
+    if disc <= 0.0 {
+        return None;
+    }
+    let t = ((-b - disc.sqrt()) / a) as f32;
+    if !(t >= 0.0 && t <= ray.max_t()) {
+        return None;
+    }
+    let point = ray.at(t);
+    let normal = ((o + d * f64::from(t)) - centre)
+        .normalize_or_zero()
+        .as_vec3();
+    Some(RayCast { t, normal, point })
 }
 
 /// A ray against a box: the slabs of its three axes in its own frame. A
@@ -72,8 +103,8 @@ pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Opti
             }
         }
     };
-    consider(general::ball_entry(ray, a.to_array(), r));
-    consider(general::ball_entry(ray, b.to_array(), r));
+    consider(ball_entry(ray, a, r));
+    consider(ball_entry(ray, b, r));
     let axis = b - a;
     let length = axis.length();
     if length > 0.0 && r > 0.0 {

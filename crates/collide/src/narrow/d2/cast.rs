@@ -148,27 +148,31 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
     let r = f64::from(capsule.radius);
+    let axis = capsule.b - capsule.a;
+    if axis.length_squared() > 0.0 && capsule.radius > 0.0 {
+        // The rectangle between the caps, as a box along the axis. Entering
+        // it through a long side (or starting inside it) is entering the
+        // capsule: a convex shape is entered once, so the caps need no look.
+        let length = axis.length();
+        let along = pose.rotation.rotate(axis / length);
+        let frame = Pose {
+            position: pose.apply((capsule.a + capsule.b) * 0.5),
+            rotation: along,
+        };
+        let half = Vec2::new(0.5 * length, capsule.radius);
+        if let Some(hit) = general::cast_ray_box(ray, half, &frame) {
+            if hit.t == 0.0 || hit.normal.dot(along).abs() < 0.5 {
+                return Some(hit);
+            }
+        }
+    }
     let mut best: Option<RayCast<Vec2>> = None;
-    let mut consider = |hit: Option<RayCast<Vec2>>| {
-        if let Some(h) = hit {
+    for end in [capsule.a, capsule.b] {
+        if let Some(h) = circle_entry(ray, pose.apply(end).as_dvec2(), r) {
             if best.is_none_or(|b| h.t < b.t) {
                 best = Some(h);
             }
         }
-    };
-    for end in [capsule.a, capsule.b] {
-        consider(circle_entry(ray, pose.apply(end).as_dvec2(), r));
-    }
-    let axis = capsule.b - capsule.a;
-    if axis.length_squared() > 0.0 && capsule.radius > 0.0 {
-        // The rectangle between the caps, as a box along the axis.
-        let length = axis.length();
-        let frame = Pose {
-            position: pose.apply((capsule.a + capsule.b) * 0.5),
-            rotation: pose.rotation.rotate(axis / length),
-        };
-        let half = Vec2::new(0.5 * length, capsule.radius);
-        consider(general::cast_ray_box(ray, half, &frame));
     }
     best
 }

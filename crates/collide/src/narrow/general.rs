@@ -5,7 +5,7 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
-use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, scale, sub};
+use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, nearest_any, scale, sub};
 use super::placement::{Placement, from_p, to_p};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
@@ -228,6 +228,11 @@ pub(crate) fn cast_ray<L: Placement>(
     shape: &(impl Support<L::V> + ?Sized),
     pose: &L,
 ) -> Option<RayCast<L::V>> {
+    if shape.radius() == 0.0 {
+        if let Some(answer) = gjk_ray(ray, shape, pose) {
+            return answer;
+        }
+    }
     let point = Point;
     let start = L::at(ray.origin());
     if contact(&point, &start, shape, pose).depth > 0.0 {
@@ -245,6 +250,100 @@ pub(crate) fn cast_ray<L: Placement>(
         normal: L::V::from_axes(|k| -n.axis(k)),
         point: ray.at(t),
     })
+}
+
+/// A ray against a sharp convex shape by the GJK ray cast (van den Bergen,
+/// "Ray Casting against General Convex Objects"): a point `x` walks along
+/// the ray to the plane of each support that separates it from the shape,
+/// while GJK keeps the shape's point nearest `x`; when they meet, `x` is
+/// the entry. `Some(answer)`, or `None` when it did not settle within its
+/// iterations (the caller then advances conservatively).
+fn gjk_ray<L: Placement>(
+    ray: &Ray<L::V>,
+    shape: &(impl Support<L::V> + ?Sized),
+    pose: &L,
+) -> Option<Option<RayCast<L::V>>> {
+    let support = |d: P| -> P { to_p(pose.apply(shape.support(pose.unrotate(from_p(d))))) };
+    let (s, r) = (to_p(ray.origin()), to_p(ray.direction()));
+    let max_t = f64::from(ray.max_t());
+    let (mut lambda, mut x, mut n) = (0.0f64, s, [0.0f64; 3]);
+    let first = support(r);
+    let mut simplex = Simplex::default();
+    let mut v = sub(x, first);
+    let size_sq = dot(first, first).max(dot(s, s)).max(1e-30);
+    let epsilon_sq = 1e-14 * size_sq;
+    for _ in 0..64 {
+        if dot(v, v) <= epsilon_sq {
+            if lambda > max_t {
+                return Some(None);
+            }
+            if lambda == 0.0 {
+                return Some(Some(started_inside(ray)));
+            }
+            let len = dot(n, n).sqrt();
+            if len == 0.0 {
+                return None;
+            }
+            let t = lambda as f32;
+            return Some(Some(RayCast {
+                t,
+                normal: from_p(scale(n, 1.0 / len)),
+                point: ray.at(t),
+            }));
+        }
+        let p = support(v);
+        let w = sub(x, p);
+        let vw = dot(v, w);
+        if vw > 0.0 {
+            let vr = dot(v, r);
+            if vr >= 0.0 {
+                return Some(None);
+            }
+            lambda -= vw / vr;
+            if lambda > max_t {
+                return Some(None);
+            }
+            x = add(s, scale(r, lambda));
+            n = v;
+        }
+        // The simplex holds shape points; its differences from x move with x.
+        if simplex.vertices().iter().any(|q| q.a == p) {
+            if vw <= 0.0 {
+                // No new point and no progress: x is as near as rounding
+                // allows.
+                let shrunk = dot(v, v);
+                if shrunk <= epsilon_sq * 1e6 {
+                    v = [0.0; 3];
+                    continue;
+                }
+                return None;
+            }
+        } else {
+            if simplex.len == 4 {
+                return None;
+            }
+            simplex.vertices[simplex.len] = Vertex {
+                w: [0.0; 3],
+                a: p,
+                b: [0.0; 3],
+            };
+            simplex.len += 1;
+        }
+        for q in &mut simplex.vertices[..simplex.len] {
+            q.w = sub(x, q.a);
+        }
+        let reduced = nearest_any(&simplex)?;
+        if reduced.len == L::V::DIM + 1 {
+            // x is inside the shape's hull of these points: on the ray at
+            // lambda, where it entered (or inside from the start).
+            v = [0.0; 3];
+            simplex = reduced;
+            continue;
+        }
+        simplex = reduced;
+        v = simplex.point().w;
+    }
+    None
 }
 
 /// A ray against a box of half extents `half` at `pose`: the slabs of its
@@ -389,4 +488,68 @@ pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: 
         Aabb::new(L::V::from_axes(|_| f32::MIN), L::V::from_axes(|_| f32::MAX))
             .expect("the f32 range is a valid box")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow::d2::{Cuboid, Polygon, Pose, cast_ray_polygon};
+    use crate::scene::SceneRng;
+    use glam::Vec2;
+
+    #[test]
+    fn the_gjk_ray_cast_settles_and_agrees_with_the_polygon_clip() {
+        let mut rng = SceneRng::new(89);
+        let (mut settled, mut hits) = (0, 0);
+        for k in 0..2000 {
+            let points: Vec<Vec2> = (0..6)
+                .map(|_| Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
+                .collect();
+            let Ok(polygon) = Polygon::new(&points) else {
+                continue;
+            };
+            let pose = Pose::new(
+                Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+                rng.range(-3.0, 3.0),
+            )
+            .unwrap();
+            let origin = Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
+            let toward = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) - origin;
+            let ray = Ray::new(origin, toward, rng.range(0.3, 2.0)).unwrap();
+            let Some(answer) = gjk_ray(&ray, &polygon, &pose) else {
+                continue;
+            };
+            settled += 1;
+            let clip = cast_ray_polygon(&ray, &polygon, &pose);
+            match (answer, clip) {
+                (Some(x), Some(y)) => {
+                    assert!((x.t - y.t).abs() < 1e-4, "ray {k}: {x:?} / {y:?}");
+                    if x.t > 0.0 {
+                        assert!(x.normal.dot(y.normal) > 0.99, "ray {k}: {x:?} / {y:?}");
+                    }
+                    hits += 1;
+                }
+                (None, None) => {}
+                (x, y) => {
+                    // Only a graze or the ray's very end may differ.
+                    let h = x.or(y).unwrap();
+                    let len = toward.length();
+                    assert!(
+                        (h.t - ray.max_t()).abs() * len < 1e-4
+                            || h.normal.dot(toward).abs() < 1e-3 * len,
+                        "ray {k}: gjk {x:?}, clip {y:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            settled > 1900 && hits > 500,
+            "{settled} settled, {hits} hits"
+        );
+        // A box: the same through the general entry point.
+        let unit = Cuboid::new(Vec2::ONE).unwrap();
+        let ray = Ray::new(Vec2::new(-3.0, 0.5), Vec2::X, 10.0).unwrap();
+        let hit = cast_ray(&ray, &unit, &Pose::IDENTITY).unwrap();
+        assert!((hit.t - 2.0).abs() < 1e-6 && (hit.normal + Vec2::X).length() < 1e-6);
+    }
 }

@@ -170,11 +170,22 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 /// newest point (the last) are tried: the old points' faces held the
 /// previous nearest point, which the newest support improved on.
 pub(crate) fn nearest(simplex: &Simplex) -> Option<Simplex> {
+    nearest_face(simplex, 1u32 << (simplex.len - 1))
+}
+
+/// [`nearest`] over every face (for a simplex whose points all moved, as
+/// in the GJK ray cast).
+pub(crate) fn nearest_any(simplex: &Simplex) -> Option<Simplex> {
+    nearest_face(simplex, 0)
+}
+
+/// The nearest face among those holding every point in `required` (a
+/// bit mask).
+fn nearest_face(simplex: &Simplex, newest: u32) -> Option<Simplex> {
     let n = simplex.len;
-    let newest = 1u32 << (n - 1);
     // The best face so far: (squared distance, its points, their weights).
     let mut best: Option<(f64, Face, [f64; 4])> = None;
-    for mask in (1u32..(1 << n)).filter(|m| m & newest != 0) {
+    for mask in (1u32..(1 << n)).filter(|m| m & newest == newest) {
         let idx = Face::from_mask(mask);
         let Some(weights) = face_weights(simplex, &idx) else {
             continue;

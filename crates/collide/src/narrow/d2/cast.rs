@@ -177,9 +177,10 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
     best
 }
 
-/// A ray against any convex shape, by conservative advancement of a point
-/// along it (exact to about a hundred-thousandth of the ray's length; the closed
-/// forms above are exact and faster).
+/// A ray against any convex shape: the GJK ray cast for sharp shapes,
+/// conservative advancement of a point along it for rounded ones (exact to
+/// about a hundred-thousandth of the ray's length); the closed forms above
+/// are faster.
 ///
 /// ```
 /// use collide::geometry::Ray;

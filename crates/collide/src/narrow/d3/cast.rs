@@ -161,8 +161,9 @@ fn cylinder_entry(
 }
 
 /// A ray against any convex shape (a [`Polyhedron`](super::Polyhedron),
-/// a rounded one), by conservative advancement of a point along it (exact
-/// to about a hundred-thousandth of the ray's length).
+/// a rounded one): the GJK ray cast for sharp shapes, conservative
+/// advancement of a point along it for rounded ones (exact to about a
+/// hundred-thousandth of the ray's length).
 ///
 /// ```
 /// use collide::geometry::Ray;

@@ -8,6 +8,7 @@ use super::hull;
 use super::pose::Pose;
 use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
+use crate::narrow::general;
 use crate::narrow::shapes::{self, Ball};
 use crate::narrow::support::Support;
 use glam::Vec2;
@@ -55,21 +56,21 @@ pub type Cuboid = shapes::Cuboid<Vec2>;
 impl Ball<Vec2> {
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
+        general::bounds(self, pose)
     }
 }
 
 impl shapes::Capsule<Vec2> {
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
+        general::bounds(self, pose)
     }
 }
 
 impl shapes::Cuboid<Vec2> {
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
+        general::bounds(self, pose)
     }
 
     /// The same box as a [`Polygon`] (four vertices, counter-clockwise).
@@ -200,7 +201,7 @@ impl Polygon {
 
     /// Its bounding box at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        bounds(self, pose)
+        general::bounds(self, pose)
     }
 }
 
@@ -219,11 +220,6 @@ impl Support<Vec2> for Polygon {
     fn radius(&self) -> f32 {
         self.radius
     }
-}
-
-/// The bounding box of any shape at `pose`.
-fn bounds(shape: &(impl Support<Vec2> + ?Sized), pose: &Pose) -> Aabb<Vec2> {
-    crate::narrow::general::bounds(shape, pose)
 }
 
 /// The polygon hull of `points`: turns smaller than a millionth of the

@@ -9,7 +9,8 @@
 //!
 //! Arguments: structure name, objects, motion, scene, frames. Prints one
 //! line per frame (apply and step times in microseconds, pairs, candidate
-//! tests), then the mean of frames 1 to 7 and of frames 12 on.
+//! tests, maintenance operations such as escapes handled), then the mean
+//! of frames 1 to 7 and of frames 12 on.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::structure_by_name;
@@ -34,7 +35,7 @@ fn main() {
     let (mut records, mut events) = (Vec::new(), Vec::new());
     let (mut early, mut late) = (Vec::new(), Vec::new());
     println!("# {name}, 2D {kind} {motion}, n = {n}");
-    println!("frame  apply_us    step_us   total_us   pairs  tested");
+    println!("frame  apply_us    step_us   total_us   pairs  tested   maint");
     for frame in 0..frames {
         scene.next_frame(&mut records);
         let start = Instant::now();
@@ -47,12 +48,13 @@ fn main() {
         let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
         let stats = world.stats();
         println!(
-            "{frame:5} {:9.0} {:10.0} {:10.0} {:7} {:7}",
+            "{frame:5} {:9.0} {:10.0} {:10.0} {:7} {:7} {:7}",
             us(applied),
             us(total - applied),
             us(total),
             stats.pairs,
-            stats.candidates_tested
+            stats.candidates_tested,
+            stats.maintenance_ops
         );
         match frame {
             1..=7 => early.push(us(total)),

@@ -10,6 +10,10 @@ use crate::geometry::Vector;
 /// brute force (quadratic).
 const BRUTE_CHECK_LIMIT: usize = 2000;
 
+/// Scenes up to this size get the candidate list checked against every
+/// pair of leaves (quadratic, after every operation in the tests).
+const CANDIDATE_CHECK_LIMIT: usize = 300;
+
 impl<V: Vector, T> Bvh<V, T> {
     /// Checks the trees' invariants and names the first one broken: every
     /// internal bound holds its children's, every leaf holds its object's
@@ -56,7 +60,8 @@ impl<V: Vector, T> Bvh<V, T> {
                 return Err(format!("escaped object {i} is misrecorded"));
             }
         }
-        self.check_resting_pairs()
+        self.check_resting_pairs()?;
+        self.check_candidates()
     }
 
     /// Checks one tree; returns its number of leaves.
@@ -162,6 +167,51 @@ impl<V: Vector, T> Bvh<V, T> {
                 listed.len(),
                 brute.len()
             ));
+        }
+        Ok(())
+    }
+
+    /// The candidate list is sorted and, for small scenes, holds every pair
+    /// of objects, not both resting and neither changed since the last
+    /// step, whose leaves overlap (what the step relies on to find every
+    /// pair).
+    fn check_candidates(&self) -> Result<(), String> {
+        let Some(keys) = self.candidates.keys() else {
+            return Ok(());
+        };
+        if keys.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("the candidate list is not sorted and unique".into());
+        }
+        if self.objects.len() > CANDIDATE_CHECK_LIMIT {
+            return Ok(());
+        }
+        let leaf = |i: u32| {
+            let arena = if self.moving_at[i as usize] == NONE {
+                &self.resting.arena
+            } else {
+                &self.arena
+            };
+            &arena.nodes[self.leaf_of[i as usize] as usize].bound
+        };
+        let settled: Vec<u32> = self
+            .objects
+            .iter()
+            .map(|(h, _)| h.index())
+            .filter(|&i| !self.candidates.is_fresh(i))
+            .collect();
+        for (k, &i) in settled.iter().enumerate() {
+            for &j in &settled[k + 1..] {
+                let both_rest =
+                    self.moving_at[i as usize] == NONE && self.moving_at[j as usize] == NONE;
+                if !both_rest
+                    && leaf(i).overlaps(leaf(j))
+                    && keys.binary_search(&pair_key(i, j)).is_err()
+                {
+                    return Err(format!(
+                        "objects {i} and {j} have overlapping leaves but are no candidates"
+                    ));
+                }
+            }
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! [`Bvh`]: the dynamic BVH behind the broad-phase contract.
 
 use super::build::{BuildScratch, BvhBuild, Leaf};
-use super::pairs::{PairScratch, cross_pairs, self_pairs};
+use super::cache::Candidates;
 use super::quality::BvhQuality;
 use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
@@ -18,29 +18,45 @@ use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
 /// Each fat box is the object's box grown by this share of its largest
-/// extent on every side. Measured with collide-bench (2D, 100,000 objects,
-/// ms per frame for uniform slow / uniform fast / clustered slow / clustered
-/// fast): 0.1 gave 40 / 75 / 64 / 102, 0.3 gave 22 / 71 / 56 / 113, 1.0 gave
-/// 31 / 54 / 113 / 148. 0.3 is the best compromise.
-const FAT_SHARE: f32 = 0.3;
+/// extent on every side, and reaching ahead along its last move (see
+/// [`PREDICT_STEPS`]). Small fat boxes mean few candidates, large ones few
+/// escapes. Measured with the `frame_times` example of collide-bench (2D,
+/// 100,000 objects, slow motion, mean of frames 8 to 29 in single runs on
+/// a noisy machine, candidates and escapes per frame exact):
+/// share 0.05 with 4 moves ahead: 10.4 ms (55,000 candidates, 18,000
+/// escapes) on `uniform`, 31.6 ms (471,000, 18,000) on `clustered`;
+/// 0.15 with up to the object's size ahead: 13.7 ms (176,000, 4,600) and
+/// 92 ms (1,520,000, 4,600); 0.3 without reach: 23 ms (93,000, 17,000).
+/// Under the old design (every pair found by a traversal each step) 0.3
+/// was best.
+const FAT_SHARE: f32 = 0.05;
+
+/// A fat box reaches this many of the object's last moves ahead (0.5 to
+/// 1.5 times as many, varied by object and step), at most its own size,
+/// and not at all for objects that move more than a quarter of their size
+/// per step (their leaves change every step whatever the reach). With
+/// constant velocities, objects leave their fat boxes every few steps
+/// instead of nearly every step.
+const PREDICT_STEPS: f64 = 4.0;
 
 /// A dynamic bounding volume hierarchy (`bvh`) with enlarged leaves.
 ///
-/// Each object has a leaf holding a fat box (its box grown by 30% of its
-/// size on every side), so small moves do not touch the tree; an object
-/// that leaves its fat box is removed and inserted again at the next step
-/// (refitting every ancestor up to the root), unless more than one object
-/// in 16 did, in which case the whole tree is rebuilt in Morton order from
-/// everyone's current box (cheaper, measured); until the step, queries
-/// test such objects by their current box. Insertion picks the sibling
-/// that adds the least surface area (perimeter in 2D), with AVL rotations
-/// on the way up. The whole tree is rebuilt in Morton order (LBVH) when
-/// most of its objects are new (mass inserts), and by median splits when
-/// it grows taller than about twice the balanced height. When it wears
-/// (its surface-area cost, see [`Bvh::quality`], and its traversal both
-/// grown half again since the last rebuild) it is rebuilt a piece at a
-/// time, the worst subtrees first, at most one leaf in 8 per step, so no
-/// step pays for a whole rebuild.
+/// Each object has a leaf holding a fat box (its box grown by 5% of its
+/// size on every side and reaching ahead along its last move, up to its
+/// own size), so small and steady moves do not touch the tree. Objects
+/// that leave their fat boxes are handled at the next step: reinserted
+/// when few (one in 16 or fewer), their leaves grown in place with the
+/// ancestors refitted when more, and the whole tree rebuilt in Morton
+/// order from everyone's current box when more than a quarter did; until
+/// the step, queries test such objects by their current box. Insertion
+/// picks the sibling that adds the least surface area (perimeter in 2D),
+/// with AVL rotations on the way up. The whole tree is rebuilt in Morton
+/// order (LBVH) when most of its objects are new (mass inserts), and by
+/// median splits when it grows taller than about twice the balanced
+/// height. When it wears (its surface-area cost, see [`Bvh::quality`],
+/// and its queries' node visits both grown half again since the last
+/// rebuild) it is rebuilt a piece at a time, the worst subtrees first, at
+/// most one leaf in 8 per step, so no step pays for a whole rebuild.
 ///
 /// Objects whose boxes have not changed for 8 steps (static level
 /// geometry, sleeping bodies) move to a second, resting tree holding
@@ -49,13 +65,17 @@ const FAT_SHARE: f32 = 0.3;
 /// nothing but a merge of that list. An object that moves again goes back to the moving
 /// tree at the next step.
 ///
-/// Each step finds the moving objects' pairs by a traversal of the moving
-/// tree against itself (each pair once) and against the resting tree, and
-/// turns all pairs into events by a sorted merge.
+/// The pairs of objects whose leaves overlap (candidates) are kept from
+/// one step to the next: a step queries the trees only for the objects
+/// whose leaf changed, and gives every candidate the exact box test. When
+/// more than a quarter of the leaves change step after step (fast
+/// motion), it finds the pairs instead by a traversal of the moving tree
+/// against itself and against the resting tree. Either way the pairs
+/// become events by a sorted merge.
 ///
 /// Pick it for objects of very different sizes, for scenes where most
 /// objects rest, and for many ray or box queries. Cost per step: about
-/// O(m log n) for m moving objects with coherent motion, plus O(pairs);
+/// O(e log n) for e objects out of their fat boxes, plus O(candidates);
 /// memory O(n) in two flat node arrays.
 ///
 /// ```
@@ -81,6 +101,12 @@ pub struct Bvh<V: Vector, T = ()> {
     /// (`NONE` for resting objects).
     pub(super) moving: Vec<u32>,
     pub(super) moving_at: Vec<u32>,
+    /// Per escaped object: how far its box's lower corner moved in the
+    /// update that escaped (the fat box reaches ahead along it).
+    pub(super) shift: Vec<V>,
+    /// Per moving object: its leaf's fat box (read by every update, kept
+    /// here in object order rather than in the tree).
+    pub(super) fat: Vec<Aabb<V>>,
     /// Per object: the step count when its box last changed.
     pub(super) moved_at: Vec<u32>,
     /// Steps taken.
@@ -89,7 +115,8 @@ pub struct Bvh<V: Vector, T = ()> {
     pub(super) keys: Vec<u64>,
     pub(super) merged: Vec<u64>,
     pub(super) arrivals: Vec<u32>,
-    pub(super) pair_scratch: PairScratch,
+    /// Pairs whose leaves overlap, kept between steps.
+    pub(super) candidates: Candidates,
     pub(super) stats: StepStats,
     pub(super) reinserts: u64,
     pub(super) rebuilds: u64,
@@ -137,12 +164,14 @@ impl<V: Vector, T> Bvh<V, T> {
             moving: Vec::new(),
             moving_at: Vec::new(),
             moved_at: Vec::new(),
+            shift: Vec::new(),
+            fat: Vec::new(),
             steps: 0,
             tracker: PairTracker::default(),
             keys: Vec::new(),
             merged: Vec::new(),
             arrivals: Vec::new(),
-            pair_scratch: PairScratch::default(),
+            candidates: Candidates::default(),
             stats: StepStats::default(),
             reinserts: 0,
             rebuilds: 0,
@@ -202,17 +231,42 @@ impl<V: Vector, T> Bvh<V, T> {
         self.rebuilds
     }
 
-    /// The fat box of `aabb`, saturated at the largest f32.
-    fn fat(aabb: &Aabb<V>) -> Aabb<V> {
+    /// The fat box of `aabb` that last moved by `shift`: grown by a share
+    /// of its size on every side and reaching [`PREDICT_STEPS`] such moves
+    /// ahead (at most its size), saturated at the largest f32.
+    fn fat(aabb: &Aabb<V>, shift: V, jitter: f64) -> Aabb<V> {
         let size = aabb.size();
-        let extent = (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max);
-        let margin = f64::from(FAT_SHARE) * f64::from(extent);
+        let extent = f64::from((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
+        let margin = f64::from(FAT_SHARE) * extent;
+        // An object that moves more than a quarter of its size per step
+        // would leave a fat box that reaches ahead by its size within a few
+        // steps: no reach ahead (which would only add candidates).
+        let fast = (0..V::DIM).any(|a| 4.0 * f64::from(shift.axis(a)).abs() > extent);
+        let jitter = if fast { 0.0 } else { jitter };
+        let ahead = |a: usize| {
+            let reach = jitter * PREDICT_STEPS * f64::from(shift.axis(a));
+            if reach.is_finite() {
+                reach.clamp(-extent, extent)
+            } else {
+                0.0
+            }
+        };
         let clamp = |x: f64| x.clamp(f64::from(f32::MIN), f64::from(f32::MAX)) as f32;
         Aabb::new(
-            V::from_axes(|a| clamp(f64::from(aabb.min().axis(a)) - margin)),
-            V::from_axes(|a| clamp(f64::from(aabb.max().axis(a)) + margin)),
+            V::from_axes(|a| clamp(f64::from(aabb.min().axis(a)) - margin + ahead(a).min(0.0))),
+            V::from_axes(|a| clamp(f64::from(aabb.max().axis(a)) + margin + ahead(a).max(0.0))),
         )
         .expect("a valid box grown and saturated is valid")
+    }
+
+    /// Object `i`'s fat box now. How far it reaches ahead varies from one
+    /// object and step to the next (a hash of both, 0.5 to 1.5 times
+    /// [`PREDICT_STEPS`]), so that objects that started together do not
+    /// all leave their fat boxes in the same step.
+    fn fat_of(&self, i: usize) -> Aabb<V> {
+        let hash = (i as u64 ^ (u64::from(self.steps) << 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let jitter = 0.5 + (hash >> 40) as f64 / (1u64 << 24) as f64;
+        Self::fat(&self.boxes[i], self.shift[i], jitter)
     }
 
     /// The moving tree's quality figures (surface-area cost, sibling
@@ -275,24 +329,38 @@ impl<V: Vector, T> Bvh<V, T> {
         }
     }
 
-    /// Re-inserts the objects that left their fat boxes, all at once at the
-    /// step; or, when more than one moving object in [`ESCAPED_SHARE`] did,
-    /// rebuilds the moving tree in Morton order from everyone's current box
-    /// instead.
+    /// Gives the objects that left their fat boxes new ones, all at once
+    /// at the step: reinserted, or grown in place when more than one moving
+    /// object in [`ESCAPED_SHARE`] escaped, or by a rebuild of the moving
+    /// tree in Morton order when more than one in [`REBUILD_SHARE`] did;
+    /// each is marked fresh for the candidate cache.
     fn settle_escaped(&mut self) {
         self.reinserts += self.escaped.len() as u64;
         self.wake_escaped();
-        if self.moving.len() > 64 && self.escaped.len() * ESCAPED_SHARE > self.moving.len() {
+        let (n, escaped) = (self.moving.len(), self.escaped.len());
+        let many = n > 64 && escaped * ESCAPED_SHARE > n;
+        if many && escaped * REBUILD_SHARE > n {
             self.rebuild_moving(BvhBuild::Morton);
             return;
         }
-        for k in 0..self.escaped.len() {
+        for k in 0..escaped {
             let i = self.escaped[k] as usize;
             self.escaped_at[i] = NONE;
-            if self.leaf_of[i] != NONE {
-                self.arena.remove_leaf(self.leaf_of[i]);
+            self.candidates.mark(i as u32);
+            let fat = self.fat_of(i);
+            self.fat[i] = fat;
+            let leaf = self.leaf_of[i];
+            if leaf == NONE {
+                // Woken from the resting tree.
+                self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
+            } else if many {
+                // Grown in place, the ancestors refitted: the tree keeps
+                // its shape (and wears: see `keep_balanced`).
+                self.arena.refit_leaf(leaf, fat);
+            } else {
+                self.arena.remove_leaf(leaf);
+                self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
             }
-            self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&self.boxes[i]));
         }
         self.escaped.clear();
     }
@@ -461,20 +529,15 @@ impl<V: Vector, T> Bvh<V, T> {
         self.renewal.cancel();
         self.wake_escaped();
         self.inserted = 0;
+        for k in 0..self.escaped.len() {
+            let i = self.escaped[k] as usize;
+            self.escaped_at[i] = NONE;
+            self.fat[i] = self.fat_of(i);
+            self.candidates.mark(i as u32);
+        }
         let mut leaves = std::mem::take(&mut self.leaves);
         leaves.clear();
-        leaves.extend(self.moving.iter().map(|&i| {
-            let i = i as usize;
-            let bound = if self.escaped_at[i] == NONE {
-                self.arena.nodes[self.leaf_of[i] as usize].bound
-            } else {
-                Self::fat(&self.boxes[i])
-            };
-            (i as u32, bound)
-        }));
-        for &i in &self.escaped {
-            self.escaped_at[i as usize] = NONE;
-        }
+        leaves.extend(self.moving.iter().map(|&i| (i, self.fat[i as usize])));
         self.escaped.clear();
         let leaf_of = &mut self.leaf_of;
         let mut placed = |object: u32, leaf: u32| leaf_of[object as usize] = leaf;
@@ -488,16 +551,20 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 }
 
-/// More escaped objects than one in this many: rebuild the whole tree in
-/// Morton order rather than reinsert them (slow motion lets about a quarter
-/// of the objects escape per frame, fast motion nearly all). Measured with
-/// collide-bench (BENCHMARKS.md, "Trees and the BVH"): against reinserting
-/// always, 1.9 to 3.4 times faster per frame under fast motion and the p99
-/// down from up to 2.6 to at most 1.7 times the mean. In single-setting
-/// runs at 100,000 objects, a threshold of 16 and "any escape" measured
-/// the same; 4 and 2 let slow-motion frames reinsert and were up to 1.25
-/// times slower on `clustered`, with p99 up to twice as high.
+/// More escaped objects than one in this many: grow their leaves in place
+/// and refit rather than reinsert them (a reinsertion costs a descent and
+/// rotations; a refit a walk up while bounds change). Measured before the
+/// leaves reached ahead (collide-bench, BENCHMARKS.md "Trees and the
+/// BVH"): rebuilding rather than reinserting past this share was 1.9 to
+/// 3.4 times faster per frame under fast motion.
 const ESCAPED_SHARE: usize = 16;
+
+/// More escaped objects than one in this many: rebuild the whole moving
+/// tree in Morton order rather than refit it (fast motion: a refitted tree
+/// would wear out within steps). Measured with the `frame_times` example
+/// at 100,000 objects on 2D `clustered` fast: a rebuild past a quarter was
+/// 1.1 times faster per frame than past a half.
+const REBUILD_SHARE: usize = 4;
 
 /// Rebuild when the node pairs visited by the traversal and the
 /// surface-area cost both exceed their values after the last rebuild by
@@ -523,11 +590,16 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             self.escaped_at.resize(i + 1, NONE);
             self.moving_at.resize(i + 1, NONE);
             self.moved_at.resize(i + 1, 0);
+            self.shift.resize(i + 1, V::from_axes(|_| 0.0));
+            self.fat.resize(i + 1, Aabb::default());
         }
+        self.shift[i] = V::from_axes(|_| 0.0);
         self.boxes[i] = aabb;
         self.moved_at[i] = self.steps;
         self.start_moving(i);
-        self.leaf_of[i] = self.arena.insert_leaf(i as u32, Self::fat(&aabb));
+        self.fat[i] = self.fat_of(i);
+        self.leaf_of[i] = self.arena.insert_leaf(i as u32, self.fat[i]);
+        self.candidates.mark(i as u32);
         self.inserted += 1;
         Ok(handle)
     }
@@ -538,18 +610,15 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         if self.boxes[i] == aabb {
             return Ok(());
         }
-        self.boxes[i] = aabb;
+        let old = std::mem::replace(&mut self.boxes[i], aabb);
         self.moved_at[i] = self.steps;
+        self.shift[i] = V::from_axes(|a| aabb.min().axis(a) - old.min().axis(a));
         if self.escaped_at[i] != NONE {
             return Ok(());
         }
         // A resting leaf holds the old box exactly: any change escapes it.
         let resting = self.moving_at[i] == NONE;
-        if resting
-            || !self.arena.nodes[self.leaf_of[i] as usize]
-                .bound
-                .contains(&aabb)
-        {
+        if resting || !self.fat[i].contains(&aabb) {
             self.escaped_at[i] = self.escaped.len() as u32;
             self.escaped.push(i as u32);
         }
@@ -569,6 +638,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         }
         self.leaf_of[i] = NONE;
         self.forget_escaped(i);
+        self.candidates.mark(i as u32);
         Ok(value)
     }
 
@@ -576,25 +646,22 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.settle_escaped();
         self.settle_resting();
         self.keep_balanced();
-        self.keys.clear();
-        let own = self_pairs(
-            &self.arena,
-            &self.boxes,
-            &mut self.pair_scratch,
-            &mut self.keys,
-        );
-        let cross = cross_pairs(
+        let done = self.candidates.refresh(
             &self.arena,
             &self.resting.arena,
+            &self.leaf_of,
+            &self.moving_at,
             &self.boxes,
-            &mut self.pair_scratch,
             &mut self.keys,
         );
-        self.visits = own.visits as f64;
-        if self.built_visits.is_infinite() {
-            self.built_visits = self.visits.max(1.0);
+        if done.queries >= 64 {
+            // Wear shows in the fresh objects' queries: node visits per
+            // query (not measured when every candidate was found again).
+            self.visits = done.query_visits as f64 / done.queries as f64;
+            if self.built_visits.is_infinite() {
+                self.built_visits = self.visits.max(1.0);
+            }
         }
-        self.keys.sort_unstable();
         let keys = if self.resting.keys.is_empty() {
             &self.keys
         } else {
@@ -604,7 +671,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.tracker.finish_keys(keys, &self.objects);
         self.stats = self.tracker.stats(
             self.objects.len(),
-            own.tested + cross.tested,
+            done.tested,
             std::mem::take(&mut self.reinserts),
         );
         self.steps = self.steps.wrapping_add(1);

@@ -2,6 +2,7 @@
 //! and a second tree for resting objects. See [`Bvh`].
 
 mod build;
+mod cache;
 mod check;
 mod core;
 mod pairs;

@@ -25,10 +25,11 @@ pub(super) struct PairScratch {
 }
 
 /// Pushes the key of every overlapping pair of objects in `arena` onto
-/// `keys` (each pair once, unsorted).
+/// `keys` (each pair once, unsorted): pairs whose `boxes` overlap, or with
+/// `None`, whose leaves overlap.
 pub(super) fn self_pairs<V: Vector>(
     arena: &Arena<V>,
-    boxes: &[Aabb<V>],
+    boxes: Option<&[Aabb<V>]>,
     scratch: &mut PairScratch,
     keys: &mut Vec<u64>,
 ) -> Traversal {
@@ -51,11 +52,12 @@ pub(super) fn self_pairs<V: Vector>(
 }
 
 /// Pushes the key of every overlapping pair with one object in `a` and the
-/// other in `b` onto `keys` (unsorted).
+/// other in `b` onto `keys` (unsorted), by `boxes` or leaves as
+/// [`self_pairs`].
 pub(super) fn cross_pairs<V: Vector>(
     a: &Arena<V>,
     b: &Arena<V>,
-    boxes: &[Aabb<V>],
+    boxes: Option<&[Aabb<V>]>,
     scratch: &mut PairScratch,
     keys: &mut Vec<u64>,
 ) -> Traversal {
@@ -71,7 +73,7 @@ pub(super) fn cross_pairs<V: Vector>(
 fn descend<V: Vector>(
     a: &Arena<V>,
     b: &Arena<V>,
-    boxes: &[Aabb<V>],
+    boxes: Option<&[Aabb<V>]>,
     stack: &mut Vec<(u32, u32)>,
     keys: &mut Vec<u64>,
 ) -> Traversal {
@@ -86,7 +88,7 @@ fn descend<V: Vector>(
             (true, true) => {
                 done.tested += 1;
                 let (i, j) = (nx.object, ny.object);
-                if boxes[i as usize].overlaps(&boxes[j as usize]) {
+                if boxes.is_none_or(|b| b[i as usize].overlaps(&b[j as usize])) {
                     keys.push(pair_key(i, j));
                 }
                 continue;

@@ -185,6 +185,25 @@ impl<V: Vector> Arena<V> {
         }
     }
 
+    /// Gives `leaf` the bound `bound` and recomputes its ancestors' bounds,
+    /// up to the first that does not change; the tree keeps its shape.
+    pub(crate) fn refit_leaf(&mut self, leaf: u32, bound: Aabb<V>) {
+        self.nodes[leaf as usize].bound = bound;
+        let mut node = self.nodes[leaf as usize].parent;
+        while node != NONE {
+            let n = &self.nodes[node as usize];
+            let joined = self.nodes[n.left as usize]
+                .bound
+                .union(&self.nodes[n.right as usize].bound);
+            if joined == n.bound {
+                break;
+            }
+            let n = &mut self.nodes[node as usize];
+            n.bound = joined;
+            node = n.parent;
+        }
+    }
+
     /// Recomputes `node`'s bound and height from its children.
     fn fix(&mut self, node: u32) {
         let n = &self.nodes[node as usize];

@@ -1,0 +1,237 @@
+//! The BVH's candidate cache: the pairs of objects whose leaves overlap,
+//! kept from one step to the next, so a step finds pairs only for the
+//! objects whose leaf changed (Box2D's pair management).
+//!
+//! A leaf holds its object's fat box (moving tree) or exact box (resting
+//! tree), and every object's box lies inside its leaf after the step has
+//! settled the escaped ones. So two boxes overlap only if their leaves do,
+//! and the exact pairs are the candidates that pass the box test. Two
+//! leaves can start to overlap only when one of them changes (an insert, an
+//! escape, a wake), so only those objects ("fresh") need a query; the
+//! candidates of the others stay valid. Pairs of two resting objects are
+//! not kept here: the resting tree lists them itself.
+//!
+//! Cost per step: one pass over the candidates (the box test) plus a query
+//! of the trees per fresh object, or one traversal of the trees against
+//! themselves when many objects are fresh (a whole rebuild, fast motion).
+
+use super::pairs::{PairScratch, cross_pairs, self_pairs};
+use super::tree::{Arena, NONE};
+use crate::broad::events::pair_key;
+use crate::geometry::{Aabb, Vector};
+
+/// More fresh objects than one in this many of the moving ones: find every
+/// candidate again by traversals rather than query per fresh object.
+const REFIND_SHARE: usize = 4;
+
+/// What the cache did in a step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Refresh {
+    /// Candidates given the exact box test.
+    pub(super) tested: u64,
+    /// Node visits of the fresh objects' queries, and the queries made
+    /// (both 0 when every candidate was found again by traversals).
+    pub(super) query_visits: u64,
+    pub(super) queries: u64,
+}
+
+/// The candidate pairs, and the objects whose leaves changed since the
+/// last step.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Candidates {
+    /// Sorted keys of every pair, not both resting, whose leaves overlap
+    /// (and maybe some whose leaves no longer do), except pairs with a
+    /// fresh object.
+    keys: Vec<u64>,
+    /// The next step's keys, built beside the old ones.
+    next: Vec<u64>,
+    /// New candidates of the fresh objects (sorted before the merge).
+    found: Vec<u64>,
+    /// Objects whose leaf changed, was added or went since the last step.
+    fresh: Vec<u32>,
+    fresh_mark: Vec<bool>,
+    /// Fresh objects to query, keyed by leaf (tree order).
+    order: Vec<u64>,
+    /// Whether `keys` holds the candidates (not after a step that found
+    /// its pairs directly).
+    valid: bool,
+    /// Whether the last step had more fresh objects than one in
+    /// [`REFIND_SHARE`].
+    many_last: bool,
+    stack: Vec<u32>,
+    pair_scratch: PairScratch,
+}
+
+impl Candidates {
+    /// Notes that object `i`'s leaf changed, was added or was removed.
+    pub(super) fn mark(&mut self, i: u32) {
+        let k = i as usize;
+        if self.fresh_mark.len() <= k {
+            self.fresh_mark.resize(k + 1, false);
+        }
+        if !self.fresh_mark[k] {
+            self.fresh_mark[k] = true;
+            self.fresh.push(i);
+        }
+    }
+
+    /// Whether object `i` is marked fresh.
+    pub(super) fn is_fresh(&self, i: u32) -> bool {
+        self.fresh_mark.get(i as usize) == Some(&true)
+    }
+
+    /// Brings the candidates up to date with the trees and pushes the key
+    /// of every pair, not both resting, whose boxes overlap onto `keys`
+    /// (sorted). `moving_at[i]` is `NONE` for objects not in the moving
+    /// tree; `leaf_of[i]` is `NONE` for removed objects.
+    pub(super) fn refresh<V: Vector>(
+        &mut self,
+        moving: &Arena<V>,
+        resting: &Arena<V>,
+        leaf_of: &[u32],
+        moving_at: &[u32],
+        boxes: &[Aabb<V>],
+        keys: &mut Vec<u64>,
+    ) -> Refresh {
+        let mut done = Refresh::default();
+        let live = leaf_of.len();
+        let many = self.fresh.len() * REFIND_SHARE > live.max(64);
+        if many && self.many_last {
+            // Most leaves change step after step (fast motion): keeping the
+            // candidates would not pay. Find the pairs by a traversal with
+            // the box test at the leaves, and the candidates again once the
+            // motion calms down.
+            keys.clear();
+            let own = self_pairs(moving, Some(boxes), &mut self.pair_scratch, keys);
+            let cross = cross_pairs(moving, resting, Some(boxes), &mut self.pair_scratch, keys);
+            keys.sort_unstable();
+            self.keys.clear();
+            self.valid = false;
+            self.clear_fresh();
+            done.tested = own.tested + cross.tested;
+            return done;
+        }
+        self.many_last = many;
+        if many || !self.valid {
+            self.keys.clear();
+            self_pairs(moving, None, &mut self.pair_scratch, &mut self.keys);
+            cross_pairs(
+                moving,
+                resting,
+                None,
+                &mut self.pair_scratch,
+                &mut self.keys,
+            );
+            self.keys.sort_unstable();
+            self.valid = true;
+            self.clear_fresh();
+        } else {
+            self.found.clear();
+            // In tree order, so that one query finds the nodes the last one
+            // read still in the cache.
+            self.order.clear();
+            for &i in &self.fresh {
+                let leaf = leaf_of.get(i as usize).copied().unwrap_or(NONE);
+                if leaf != NONE && moving_at[i as usize] != NONE {
+                    self.order.push((u64::from(leaf) << 32) | u64::from(i));
+                } // else removed (a fresh object is never resting)
+            }
+            self.order.sort_unstable();
+            for k in 0..self.order.len() {
+                let (leaf, i) = ((self.order[k] >> 32) as u32, self.order[k] as u32);
+                let bound = moving.nodes[leaf as usize].bound;
+                done.queries += 1;
+                done.query_visits += self.query(moving, &bound, i);
+                done.query_visits += self.query(resting, &bound, i);
+            }
+            self.found.sort_unstable();
+            self.merge_old_and_found();
+            self.clear_fresh();
+        }
+        // The box test, dropping pairs that both rest now (the resting
+        // tree lists those).
+        keys.clear();
+        self.keys.retain(|&key| {
+            let (i, j) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
+            if moving_at[i] == NONE && moving_at[j] == NONE {
+                return false;
+            }
+            if boxes[i].overlaps(&boxes[j]) {
+                keys.push(key);
+            }
+            true
+        });
+        done.tested = self.keys.len() as u64;
+        done
+    }
+
+    /// Every candidate in `self.keys` without a fresh object, merged with
+    /// `self.found`, into `self.keys`.
+    fn merge_old_and_found(&mut self) {
+        let fresh = &self.fresh_mark;
+        let stale = |key: u64| {
+            fresh.get((key >> 32) as usize) == Some(&true)
+                || fresh.get((key & 0xffff_ffff) as usize) == Some(&true)
+        };
+        self.next.clear();
+        self.next.reserve(self.keys.len() + self.found.len());
+        let mut found = self.found.iter().copied().peekable();
+        for &key in &self.keys {
+            if stale(key) {
+                continue;
+            }
+            while let Some(&new) = found.peek() {
+                if new >= key {
+                    break;
+                }
+                self.next.push(new);
+                found.next();
+            }
+            self.next.push(key);
+        }
+        self.next.extend(found);
+        std::mem::swap(&mut self.keys, &mut self.next);
+    }
+
+    /// Pushes onto `self.found` the key of every object in `arena` whose
+    /// leaf overlaps `bound` (object `i`'s leaf), other than `i`, once per
+    /// pair: a fresh other object finds the pair itself when it has the
+    /// smaller index. Returns the nodes visited.
+    fn query<V: Vector>(&mut self, arena: &Arena<V>, bound: &Aabb<V>, i: u32) -> u64 {
+        let mut visits = 0;
+        self.stack.clear();
+        if arena.root != NONE {
+            self.stack.push(arena.root);
+        }
+        while let Some(n) = self.stack.pop() {
+            visits += 1;
+            let node = &arena.nodes[n as usize];
+            if !node.bound.overlaps(bound) {
+                continue;
+            }
+            if node.is_leaf() {
+                let j = node.object;
+                if j != i && (i < j || !self.is_fresh(j)) {
+                    self.found.push(pair_key(i, j));
+                }
+            } else {
+                self.stack.push(node.left);
+                self.stack.push(node.right);
+            }
+        }
+        visits
+    }
+
+    fn clear_fresh(&mut self) {
+        for &i in &self.fresh {
+            self.fresh_mark[i as usize] = false;
+        }
+        self.fresh.clear();
+    }
+
+    /// The candidate keys (sorted), for the invariant check; `None` while
+    /// the pairs are found without them (see [`Candidates::refresh`]).
+    pub(super) fn keys(&self) -> Option<&[u64]> {
+        self.valid.then_some(&self.keys[..])
+    }
+}

@@ -108,21 +108,22 @@ fn small_moves_stay_inside_the_fat_box_and_steady_motion_is_foreseen() {
     let h = bvh.insert(b(0.0), ()).unwrap();
     bvh.insert(b(50.0), ()).unwrap();
     bvh.step();
-    bvh.update(h, b(0.4)).unwrap(); // within the 0.5-unit margin
-    bvh.step();
-    assert_eq!(bvh.stats().maintenance_ops, 0);
-    bvh.update(h, b(1.4)).unwrap(); // out of it: its leaf grows ahead
-    bvh.step();
-    assert_eq!(bvh.stats().maintenance_ops, 1);
-    // The new fat box reaches 2 to 6 moves of 1 unit ahead (plus the
-    // margin): the next move stays inside, as does a move back by 0.5.
-    bvh.update(h, b(2.4)).unwrap();
-    bvh.step();
-    assert_eq!(bvh.stats().maintenance_ops, 0);
-    bvh.update(h, b(0.9)).unwrap();
-    bvh.step();
-    assert_eq!(bvh.stats().maintenance_ops, 0);
-    bvh.validate().unwrap();
+    let mut step_to = |x: f32| {
+        bvh.update(h, b(x)).unwrap();
+        bvh.step();
+        bvh.validate().unwrap();
+        bvh.stats().maintenance_ops
+    };
+    // A new object's margin is 2.5 to 4.4 units (its motion unknown).
+    assert_eq!(step_to(2.0), 0);
+    assert_eq!(step_to(6.0), 1, "out of the first fat box");
+    // 4 units is more than a quarter of its size: no reach ahead, only
+    // the 0.5-unit margin.
+    assert_eq!(step_to(7.0), 1, "out of the margin");
+    // Now the fat box reaches 1 to 7 moves of 1 unit ahead: the next move
+    // stays inside, as does a move back by half a unit.
+    assert_eq!(step_to(8.0), 0);
+    assert_eq!(step_to(7.5), 0);
 }
 
 #[test]

@@ -11,8 +11,11 @@
 //! of its points): each face's nearest affine point, kept when its
 //! barycentric weights are all positive, and the smallest of those wins.
 //! Only faces holding the newest support point are tried (at most 8 small
-//! Gram solves in 3D); it needs no case analysis per dimension, and a degenerate face (points in a line) is skipped, a
-//! smaller face answering for it.
+//! Gram solves in 3D); it needs no case analysis per dimension, and a
+//! degenerate face (points in a line) is skipped, a smaller face answering
+//! for it. A faster classification by Voronoi regions (`regions.rs`)
+//! answers first and leaves these solves to degenerate and rounding
+//! cases and to the final, overlapping tetrahedron.
 //!
 //! Arithmetic is in f64 on `[f64; 3]` points (the third axis zero in 2D):
 //! the support points are exact f32 values, so the answer's error stays
@@ -169,8 +172,11 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 /// non-empty simplex: single points always can). Only faces holding the
 /// newest point (the last) are tried: the old points' faces held the
 /// previous nearest point, which the newest support improved on.
+/// The Voronoi-region classification of `regions.rs` answers first (a few
+/// dot products); this module's face solves answer where it gives up.
 pub(crate) fn nearest(simplex: &Simplex) -> Option<Simplex> {
-    nearest_face(simplex, 1u32 << (simplex.len - 1))
+    super::regions::nearest_by_regions(simplex)
+        .or_else(|| nearest_face(simplex, 1u32 << (simplex.len - 1)))
 }
 
 /// [`nearest`] over every face (for a simplex whose points all moved, as
@@ -181,7 +187,7 @@ pub(crate) fn nearest_any(simplex: &Simplex) -> Option<Simplex> {
 
 /// The nearest face among those holding every point in `required` (a
 /// bit mask).
-fn nearest_face(simplex: &Simplex, newest: u32) -> Option<Simplex> {
+pub(crate) fn nearest_face(simplex: &Simplex, newest: u32) -> Option<Simplex> {
     let n = simplex.len;
     // The best face so far: (squared distance, its points, their weights).
     let mut best: Option<(f64, Face, [f64; 4])> = None;

@@ -27,6 +27,7 @@ mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;
 pub(crate) mod placement;
+mod regions;
 mod shapes;
 mod support;
 

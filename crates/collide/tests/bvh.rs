@@ -114,8 +114,8 @@ fn small_moves_stay_inside_the_fat_box_and_steady_motion_is_foreseen() {
         bvh.validate().unwrap();
         bvh.stats().maintenance_ops
     };
-    // A new object's margin is 2.5 to 4.4 units (its motion unknown).
-    assert_eq!(step_to(2.0), 0);
+    // A new object's margin is 1 to 1.75 units (its motion unknown).
+    assert_eq!(step_to(0.9), 0);
     assert_eq!(step_to(6.0), 1, "out of the first fat box");
     // 4 units is more than a quarter of its size: no reach ahead, only
     // the 0.5-unit margin.

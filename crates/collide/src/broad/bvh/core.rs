@@ -36,9 +36,13 @@ const FAT_SHARE: f64 = 0.05;
 /// objects' share (5%) for new ones too, three quarters of a scene
 /// inserted at once and set moving left their boxes at the first step
 /// (`frame_times`, 2D `uniform` slow at 100,000: 76,000 escapes, a 40 ms
-/// frame against 18 ms on average); with this one, they leave over the
-/// next 5 steps and no frame stands out (at most 23 ms).
-const NEW_SHARE: f64 = 0.25;
+/// frame against 18 ms on average); with 0.1 they leave over the next 3
+/// steps (32,000 and 49,000 escapes, 27 ms frames). 0.25 spread them
+/// wider (no frame above 23 ms) but its larger boxes cost 3D `clustered`
+/// dearly while they last: collide-bench, slow, 100,000 objects, 20
+/// frames, mean per frame 62 to 67 ms with 0.25, 38 ms with 0.1 (2D
+/// `uniform`: 17.7 ms with 0.1, p99 1.52 times the mean).
+const NEW_SHARE: f64 = 0.1;
 
 /// A fat box reaches this many of the object's last moves ahead (0.25 to
 /// 1.75 times as many, varied by object and step), at most its own size,
@@ -59,7 +63,7 @@ const PREDICT_STEPS: f64 = 4.0;
 ///
 /// Each object has a leaf holding a fat box (its box grown by 5% of its
 /// size on every side and reaching ahead along its last move, up to its
-/// own size; 25 to 44% all round for a new object, whose motion is not
+/// own size; 10 to 18% all round for a new object, whose motion is not
 /// known), so small and steady moves do not touch the tree. Objects
 /// that leave their fat boxes are handled at the next step: reinserted
 /// when few (one in 16 or fewer), their leaves grown in place with the

@@ -42,9 +42,10 @@ fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<V
         return None;
     }
     let point = ray.at(t);
+    // The offset is about the radius: f32 keeps its digits.
     let normal = ((o + d * f64::from(t)) - centre)
-        .normalize_or_zero()
-        .as_vec2();
+        .as_vec2()
+        .normalize_or_zero();
     Some(RayCast { t, normal, point })
 }
 
@@ -133,8 +134,12 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
     general::cast_ray_box(ray, cuboid.half_extents, pose)
 }
 
-/// A ray against a capsule: the nearest entry into its two end circles
-/// and the rectangle between them (the capsule is their union).
+/// A ray against a capsule, in closed form: the entry into the infinite
+/// cylinder around its axis (every point within the radius of the axis
+/// line, which holds the capsule) where that lies between the ends, else
+/// the entry into the end circle beyond which it lies. In f64, so a far
+/// origin keeps its digits; a grazing ray misses, a ray starting inside
+/// enters at 0.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -148,33 +153,63 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
     let r = f64::from(capsule.radius);
-    let axis = capsule.b - capsule.a;
-    if axis.length_squared() > 0.0 && capsule.radius > 0.0 {
-        // The rectangle between the caps, as a box along the axis. Entering
-        // it through a long side (or starting inside it) is entering the
-        // capsule: a convex shape is entered once, so the caps need no look.
-        let length = axis.length();
-        let along = pose.rotation.rotate(axis / length);
-        let frame = Pose {
-            position: pose.apply((capsule.a + capsule.b) * 0.5),
-            rotation: along,
-        };
-        let half = Vec2::new(0.5 * length, capsule.radius);
-        if let Some(hit) = general::cast_ray_box(ray, half, &frame) {
-            if hit.t == 0.0 || hit.normal.dot(along).abs() < 0.5 {
-                return Some(hit);
-            }
-        }
+    let (pa, pb) = (
+        pose.apply(capsule.a).as_dvec2(),
+        pose.apply(capsule.b).as_dvec2(),
+    );
+    let (o, d) = (ray.origin().as_dvec2(), ray.direction().as_dvec2());
+    let (axis, from_a) = (pb - pa, o - pa);
+    let axis_sq = axis.length_squared();
+    let (axis_d, axis_o) = (axis.dot(d), axis.dot(from_a));
+    // The cylinder: |(o + d t - pa) x axis|^2 = r^2 |axis|^2, as
+    // k2 t^2 + 2 k1 t + k0 = 0; k0 < 0 when the origin is inside it.
+    let k0 = axis_sq * (from_a.length_squared() - r * r) - axis_o * axis_o;
+    // Inside: the origin nearer the axis segment than the radius (no
+    // division: beside the segment, inside the cylinder; beyond an end,
+    // inside its circle).
+    let inside = if axis_o <= 0.0 {
+        from_a.length_squared() < r * r
+    } else if axis_o >= axis_sq {
+        (o - pb).length_squared() < r * r
+    } else {
+        k0 < 0.0
+    };
+    if inside {
+        return Some(general::started_inside(ray));
     }
-    let mut best: Option<RayCast<Vec2>> = None;
-    for end in [capsule.a, capsule.b] {
-        if let Some(h) = circle_entry(ray, pose.apply(end).as_dvec2(), r) {
-            if best.is_none_or(|b| h.t < b.t) {
-                best = Some(h);
-            }
+    let k2 = axis_sq * d.length_squared() - axis_d * axis_d;
+    if axis_sq > 0.0 && k2 > 0.0 {
+        let k1 = axis_sq * from_a.dot(d) - axis_o * axis_d;
+        let disc = k1 * k1 - k2 * k0;
+        if disc <= 0.0 {
+            return None; // misses (or grazes) the cylinder, so the capsule
         }
+        let t = (-k1 - disc.sqrt()) / k2;
+        // Where along the axis the entry lies (0 at a, axis_sq at b).
+        let along = axis_o + t * axis_d;
+        if along > 0.0 && along < axis_sq {
+            if !(t >= 0.0 && t as f32 <= ray.max_t()) {
+                return None;
+            }
+            let hit = o + d * t;
+            let normal = (hit - (pa + axis * (along / axis_sq)))
+                .as_vec2()
+                .normalize_or_zero();
+            let t = t as f32;
+            return Some(RayCast {
+                t,
+                normal,
+                point: ray.at(t),
+            });
+        }
+        return circle_entry(ray, if along <= 0.0 { pa } else { pb }, r);
     }
-    best
+    // Along the axis, or a capsule without length: the nearer end circle.
+    let (ea, eb) = (circle_entry(ray, pa, r), circle_entry(ray, pb, r));
+    match (ea, eb) {
+        (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
+        (x, y) => x.or(y),
+    }
 }
 
 /// A ray against any convex shape: the GJK ray cast for sharp shapes,

@@ -474,3 +474,90 @@ fn a_renewal_rebuilds_the_tree_a_piece_at_a_time_and_stays_exact() {
     let steps_renewing = renewed.windows(2).filter(|w| w[1] > w[0]).count();
     assert!(steps_renewing >= 3, "{renewed:?}");
 }
+
+/// One operation of a random sequence.
+#[derive(Clone, Debug)]
+enum Op {
+    Insert([u8; 3]),
+    /// Moves an object to a lattice box anywhere.
+    Jump(usize, [u8; 3]),
+    /// Moves an object by a small step (escapes, reach ahead, refits).
+    Nudge(usize, i8, i8),
+    Remove(usize),
+    /// Moves one object in 1 to 8 (from the `k`th) by a small step: with
+    /// more than 64 objects, escapes in bulk (refits, rebuilds).
+    Drift(i8, i8, u8),
+    /// Steps several times (objects come to rest after 8).
+    Step(u8),
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    let corners = any::<[u8; 3]>();
+    prop_oneof![
+        3 => corners.prop_map(Op::Insert),
+        1 => (any::<usize>(), corners).prop_map(|(i, c)| Op::Jump(i, c)),
+        4 => (any::<usize>(), -2i8..=2, -2i8..=2).prop_map(|(i, x, y)| Op::Nudge(i, x, y)),
+        1 => any::<usize>().prop_map(Op::Remove),
+        1 => (-2i8..=2, -2i8..=2, any::<u8>()).prop_map(|(x, y, k)| Op::Drift(x, y, k)),
+        2 => (1u8..12).prop_map(Op::Step),
+    ]
+}
+
+/// A lattice box: corners on 0..32 in quarter units, sizes 0 to 2 units
+/// (ties, touching, identical and zero-size boxes).
+fn lattice_box(c: [u8; 3]) -> Aabb2 {
+    let min = Vec2::new(f32::from(c[0] % 128), f32::from(c[1] % 128)) * 0.25;
+    let size = Vec2::new(f32::from(c[2] % 3), f32::from(c[2] / 3 % 3));
+    Aabb2::new(min, min + size).unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// The candidate cache, escapes (reinserted, refitted, rebuilt), the
+    /// reach ahead and the resting tree under random operations: the
+    /// pairs and events equal brute force at every step and the
+    /// invariants (candidates included) hold after every operation.
+    #[test]
+    fn random_operations_on_a_lattice_match_brute_force(
+        first in proptest::collection::vec(proptest::prelude::any::<[u8; 3]>(), 0..120),
+        ops in proptest::collection::vec(op(), 1..160),
+    ) {
+        let mut world = collide::Verified::new(Bvh::<Vec2>::new()).unwrap();
+        let mut live: Vec<_> = first.into_iter().map(|c| world.insert(lattice_box(c), ()).unwrap()).collect();
+        for op in ops {
+            match op {
+                Op::Insert(c) => live.push(world.insert(lattice_box(c), ()).unwrap()),
+                Op::Jump(i, c) if !live.is_empty() => {
+                    world.update(live[i % live.len()], lattice_box(c)).unwrap();
+                }
+                Op::Nudge(i, x, y) if !live.is_empty() => {
+                    let h = live[i % live.len()];
+                    let shift = Vec2::new(f32::from(x), f32::from(y)) * 0.25;
+                    let moved = world.aabb(h).unwrap().translated(shift).unwrap();
+                    world.update(h, moved).unwrap();
+                }
+                Op::Remove(i) if !live.is_empty() => {
+                    world.remove(live.swap_remove(i % live.len())).unwrap();
+                }
+                Op::Drift(x, y, k) => {
+                    let shift = Vec2::new(f32::from(x), f32::from(y)) * 0.25;
+                    let every = usize::from(k % 8) + 1;
+                    for &h in live.iter().skip(usize::from(k / 8) % every).step_by(every) {
+                        let moved = world.aabb(h).unwrap().translated(shift).unwrap();
+                        world.update(h, moved).unwrap();
+                    }
+                }
+                Op::Step(n) => {
+                    for _ in 0..n {
+                        let result = world.step_checked().map(|_| ());
+                        proptest::prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+                    }
+                }
+                _ => {}
+            }
+            proptest::prop_assert_eq!(world.inner().validate(), Ok(()));
+        }
+        proptest::prop_assert!(world.step_checked().is_ok());
+    }
+}

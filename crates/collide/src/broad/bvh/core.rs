@@ -5,7 +5,7 @@ use super::cache::Candidates;
 use super::quality::BvhQuality;
 use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
-use super::tree::{Arena, NONE};
+use super::tree::{Arena, NONE, RefitScratch};
 use super::view::View;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
@@ -138,6 +138,7 @@ pub struct Bvh<V: Vector, T = ()> {
     pub(super) arrivals: Vec<u32>,
     /// Pairs whose leaves overlap, kept between steps.
     pub(super) candidates: Candidates,
+    pub(super) refit_scratch: RefitScratch,
     pub(super) stats: StepStats,
     pub(super) reinserts: u64,
     pub(super) rebuilds: u64,
@@ -193,6 +194,7 @@ impl<V: Vector, T> Bvh<V, T> {
             merged: Vec::new(),
             arrivals: Vec::new(),
             candidates: Candidates::default(),
+            refit_scratch: RefitScratch::default(),
             stats: StepStats::default(),
             reinserts: 0,
             rebuilds: 0,
@@ -378,14 +380,20 @@ impl<V: Vector, T> Bvh<V, T> {
             if leaf == NONE {
                 // Woken from the resting tree.
                 self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
-            } else if many {
-                // Grown in place, the ancestors refitted: the tree keeps
-                // its shape (and wears: see `keep_balanced`).
-                self.arena.refit_leaf(leaf, fat);
-            } else {
+            } else if !many {
                 self.arena.remove_leaf(leaf);
                 self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
             }
+        }
+        if many {
+            // Grown in place, the ancestors refitted once each: the tree
+            // keeps its shape (and wears: see `keep_balanced`).
+            let (leaf_of, fat) = (&self.leaf_of, &self.fat);
+            let leaves = self
+                .escaped
+                .iter()
+                .map(|&i| (leaf_of[i as usize], fat[i as usize]));
+            self.arena.refit_leaves(leaves, &mut self.refit_scratch);
         }
         self.escaped.clear();
     }

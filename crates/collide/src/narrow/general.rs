@@ -341,7 +341,7 @@ fn gjk_ray<L: Placement>(
             continue;
         }
         simplex = reduced;
-        v = simplex.point().w;
+        v = simplex.nearest_w();
     }
     None
 }

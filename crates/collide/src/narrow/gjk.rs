@@ -76,6 +76,16 @@ impl Simplex {
         &self.vertices[..self.len]
     }
 
+    /// The nearest point alone (its `w`), without the `a` and `b` parts
+    /// that [`Simplex::point`] also sums.
+    pub(crate) fn nearest_w(&self) -> P {
+        let mut w = [0.0; 3];
+        for k in 0..self.len {
+            w = add(w, scale(self.vertices[k].w, self.weights[k]));
+        }
+        w
+    }
+
     /// The nearest point and its `a` and `b` parts.
     pub(crate) fn point(&self) -> Vertex {
         let mut out = Vertex::default();
@@ -147,18 +157,21 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
         if simplex.vertices().iter().any(|x| x.w == next.w) {
             return Gjk::Separated(simplex);
         }
-        let mut grown = simplex;
-        grown.vertices[grown.len] = next;
-        grown.len += 1;
-        let Some(reduced) = nearest(&grown) else {
+        // Grown in place (the simplex is a few hundred bytes); taking the
+        // new point off again restores it.
+        simplex.vertices[simplex.len] = next;
+        simplex.len += 1;
+        let Some(reduced) = nearest(&simplex) else {
+            simplex.len -= 1;
             return Gjk::Separated(simplex);
         };
         if reduced.len == dim + 1 {
             return Gjk::Overlapping(reduced);
         }
-        let nearer = reduced.point().w;
+        let nearer = reduced.nearest_w();
         if dot(nearer, nearer) >= vv {
             // No progress (rounding): the previous point is the answer.
+            simplex.len -= 1;
             return Gjk::Separated(simplex);
         }
         simplex = reduced;

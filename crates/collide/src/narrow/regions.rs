@@ -125,7 +125,8 @@ fn tetrahedron(simplex: &Simplex) -> Option<Simplex> {
             return None; // a feature without the newest point: rounding
         }
         let found = pick(simplex, face, mask, weights);
-        let d = dot(found.point().w, found.point().w);
+        let w = found.nearest_w();
+        let d = dot(w, w);
         if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, found));
         }

@@ -18,7 +18,7 @@ pub(crate) fn nearest_by_regions(simplex: &Simplex) -> Option<Simplex> {
     let w = |k: usize| simplex.vertices[k].w;
     match simplex.len {
         1 => Some(*simplex),
-        2 => Some(segment(simplex, 0, 1)),
+        2 => Some(segment(simplex)),
         3 => {
             let (face, weights) = triangle(w(0), w(1), w(2))?;
             (face & 0b100 != 0).then(|| pick(simplex, [0, 1, 2], face, weights))
@@ -28,9 +28,11 @@ pub(crate) fn nearest_by_regions(simplex: &Simplex) -> Option<Simplex> {
     }
 }
 
-/// The nearest point of segment `a b` (`b` the newest), as a simplex.
-fn segment(simplex: &Simplex, a: usize, b: usize) -> Simplex {
-    let (wa, wb) = (simplex.vertices[a].w, simplex.vertices[b].w);
+/// The nearest point of the two-point simplex (the second the newest), as
+/// a simplex.
+fn segment(simplex: &Simplex) -> Simplex {
+    let [a, b, ..] = simplex.vertices;
+    let (wa, wb) = (a.w, b.w);
     let ab = sub(wb, wa);
     let len_sq = dot(ab, ab);
     let t = if len_sq > 0.0 {
@@ -40,13 +42,13 @@ fn segment(simplex: &Simplex, a: usize, b: usize) -> Simplex {
     };
     let mut out = Simplex::default();
     if t > 0.0 && t < 1.0 {
-        out.vertices[0] = simplex.vertices[a];
-        out.vertices[1] = simplex.vertices[b];
+        out.vertices[0] = a;
+        out.vertices[1] = b;
         out.weights[0] = 1.0 - t;
         out.weights[1] = t;
         out.len = 2;
     } else {
-        out.vertices[0] = simplex.vertices[b];
+        out.vertices[0] = b;
         out.weights[0] = 1.0;
         out.len = 1;
     }

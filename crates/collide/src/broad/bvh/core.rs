@@ -154,9 +154,10 @@ pub struct Bvh<V: Vector, T = ()> {
     /// step).
     pub(super) leaves: Vec<Leaf<V>>,
     pub(super) build_scratch: BuildScratch<V>,
-    /// Node pairs the last traversal visited.
+    /// Nodes visited per query of the fresh objects at the last step that
+    /// made enough of them (see `step`).
     pub(super) visits: f64,
-    /// Node pairs the first traversal after the last rebuild visited.
+    /// The same at the first such step after the last rebuild.
     pub(super) built_visits: f64,
     /// The surface-area cost right after the last rebuild.
     pub(super) built_cost: f64,
@@ -254,9 +255,10 @@ impl<V: Vector, T> Bvh<V, T> {
         self.rebuilds
     }
 
-    /// The fat box of `aabb` that last moved by `shift`: grown by a share
-    /// of its size on every side and reaching [`PREDICT_STEPS`] such moves
-    /// ahead (at most its size), saturated at the largest f32.
+    /// The fat box of `aabb` that last moved by `shift`: grown by `share`
+    /// of its size on every side and reaching `jitter` times
+    /// [`PREDICT_STEPS`] such moves ahead (at most its size; none for fast
+    /// objects), saturated at the largest f32.
     fn fat(aabb: &Aabb<V>, shift: V, jitter: f64, share: f64) -> Aabb<V> {
         let size = aabb.size();
         let extent = f64::from((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
@@ -442,7 +444,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
     /// the fastest build) after mass inserts, and by median splits
     /// (balanced) when it is far taller than a balanced one; a piece at a
-    /// time when worn (its traversal visits and its surface-area cost have
+    /// time when worn (its queries' node visits and its surface-area cost have
     /// both grown past [`QUALITY_SLACK`] times their values after the last
     /// rebuild): the worst subtrees by median splits, at most one leaf in
     /// [`RENEW_SHARE`] per step, until every leaf has been rebuilt once
@@ -476,8 +478,8 @@ impl<V: Vector, T> Bvh<V, T> {
             // and waking: the old figures say nothing of wear.
             self.rebaseline();
         }
-        // Worn: the last traversal visited far more node pairs than the
-        // first one after the last rebuild (free to measure, and what a
+        // Worn: the fresh objects' queries visit far more nodes than the
+        // first ones after the last rebuild (free to measure, and what a
         // worn tree costs); confirmed by the surface-area cost.
         let worn = self.moving.len() > 64
             && self.visits > QUALITY_SLACK * self.built_visits
@@ -494,7 +496,7 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 
     /// Takes the wear figures afresh: the surface-area cost now, the visits
-    /// at the next traversal.
+    /// at the next step's queries.
     fn rebaseline(&mut self) {
         self.built_len = self.moving.len();
         self.built_cost = self.arena.quality().sah_cost;
@@ -579,7 +581,7 @@ impl<V: Vector, T> Bvh<V, T> {
         self.leaves = leaves;
         self.built_cost = self.arena.built_sah_cost();
         self.built_len = self.moving.len();
-        self.built_visits = f64::INFINITY; // measured by the next traversal
+        self.built_visits = f64::INFINITY; // measured by the next queries
         self.rebuilds += 1;
     }
 }
@@ -599,9 +601,8 @@ const ESCAPED_SHARE: usize = 16;
 /// 1.1 times faster per frame than past a half.
 const REBUILD_SHARE: usize = 4;
 
-/// Rebuild when the node pairs visited by the traversal and the
-/// surface-area cost both exceed their values after the last rebuild by
-/// this factor.
+/// Rebuild when the nodes visited per query and the surface-area cost
+/// both exceed their values after the last rebuild by this factor.
 const QUALITY_SLACK: f64 = 1.5;
 
 /// A worn tree is rebuilt at most one leaf in this many per step (and at

@@ -3,18 +3,17 @@
 //!
 //! Both walk pairs of nodes from an explicit stack, skip pairs whose bounds
 //! are apart, and split the node with the larger bound; two leaves get the
-//! exact box test on the objects' current boxes.
+//! exact box test on the objects' current boxes, or with no boxes given
+//! count as a pair when their own bounds overlap (the candidate cache).
 
 use super::tree::{Arena, NONE, area};
 use crate::broad::events::pair_key;
 use crate::geometry::{Aabb, Vector};
 
-/// What a traversal did: leaf pairs given the exact box test, and node
-/// pairs visited.
+/// What a traversal did: leaf pairs given the exact box test.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Traversal {
     pub(super) tested: u64,
-    pub(super) visits: u64,
 }
 
 /// Stacks the traversals reuse from one step to the next.
@@ -79,7 +78,6 @@ fn descend<V: Vector>(
 ) -> Traversal {
     let mut done = Traversal::default();
     while let Some((x, y)) = stack.pop() {
-        done.visits += 1;
         let (nx, ny) = (&a.nodes[x as usize], &b.nodes[y as usize]);
         if !nx.bound.overlaps(&ny.bound) {
             continue;

@@ -5,25 +5,26 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
-use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, nearest_any, scale, sub};
-use super::placement::{Placement, from_p, to_p};
+use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, nearest_any, neg, scale, sub};
+use super::placement::{Frame, Placement, from_p, to_p};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
 
-/// The support of `A - B` for two placed shapes' cores, in world
-/// coordinates; the difference in f64, where the f32 points are exact, so
-/// a gap far smaller than the coordinates keeps its digits.
-pub(crate) fn minkowski<'s, L: Placement>(
-    a: &'s (impl Support<L::V> + ?Sized),
-    pose_a: &'s L,
-    b: &'s (impl Support<L::V> + ?Sized),
-    pose_b: &'s L,
+/// The support of `A - B` for two placed shapes' cores, in A's frame
+/// (`b_in_a` places B there, see [`Placement::relative`]): A's supports
+/// need no transform and B's one. The difference is in f64, where the f32
+/// points are exact, so a gap far smaller than the coordinates keeps its
+/// digits.
+pub(crate) fn minkowski<'s, F: Frame + 's>(
+    a: &'s (impl Support<F::V> + ?Sized),
+    b: &'s (impl Support<F::V> + ?Sized),
+    b_in_a: F,
 ) -> impl Fn(P) -> Vertex + 's {
     move |d: P| {
-        let d: L::V = from_p(d);
-        let back = L::V::from_axes(|k| -d.axis(k));
-        let pa = to_p(pose_a.apply(a.support(pose_a.unrotate(d))));
-        let pb = to_p(pose_b.apply(b.support(pose_b.unrotate(back))));
+        let d: F::V = from_p(d);
+        let back = F::V::from_axes(|k| -d.axis(k));
+        let pa = to_p(a.support(d));
+        let pb = to_p(b_in_a.apply(b.support(b_in_a.unrotate(back))));
         Vertex {
             w: sub(pa, pb),
             a: pa,
@@ -33,34 +34,37 @@ pub(crate) fn minkowski<'s, L: Placement>(
 }
 
 /// The contact of any two convex shapes: GJK on the cores, EPA when they
-/// overlap, then the radii.
+/// overlap, then the radii. Worked out in A's frame, answered in the
+/// world's.
 pub(crate) fn contact<L: Placement>(
     a: &(impl Support<L::V> + ?Sized),
     pose_a: &L,
     b: &(impl Support<L::V> + ?Sized),
     pose_b: &L,
 ) -> Contact<L::V> {
-    let shapes = minkowski(a, pose_a, b, pose_b);
+    let b_in_a = pose_a.relative(pose_b);
+    let shapes = minkowski(a, b, b_in_a);
     let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
-    let start = sub(to_p(pose_a.position()), to_p(pose_b.position()));
-    let (depth, normal, pa, pb) = match gjk(L::V::DIM, &shapes, start) {
+    // From A's origin toward B's, in A's frame.
+    let between = to_p(b_in_a.origin());
+    let (depth, normal, pa, pb) = match gjk(L::V::DIM, &shapes, neg(between)) {
         Gjk::Separated(simplex) => {
             let p = simplex.point();
-            let between = sub(p.b, p.a);
-            let d = dot(between, between).sqrt();
+            let gap = sub(p.b, p.a);
+            let d = dot(gap, gap).sqrt();
             if d > 0.0 {
-                (-d, scale(between, 1.0 / d), p.a, p.b)
+                (-d, scale(gap, 1.0 / d), p.a, p.b)
             } else {
-                overlapping::<L>(&shapes, &simplex, pose_a, pose_b)
+                overlapping::<L>(&shapes, &simplex, between)
             }
         }
-        Gjk::Overlapping(simplex) => overlapping::<L>(&shapes, &simplex, pose_a, pose_b),
+        Gjk::Overlapping(simplex) => overlapping::<L>(&shapes, &simplex, between),
     };
     Contact {
-        normal: from_p(normal),
+        normal: pose_a.rotate(from_p(normal)),
         depth: (depth + ra + rb) as f32,
-        point_a: from_p(add(pa, scale(normal, ra))),
-        point_b: from_p(sub(pb, scale(normal, rb))),
+        point_a: pose_a.apply(from_p(add(pa, scale(normal, ra)))),
+        point_b: pose_a.apply(from_p(sub(pb, scale(normal, rb)))),
     }
 }
 
@@ -72,9 +76,9 @@ pub(crate) fn distance<L: Placement>(
     b: &(impl Support<L::V> + ?Sized),
     pose_b: &L,
 ) -> f32 {
-    let shapes = minkowski(a, pose_a, b, pose_b);
-    let start = sub(to_p(pose_a.position()), to_p(pose_b.position()));
-    match gjk(L::V::DIM, &shapes, start) {
+    let b_in_a = pose_a.relative(pose_b);
+    let shapes = minkowski(a, b, b_in_a);
+    match gjk(L::V::DIM, &shapes, neg(to_p(b_in_a.origin()))) {
         Gjk::Separated(simplex) => {
             let p = simplex.point();
             let between = sub(p.b, p.a);
@@ -86,19 +90,18 @@ pub(crate) fn distance<L: Placement>(
 }
 
 /// Depth (negative: separation), normal and witnesses of overlapping
-/// cores, by EPA; cores whose difference has no volume (area in 2D: two
+/// cores, by EPA, in the frame of `shapes` (`between`: from A's origin
+/// toward B's there); cores whose difference has no volume (area in 2D: two
 /// segments that meet, a point on a segment) touch with depth 0 along the
 /// normal of the difference's flat span, turned toward B.
 fn overlapping<L: Placement>(
     shapes: &impl Fn(P) -> Vertex,
     simplex: &Simplex,
-    pose_a: &L,
-    pose_b: &L,
+    between: P,
 ) -> (f64, P, P, P) {
     if let Some(pen) = L::penetration(shapes, simplex) {
         return (pen.depth, pen.normal, pen.a, pen.b);
     }
-    let between = sub(to_p(pose_b.position()), to_p(pose_a.position()));
     let normal = flat_normal(L::V::DIM, shapes, between);
     let v = shapes(normal);
     (0.0, normal, v.a, v.b)
@@ -263,8 +266,12 @@ fn gjk_ray<L: Placement>(
     shape: &(impl Support<L::V> + ?Sized),
     pose: &L,
 ) -> Option<Option<RayCast<L::V>>> {
-    let support = |d: P| -> P { to_p(pose.apply(shape.support(pose.unrotate(from_p(d))))) };
-    let (s, r) = (to_p(ray.origin()), to_p(ray.direction()));
+    // In the shape's frame, where its supports need no transform: the ray's
+    // origin there (offset in f64, rounded once) and its direction.
+    let support = |d: P| -> P { to_p(shape.support(from_p(d))) };
+    let offset = sub(to_p(ray.origin()), to_p(pose.position()));
+    let s = to_p(pose.unrotate(from_p(offset)));
+    let r = to_p(pose.unrotate(ray.direction()));
     let max_t = f64::from(ray.max_t());
     let (mut lambda, mut x, mut n) = (0.0f64, s, [0.0f64; 3]);
     let first = support(r);
@@ -287,7 +294,7 @@ fn gjk_ray<L: Placement>(
             let t = lambda as f32;
             return Some(Some(RayCast {
                 t,
-                normal: from_p(scale(n, 1.0 / len)),
+                normal: pose.rotate(from_p(scale(n, 1.0 / len))),
                 point: ray.at(t),
             }));
         }
@@ -332,15 +339,14 @@ fn gjk_ray<L: Placement>(
         for q in &mut simplex.vertices[..simplex.len] {
             q.w = sub(x, q.a);
         }
-        let reduced = nearest_any(&simplex)?;
-        if reduced.len == L::V::DIM + 1 {
+        let face = nearest_any(&simplex)?;
+        simplex = simplex.picked(&face);
+        if face.len == L::V::DIM + 1 {
             // x is inside the shape's hull of these points: on the ray at
             // lambda, where it entered (or inside from the start).
             v = [0.0; 3];
-            simplex = reduced;
             continue;
         }
-        simplex = reduced;
         v = simplex.nearest_w();
     }
     None

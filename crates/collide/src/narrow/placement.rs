@@ -30,10 +30,30 @@ pub(crate) trait Placement: Copy {
     fn rotate(&self, local: Self::V) -> Self::V;
     /// A world direction in local coordinates.
     fn unrotate(&self, world: Self::V) -> Self::V;
+    /// How `other` is placed as seen from this placement: its local
+    /// coordinates to this one's. The general algorithms work in the first
+    /// shape's frame, so its supports need no transform and the other's
+    /// one (instead of two each).
+    fn relative(&self, other: &Self) -> Self::Frame;
+    /// The rigid transform the supports use, many times per query (2D: a
+    /// pose; 3D: a rotation matrix, cheaper per point than a quaternion).
+    type Frame: Frame<V = Self::V>;
     /// EPA in this dimension, from GJK's last simplex; `None` when the
     /// difference has no volume (area in 2D): the cores touch without
     /// depth.
     fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration>;
+}
+
+/// A rigid transform from one shape's local coordinates to another's
+/// (see [`Placement::relative`]).
+pub(crate) trait Frame: Copy {
+    type V: Vector;
+    /// A point in the target coordinates.
+    fn apply(&self, local: Self::V) -> Self::V;
+    /// A direction in the target coordinates back in the local ones.
+    fn unrotate(&self, target: Self::V) -> Self::V;
+    /// Where the local origin lies in the target coordinates.
+    fn origin(&self) -> Self::V;
 }
 
 /// A vector as f64 coordinates (zero beyond its dimension).

@@ -4,35 +4,53 @@
 //! edges and faces, instead of solving a small linear system for every
 //! face as the general solver in `gjk.rs` does.
 //!
-//! Only the faces holding the newest point can hold the nearest point (the
-//! others held the previous one, which the newest support improved on).
-//! When rounding says otherwise, or a face is degenerate (points in a
-//! line, a flat tetrahedron), this gives up and the general solver
-//! answers, so the two agree wherever this one answers.
+//! In GJK only the faces holding the newest point can hold the nearest
+//! point (the others held the previous one, which the newest support
+//! improved on), so [`nearest_by_regions`] tests only those; the GJK ray
+//! cast moves every point at once and asks [`nearest_any_by_regions`],
+//! which tests every face. When rounding says otherwise, or a face is
+//! degenerate (points in a line, a flat tetrahedron), or the origin is
+//! inside a tetrahedron, these give up and the general solver answers, so
+//! the two agree wherever these answer.
 
-use super::gjk::{P, Simplex, dot, sub};
+use super::gjk::{Face, P, Simplex, dot, sub};
 
 /// The nearest point's face, for a simplex whose last point is the newest;
 /// `None` to leave the answer to the general solver.
-pub(crate) fn nearest_by_regions(simplex: &Simplex) -> Option<Simplex> {
+pub(crate) fn nearest_by_regions(simplex: &Simplex) -> Option<Face> {
+    by_regions(simplex, true)
+}
+
+/// The nearest point's face among all of the simplex's faces; `None` to
+/// leave the answer to the general solver.
+pub(crate) fn nearest_any_by_regions(simplex: &Simplex) -> Option<Face> {
+    by_regions(simplex, false)
+}
+
+/// Both of the above: with `newest` only faces holding the last point
+/// count (anything else is rounding, and gives up).
+fn by_regions(simplex: &Simplex, newest: bool) -> Option<Face> {
     let w = |k: usize| simplex.vertices[k].w;
     match simplex.len {
-        1 => Some(*simplex),
-        2 => Some(segment(simplex)),
+        1 => Some(Face {
+            len: 1,
+            weights: [1.0, 0.0, 0.0, 0.0],
+            ..Face::default()
+        }),
+        2 => Some(segment(simplex, newest)),
         3 => {
             let (face, weights) = triangle(w(0), w(1), w(2))?;
-            (face & 0b100 != 0).then(|| pick(simplex, [0, 1, 2], face, weights))
+            (!newest || face & 0b100 != 0).then(|| pick([0, 1, 2], face, weights))
         }
-        4 => tetrahedron(simplex),
+        4 => tetrahedron(simplex, newest),
         _ => None,
     }
 }
 
-/// The nearest point of the two-point simplex (the second the newest), as
-/// a simplex.
-fn segment(simplex: &Simplex) -> Simplex {
-    let [a, b, ..] = simplex.vertices;
-    let (wa, wb) = (a.w, b.w);
+/// The nearest point's face of a two-point simplex. With `newest`, the
+/// first point alone is never the answer (the second is the newest).
+fn segment(simplex: &Simplex, newest: bool) -> Face {
+    let (wa, wb) = (simplex.vertices[0].w, simplex.vertices[1].w);
     let ab = sub(wb, wa);
     let len_sq = dot(ab, ab);
     let t = if len_sq > 0.0 {
@@ -40,19 +58,22 @@ fn segment(simplex: &Simplex) -> Simplex {
     } else {
         1.0
     };
-    let mut out = Simplex::default();
+    let only = |k: u8| Face {
+        index: [k, 0, 0, 0],
+        weights: [1.0, 0.0, 0.0, 0.0],
+        len: 1,
+    };
     if t > 0.0 && t < 1.0 {
-        out.vertices[0] = a;
-        out.vertices[1] = b;
-        out.weights[0] = 1.0 - t;
-        out.weights[1] = t;
-        out.len = 2;
+        Face {
+            index: [0, 1, 0, 0],
+            weights: [1.0 - t, t, 0.0, 0.0],
+            len: 2,
+        }
+    } else if !newest && t <= 0.0 {
+        only(0)
     } else {
-        out.vertices[0] = b;
-        out.weights[0] = 1.0;
-        out.len = 1;
+        only(1)
     }
-    out
 }
 
 /// The Voronoi region of the origin for triangle `a b c`: a bit mask of the
@@ -100,17 +121,23 @@ fn triangle(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
     Some((0b111, [1.0 - v - w, v, w]))
 }
 
-/// The tetrahedron's nearest point: the best of the faces holding the
-/// newest point (the last) that the origin lies outside of, or the whole
-/// tetrahedron when it holds the origin.
-fn tetrahedron(simplex: &Simplex) -> Option<Simplex> {
+/// The tetrahedron's nearest point: the best of the faces (with
+/// `newest`, those holding the last point) that the origin lies outside
+/// of; `None` when it holds the origin (the general solver's weights).
+fn tetrahedron(simplex: &Simplex, newest: bool) -> Option<Face> {
     let w = |k: usize| simplex.vertices[k].w;
-    // The faces holding point 3, each with the point opposite it.
-    const FACES: [([usize; 3], usize); 3] = [([0, 1, 3], 2), ([0, 2, 3], 1), ([1, 2, 3], 0)];
-    let mut best: Option<(f64, Simplex)> = None;
+    // Each face with the point opposite it; all but the first hold point 3.
+    const FACES: [([u8; 3], usize); 4] = [
+        ([0, 1, 2], 3),
+        ([0, 1, 3], 2),
+        ([0, 2, 3], 1),
+        ([1, 2, 3], 0),
+    ];
+    let faces = if newest { &FACES[1..] } else { &FACES[..] };
+    let mut best: Option<(f64, Face)> = None;
     let mut inside = true;
-    for (face, opposite) in FACES {
-        let (a, b, c) = (w(face[0]), w(face[1]), w(face[2]));
+    for &(face, opposite) in faces {
+        let (a, b, c) = (w(face[0].into()), w(face[1].into()), w(face[2].into()));
         let n = cross(sub(b, a), sub(c, a));
         let origin_side = -dot(a, n);
         let other_side = dot(sub(w(opposite), a), n);
@@ -123,11 +150,11 @@ fn tetrahedron(simplex: &Simplex) -> Option<Simplex> {
         }
         inside = false;
         let (mask, weights) = triangle(a, b, c)?;
-        if mask & 0b100 == 0 {
+        if newest && mask & 0b100 == 0 {
             return None; // a feature without the newest point: rounding
         }
-        let found = pick(simplex, face, mask, weights);
-        let w = found.nearest_w();
+        let found = pick(face, mask, weights);
+        let w = found.nearest_w(simplex);
         let d = dot(w, w);
         if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, found));
@@ -139,13 +166,13 @@ fn tetrahedron(simplex: &Simplex) -> Option<Simplex> {
     best.map(|(_, s)| s)
 }
 
-/// The sub-simplex of `simplex` made of the points `index[k]` whose bit `k`
-/// is set in `mask`, with their `weights`.
-fn pick(simplex: &Simplex, index: [usize; 3], mask: u8, weights: [f64; 3]) -> Simplex {
-    let mut out = Simplex::default();
+/// The face of the points `index[k]` (increasing) whose bit `k` is set in
+/// `mask`, with their `weights`.
+fn pick(index: [u8; 3], mask: u8, weights: [f64; 3]) -> Face {
+    let mut out = Face::default();
     for k in 0..3 {
         if mask & (1 << k) != 0 {
-            out.vertices[out.len] = simplex.vertices[index[k]];
+            out.index[out.len] = index[k];
             out.weights[out.len] = weights[k];
             out.len += 1;
         }
@@ -180,6 +207,24 @@ mod tests {
         s
     }
 
+    /// The regions' face `fast` gives the general solver's nearest point
+    /// (same distance), with weights in [0, 1] summing to 1, on increasing
+    /// indices.
+    fn assert_agree(case: usize, s: &Simplex, fast: &Face, general: &Face) {
+        let (pf, pg) = (fast.nearest_w(s), general.nearest_w(s));
+        let (df, dg) = (dot(pf, pf), dot(pg, pg));
+        let points: Vec<P> = s.vertices().iter().map(|v| v.w).collect();
+        assert!(
+            (df - dg).abs() <= 1e-9 * (1.0 + dg),
+            "case {case}: {points:?}: regions {df} against {dg}"
+        );
+        let weights = &fast.weights[..fast.len];
+        let sum: f64 = weights.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-9, "case {case}: weights {weights:?}");
+        assert!(weights.iter().all(|&l| (-1e-12..=1.0 + 1e-12).contains(&l)));
+        assert!(fast.index[..fast.len].windows(2).all(|w| w[0] < w[1]));
+    }
+
     /// Wherever the regions answer, their nearest point is the general
     /// solver's (same distance, weights in [0, 1] summing to 1), on random
     /// segments, triangles and tetrahedra in 2D and 3D, many of them near
@@ -211,27 +256,11 @@ mod tests {
                 continue;
             };
             answered += 1;
-            let (pf, pg) = (fast.point().w, general.point().w);
-            let (df, dg) = (dot(pf, pf), dot(pg, pg));
+            assert_agree(case, &s, &fast, &general);
             assert!(
-                (df - dg).abs() <= 1e-9 * (1.0 + dg),
-                "case {case}: {points:?}: regions {df} against {dg}"
-            );
-            let sum: f64 = fast.weights[..fast.len].iter().sum();
-            assert!(
-                (sum - 1.0).abs() < 1e-9,
-                "case {case}: weights {:?}",
-                fast.weights
-            );
-            assert!(
-                fast.weights[..fast.len]
+                fast.index[..fast.len]
                     .iter()
-                    .all(|&l| (-1e-12..=1.0 + 1e-12).contains(&l))
-            );
-            assert!(
-                fast.vertices[..fast.len]
-                    .iter()
-                    .any(|v| v.w == points[len - 1]),
+                    .any(|&k| s.vertices[usize::from(k)].w == points[len - 1]),
                 "case {case}: the newest point is in the answer"
             );
         }
@@ -239,5 +268,41 @@ mod tests {
         // where the nearest feature lacks the newest point, which random
         // points allow and GJK's do not; 89% here).
         assert!(answered * 4 > total * 3, "{answered} of {total}");
+    }
+
+    /// Over every face (the GJK ray cast's question), the regions agree
+    /// with the face solves wherever they answer, on random points from 1
+    /// to 4 around the origin (tetrahedra often enclosing it, which leaves
+    /// the answer to the solves).
+    #[test]
+    fn regions_over_every_face_agree_with_the_face_solves() {
+        let mut rng = SceneRng::new(11);
+        let (mut answered, mut total) = (0, 0);
+        for case in 0..20_000 {
+            let dim = 2 + case % 2;
+            let len = 1 + case % (dim + 1);
+            let spread = if case % 7 == 0 { 1e-3 } else { 1.0 };
+            let points: Vec<P> = (0..len)
+                .map(|_| {
+                    let mut c = |a: usize| {
+                        if a < dim {
+                            f64::from(rng.range(-1.0, 1.0)) * if a == 2 { spread } else { 1.0 }
+                        } else {
+                            0.0
+                        }
+                    };
+                    [c(0), c(1), c(2)]
+                })
+                .collect();
+            let s = simplex(&points);
+            let general = nearest_face(&s, 0).expect("a point always answers");
+            total += 1;
+            let Some(fast) = nearest_any_by_regions(&s) else {
+                continue;
+            };
+            answered += 1;
+            assert_agree(case, &s, &fast, &general);
+        }
+        assert!(answered * 2 > total, "{answered} of {total}");
     }
 }

@@ -3,7 +3,7 @@
 use super::epa;
 use crate::narrow::error::{ShapeError, finite};
 use crate::narrow::gjk::{MinkowskiSupport, Simplex};
-use crate::narrow::placement::{Penetration, Placement};
+use crate::narrow::placement::{Frame, Penetration, Placement};
 use glam::Vec2;
 
 /// A rigid placement in 2D: rotate by `rotation`, then move by `position`.
@@ -108,7 +108,44 @@ impl Placement for Pose {
     fn unrotate(&self, world: Vec2) -> Vec2 {
         Pose::unrotate(self, world)
     }
+    type Frame = Pose;
+    fn relative(&self, other: &Self) -> Pose {
+        // The offset in f64 (the difference of two f32 values is exact
+        // there), rounded once in this pose's frame.
+        let (r, offset) = (
+            self.rotation.as_dvec2(),
+            other.position.as_dvec2() - self.position.as_dvec2(),
+        );
+        let position = glam::DVec2::new(
+            r.x * offset.x + r.y * offset.y,
+            r.x * offset.y - r.y * offset.x,
+        );
+        let q = other.rotation;
+        let rotation = Vec2::new(
+            self.rotation.x * q.x + self.rotation.y * q.y,
+            self.rotation.x * q.y - self.rotation.y * q.x,
+        );
+        Pose {
+            position: position.as_vec2(),
+            rotation,
+        }
+    }
     fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration> {
         epa::penetration(shapes, simplex)
+    }
+}
+
+impl Frame for Pose {
+    type V = Vec2;
+    #[inline]
+    fn apply(&self, local: Vec2) -> Vec2 {
+        Pose::apply(self, local)
+    }
+    #[inline]
+    fn unrotate(&self, target: Vec2) -> Vec2 {
+        Pose::unrotate(self, target)
+    }
+    fn origin(&self) -> Vec2 {
+        self.position
     }
 }

@@ -207,15 +207,17 @@ impl Polygon {
 
 impl Support<Vec2> for Polygon {
     fn support(&self, direction: Vec2) -> Vec2 {
-        let mut best = self.vertices[0];
-        let mut best_dot = best.dot(direction);
-        for &v in &self.vertices()[1..] {
+        // The best index kept without a branch (the winner is
+        // unpredictable, so a branch would miss about once a call).
+        let vertices = self.vertices();
+        let (mut best, mut best_dot) = (0, f32::NEG_INFINITY);
+        for (k, v) in vertices.iter().enumerate() {
             let d = v.dot(direction);
-            if d > best_dot {
-                (best, best_dot) = (v, d);
-            }
+            let better = d > best_dot;
+            best = if better { k } else { best };
+            best_dot = if better { d } else { best_dot };
         }
-        best
+        vertices[best]
     }
     fn radius(&self) -> f32 {
         self.radius

@@ -152,15 +152,17 @@ impl Polyhedron {
 
 impl Support<Vec3> for Polyhedron {
     fn support(&self, direction: Vec3) -> Vec3 {
-        let mut best = self.points[0];
-        let mut best_dot = best.dot(direction);
-        for &p in &self.points()[1..] {
+        // The best index kept without a branch (the winner is
+        // unpredictable, so a branch would miss about once a call).
+        let points = self.points();
+        let (mut best, mut best_dot) = (0, f32::NEG_INFINITY);
+        for (k, p) in points.iter().enumerate() {
             let d = p.dot(direction);
-            if d > best_dot {
-                (best, best_dot) = (p, d);
-            }
+            let better = d > best_dot;
+            best = if better { k } else { best };
+            best_dot = if better { d } else { best_dot };
         }
-        best
+        points[best]
     }
     fn radius(&self) -> f32 {
         self.radius

@@ -9,9 +9,9 @@
 //! improved on), so [`nearest_by_regions`] tests only those; the GJK ray
 //! cast moves every point at once and asks [`nearest_any_by_regions`],
 //! which tests every face. When rounding says otherwise, or a face is
-//! degenerate (points in a line, a flat tetrahedron), or the origin is
-//! inside a tetrahedron, these give up and the general solver answers, so
-//! the two agree wherever these answer.
+//! degenerate (points in a line, a flat tetrahedron), or the origin lies
+//! on a tetrahedron's face, these give up and the general solver answers,
+//! so the two agree wherever these answer.
 
 use super::gjk::{Face, P, Simplex, dot, sub};
 
@@ -123,7 +123,7 @@ fn triangle(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
 
 /// The tetrahedron's nearest point: the best of the faces (with
 /// `newest`, those holding the last point) that the origin lies outside
-/// of; `None` when it holds the origin (the general solver's weights).
+/// of, or the whole tetrahedron when it holds the origin.
 fn tetrahedron(simplex: &Simplex, newest: bool) -> Option<Face> {
     let w = |k: usize| simplex.vertices[k].w;
     // Each face with the point opposite it; all but the first hold point 3.
@@ -161,9 +161,37 @@ fn tetrahedron(simplex: &Simplex, newest: bool) -> Option<Face> {
         }
     }
     if inside {
-        return None; // the origin is inside: the general solver's weights
+        return enclosing(simplex);
     }
     best.map(|(_, s)| s)
+}
+
+/// The whole tetrahedron, for an origin inside it: its barycentric weights
+/// by Cramer's rule, when all are positive (`None` on a face or for a
+/// nearly flat tetrahedron, left to the general solver).
+fn enclosing(simplex: &Simplex) -> Option<Face> {
+    let w = |k: usize| simplex.vertices[k].w;
+    let (e1, e2, e3) = (sub(w(1), w(0)), sub(w(2), w(0)), sub(w(3), w(0)));
+    let det = dot(cross(e1, e2), e3);
+    // Nearly flat: left to the general solver (whose own test, on the
+    // Gram determinant det^2, is ten times less strict, so it never calls
+    // flat what this one solved).
+    let scale_sq = dot(e1, e1).max(dot(e2, e2)).max(dot(e3, e3));
+    if det * det <= 1e-12 * scale_sq * scale_sq * scale_sq {
+        return None;
+    }
+    // origin = w0 + m1 e1 + m2 e2 + m3 e3.
+    let r = [-w(0)[0], -w(0)[1], -w(0)[2]];
+    let m1 = dot(cross(r, e2), e3) / det;
+    let m2 = dot(cross(e1, r), e3) / det;
+    let m3 = dot(cross(e1, e2), r) / det;
+    let weights = [1.0 - m1 - m2 - m3, m1, m2, m3];
+    // (false for NaN)
+    weights.iter().all(|&l| l > 0.0).then_some(Face {
+        index: [0, 1, 2, 3],
+        weights,
+        len: 4,
+    })
 }
 
 /// The face of the points `index[k]` (increasing) whose bit `k` is set in

@@ -42,29 +42,33 @@ struct Polytope {
     faces: Vec<Face>,
     /// Visibility tolerance: a point this far in front of a face sees it.
     epsilon: f64,
+    /// Scratch for [`Polytope::add`]: the edges of the faces a new point
+    /// sees (kept to reuse its allocation).
+    edges: Vec<(usize, usize)>,
+}
+
+/// The face of the polytope's `points` at indices `v`.
+fn face(points: &[Vertex], v: [usize; 3]) -> Face {
+    let [a, b, c] = v.map(|i| points[i].w);
+    let n = cross(sub(b, a), sub(c, a));
+    let len = dot(n, n).sqrt();
+    if len > 0.0 {
+        let normal = scale(n, 1.0 / len);
+        Face {
+            v,
+            normal,
+            distance: dot(normal, a),
+        }
+    } else {
+        Face {
+            v,
+            normal: [0.0; 3],
+            distance: f64::INFINITY,
+        }
+    }
 }
 
 impl Polytope {
-    fn face(&self, v: [usize; 3]) -> Face {
-        let [a, b, c] = v.map(|i| self.points[i].w);
-        let n = cross(sub(b, a), sub(c, a));
-        let len = dot(n, n).sqrt();
-        if len > 0.0 {
-            let normal = scale(n, 1.0 / len);
-            Face {
-                v,
-                normal,
-                distance: dot(normal, a),
-            }
-        } else {
-            Face {
-                v,
-                normal: [0.0; 3],
-                distance: f64::INFINITY,
-            }
-        }
-    }
-
     /// Adds `p` to the hull; false when it is not outside any face.
     fn add(&mut self, p: Vertex) -> bool {
         let epsilon = self.epsilon;
@@ -76,26 +80,20 @@ impl Polytope {
         }
         let index = self.points.len();
         self.points.push(p);
-        let mut edges: Vec<(usize, usize)> = Vec::new();
-        let mut kept = Vec::with_capacity(self.faces.len());
+        self.edges.clear();
         for f in &self.faces {
             if sees(f, &self.points) {
-                edges.extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
-            } else {
-                kept.push(*f);
+                self.edges
+                    .extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
             }
         }
+        self.faces.retain(|f| !sees(f, &self.points));
         // The horizon: visible faces' edges whose reverse is not also a
         // visible face's edge.
-        let horizon: Vec<(usize, usize)> = edges
-            .iter()
-            .copied()
-            .filter(|&(i, j)| !edges.contains(&(j, i)))
-            .collect();
-        self.faces = kept;
-        for (i, j) in horizon {
-            let face = self.face([i, j, index]);
-            self.faces.push(face);
+        for &(i, j) in &self.edges {
+            if !self.edges.contains(&(j, i)) {
+                self.faces.push(face(&self.points, [i, j, index]));
+            }
         }
         true
     }
@@ -205,10 +203,15 @@ fn start(candidates: Vec<Vertex>, epsilon: f64) -> Option<Polytope> {
     if volume.partial_cmp(&(1e-9 * size * size * size)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
+    // Room for the usual growth (a few dozen points), so the loop rarely
+    // reallocates.
+    let mut points = Vec::with_capacity(32);
+    points.extend([i0, i1, i2, i3].map(|i| candidates[i]));
     let mut polytope = Polytope {
-        points: [i0, i1, i2, i3].map(|i| candidates[i]).to_vec(),
-        faces: Vec::new(),
+        points,
+        faces: Vec::with_capacity(64),
         epsilon,
+        edges: Vec::with_capacity(32),
     };
     // Orient the four faces outward: the opposite corner lies behind each.
     for (face, opposite) in [
@@ -217,13 +220,13 @@ fn start(candidates: Vec<Vertex>, epsilon: f64) -> Option<Polytope> {
         ([1, 3, 2], 0),
         ([0, 2, 3], 1),
     ] {
-        let mut f = polytope.face(face);
+        let mut f = self::face(&polytope.points, face);
         if dot(
             f.normal,
             sub(polytope.points[opposite].w, polytope.points[face[0]].w),
         ) > 0.0
         {
-            f = polytope.face([face[0], face[2], face[1]]);
+            f = self::face(&polytope.points, [face[0], face[2], face[1]]);
         }
         polytope.faces.push(f);
     }

@@ -8,7 +8,7 @@ use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
 use crate::narrow::general;
 use crate::narrow::shapes::{self, Ball};
-use crate::narrow::support::Support;
+use crate::narrow::support::{Support, farthest};
 use glam::Vec3;
 
 /// A sphere centred on its pose's position.
@@ -152,17 +152,8 @@ impl Polyhedron {
 
 impl Support<Vec3> for Polyhedron {
     fn support(&self, direction: Vec3) -> Vec3 {
-        // The best index kept without a branch (the winner is
-        // unpredictable, so a branch would miss about once a call).
         let points = self.points();
-        let (mut best, mut best_dot) = (0, f32::NEG_INFINITY);
-        for (k, p) in points.iter().enumerate() {
-            let d = p.dot(direction);
-            let better = d > best_dot;
-            best = if better { k } else { best };
-            best_dot = if better { d } else { best_dot };
-        }
-        points[best]
+        points[farthest(points, |p| p.dot(direction))]
     }
     fn radius(&self) -> f32 {
         self.radius

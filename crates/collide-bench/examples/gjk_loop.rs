@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Argument: `d2` or `d3` (GJK distance), `c2` or `c3` (contact: GJK, then
-//! EPA when they overlap), `r3` (the GJK ray cast on a polyhedron). The
+//! EPA when they overlap), `s2` (a circle cast at a box, by conservative
+//! advancement), `r3` (the GJK ray cast on a polyhedron). The
 //! machine is noisy: compare two builds by the best of several runs each,
 //! alternated.
 
@@ -29,6 +30,8 @@ fn main() {
         .map(|k| Vec2::from_angle(k as f32 * 1.047) * 0.9)
         .collect();
     let hexagon = d2::Polygon::new(&hexagon).expect("a hexagon");
+    let ball = d2::Circle::new(0.4).expect("a circle");
+    let crate_box = d2::Cuboid::new(Vec2::new(0.8, 0.5)).expect("a box");
     let poses_2d: Vec<(d2::Pose, d2::Pose)> = (0..PAIRS)
         .map(|_| {
             let pose = |rng: &mut SceneRng| {
@@ -94,12 +97,22 @@ fn main() {
                     sink += d3::contact(&polyhedron, a, &polyhedron, b).depth;
                 }
             }
+            "s2" => {
+                // The `narrow` example's circle-to-box cast: from twice the
+                // offset back, along 1.5 times it.
+                for (a, b) in &poses_2d {
+                    let motion = (b.position - a.position) * 2.0;
+                    let from = d2::Pose::at(a.position - motion).expect("finite");
+                    let hit = d2::cast_shape(&ball, &from, motion * 1.5, &crate_box, b, Vec2::ZERO);
+                    sink += hit.map_or(0.0, |h| h.t);
+                }
+            }
             "r3" => {
                 for (ray, pose) in &rays {
                     sink += d3::cast_ray(ray, &polyhedron, pose).map_or(0.0, |hit| hit.t);
                 }
             }
-            other => panic!("unknown query `{other}`: d2, d3, c2, c3 or r3"),
+            other => panic!("unknown query `{other}`: d2, d3, c2, c3, s2 or r3"),
         }
     }
     black_box(sink);

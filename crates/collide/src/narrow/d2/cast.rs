@@ -42,10 +42,14 @@ fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<V
         return None;
     }
     let point = ray.at(t);
-    // The offset is about the radius: f32 keeps its digits.
-    let normal = ((o + d * f64::from(t)) - centre)
-        .as_vec2()
-        .normalize_or_zero();
+    // The offset from the centre is the radius long (to rounding): divided
+    // by it rather than normalized, one square root less.
+    let offset = (o + d * f64::from(t)) - centre;
+    let normal = if radius > 0.0 {
+        (offset / radius).as_vec2()
+    } else {
+        offset.as_vec2().normalize_or_zero()
+    };
     Some(RayCast { t, normal, point })
 }
 

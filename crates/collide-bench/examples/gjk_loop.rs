@@ -58,7 +58,8 @@ fn main() {
     let poses_3d: Vec<(d3::Pose, d3::Pose)> = (0..PAIRS)
         .map(|_| {
             let pose = |rng: &mut SceneRng| {
-                let mut v = |r: f32| Vec3::new(rng.range(-r, r), rng.range(-r, r), rng.range(-r, r));
+                let mut v =
+                    |r: f32| Vec3::new(rng.range(-r, r), rng.range(-r, r), rng.range(-r, r));
                 let (at, axis) = (v(1.5), v(1.0).normalize_or(Vec3::X));
                 let turn = Quat::from_axis_angle(axis, rng.range(-3.0, 3.0));
                 d3::Pose::new(at, turn).expect("finite")

@@ -5,7 +5,7 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
-use super::gjk::{Gjk, P, Simplex, Vertex, add, dot, gjk, nearest_any, neg, scale, sub};
+use super::gjk::{Gjk, P, Simplex, Vertex, add, cross, dot, gjk, nearest_any, neg, scale, sub};
 use super::placement::{Frame, Placement, from_p, to_p};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
@@ -111,13 +111,6 @@ fn overlapping<L: Placement>(
 /// or across its line, leaning toward `between` (the poses' offset); the
 /// sign makes it point along `between` when that has a part across.
 fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
-    let cross = |a: P, b: P| {
-        [
-            a[1] * b[2] - a[2] * b[1],
-            a[2] * b[0] - a[0] * b[2],
-            a[0] * b[1] - a[1] * b[0],
-        ]
-    };
     let unit = |v: P| {
         let len = dot(v, v).sqrt();
         (len > 0.0).then(|| scale(v, 1.0 / len))

@@ -15,7 +15,7 @@
 //! degenerate face (points in a line) is skipped, a smaller face answering
 //! for it. A faster classification by Voronoi regions (`regions.rs`)
 //! answers first and leaves these solves to degenerate and rounding
-//! cases and to the final, overlapping tetrahedron.
+//! cases (and to an origin on a tetrahedron's face).
 //!
 //! Arithmetic is in f64 on `[f64; 3]` points (the third axis zero in 2D):
 //! the support points are exact f32 values, so the answer's error stays
@@ -39,6 +39,14 @@ pub(crate) fn dot(a: P, b: P) -> f64 {
 }
 pub(crate) fn neg(a: P) -> P {
     [-a[0], -a[1], -a[2]]
+}
+/// The cross product (3D; in 2D only its third coordinate is not zero).
+pub(crate) fn cross(a: P, b: P) -> P {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 /// One point of the Minkowski difference and the shape points it came
@@ -232,12 +240,12 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 }
 
 /// The face of `simplex` nearest the origin, with positive weights; `None`
-/// if no face could be solved (never for a
-/// non-empty simplex: single points always can). Only faces holding the
-/// newest point (the last) are tried: the old points' faces held the
-/// previous nearest point, which the newest support improved on.
-/// The Voronoi-region classification of `regions.rs` answers first (a few
-/// dot products); this module's face solves answer where it gives up.
+/// if no face could be solved (never for a non-empty simplex: single
+/// points always can). Only faces holding the newest point (the last) are
+/// tried: the old points' faces held the previous nearest point, which the
+/// newest support improved on. The Voronoi-region classification of
+/// `regions.rs` answers first (a few dot products); this module's face
+/// solves answer where it gives up.
 pub(crate) fn nearest(simplex: &Simplex) -> Option<Face> {
     super::regions::nearest_by_regions(simplex)
         .or_else(|| nearest_face(simplex, 1u32 << (simplex.len - 1)))
@@ -251,11 +259,11 @@ pub(crate) fn nearest_any(simplex: &Simplex) -> Option<Face> {
 
 /// The nearest face among those holding every point in `required` (a
 /// bit mask).
-pub(crate) fn nearest_face(simplex: &Simplex, newest: u32) -> Option<Face> {
+pub(crate) fn nearest_face(simplex: &Simplex, required: u32) -> Option<Face> {
     let n = simplex.len;
     // The best face so far: (squared distance, its points, their weights).
     let mut best: Option<(f64, Face)> = None;
-    for mask in (1u32..(1 << n)).filter(|m| m & newest == newest) {
+    for mask in (1u32..(1 << n)).filter(|m| m & required == required) {
         let mut face = Face::from_mask(mask);
         let Some(weights) = face_weights(simplex, &face) else {
             continue;

@@ -13,7 +13,7 @@
 //! on a tetrahedron's face, these give up and the general solver answers,
 //! so the two agree wherever these answer.
 
-use super::gjk::{Face, P, Simplex, dot, sub};
+use super::gjk::{Face, P, Simplex, cross, dot, neg, sub};
 
 /// The nearest point's face, for a simplex whose last point is the newest;
 /// `None` to leave the answer to the general solver.
@@ -174,14 +174,14 @@ fn enclosing(simplex: &Simplex) -> Option<Face> {
     let (e1, e2, e3) = (sub(w(1), w(0)), sub(w(2), w(0)), sub(w(3), w(0)));
     let det = dot(cross(e1, e2), e3);
     // Nearly flat: left to the general solver (whose own test, on the
-    // Gram determinant det^2, is ten times less strict, so it never calls
-    // flat what this one solved).
+    // Gram determinant det^2, is ten times less strict, so it does not
+    // call flat what this one solved, short of rounding).
     let scale_sq = dot(e1, e1).max(dot(e2, e2)).max(dot(e3, e3));
     if det * det <= 1e-12 * scale_sq * scale_sq * scale_sq {
         return None;
     }
     // origin = w0 + m1 e1 + m2 e2 + m3 e3.
-    let r = [-w(0)[0], -w(0)[1], -w(0)[2]];
+    let r = neg(w(0));
     let m1 = dot(cross(r, e2), e3) / det;
     let m2 = dot(cross(e1, r), e3) / det;
     let m3 = dot(cross(e1, e2), r) / det;
@@ -206,14 +206,6 @@ fn pick(index: [u8; 3], mask: u8, weights: [f64; 3]) -> Face {
         }
     }
     out
-}
-
-fn cross(a: P, b: P) -> P {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 #[cfg(test)]

@@ -13,18 +13,10 @@
 //! sliver of overlap), the faces it is behind have negative distances and
 //! are pushed out first, so the loop still ends on the boundary.
 
-use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, scale, sub};
+use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, cross, dot, scale, sub};
 use crate::narrow::placement::Penetration;
 
 const MAX_ITERATIONS: usize = 64;
-
-fn cross(a: P, b: P) -> P {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
 
 /// A triangle of the polytope, counter-clockwise seen from outside.
 #[derive(Clone, Copy, Debug)]
@@ -80,14 +72,17 @@ impl Polytope {
         }
         let index = self.points.len();
         self.points.push(p);
+        // The faces the point sees go; their edges are kept (one test per
+        // face).
         self.edges.clear();
-        for f in &self.faces {
-            if sees(f, &self.points) {
-                self.edges
-                    .extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
+        let (points, edges) = (&self.points, &mut self.edges);
+        self.faces.retain(|f| {
+            let seen = sees(f, points);
+            if seen {
+                edges.extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
             }
-        }
-        self.faces.retain(|f| !sees(f, &self.points));
+            !seen
+        });
         // The horizon: visible faces' edges whose reverse is not also a
         // visible face's edge.
         for &(i, j) in &self.edges {

@@ -8,8 +8,8 @@
 //! ```
 //!
 //! Argument: `d2` or `d3` (GJK distance), `c2` or `c3` (contact: GJK, then
-//! EPA when they overlap), `s2` (a circle cast at a box, by conservative
-//! advancement), `r3` (the GJK ray cast on a polyhedron). The
+//! EPA when they overlap), `s2` (a circle cast at a box: one GJK ray cast on
+//! their difference), `r3` (the GJK ray cast on a polyhedron). The
 //! machine is noisy: compare two builds by the best of several runs each,
 //! alternated.
 

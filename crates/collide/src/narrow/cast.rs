@@ -1,6 +1,7 @@
 //! Casts: where a ray first enters a shape ([`RayCast`]), and when a
-//! moving shape first touches another ([`ShapeCast`]), by conservative
-//! advancement.
+//! moving shape first touches another ([`ShapeCast`]), and conservative
+//! advancement: the fallback of the GJK cast (`gjk_cast.rs`) when it does
+//! not settle, and the judge of a cast that starts in contact.
 //!
 //! Conservative advancement: at the current time, the contact query gives
 //! the gap and the normal between the shapes. The gap cannot close faster

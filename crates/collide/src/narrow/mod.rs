@@ -12,8 +12,8 @@
 //!   `contact_cuboid_cuboid` (SAT with the minimum translation vector),
 //!   `cast_ray_capsule`, ... and the general
 //!   ones for any pair, built on one small trait, [`Support`]: GJK for
-//!   distance and closest points, EPA for depth, conservative advancement
-//!   for casts.
+//!   distance and closest points, EPA for depth, the GJK ray cast (with
+//!   the radii as a margin) for casts.
 //! - Every answer is a [`Contact`] (or a cast hit), in the frame the poses
 //!   are given in, with the normal from the first shape toward the second.
 //!
@@ -26,6 +26,7 @@ pub mod d3;
 mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;
+mod gjk_cast;
 pub(crate) mod placement;
 mod regions;
 mod shapes;

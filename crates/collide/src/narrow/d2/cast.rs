@@ -1,5 +1,5 @@
 //! Casts in 2D: rays against each shape in closed form (or, for any
-//! shape, by conservative advancement), and shapes moving against shapes.
+//! shape, by the GJK ray cast), and shapes moving against shapes.
 
 use super::pose::Pose;
 use super::shapes::{Capsule, Circle, Cuboid, Polygon};
@@ -216,10 +216,10 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
     }
 }
 
-/// A ray against any convex shape: the GJK ray cast for sharp shapes,
-/// conservative advancement of a point along it for rounded ones (exact to
-/// about a hundred-thousandth of the ray's length); the closed forms above
-/// are faster.
+/// A ray against any convex shape: the GJK ray cast on its core, with its
+/// radius as a margin (exact to about a millionth of the radius and the
+/// origin's distance for rounded shapes); the closed forms above are
+/// faster.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -241,9 +241,11 @@ pub fn cast_ray(
 
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by
 /// `motion_b` (both straight, without turning, over `t` in `[0, 1]`); see
-/// [`ShapeCast`] for the rules at contact. The tolerance is a hundred-
-/// thousandth of the relative motion or of the smaller shape, whichever is
-/// larger, so a large target does not blur the answer.
+/// [`ShapeCast`] for the rules at contact. One GJK ray cast on the
+/// difference of the shapes' cores, the radii as its margin. The
+/// tolerance is a hundred-thousandth of the relative motion or of the
+/// smaller shape, whichever is larger, so a large target does not blur the
+/// answer.
 pub fn cast_shape(
     a: &(impl Support<Vec2> + ?Sized),
     pose_a: &Pose,

@@ -1,6 +1,6 @@
 //! Casts in 3D: rays against spheres, boxes and capsules in closed form
-//! (or, for any shape, by conservative advancement), and shapes moving
-//! against shapes.
+//! (or, for any shape, by the GJK ray cast), and shapes moving against
+//! shapes.
 
 use super::pose::Pose;
 use super::shapes::{Capsule, Cuboid, Sphere};
@@ -162,9 +162,9 @@ fn cylinder_entry(
 }
 
 /// A ray against any convex shape (a [`Polyhedron`](super::Polyhedron),
-/// a rounded one): the GJK ray cast for sharp shapes, conservative
-/// advancement of a point along it for rounded ones (exact to about a
-/// hundred-thousandth of the ray's length).
+/// a rounded one): the GJK ray cast on its core, with its radius as a
+/// margin (exact to about a millionth of the radius and the origin's
+/// distance for rounded shapes).
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -186,9 +186,11 @@ pub fn cast_ray(
 
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by
 /// `motion_b` (both straight, without turning, over `t` in `[0, 1]`); see
-/// [`ShapeCast`] for the rules at contact. The tolerance is a hundred-
-/// thousandth of the relative motion or of the smaller shape, whichever is
-/// larger, so a large target does not blur the answer.
+/// [`ShapeCast`] for the rules at contact. One GJK ray cast on the
+/// difference of the shapes' cores, the radii as its margin. The
+/// tolerance is a hundred-thousandth of the relative motion or of the
+/// smaller shape, whichever is larger, so a large target does not blur the
+/// answer.
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Cuboid, Pose, cast_shape};

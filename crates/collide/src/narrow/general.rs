@@ -6,9 +6,10 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
-use super::gjk::{Gjk, P, Simplex, Vertex, add, cross, dot, gjk, neg, scale, sub};
+use super::gjk::{Gjk, Point, Simplex, Vertex, add, cross, dot, gjk, neg, scale, sub};
 use super::gjk_cast::gjk_cast;
-use super::placement::{Frame, Placement, from_p, to_p};
+use super::placement::{Frame, Penetration, Placement};
+use super::point::{Wide, Widen, from_p, to_p, unit};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
 
@@ -21,8 +22,8 @@ pub(crate) fn minkowski<'s, F: Frame + 's>(
     a: &'s (impl Support<F::V> + ?Sized),
     b: &'s (impl Support<F::V> + ?Sized),
     b_in_a: F,
-) -> impl Fn(P) -> Vertex + 's {
-    move |d: P| {
+) -> impl Fn(Wide<F::V>) -> Vertex<Wide<F::V>> + 's {
+    move |d: Wide<F::V>| {
         let d: F::V = from_p(d);
         let back = F::V::from_axes(|k| -d.axis(k));
         let pa = to_p(a.support(d));
@@ -49,24 +50,30 @@ pub(crate) fn contact<L: Placement>(
     let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
     // From A's origin toward B's, in A's frame.
     let between = to_p(b_in_a.origin());
-    let (depth, normal, pa, pb) = match gjk(L::V::DIM, &shapes, neg(between)) {
+    let found = match gjk(&shapes, neg(between)) {
         Gjk::Separated(simplex) => {
             let p = simplex.point();
             let gap = sub(p.b, p.a);
             let d = dot(gap, gap).sqrt();
             if d > 0.0 {
-                (-d, scale(gap, 1.0 / d), p.a, p.b)
+                Penetration {
+                    depth: -d,
+                    normal: scale(gap, 1.0 / d),
+                    a: p.a,
+                    b: p.b,
+                }
             } else {
                 overlapping::<L>(&shapes, &simplex, between)
             }
         }
         Gjk::Overlapping(simplex) => overlapping::<L>(&shapes, &simplex, between),
     };
+    let normal = found.normal;
     Contact {
         normal: pose_a.rotate(from_p(normal)),
-        depth: (depth + ra + rb) as f32,
-        point_a: pose_a.apply(from_p(add(pa, scale(normal, ra)))),
-        point_b: pose_a.apply(from_p(sub(pb, scale(normal, rb)))),
+        depth: (found.depth + ra + rb) as f32,
+        point_a: pose_a.apply(from_p(add(found.a, scale(normal, ra)))),
+        point_b: pose_a.apply(from_p(sub(found.b, scale(normal, rb)))),
     }
 }
 
@@ -80,7 +87,7 @@ pub(crate) fn distance<L: Placement>(
 ) -> f32 {
     let b_in_a = pose_a.relative(pose_b);
     let shapes = minkowski(a, b, b_in_a);
-    match gjk(L::V::DIM, &shapes, neg(to_p(b_in_a.origin()))) {
+    match gjk(&shapes, neg(to_p(b_in_a.origin()))) {
         Gjk::Separated(simplex) => {
             let p = simplex.point();
             let between = sub(p.b, p.a);
@@ -97,23 +104,29 @@ pub(crate) fn distance<L: Placement>(
 /// segments that meet, a point on a segment) touch with depth 0 along the
 /// normal of the difference's flat span, turned toward B.
 fn overlapping<L: Placement>(
-    shapes: &impl Fn(P) -> Vertex,
-    simplex: &Simplex,
-    between: P,
-) -> (f64, P, P, P) {
+    shapes: &impl Fn(Wide<L::V>) -> Vertex<Wide<L::V>>,
+    simplex: &Simplex<Wide<L::V>>,
+    between: Wide<L::V>,
+) -> Penetration<Wide<L::V>> {
     if let Some(pen) = L::penetration(shapes, simplex) {
-        return (pen.depth, pen.normal, pen.a, pen.b);
+        return pen;
     }
-    let normal = flat_normal(L::V::DIM, shapes, between);
+    let normal = flat_normal(shapes, between);
     let v = shapes(normal);
-    (0.0, normal, v.a, v.b)
+    Penetration {
+        depth: 0.0,
+        normal,
+        a: v.a,
+        b: v.b,
+    }
 }
 
 /// A unit normal to a difference without volume: across its plane (3D),
 /// or across its line, leaning toward `between` (the poses' offset); the
 /// sign makes it point along `between` when that has a part across.
-fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
-    let unit = |v: P| {
+fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
+    let dim = P::DIM;
+    let normalized = |v: P| {
         let len = dot(v, v).sqrt();
         (len > 0.0).then(|| scale(v, 1.0 / len))
     };
@@ -121,13 +134,11 @@ fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
     let mut points: Vec<P> = Vec::new();
     for k in 0..dim {
         for sign in [1.0, -1.0] {
-            let mut d = [0.0; 3];
-            d[k] = sign;
-            points.push(shapes(d).w);
+            points.push(shapes(P::from_axes(|j| if j == k { sign } else { 0.0 })).w);
         }
     }
-    points.push(shapes([1.0, 1.0, if dim == 3 { 1.0 } else { 0.0 }]).w);
-    points.push(shapes([-1.0, 1.0, if dim == 3 { -1.0 } else { 0.0 }]).w);
+    points.push(shapes(P::from_axes(|_| 1.0)).w);
+    points.push(shapes(P::from_axes(|k| if k == 1 { 1.0 } else { -1.0 })).w);
     let p0 = points[0];
     let far = |score: &dyn Fn(P) -> f64| {
         points
@@ -137,10 +148,10 @@ fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
             .unwrap_or(p0)
     };
     let p1 = far(&|p| dot(sub(p, p0), sub(p, p0)));
-    let line = unit(sub(p1, p0));
+    let line = normalized(sub(p1, p0));
     let across = |v: P, u: P| sub(v, scale(u, dot(v, u)));
     let candidate = match line {
-        None => unit(between),
+        None => normalized(between),
         Some(u) => {
             let p2 = far(&|p| {
                 let a = across(sub(p, p0), u);
@@ -149,18 +160,22 @@ fn flat_normal(dim: usize, shapes: &impl Fn(P) -> Vertex, between: P) -> P {
             let width = across(sub(p2, p0), u);
             let length = dot(sub(p1, p0), sub(p1, p0)).sqrt();
             if dim == 3 && dot(width, width).sqrt() > 1e-9 * length {
-                unit(cross(u, width))
+                normalized(cross(u, width))
             } else if dim == 2 {
-                Some([-u[1], u[0], 0.0])
+                Some(P::from_axes(|k| match k {
+                    0 => -u.axis(1),
+                    1 => u.axis(0),
+                    _ => 0.0,
+                }))
             } else {
                 // A line in 3D: across it toward B, or any direction across.
-                unit(across(between, u))
-                    .or_else(|| unit(cross(u, [1.0, 0.0, 0.0])))
-                    .or_else(|| unit(cross(u, [0.0, 1.0, 0.0])))
+                normalized(across(between, u))
+                    .or_else(|| normalized(cross(u, unit(0))))
+                    .or_else(|| normalized(cross(u, unit(1))))
             }
         }
     };
-    let n = candidate.unwrap_or([0.0, 1.0, 0.0]);
+    let n = candidate.unwrap_or(unit(1));
     if dot(n, between) < 0.0 {
         scale(n, -1.0)
     } else {
@@ -189,9 +204,8 @@ pub(crate) fn cast_shape<L: Placement>(
     let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
     let r = to_p(pose_a.unrotate(relative));
     let cast = gjk_cast(
-        L::V::DIM,
         &shapes,
-        [0.0; 3],
+        <Wide<L::V> as Point>::ZERO,
         r,
         1.0,
         ra + rb,
@@ -310,7 +324,7 @@ pub(crate) fn cast_ray<L: Placement>(
     if let Some(answer) = ray_by_gjk(ray, shape, pose) {
         return answer;
     }
-    let point = Point;
+    let point = PointCore;
     let start = L::at(ray.origin());
     if contact(&point, &start, shape, pose).depth > 0.0 {
         return Some(started_inside(ray));
@@ -339,12 +353,12 @@ fn ray_by_gjk<L: Placement>(
 ) -> Option<Option<RayCast<L::V>>> {
     // In the shape's frame, where its supports need no transform: the ray's
     // origin there (offset in f64, rounded once) and its direction.
-    let support = |d: P| {
+    let support = |d: Wide<L::V>| {
         let p = to_p(shape.support(from_p(d)));
         Vertex {
             w: p,
             a: p,
-            b: [0.0; 3],
+            b: Point::ZERO,
         }
     };
     let offset = sub(to_p(ray.origin()), to_p(pose.position()));
@@ -360,7 +374,7 @@ fn ray_by_gjk<L: Placement>(
         0.0
     };
     let max_t = f64::from(ray.max_t());
-    let Some(stop) = gjk_cast(L::V::DIM, &support, s, r, max_t, margin, tolerance)? else {
+    let Some(stop) = gjk_cast(&support, s, r, max_t, margin, tolerance)? else {
         return Some(None);
     };
     if stop.lambda == 0.0 {
@@ -396,10 +410,19 @@ pub(crate) fn cast_ray_box<L: Placement>(
 ) -> Option<RayCast<L::V>> {
     let p = pose.position();
     let local_origin = pose.unrotate(L::V::from_axes(|k| ray.origin().axis(k) - p.axis(k)));
+    let coordinates = |v: L::V| -> [f64; 3] {
+        std::array::from_fn(|k| {
+            if k < L::V::DIM {
+                f64::from(v.axis(k))
+            } else {
+                0.0
+            }
+        })
+    };
     let (o, d, h) = (
-        to_p(local_origin),
-        to_p(pose.unrotate(ray.direction())),
-        to_p(half),
+        coordinates(local_origin),
+        coordinates(pose.unrotate(ray.direction())),
+        coordinates(half),
     );
     let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut entry_normal = [0.0; 3];
@@ -432,15 +455,15 @@ pub(crate) fn cast_ray_box<L: Placement>(
     }
     Some(RayCast {
         t,
-        normal: pose.rotate(from_p(entry_normal)),
+        normal: pose.rotate(L::V::from_axes(|k| entry_normal[k] as f32)),
         point: ray.at(t),
     })
 }
 
 /// A point: the core of a ray's cast.
-struct Point;
+struct PointCore;
 
-impl<V: Vector> Support<V> for Point {
+impl<V: Vector> Support<V> for PointCore {
     fn support(&self, _direction: V) -> V {
         V::from_axes(|_| 0.0)
     }
@@ -465,13 +488,13 @@ fn exit_of_bounds<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>) -> Option<f32> {
 
 /// The answer for a ray that starts inside the shape: t = 0, the normal
 /// against the ray.
-pub(crate) fn started_inside<V: Vector>(ray: &Ray<V>) -> RayCast<V> {
+pub(crate) fn started_inside<V: Widen>(ray: &Ray<V>) -> RayCast<V> {
     let d = to_p(ray.direction());
     let len = dot(d, d).sqrt();
     let back = if len > 0.0 {
         scale(d, -1.0 / len)
     } else {
-        [0.0; 3]
+        Point::ZERO
     };
     RayCast {
         t: 0.0,
@@ -674,7 +697,7 @@ mod tests {
             let r = to_p(pa.unrotate(relative));
             let tolerance = f64::from(cast_tolerance(&a, &pa, ma, &b, &pb, mb));
             let margin = f64::from(a.radius() + b.radius());
-            if gjk_cast(2, &shapes, [0.0; 3], r, 1.0, margin, tolerance).is_none() {
+            if gjk_cast(&shapes, glam::DVec2::ZERO, r, 1.0, margin, tolerance).is_none() {
                 unsettled += 1;
             }
             hits += usize::from(same_cast(

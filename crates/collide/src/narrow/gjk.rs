@@ -17,42 +17,44 @@
 //! answers first and leaves these solves to degenerate and rounding
 //! cases (and to an origin on a tetrahedron's face).
 //!
-//! Arithmetic is in f64 on `[f64; 3]` points (the third axis zero in 2D):
-//! the support points are exact f32 values, so the answer's error stays
-//! near f32 rounding even when the shapes are far larger than their gap
-//! (a known weakness of f32 GJK near large shapes).
+//! Arithmetic is in f64 on points typed by dimension (`point.rs`): the
+//! support points are exact f32 values, so the answer's error stays near
+//! f32 rounding even when the shapes are far larger than their gap (a
+//! known weakness of f32 GJK near large shapes).
 
-/// A point or direction in up to three dimensions, f64.
-pub(crate) type P = [f64; 3];
+pub(crate) use super::point::Point;
+use super::point::unit;
 
-pub(crate) fn sub(a: P, b: P) -> P {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+#[inline]
+pub(crate) fn sub<P: Point>(a: P, b: P) -> P {
+    a - b
 }
-pub(crate) fn add(a: P, b: P) -> P {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+#[inline]
+pub(crate) fn add<P: Point>(a: P, b: P) -> P {
+    a + b
 }
-pub(crate) fn scale(a: P, s: f64) -> P {
-    [a[0] * s, a[1] * s, a[2] * s]
+#[inline]
+pub(crate) fn scale<P: Point>(a: P, s: f64) -> P {
+    a * s
 }
-pub(crate) fn dot(a: P, b: P) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+#[inline]
+pub(crate) fn dot<P: Point>(a: P, b: P) -> f64 {
+    a.dot(b)
 }
-pub(crate) fn neg(a: P) -> P {
-    [-a[0], -a[1], -a[2]]
+#[inline]
+pub(crate) fn neg<P: Point>(a: P) -> P {
+    -a
 }
-/// The cross product (3D; in 2D only its third coordinate is not zero).
-pub(crate) fn cross(a: P, b: P) -> P {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+/// The cross product (3D; zero in 2D).
+#[inline]
+pub(crate) fn cross<P: Point>(a: P, b: P) -> P {
+    a.cross(b)
 }
 
 /// One point of the Minkowski difference and the shape points it came
 /// from: `w = a - b`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Vertex {
+pub(crate) struct Vertex<P> {
     pub(crate) w: P,
     pub(crate) a: P,
     pub(crate) b: P,
@@ -60,12 +62,13 @@ pub(crate) struct Vertex {
 
 /// The support of `A - B` along a direction: `(a, b)` with `a` farthest
 /// along `d` in A and `b` farthest along `-d` in B.
-pub(crate) trait MinkowskiSupport {
-    fn support(&self, d: P) -> Vertex;
+pub(crate) trait MinkowskiSupport<P> {
+    fn support(&self, d: P) -> Vertex<P>;
 }
 
-impl<F: Fn(P) -> Vertex> MinkowskiSupport for F {
-    fn support(&self, d: P) -> Vertex {
+impl<P, F: Fn(P) -> Vertex<P>> MinkowskiSupport<P> for F {
+    #[inline]
+    fn support(&self, d: P) -> Vertex<P> {
         self(d)
     }
 }
@@ -73,21 +76,21 @@ impl<F: Fn(P) -> Vertex> MinkowskiSupport for F {
 /// A simplex of the difference: up to 4 vertices with the barycentric
 /// weights of its nearest point to the origin.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Simplex {
-    pub(crate) vertices: [Vertex; 4],
+pub(crate) struct Simplex<P> {
+    pub(crate) vertices: [Vertex<P>; 4],
     pub(crate) weights: [f64; 4],
     pub(crate) len: usize,
 }
 
-impl Simplex {
-    pub(crate) fn vertices(&self) -> &[Vertex] {
+impl<P: Point> Simplex<P> {
+    pub(crate) fn vertices(&self) -> &[Vertex<P>] {
         &self.vertices[..self.len]
     }
 
     /// The nearest point alone (its `w`), without the `a` and `b` parts
     /// that [`Simplex::point`] also sums.
     pub(crate) fn nearest_w(&self) -> P {
-        let mut w = [0.0; 3];
+        let mut w = P::ZERO;
         for k in 0..self.len {
             w = add(w, scale(self.vertices[k].w, self.weights[k]));
         }
@@ -95,7 +98,7 @@ impl Simplex {
     }
 
     /// The nearest point and its `a` and `b` parts.
-    pub(crate) fn point(&self) -> Vertex {
+    pub(crate) fn point(&self) -> Vertex<P> {
         let mut out = Vertex::default();
         for k in 0..self.len {
             let (v, l) = (self.vertices[k], self.weights[k]);
@@ -111,7 +114,7 @@ impl Simplex {
     /// collide-bench, 337 against 434 ns per query, best of 5 runs each),
     /// the in-place moves reading back what they had just written.
     #[inline]
-    pub(crate) fn picked(&self, face: &Face) -> Simplex {
+    pub(crate) fn picked(&self, face: &Face) -> Simplex<P> {
         let mut out = Simplex::default();
         for k in 0..face.len {
             out.vertices[k] = self.vertices[usize::from(face.index[k])];
@@ -136,8 +139,8 @@ impl Face {
     /// The face's point nearest the origin (its `w`), from `simplex`'s
     /// points.
     #[inline]
-    pub(crate) fn nearest_w(&self, simplex: &Simplex) -> P {
-        let mut w = [0.0; 3];
+    pub(crate) fn nearest_w<P: Point>(&self, simplex: &Simplex<P>) -> P {
+        let mut w = P::ZERO;
         for k in 0..self.len {
             let v = simplex.vertices[usize::from(self.index[k])].w;
             w = add(w, scale(v, self.weights[k]));
@@ -160,14 +163,14 @@ impl Face {
 
 /// What GJK found.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Gjk {
+pub(crate) enum Gjk<P> {
     /// The cores are apart: the nearest point of `A - B` (its `w` is
     /// `a - b`, its length the distance) and the simplex that holds it.
-    Separated(Simplex),
+    Separated(Simplex<P>),
     /// The origin is in `A - B` (within rounding): the cores touch or
     /// overlap. The simplex is where the search ended, for EPA to start
     /// from.
-    Overlapping(Simplex),
+    Overlapping(Simplex<P>),
 }
 
 /// Iterations before giving up with the best point so far (GJK converges
@@ -178,13 +181,13 @@ const MAX_ITERATIONS: usize = 64;
 /// the squared distance by less than this share.
 const RELATIVE_TOLERANCE: f64 = 1e-12;
 
-/// GJK on the difference in `dim` dimensions, starting along `start` (any
-/// direction; the centre difference is a good one).
-pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
+/// GJK on the difference, starting along `start` (any direction; the
+/// centre difference is a good one).
+pub(crate) fn gjk<P: Point>(shapes: &impl MinkowskiSupport<P>, start: P) -> Gjk<P> {
     let first = shapes.support(if dot(start, start) > 0.0 {
         start
     } else {
-        [1.0, 0.0, 0.0]
+        unit(0)
     });
     let mut simplex = Simplex {
         vertices: [
@@ -223,7 +226,7 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
             simplex.len -= 1;
             return Gjk::Separated(simplex);
         };
-        if face.len == dim + 1 {
+        if face.len == P::DIM + 1 {
             return Gjk::Overlapping(simplex.picked(&face));
         }
         let reduced = simplex.picked(&face);
@@ -246,20 +249,20 @@ pub(crate) fn gjk(dim: usize, shapes: &impl MinkowskiSupport, start: P) -> Gjk {
 /// newest support improved on. The Voronoi-region classification of
 /// `regions.rs` answers first (a few dot products); this module's face
 /// solves answer where it gives up.
-pub(crate) fn nearest(simplex: &Simplex) -> Option<Face> {
+pub(crate) fn nearest<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     super::regions::nearest_by_regions(simplex)
         .or_else(|| nearest_face(simplex, 1u32 << (simplex.len - 1)))
 }
 
 /// [`nearest`] over every face (for a simplex whose points all moved, as
 /// in the GJK ray cast).
-pub(crate) fn nearest_any(simplex: &Simplex) -> Option<Face> {
+pub(crate) fn nearest_any<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     super::regions::nearest_any_by_regions(simplex).or_else(|| nearest_face(simplex, 0))
 }
 
 /// The nearest face among those holding every point in `required` (a
 /// bit mask).
-pub(crate) fn nearest_face(simplex: &Simplex, required: u32) -> Option<Face> {
+pub(crate) fn nearest_face<P: Point>(simplex: &Simplex<P>, required: u32) -> Option<Face> {
     let n = simplex.len;
     // The best face so far: (squared distance, its points, their weights).
     let mut best: Option<(f64, Face)> = None;
@@ -285,7 +288,7 @@ pub(crate) fn nearest_face(simplex: &Simplex, required: u32) -> Option<Face> {
 /// Barycentric weights of the point of the affine hull of `face`
 /// nearest the origin, when they are all positive (the point lies inside
 /// the face); `None` when one is not, or the face is degenerate.
-fn face_weights(simplex: &Simplex, face: &Face) -> Option<[f64; 4]> {
+fn face_weights<P: Point>(simplex: &Simplex<P>, face: &Face) -> Option<[f64; 4]> {
     let k = face.len;
     let w = |j: usize| simplex.vertices[usize::from(face.index[j])].w;
     if k == 1 {
@@ -297,7 +300,7 @@ fn face_weights(simplex: &Simplex, face: &Face) -> Option<[f64; 4]> {
         if j + 1 < k {
             sub(w(j + 1), base)
         } else {
-            [0.0; 3]
+            P::ZERO
         }
     });
     let m = k - 1;
@@ -363,19 +366,19 @@ fn solve(g: &mut [[f64; 4]; 3], m: usize, scale_sq: f64) -> Option<[f64; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::{DVec2, DVec3};
 
-    /// Support of a box [lo, hi] (2D, z = 0) translated by `at`.
-    fn boxed(lo: [f64; 2], hi: [f64; 2]) -> impl Fn(P) -> P {
-        move |d: P| {
-            [
-                if d[0] >= 0.0 { hi[0] } else { lo[0] },
-                if d[1] >= 0.0 { hi[1] } else { lo[1] },
-                0.0,
-            ]
+    /// Support of a 2D box [lo, hi].
+    fn boxed(lo: [f64; 2], hi: [f64; 2]) -> impl Fn(DVec2) -> DVec2 {
+        move |d: DVec2| {
+            DVec2::new(
+                if d.x >= 0.0 { hi[0] } else { lo[0] },
+                if d.y >= 0.0 { hi[1] } else { lo[1] },
+            )
         }
     }
 
-    fn pair(a: impl Fn(P) -> P, b: impl Fn(P) -> P) -> impl Fn(P) -> Vertex {
+    fn pair<P: Point>(a: impl Fn(P) -> P, b: impl Fn(P) -> P) -> impl Fn(P) -> Vertex<P> {
         move |d: P| {
             let (pa, pb) = (a(d), b(neg(d)));
             Vertex {
@@ -389,15 +392,15 @@ mod tests {
     #[test]
     fn distance_between_boxes_is_exact() {
         let shapes = pair(boxed([0.0, 0.0], [1.0, 1.0]), boxed([3.0, 0.5], [4.0, 2.0]));
-        let Gjk::Separated(s) = gjk(2, &shapes, [1.0, 0.0, 0.0]) else {
+        let Gjk::Separated(s) = gjk(&shapes, DVec2::X) else {
             panic!("apart")
         };
         let p = s.point();
         assert!((dot(p.w, p.w).sqrt() - 2.0).abs() < 1e-12);
-        assert!((p.a[0] - 1.0).abs() < 1e-12 && (p.b[0] - 3.0).abs() < 1e-12);
+        assert!((p.a.x - 1.0).abs() < 1e-12 && (p.b.x - 3.0).abs() < 1e-12);
         // Diagonal: nearest corners (1,1) and (3,3): distance sqrt 8.
         let shapes = pair(boxed([0.0, 0.0], [1.0, 1.0]), boxed([3.0, 3.0], [4.0, 4.0]));
-        let Gjk::Separated(s) = gjk(2, &shapes, [1.0, 1.0, 0.0]) else {
+        let Gjk::Separated(s) = gjk(&shapes, DVec2::ONE) else {
             panic!("apart")
         };
         assert!((dot(s.point().w, s.point().w) - 8.0).abs() < 1e-9);
@@ -406,20 +409,17 @@ mod tests {
     #[test]
     fn overlap_is_found_in_2d_and_3d() {
         let shapes = pair(boxed([0.0, 0.0], [2.0, 2.0]), boxed([1.0, 1.0], [3.0, 3.0]));
-        assert!(matches!(
-            gjk(2, &shapes, [1.0, 0.0, 0.0]),
-            Gjk::Overlapping(_)
-        ));
-        let cube = |c: P, h: f64| {
-            move |d: P| std::array::from_fn(|a| c[a] + if d[a] >= 0.0 { h } else { -h })
+        assert!(matches!(gjk(&shapes, DVec2::X), Gjk::Overlapping(_)));
+        let cube = |c: DVec3, h: f64| {
+            move |d: DVec3| DVec3::from_axes(|a| c[a] + if d[a] >= 0.0 { h } else { -h })
         };
-        let shapes = pair(cube([0.0; 3], 1.0), cube([1.5, 0.5, -0.5], 1.0));
-        assert!(matches!(
-            gjk(3, &shapes, [1.0, 0.0, 0.0]),
-            Gjk::Overlapping(_)
-        ));
-        let shapes = pair(cube([0.0; 3], 1.0), cube([2.5, 2.5, 2.5], 1.0));
-        let Gjk::Separated(s) = gjk(3, &shapes, [1.0, 0.0, 0.0]) else {
+        let shapes = pair(
+            cube(DVec3::ZERO, 1.0),
+            cube(DVec3::new(1.5, 0.5, -0.5), 1.0),
+        );
+        assert!(matches!(gjk(&shapes, DVec3::X), Gjk::Overlapping(_)));
+        let shapes = pair(cube(DVec3::ZERO, 1.0), cube(DVec3::splat(2.5), 1.0));
+        let Gjk::Separated(s) = gjk(&shapes, DVec3::X) else {
             panic!("apart")
         };
         assert!((dot(s.point().w, s.point().w) - 0.75).abs() < 1e-9);

@@ -18,7 +18,8 @@
 //! holds core points; their differences from `x` move with `x`). It stops
 //! when `x` is within `margin + tolerance` of the core.
 
-use super::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, nearest_any, scale, sub};
+use super::gjk::{MinkowskiSupport, Point, Simplex, Vertex, add, dot, nearest_any, scale, sub};
+use super::point::unit;
 
 /// Where the cast stopped: `x` at `lambda` along the ray, the unit normal
 /// there (from the core toward `x`), the nearest core point's `a` and `b`
@@ -26,7 +27,7 @@ use super::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, nearest_any, sc
 /// its distance from `x` (about `margin`, or less at `lambda` 0 when the
 /// ray starts within the margin).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CastStop {
+pub(crate) struct CastStop<P> {
     pub(crate) lambda: f64,
     pub(crate) normal: P,
     pub(crate) a: P,
@@ -43,21 +44,20 @@ const MAX_ITERATIONS: usize = 64;
 /// `Some(Some(stop))` at the first touch (within `tolerance`, and never
 /// looser than 1e-7 of the numbers involved); `Some(None)` for a miss;
 /// `None` when it did not settle (the caller then falls back to
-/// conservative advancement). `dim` is the space's dimension.
-pub(crate) fn gjk_cast(
-    dim: usize,
-    shapes: &impl MinkowskiSupport,
+/// conservative advancement).
+pub(crate) fn gjk_cast<P: Point>(
+    shapes: &impl MinkowskiSupport<P>,
     start: P,
     direction: P,
     max_lambda: f64,
     margin: f64,
     tolerance: f64,
-) -> Option<Option<CastStop>> {
-    let core = |v: &Vertex| sub(v.a, v.b);
+) -> Option<Option<CastStop<P>>> {
+    let core = |v: &Vertex<P>| sub(v.a, v.b);
     let first = shapes.support(if dot(direction, direction) > 0.0 {
         direction
     } else {
-        [1.0, 0.0, 0.0]
+        unit(0)
     });
     let size_sq = dot(core(&first), core(&first))
         .max(dot(start, start))
@@ -65,7 +65,7 @@ pub(crate) fn gjk_cast(
         .max(1e-30);
     let tolerance = tolerance.max(1e-7 * size_sq.sqrt());
     let reach = margin + tolerance;
-    let (mut lambda, mut x, mut plane) = (0.0f64, start, [0.0f64; 3]);
+    let (mut lambda, mut x, mut plane) = (0.0f64, start, P::ZERO);
     let mut simplex = Simplex::default();
     let mut v = sub(x, core(&first));
     let mut settled = false;
@@ -115,9 +115,9 @@ pub(crate) fn gjk_cast(
         }
         let face = nearest_any(&simplex)?;
         simplex = simplex.picked(&face);
-        if face.len == dim + 1 {
+        if face.len == P::DIM + 1 {
             // x is inside the hull of these core points: within the margin.
-            v = [0.0; 3];
+            v = P::ZERO;
             continue;
         }
         v = simplex.nearest_w();

@@ -28,6 +28,7 @@ pub(crate) mod general;
 pub(crate) mod gjk;
 mod gjk_cast;
 pub(crate) mod placement;
+mod point;
 mod regions;
 mod shapes;
 mod support;

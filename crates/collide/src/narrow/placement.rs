@@ -2,13 +2,15 @@
 //! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)),
 //! and the one algorithm that differs by dimension, EPA.
 
-use super::gjk::{MinkowskiSupport, P, Simplex};
-use crate::geometry::Vector;
+use super::gjk::{MinkowskiSupport, Simplex};
+use super::point::{Wide, Widen};
 
 /// The cores' penetration from EPA: the depth, the unit normal from A
 /// toward B (the difference's outward normal there), and the witness
 /// points: A's point deepest along the normal and B's deepest against it.
-pub(crate) struct Penetration {
+/// The general contact also uses it for cores apart (a negative depth: the
+/// gap, and the closest points).
+pub(crate) struct Penetration<P> {
     pub(crate) depth: f64,
     pub(crate) normal: P,
     pub(crate) a: P,
@@ -17,7 +19,7 @@ pub(crate) struct Penetration {
 
 /// A rigid placement in the dimension of `V`.
 pub(crate) trait Placement: Copy {
-    type V: Vector;
+    type V: Widen;
     /// Where the shape's origin is.
     fn position(&self) -> Self::V;
     /// The same turn at another position.
@@ -41,35 +43,20 @@ pub(crate) trait Placement: Copy {
     /// EPA in this dimension, from GJK's last simplex; `None` when the
     /// difference has no volume (area in 2D): the cores touch without
     /// depth.
-    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration>;
+    fn penetration(
+        shapes: &impl MinkowskiSupport<Wide<Self::V>>,
+        simplex: &Simplex<Wide<Self::V>>,
+    ) -> Option<Penetration<Wide<Self::V>>>;
 }
 
 /// A rigid transform from one shape's local coordinates to another's
 /// (see [`Placement::relative`]).
 pub(crate) trait Frame: Copy {
-    type V: Vector;
+    type V: Widen;
     /// A point in the target coordinates.
     fn apply(&self, local: Self::V) -> Self::V;
     /// A direction in the target coordinates back in the local ones.
     fn unrotate(&self, target: Self::V) -> Self::V;
     /// Where the local origin lies in the target coordinates.
     fn origin(&self) -> Self::V;
-}
-
-/// A vector as f64 coordinates (zero beyond its dimension).
-#[inline]
-pub(crate) fn to_p<V: Vector>(v: V) -> P {
-    std::array::from_fn(|a| {
-        if a < V::DIM {
-            f64::from(v.axis(a))
-        } else {
-            0.0
-        }
-    })
-}
-
-/// f64 coordinates as a vector (rounded to f32).
-#[inline]
-pub(crate) fn from_p<V: Vector>(p: P) -> V {
-    V::from_axes(|a| p[a] as f32)
 }

@@ -9,17 +9,21 @@
 //! nothing).
 
 use super::hull::convex_hull;
-use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, dot, scale, sub};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, dot, scale, sub};
 use crate::narrow::placement::Penetration;
+use glam::DVec2;
+
+/// The points of this dimension.
+type P = DVec2;
 
 const MAX_ITERATIONS: usize = 64;
 
 /// EPA from GJK's last simplex; `None` when the difference has no area
 /// (two segments on one line, two points): the cores touch without depth.
 pub(crate) fn penetration(
-    shapes: &impl MinkowskiSupport,
-    simplex: &Simplex,
-) -> Option<Penetration> {
+    shapes: &impl MinkowskiSupport<P>,
+    simplex: &Simplex<P>,
+) -> Option<Penetration<P>> {
     // Start from GJK's triangle when it has area (it holds the origin);
     // else from the hull of the simplex and the supports in eight
     // directions, which lies inside the difference. A sliver of overlap may
@@ -28,10 +32,10 @@ pub(crate) fn penetration(
     // boundary.
     let mut polygon = hull(simplex.vertices());
     if polygon.len() < 3 {
-        let mut points: Vec<Vertex> = simplex.vertices().to_vec();
+        let mut points: Vec<Vertex<P>> = simplex.vertices().to_vec();
         for k in 0..8 {
             let angle = k as f64 * std::f64::consts::FRAC_PI_4;
-            points.push(shapes.support([angle.cos(), angle.sin(), 0.0]));
+            points.push(shapes.support(P::new(angle.cos(), angle.sin())));
         }
         polygon = hull(&points);
         if polygon.len() < 3 {
@@ -78,7 +82,7 @@ pub(crate) fn penetration(
 
 /// The edge nearest the origin of a counter-clockwise polygon: its index,
 /// distance (along its outward normal) and outward unit normal.
-fn nearest_edge(polygon: &[Vertex]) -> Option<(usize, f64, P)> {
+fn nearest_edge(polygon: &[Vertex<P>]) -> Option<(usize, f64, P)> {
     let n = polygon.len();
     let mut best: Option<(usize, f64, P)> = None;
     for i in 0..n {
@@ -88,7 +92,7 @@ fn nearest_edge(polygon: &[Vertex]) -> Option<(usize, f64, P)> {
         if len == 0.0 {
             continue;
         }
-        let normal = [e[1] / len, -e[0] / len, 0.0];
+        let normal = P::new(e.y / len, -e.x / len);
         let distance = dot(normal, p);
         if best.is_none_or(|(_, d, _)| distance < d) {
             best = Some((i, distance, normal));
@@ -98,6 +102,6 @@ fn nearest_edge(polygon: &[Vertex]) -> Option<(usize, f64, P)> {
 }
 
 /// The convex hull of the points' `w`, counter-clockwise.
-fn hull(points: &[Vertex]) -> Vec<Vertex> {
-    convex_hull(points, |v| [v.w[0], v.w[1]], 0.0)
+fn hull(points: &[Vertex<P>]) -> Vec<Vertex<P>> {
+    convex_hull(points, |v| [v.w.x, v.w.y], 0.0)
 }

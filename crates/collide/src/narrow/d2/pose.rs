@@ -4,13 +4,13 @@ use super::epa;
 use crate::narrow::error::{ShapeError, finite};
 use crate::narrow::gjk::{MinkowskiSupport, Simplex};
 use crate::narrow::placement::{Frame, Penetration, Placement};
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// A rigid placement in 2D: rotate by `rotation`, then move by `position`.
 ///
 /// ```
 /// use collide::narrow::d2::Pose;
-/// use glam::Vec2;
+/// use glam::{DVec2, Vec2};
 /// let pose = Pose::new(Vec2::new(5.0, 0.0), std::f32::consts::FRAC_PI_2)?;
 /// let p = pose.apply(Vec2::X); // (1, 0) turned a quarter, then moved
 /// assert!((p - Vec2::new(5.0, 1.0)).length() < 1e-6);
@@ -55,7 +55,7 @@ impl Pose {
     ///
     /// ```
     /// use collide::narrow::d2::Pose;
-    /// use glam::Vec2;
+    /// use glam::{DVec2, Vec2};
     /// assert_eq!(Pose::at(Vec2::ONE)?.apply(Vec2::ZERO), Vec2::ONE);
     /// assert!(Pose::at(Vec2::new(f32::NAN, 0.0)).is_err());
     /// # Ok::<(), collide::narrow::ShapeError>(())
@@ -130,7 +130,10 @@ impl Placement for Pose {
             rotation,
         }
     }
-    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration> {
+    fn penetration(
+        shapes: &impl MinkowskiSupport<DVec2>,
+        simplex: &Simplex<DVec2>,
+    ) -> Option<Penetration<DVec2>> {
         epa::penetration(shapes, simplex)
     }
 }

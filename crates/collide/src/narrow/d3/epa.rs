@@ -13,8 +13,12 @@
 //! sliver of overlap), the faces it is behind have negative distances and
 //! are pushed out first, so the loop still ends on the boundary.
 
-use crate::narrow::gjk::{MinkowskiSupport, P, Simplex, Vertex, add, cross, dot, scale, sub};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, cross, dot, scale, sub};
 use crate::narrow::placement::Penetration;
+use glam::DVec3;
+
+/// The points of this dimension.
+type P = DVec3;
 
 const MAX_ITERATIONS: usize = 64;
 
@@ -30,7 +34,7 @@ struct Face {
 }
 
 struct Polytope {
-    points: Vec<Vertex>,
+    points: Vec<Vertex<P>>,
     faces: Vec<Face>,
     /// Visibility tolerance: a point this far in front of a face sees it.
     epsilon: f64,
@@ -40,7 +44,7 @@ struct Polytope {
 }
 
 /// The face of the polytope's `points` at indices `v`.
-fn face(points: &[Vertex], v: [usize; 3]) -> Face {
+fn face(points: &[Vertex<P>], v: [usize; 3]) -> Face {
     let [a, b, c] = v.map(|i| points[i].w);
     let n = cross(sub(b, a), sub(c, a));
     let len = dot(n, n).sqrt();
@@ -54,7 +58,7 @@ fn face(points: &[Vertex], v: [usize; 3]) -> Face {
     } else {
         Face {
             v,
-            normal: [0.0; 3],
+            normal: P::ZERO,
             distance: f64::INFINITY,
         }
     }
@@ -62,9 +66,9 @@ fn face(points: &[Vertex], v: [usize; 3]) -> Face {
 
 impl Polytope {
     /// Adds `p` to the hull; false when it is not outside any face.
-    fn add(&mut self, p: Vertex) -> bool {
+    fn add(&mut self, p: Vertex<P>) -> bool {
         let epsilon = self.epsilon;
-        let sees = |f: &Face, points: &[Vertex]| {
+        let sees = |f: &Face, points: &[Vertex<P>]| {
             f.distance.is_finite() && dot(f.normal, sub(p.w, points[f.v[0]].w)) > epsilon
         };
         if !self.faces.iter().any(|f| sees(f, &self.points)) {
@@ -97,13 +101,13 @@ impl Polytope {
 /// EPA from GJK's last simplex; `None` when the difference has no volume
 /// (flat or thinner than rounding): the cores touch without depth.
 pub(crate) fn penetration(
-    shapes: &impl MinkowskiSupport,
-    simplex: &Simplex,
-) -> Option<Penetration> {
+    shapes: &impl MinkowskiSupport<P>,
+    simplex: &Simplex<P>,
+) -> Option<Penetration<P>> {
     // GJK's tetrahedron holds the origin when GJK ended on one; otherwise
     // (touching, a face through the origin) start from the hull of the
     // simplex and the supports in 14 directions.
-    let size = |points: &[Vertex]| {
+    let size = |points: &[Vertex<P>]| {
         let m = points
             .iter()
             .map(|v| dot(v.w, v.w))
@@ -120,14 +124,14 @@ pub(crate) fn penetration(
     let mut polytope = match from_simplex {
         Some(p) => p,
         None => {
-            let mut candidates: Vec<Vertex> = simplex.vertices().to_vec();
+            let mut candidates: Vec<Vertex<P>> = simplex.vertices().to_vec();
             for x in [-1.0f64, 0.0, 1.0] {
                 for y in [-1.0f64, 0.0, 1.0] {
                     for z in [-1.0f64, 0.0, 1.0] {
                         let zeros = [x, y, z].iter().filter(|c| **c == 0.0).count();
                         // The 6 axes and the 8 diagonals.
                         if zeros == 2 || zeros == 0 {
-                            candidates.push(shapes.support([x, y, z]));
+                            candidates.push(shapes.support(P::new(x, y, z)));
                         }
                     }
                 }
@@ -177,7 +181,7 @@ fn nearest_face(polytope: &Polytope) -> Option<Face> {
 
 /// The hull of the candidates: the largest tetrahedron among them, then
 /// the rest added one by one; `None` when they span no volume.
-fn start(candidates: Vec<Vertex>, epsilon: f64) -> Option<Polytope> {
+fn start(candidates: Vec<Vertex<P>>, epsilon: f64) -> Option<Polytope> {
     let far = |score: &dyn Fn(P) -> f64| {
         (0..candidates.len())
             .max_by(|&i, &j| score(candidates[i].w).total_cmp(&score(candidates[j].w)))

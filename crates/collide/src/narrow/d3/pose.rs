@@ -4,7 +4,7 @@ use super::epa;
 use crate::narrow::error::{ShapeError, finite};
 use crate::narrow::gjk::{MinkowskiSupport, Simplex};
 use crate::narrow::placement::{Frame, Penetration, Placement};
-use glam::{Mat3, Quat, Vec3};
+use glam::{DVec3, Mat3, Quat, Vec3};
 
 /// A rigid placement in 3D: rotate by `rotation`, then move by `position`.
 ///
@@ -123,7 +123,10 @@ impl Placement for Pose {
             position: (inverse * offset).as_vec3(),
         }
     }
-    fn penetration(shapes: &impl MinkowskiSupport, simplex: &Simplex) -> Option<Penetration> {
+    fn penetration(
+        shapes: &impl MinkowskiSupport<DVec3>,
+        simplex: &Simplex<DVec3>,
+    ) -> Option<Penetration<DVec3>> {
         epa::penetration(shapes, simplex)
     }
 }

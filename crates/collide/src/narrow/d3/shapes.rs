@@ -8,7 +8,7 @@ use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
 use crate::narrow::general;
 use crate::narrow::shapes::{self, Ball};
-use crate::narrow::support::{Support, farthest};
+use crate::narrow::support::{Columns, Support};
 use glam::Vec3;
 
 /// A sphere centred on its pose's position.
@@ -88,6 +88,8 @@ pub struct Polyhedron {
     count: u8,
     /// The rounding radius around the hull, world units, 0 or more.
     pub radius: f32,
+    /// The points axis by axis, for supports.
+    columns: Columns<{ Polyhedron::MAX_POINTS }, 3>,
 }
 
 impl Polyhedron {
@@ -118,6 +120,7 @@ impl Polyhedron {
             points: [Vec3::ZERO; Self::MAX_POINTS],
             count: points.len() as u8,
             radius: 0.0,
+            columns: Columns::new(&points.iter().map(|p| p.to_array()).collect::<Vec<_>>()),
         };
         shape.points[..points.len()].copy_from_slice(points);
         Ok(shape)
@@ -152,8 +155,7 @@ impl Polyhedron {
 
 impl Support<Vec3> for Polyhedron {
     fn support(&self, direction: Vec3) -> Vec3 {
-        let points = self.points();
-        points[farthest(points, |p| p.dot(direction))]
+        self.points[self.columns.farthest(direction.to_array())]
     }
     fn radius(&self) -> f32 {
         self.radius

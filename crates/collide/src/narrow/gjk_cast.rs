@@ -79,7 +79,11 @@ pub(crate) fn gjk_cast<P: Point>(
         let w = sub(x, core(&p));
         // How far x lies beyond the plane of the grown core's support
         // along v (times |v|).
-        let beyond = dot(v, w) - margin * vv.sqrt();
+        let beyond = if margin > 0.0 {
+            dot(v, w) - margin * vv.sqrt()
+        } else {
+            dot(v, w) // (no square root in the loop of a sharp cast)
+        };
         if beyond > 0.0 {
             let vr = dot(v, direction);
             if vr >= 0.0 {
@@ -114,7 +118,7 @@ pub(crate) fn gjk_cast<P: Point>(
             q.w = sub(x, core(q));
         }
         let face = nearest_any(&simplex)?;
-        simplex = simplex.picked(&face);
+        simplex.keep(&face);
         if face.len == P::DIM + 1 {
             // x is inside the hull of these core points: within the margin.
             v = P::ZERO;

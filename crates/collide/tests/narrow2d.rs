@@ -712,3 +712,47 @@ fn review_regressions_flat_boxes_far_polygons_and_bad_fields() {
     let _ = cast_ray_capsule(&ray, &odd, &Pose::IDENTITY);
     let _ = contact(&odd, &Pose::IDENTITY, &square, &Pose::IDENTITY);
 }
+
+/// Caught in review: the GJK ray cast stopped at once for an origin inside
+/// a box within rounding of the diagonal its support points spanned, and
+/// read that as "just outside, heading away": a miss.
+#[test]
+fn rays_starting_inside_a_box_near_its_diagonal_start_inside() {
+    let unit = Cuboid::new(Vec2::ONE).unwrap();
+    let rounded = Polygon::rounded(
+        &[Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::ONE],
+        0.25,
+    )
+    .unwrap();
+    let mut rng = SceneRng::new(41);
+    for k in 0..2000 {
+        let along = rng.range(-0.9, 0.9);
+        let off = if k % 2 == 0 {
+            1e-8
+        } else {
+            rng.range(-1e-6, 1e-6)
+        };
+        let origin = if k % 3 == 0 {
+            Vec2::new(off, 0.0)
+        } else {
+            Vec2::new(along, along + off)
+        };
+        let direction = Vec2::from_angle(rng.range(-3.2, 3.2)) * rng.range(0.0, 2.0);
+        let ray = Ray::new(origin, direction, 5.0).unwrap();
+        for (what, hit) in [
+            ("box", cast_ray(&ray, &unit, &Pose::IDENTITY)),
+            (
+                "rounded triangle",
+                cast_ray(&ray, &rounded, &Pose::IDENTITY),
+            ),
+        ] {
+            // Every origin is inside the box, and within 1e-6 of the
+            // rounded triangle's hypotenuse (y = x), well inside its radius.
+            assert_eq!(
+                hit.map(|h| h.t),
+                Some(0.0),
+                "ray {k} from {origin} along {direction} in the {what}"
+            );
+        }
+    }
+}

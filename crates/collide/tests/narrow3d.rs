@@ -608,3 +608,42 @@ fn cores_that_meet_get_a_normal_that_separates() {
     assert!((c.depth - 0.55).abs() < 1e-5, "{c:?}");
     assert_mtv_separates(&ball, &on_axis, &bar, &Pose::IDENTITY, &c, "on the axis");
 }
+
+/// The 3D twin of narrow2d's `rays_starting_inside_a_box_near_its_diagonal_start_inside`:
+/// origins inside a polyhedral box near the planes and lines its support
+/// points span start inside, whatever the direction.
+#[test]
+fn rays_starting_inside_a_polyhedral_box_near_its_diagonals_start_inside() {
+    let corners: Vec<Vec3> = (0..8)
+        .map(|k| {
+            Vec3::new(
+                if k & 1 == 0 { -1.0 } else { 1.0 },
+                if k & 2 == 0 { -1.0 } else { 1.0 },
+                if k & 4 == 0 { -1.0 } else { 1.0 },
+            )
+        })
+        .collect();
+    let cube = Polyhedron::new(&corners).unwrap();
+    let mut rng = SceneRng::new(43);
+    for k in 0..2000 {
+        let along = rng.range(-0.9, 0.9);
+        let off = rng.range(-1e-6, 1e-6);
+        let origin = match k % 3 {
+            0 => Vec3::new(off, 0.0, 0.0),
+            1 => Vec3::new(along, along + off, along),
+            _ => Vec3::new(along, along + off, rng.range(-0.9, 0.9)),
+        };
+        let direction = Vec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        );
+        let ray = Ray::new(origin, direction, 5.0).unwrap();
+        let hit = cast_ray(&ray, &cube, &Pose::IDENTITY);
+        assert_eq!(
+            hit.map(|h| h.t),
+            Some(0.0),
+            "ray {k} from {origin} along {direction}"
+        );
+    }
+}

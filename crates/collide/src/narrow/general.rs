@@ -378,21 +378,16 @@ fn ray_by_gjk<L: Placement>(
         return Some(None);
     };
     if stop.lambda == 0.0 {
-        // Within the margin from the start: inside; or just outside, within
-        // the tolerance: a hit at 0 when the ray heads in.
-        return Some(if stop.distance <= margin {
-            Some(started_inside(ray))
-        } else if dot(stop.normal, r) < 0.0 {
-            Some(RayCast {
-                t: 0.0,
-                normal: pose.rotate(from_p(stop.normal)),
-                point: ray.origin(),
-            })
-        } else {
-            None
-        });
+        // The origin is within the tolerance of the core's hull of the
+        // cast's support points (a sharp core: inside it, or touching);
+        // within the margin of a rounded core, inside. Just outside the
+        // margin, or a hull estimate not yet tight, is left to the contact
+        // query (`cast_ray`'s fallback): a point inside a sharp core can be
+        // as near a line of its support points, so `distance` alone cannot
+        // say that it is outside.
+        return (margin == 0.0 || stop.distance <= margin).then(|| Some(started_inside(ray)));
     }
-    let t = stop.lambda as f32;
+    let t = at_most(stop.lambda);
     Some(Some(RayCast {
         t,
         normal: pose.rotate(from_p(stop.normal)),

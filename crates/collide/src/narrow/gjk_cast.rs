@@ -24,8 +24,11 @@ use super::point::unit;
 /// Where the cast stopped: `x` at `lambda` along the ray, the unit normal
 /// there (from the core toward `x`), the nearest core point's `a` and `b`
 /// parts (for a difference `A - B`; `b` is zero for a single shape), and
-/// its distance from `x` (about `margin`, or less at `lambda` 0 when the
-/// ray starts within the margin).
+/// its distance from `x` (about `margin`). At `lambda` 0 (the ray starts
+/// within `margin + tolerance` of the core) only `distance` means
+/// anything, as an upper bound: the search may have stopped before its
+/// simplex held a point, and a point inside a sharp core can lie as near a
+/// line of its support points.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CastStop<P> {
     pub(crate) lambda: f64,
@@ -41,8 +44,10 @@ const MAX_ITERATIONS: usize = 64;
 
 /// The cast of `start + lambda direction`, `lambda` in `[0, max_lambda]`,
 /// against the core of `shapes` (the support's `a - b`) grown by `margin`.
-/// `Some(Some(stop))` at the first touch (within `tolerance`, and never
-/// looser than 1e-7 of the numbers involved); `Some(None)` for a miss;
+/// `Some(Some(stop))` at the first touch (within `tolerance`, which is
+/// never tighter than 1e-7 of the numbers involved; within a thousand
+/// times that when rounding leaves no new support point); `Some(None)` for
+/// a miss;
 /// `None` when it did not settle (the caller then falls back to
 /// conservative advancement).
 pub(crate) fn gjk_cast<P: Point>(

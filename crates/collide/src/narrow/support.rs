@@ -57,6 +57,13 @@ impl<const N: usize, const D: usize> Columns<N, D> {
     /// The columns of `points` (at most `N`; `N` a multiple of 4, at most
     /// 32).
     pub(crate) fn new(points: &[[f32; D]]) -> Self {
+        const {
+            assert!(
+                N.is_multiple_of(4) && N <= 32,
+                "whole chunks of 4, u32 indices"
+            )
+        };
+        debug_assert!(points.len() <= N, "{} points for {N} columns", points.len());
         let padded = points.len().div_ceil(4) * 4;
         let mut axes = [[0.0; N]; D];
         for k in 0..padded.min(N) {

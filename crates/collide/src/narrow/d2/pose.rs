@@ -10,7 +10,7 @@ use glam::{DVec2, Vec2};
 ///
 /// ```
 /// use collide::narrow::d2::Pose;
-/// use glam::{DVec2, Vec2};
+/// use glam::Vec2;
 /// let pose = Pose::new(Vec2::new(5.0, 0.0), std::f32::consts::FRAC_PI_2)?;
 /// let p = pose.apply(Vec2::X); // (1, 0) turned a quarter, then moved
 /// assert!((p - Vec2::new(5.0, 1.0)).length() < 1e-6);
@@ -55,7 +55,7 @@ impl Pose {
     ///
     /// ```
     /// use collide::narrow::d2::Pose;
-    /// use glam::{DVec2, Vec2};
+    /// use glam::Vec2;
     /// assert_eq!(Pose::at(Vec2::ONE)?.apply(Vec2::ZERO), Vec2::ONE);
     /// assert!(Pose::at(Vec2::new(f32::NAN, 0.0)).is_err());
     /// # Ok::<(), collide::narrow::ShapeError>(())
@@ -116,7 +116,7 @@ impl Placement for Pose {
             self.rotation.as_dvec2(),
             other.position.as_dvec2() - self.position.as_dvec2(),
         );
-        let position = glam::DVec2::new(
+        let position = DVec2::new(
             r.x * offset.x + r.y * offset.y,
             r.x * offset.y - r.y * offset.x,
         );

@@ -71,11 +71,6 @@ impl Polytope {
         let sees = |f: &Face, points: &[Vertex<P>]| {
             f.distance.is_finite() && dot(f.normal, sub(p.w, points[f.v[0]].w)) > epsilon
         };
-        if !self.faces.iter().any(|f| sees(f, &self.points)) {
-            return false;
-        }
-        let index = self.points.len();
-        self.points.push(p);
         // The faces the point sees go; their edges are kept (one test per
         // face).
         self.edges.clear();
@@ -87,6 +82,11 @@ impl Polytope {
             }
             !seen
         });
+        if self.edges.is_empty() {
+            return false; // it sees no face: nothing went
+        }
+        let index = self.points.len();
+        self.points.push(p);
         // The horizon: visible faces' edges whose reverse is not also a
         // visible face's edge.
         for &(i, j) in &self.edges {
@@ -118,7 +118,7 @@ pub(crate) fn penetration(
     let from_simplex = (simplex.len == 4)
         .then(|| {
             let (_, epsilon) = size(simplex.vertices());
-            start(simplex.vertices().to_vec(), epsilon)
+            start(simplex.vertices(), epsilon)
         })
         .flatten();
     let mut polytope = match from_simplex {
@@ -137,7 +137,7 @@ pub(crate) fn penetration(
                 }
             }
             let (_, epsilon) = size(&candidates);
-            start(candidates, epsilon)?
+            start(&candidates, epsilon)?
         }
     };
     let (magnitude, _) = size(&polytope.points);
@@ -181,7 +181,7 @@ fn nearest_face(polytope: &Polytope) -> Option<Face> {
 
 /// The hull of the candidates: the largest tetrahedron among them, then
 /// the rest added one by one; `None` when they span no volume.
-fn start(candidates: Vec<Vertex<P>>, epsilon: f64) -> Option<Polytope> {
+fn start(candidates: &[Vertex<P>], epsilon: f64) -> Option<Polytope> {
     let far = |score: &dyn Fn(P) -> f64| {
         (0..candidates.len())
             .max_by(|&i, &j| score(candidates[i].w).total_cmp(&score(candidates[j].w)))
@@ -229,7 +229,7 @@ fn start(candidates: Vec<Vertex<P>>, epsilon: f64) -> Option<Polytope> {
         }
         polytope.faces.push(f);
     }
-    for (k, v) in candidates.into_iter().enumerate() {
+    for (k, &v) in candidates.iter().enumerate() {
         if ![i0, i1, i2, i3].contains(&k) {
             polytope.add(v);
         }

@@ -1,15 +1,14 @@
 //! The narrow phase's general algorithms, written once for 2D and 3D over
 //! [`Placement`]: the contact of any two convex shapes (GJK, then EPA),
 //! casts of shapes and rays (the GJK ray cast, conservative advancement
-//! as its fallback), and bounding
-//! boxes from supports.
+//! as its fallback), and bounding boxes from supports.
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
 use super::gjk::{Gjk, Point, Simplex, Vertex, add, cross, dot, gjk, neg, scale, sub};
 use super::gjk_cast::gjk_cast;
 use super::placement::{Frame, Penetration, Placement};
-use super::point::{Wide, Widen, from_p, to_p, unit};
+use super::point::{Wide, Widen, from_p, normalized, to_p, unit};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
 
@@ -126,10 +125,6 @@ fn overlapping<L: Placement>(
 /// sign makes it point along `between` when that has a part across.
 fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
     let dim = P::DIM;
-    let normalized = |v: P| {
-        let len = dot(v, v).sqrt();
-        (len > 0.0).then(|| scale(v, 1.0 / len))
-    };
     // The span, from supports along the axes and the diagonals.
     let mut points: Vec<P> = Vec::new();
     for k in 0..dim {
@@ -229,7 +224,7 @@ pub(crate) fn cast_shape<L: Placement>(
                 },
             })
         }
-        _ => cast_by_advancement(a, pose_a, motion_a, b, pose_b, motion_b),
+        _ => advance_with(a, pose_a, motion_a, b, pose_b, motion_b, tolerance),
     }
 }
 
@@ -244,8 +239,21 @@ pub(crate) fn cast_by_advancement<L: Placement>(
     pose_b: &L,
     motion_b: L::V,
 ) -> Option<ShapeCast<L::V>> {
-    let relative = L::V::from_axes(|k| motion_b.axis(k) - motion_a.axis(k));
     let tolerance = cast_tolerance(a, pose_a, motion_a, b, pose_b, motion_b);
+    advance_with(a, pose_a, motion_a, b, pose_b, motion_b, tolerance)
+}
+
+/// Conservative advancement with the cast's `tolerance` already worked out.
+fn advance_with<L: Placement>(
+    a: &(impl Support<L::V> + ?Sized),
+    pose_a: &L,
+    motion_a: L::V,
+    b: &(impl Support<L::V> + ?Sized),
+    pose_b: &L,
+    motion_b: L::V,
+    tolerance: f32,
+) -> Option<ShapeCast<L::V>> {
+    let relative = L::V::from_axes(|k| motion_b.axis(k) - motion_a.axis(k));
     advance(relative, tolerance, |t| {
         contact(
             a,

@@ -19,7 +19,7 @@
 //! when `x` is within `margin + tolerance` of the core.
 
 use super::gjk::{MinkowskiSupport, Point, Simplex, Vertex, add, dot, nearest_any, scale, sub};
-use super::point::unit;
+use super::point::{normalized, unit};
 
 /// Where the cast stopped: `x` at `lambda` along the ray, the unit normal
 /// there (from the core toward `x`), the nearest core point's `a` and `b`
@@ -47,8 +47,7 @@ const MAX_ITERATIONS: usize = 64;
 /// `Some(Some(stop))` at the first touch (within `tolerance`, which is
 /// never tighter than 1e-7 of the numbers involved; within a thousand
 /// times that when rounding leaves no new support point); `Some(None)` for
-/// a miss;
-/// `None` when it did not settle (the caller then falls back to
+/// a miss; `None` when it did not settle (the caller then falls back to
 /// conservative advancement).
 pub(crate) fn gjk_cast<P: Point>(
     shapes: &impl MinkowskiSupport<P>,
@@ -73,12 +72,31 @@ pub(crate) fn gjk_cast<P: Point>(
     let (mut lambda, mut x, mut plane) = (0.0f64, start, P::ZERO);
     let mut simplex = Simplex::default();
     let mut v = sub(x, core(&first));
-    let mut settled = false;
+    // Settled with x at `lambda`, `v` its offset from the core, `plane` the
+    // last separating plane's normal.
+    let stop = |lambda: f64, v: P, plane: P, simplex: &Simplex<P>| {
+        let distance = dot(v, v).sqrt();
+        // With a margin, x stops about `margin` from the core, where v's
+        // direction is exact; at a sharp core v shrinks to rounding, and
+        // the last separating plane's normal is the better one.
+        let toward = if (margin > 0.0 && distance > 0.5 * margin) || lambda == 0.0 {
+            v
+        } else {
+            plane
+        };
+        let nearest = simplex.point();
+        CastStop {
+            lambda,
+            normal: normalized(toward).unwrap_or(toward),
+            a: nearest.a,
+            b: nearest.b,
+            distance,
+        }
+    };
     for _ in 0..MAX_ITERATIONS {
         let vv = dot(v, v);
         if vv <= reach * reach {
-            settled = true;
-            break;
+            return Some(Some(stop(lambda, v, plane, &simplex)));
         }
         let p = shapes.support(v);
         let w = sub(x, core(&p));
@@ -106,11 +124,7 @@ pub(crate) fn gjk_cast<P: Point>(
                 // No new point and no progress: v is the nearest point's
                 // offset as far as rounding allows.
                 let loose = margin + 1e3 * tolerance;
-                if vv <= loose * loose {
-                    settled = true;
-                    break;
-                }
-                return None;
+                return (vv <= loose * loose).then(|| Some(stop(lambda, v, plane, &simplex)));
             }
         } else {
             if simplex.len == 4 {
@@ -131,28 +145,5 @@ pub(crate) fn gjk_cast<P: Point>(
         }
         v = simplex.nearest_w();
     }
-    if !settled {
-        return None;
-    }
-    let distance = dot(v, v).sqrt();
-    let unit = |u: P| {
-        let len = dot(u, u).sqrt();
-        if len > 0.0 { scale(u, 1.0 / len) } else { u }
-    };
-    // With a margin, x stops about `margin` from the core, where v's
-    // direction is exact; at a sharp core v shrinks to rounding, and the
-    // last separating plane's normal is the better one.
-    let normal = if (margin > 0.0 && distance > 0.5 * margin) || lambda == 0.0 {
-        unit(v)
-    } else {
-        unit(plane)
-    };
-    let nearest = simplex.point();
-    Some(Some(CastStop {
-        lambda,
-        normal,
-        a: nearest.a,
-        b: nearest.b,
-        distance,
-    }))
+    None
 }

@@ -128,6 +128,13 @@ pub(crate) fn from_p<V: Widen>(p: V::P) -> V {
     V::narrow(p)
 }
 
+/// `v` scaled to length 1; `None` for a zero (or NaN) length.
+#[inline]
+pub(crate) fn normalized<P: Point>(v: P) -> Option<P> {
+    let len = v.dot(v).sqrt();
+    (len > 0.0).then(|| v * (1.0 / len))
+}
+
 /// The unit vector along `axis`.
 #[inline]
 pub(crate) fn unit<P: Point>(axis: usize) -> P {

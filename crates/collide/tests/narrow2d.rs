@@ -756,3 +756,47 @@ fn rays_starting_inside_a_box_near_its_diagonal_start_inside() {
         }
     }
 }
+
+/// A shape of another crate with far more vertices than a [`Polygon`]:
+/// a regular polygon of `sides` vertices, radius 1, one vertex at the top.
+struct ManySided {
+    sides: usize,
+}
+
+impl Support<Vec2> for ManySided {
+    fn support(&self, direction: Vec2) -> Vec2 {
+        (0..self.sides)
+            .map(|k| {
+                let angle = std::f32::consts::FRAC_PI_2
+                    + k as f32 * std::f32::consts::TAU / self.sides as f32;
+                Vec2::from_angle(angle)
+            })
+            .max_by(|p, q| p.dot(direction).total_cmp(&q.dot(direction)))
+            .unwrap_or(Vec2::ZERO)
+    }
+}
+
+/// EPA's polygon lives on the stack with room for two polygons'
+/// differences; a user shape of 200 vertices still gets its depth (the
+/// growth stops near the nearest edge long before the room runs out), at
+/// every turn of the box pressed into it.
+#[test]
+fn epa_finds_the_depth_against_a_shape_with_many_vertices() {
+    let shape = ManySided { sides: 200 };
+    let slab = Cuboid::new(Vec2::new(2.0, 0.5)).unwrap();
+    for k in 0..64 {
+        let angle = k as f32 * std::f32::consts::TAU / 64.0;
+        // The slab's near face 0.3 inside the shape's rim, seen along
+        // `angle` (the rim there is within 1.3e-4 of radius 1).
+        let toward = Vec2::from_angle(angle);
+        let slab_pose = Pose::new(toward * 1.2, angle - std::f32::consts::FRAC_PI_2).unwrap();
+        let c = contact(&shape, &Pose::IDENTITY, &slab, &slab_pose);
+        assert!(
+            (c.depth - 0.3).abs() < 2e-4,
+            "turn {k}: depth {} ({c:?})",
+            c.depth
+        );
+        assert!((c.normal - toward).length() < 0.05, "turn {k}: {c:?}");
+        assert_mtv_separates(&shape, &Pose::IDENTITY, &slab, &slab_pose, &c, "many sides");
+    }
+}

@@ -49,8 +49,9 @@ pub(crate) fn contact<L: Placement>(
     let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
     // From A's origin toward B's, in A's frame.
     let between = to_p(b_in_a.origin());
-    let found = match gjk(&shapes, neg(between)) {
-        Gjk::Separated(simplex) => {
+    let mut simplex = Simplex::default();
+    let found = match gjk(&shapes, neg(between), &mut simplex) {
+        Gjk::Separated => {
             let p = simplex.point();
             let gap = sub(p.b, p.a);
             let d = dot(gap, gap).sqrt();
@@ -65,7 +66,7 @@ pub(crate) fn contact<L: Placement>(
                 overlapping::<L>(&shapes, &simplex, between)
             }
         }
-        Gjk::Overlapping(simplex) => overlapping::<L>(&shapes, &simplex, between),
+        Gjk::Overlapping => overlapping::<L>(&shapes, &simplex, between),
     };
     let normal = found.normal;
     Contact {
@@ -86,14 +87,15 @@ pub(crate) fn distance<L: Placement>(
 ) -> f32 {
     let b_in_a = pose_a.relative(pose_b);
     let shapes = minkowski(a, b, b_in_a);
-    match gjk(&shapes, neg(to_p(b_in_a.origin()))) {
-        Gjk::Separated(simplex) => {
+    let mut simplex = Simplex::default();
+    match gjk(&shapes, neg(to_p(b_in_a.origin())), &mut simplex) {
+        Gjk::Separated => {
             let p = simplex.point();
             let between = sub(p.b, p.a);
             let gap = dot(between, between).sqrt() - f64::from(a.radius()) - f64::from(b.radius());
             gap.max(0.0) as f32
         }
-        Gjk::Overlapping(_) => 0.0,
+        Gjk::Overlapping => 0.0,
     }
 }
 

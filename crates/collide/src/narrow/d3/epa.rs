@@ -68,15 +68,15 @@ impl Polytope {
     /// Adds `p` to the hull; false when it is not outside any face.
     fn add(&mut self, p: Vertex<P>) -> bool {
         let epsilon = self.epsilon;
-        let sees = |f: &Face, points: &[Vertex<P>]| {
-            f.distance.is_finite() && dot(f.normal, sub(p.w, points[f.v[0]].w)) > epsilon
-        };
+        // In front of the face's plane (never for a face without area,
+        // whose distance is infinite).
+        let sees = |f: &Face| dot(f.normal, p.w) - f.distance > epsilon;
         // The faces the point sees go; their edges are kept (one test per
         // face).
         self.edges.clear();
-        let (points, edges) = (&self.points, &mut self.edges);
+        let edges = &mut self.edges;
         self.faces.retain(|f| {
-            let seen = sees(f, points);
+            let seen = sees(f);
             if seen {
                 edges.extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
             }
@@ -115,12 +115,13 @@ pub(crate) fn penetration(
             .sqrt();
         (m, 1e-10 * m.max(f64::MIN_POSITIVE))
     };
-    let from_simplex = (simplex.len == 4)
-        .then(|| {
+    let from_simplex = match simplex.vertices() {
+        &[a, b, c, d] => {
             let (_, epsilon) = size(simplex.vertices());
-            start(simplex.vertices(), epsilon)
-        })
-        .flatten();
+            tetrahedron([a, b, c, d], epsilon)
+        }
+        _ => None,
+    };
     let mut polytope = match from_simplex {
         Some(p) => p,
         None => {
@@ -171,12 +172,14 @@ pub(crate) fn penetration(
 
 /// The face nearest the origin (the smallest signed distance).
 fn nearest_face(polytope: &Polytope) -> Option<Face> {
-    polytope
-        .faces
-        .iter()
-        .filter(|f| f.distance.is_finite())
-        .min_by(|x, y| x.distance.total_cmp(&y.distance))
-        .copied()
+    let mut best: Option<&Face> = None;
+    for f in &polytope.faces {
+        // (a face without area has an infinite distance; NaN never wins)
+        if f.distance.is_finite() && best.is_none_or(|b| f.distance < b.distance) {
+            best = Some(f);
+        }
+    }
+    best.copied()
 }
 
 /// The hull of the candidates: the largest tetrahedron among them, then
@@ -202,39 +205,62 @@ fn start(candidates: &[Vertex<P>], epsilon: f64) -> Option<Polytope> {
     if volume.partial_cmp(&(1e-9 * size * size * size)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
-    // Room for the usual growth (a few dozen points), so the loop rarely
-    // reallocates.
-    let mut points = Vec::with_capacity(32);
-    points.extend([i0, i1, i2, i3].map(|i| candidates[i]));
-    let mut polytope = Polytope {
-        points,
-        faces: Vec::with_capacity(64),
-        epsilon,
-        edges: Vec::with_capacity(32),
-    };
-    // Orient the four faces outward: the opposite corner lies behind each.
-    for (face, opposite) in [
-        ([0, 1, 2], 3),
-        ([0, 3, 1], 2),
-        ([1, 3, 2], 0),
-        ([0, 2, 3], 1),
-    ] {
-        let mut f = self::face(&polytope.points, face);
-        if dot(
-            f.normal,
-            sub(polytope.points[opposite].w, polytope.points[face[0]].w),
-        ) > 0.0
-        {
-            f = self::face(&polytope.points, [face[0], face[2], face[1]]);
-        }
-        polytope.faces.push(f);
-    }
+    let mut polytope = Polytope::around([i0, i1, i2, i3].map(|i| candidates[i]), epsilon);
     for (k, &v) in candidates.iter().enumerate() {
         if ![i0, i1, i2, i3].contains(&k) {
             polytope.add(v);
         }
     }
     Some(polytope)
+}
+
+/// GJK's tetrahedron as the start, when it has volume (the same test as
+/// [`start`]'s, whose largest tetrahedron of four points is these four).
+fn tetrahedron(corners: [Vertex<P>; 4], epsilon: f64) -> Option<Polytope> {
+    let p0 = corners[0].w;
+    let edges = [1, 2, 3].map(|k| sub(corners[k].w, p0));
+    let volume = dot(cross(edges[0], edges[1]), edges[2]).abs();
+    let size_sq = edges.iter().map(|e| dot(*e, *e)).fold(0.0, f64::max);
+    // (also false for NaN)
+    if volume.partial_cmp(&(1e-9 * size_sq * size_sq.sqrt())) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    Some(Polytope::around(corners, epsilon))
+}
+
+impl Polytope {
+    /// The tetrahedron of four points with volume, its faces turned
+    /// outward.
+    fn around(corners: [Vertex<P>; 4], epsilon: f64) -> Self {
+        // Room for the usual growth (a few dozen points), so the loop
+        // rarely reallocates.
+        let mut points = Vec::with_capacity(32);
+        points.extend(corners);
+        let mut polytope = Polytope {
+            points,
+            faces: Vec::with_capacity(64),
+            epsilon,
+            edges: Vec::with_capacity(32),
+        };
+        // The opposite corner lies behind each face.
+        for (face, opposite) in [
+            ([0, 1, 2], 3),
+            ([0, 3, 1], 2),
+            ([1, 3, 2], 0),
+            ([0, 2, 3], 1),
+        ] {
+            let mut f = self::face(&polytope.points, face);
+            if dot(
+                f.normal,
+                sub(polytope.points[opposite].w, polytope.points[face[0]].w),
+            ) > 0.0
+            {
+                f = self::face(&polytope.points, [face[0], face[2], face[1]]);
+            }
+            polytope.faces.push(f);
+        }
+        polytope
+    }
 }
 
 /// Barycentric weights of `q` (in the plane of triangle `abc`), clamped

@@ -6,14 +6,15 @@
 //!
 //! In GJK only the faces holding the newest point can hold the nearest
 //! point (the others held the previous one, which the newest support
-//! improved on), so [`nearest_by_regions`] tests only those; the GJK ray
+//! improved on), so [`nearest_by_regions`] tests only those (and
+//! [`reduced_by_regions`] gives GJK the reduced simplex itself); the GJK ray
 //! cast moves every point at once and asks [`nearest_any_by_regions`],
 //! which tests every face. When rounding says otherwise, or a face is
 //! degenerate (points in a line, a flat tetrahedron), or the origin lies
 //! on a tetrahedron's face, these give up and the general solver answers,
 //! so the two agree wherever these answer.
 
-use super::gjk::{Face, Point, Simplex, cross, dot, neg, sub};
+use super::gjk::{Face, Point, Simplex, Vertex, cross, dot, neg, sub};
 
 /// The nearest point's face, for a simplex whose last point is the newest;
 /// `None` to leave the answer to the general solver.
@@ -25,6 +26,42 @@ pub(crate) fn nearest_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<Face>
 /// leave the answer to the general solver.
 pub(crate) fn nearest_any_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     by_regions(simplex, false)
+}
+
+/// [`nearest_by_regions`] as the reduced simplex itself: the nearest
+/// face's points (each copied whole from a fixed place, no face between)
+/// with their weights; `None` to leave the answer to the general solver.
+#[inline(always)]
+pub(crate) fn reduced_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<Simplex<P>> {
+    let v = simplex.vertices;
+    let of = |vertices: [Vertex<P>; 4], weights: [f64; 4], len: usize| Simplex {
+        vertices,
+        weights,
+        len,
+    };
+    let only = |k: usize| of([v[k]; 4], [1.0, 0.0, 0.0, 0.0], 1);
+    match simplex.len {
+        2 => {
+            let t = along_segment(v[0].w, v[1].w);
+            Some(if t > 0.0 && t < 1.0 {
+                of(v, [1.0 - t, t, 0.0, 0.0], 2)
+            } else {
+                only(1)
+            })
+        }
+        3 => {
+            let (mask, [l0, l1, l2]) = triangle(v[0].w, v[1].w, v[2].w)?;
+            match mask {
+                0b100 => Some(only(2)),
+                0b101 => Some(of([v[0], v[2], v[2], v[2]], [l0, l2, 0.0, 0.0], 2)),
+                0b110 => Some(of([v[1], v[2], v[2], v[2]], [l1, l2, 0.0, 0.0], 2)),
+                0b111 => Some(of(v, [l0, l1, l2, 0.0], 3)),
+                // Without the newest point: rounding, left to the solver.
+                _ => None,
+            }
+        }
+        _ => nearest_by_regions(simplex).map(|face| simplex.picked(&face)),
+    }
 }
 
 /// Both of the above: with `newest` only faces holding the last point
@@ -58,14 +95,7 @@ fn by_regions<P: Point>(simplex: &Simplex<P>, newest: bool) -> Option<Face> {
 /// The nearest point's face of a two-point simplex. With `newest`, the
 /// first point alone is never the answer (the second is the newest).
 fn segment<P: Point>(simplex: &Simplex<P>, newest: bool) -> Face {
-    let (wa, wb) = (simplex.vertices[0].w, simplex.vertices[1].w);
-    let ab = sub(wb, wa);
-    let len_sq = dot(ab, ab);
-    let t = if len_sq > 0.0 {
-        -dot(wa, ab) / len_sq
-    } else {
-        1.0
-    };
+    let t = along_segment(simplex.vertices[0].w, simplex.vertices[1].w);
     let only = |k: u8| Face {
         index: [k, 0, 0, 0],
         weights: [1.0, 0.0, 0.0, 0.0],
@@ -81,6 +111,19 @@ fn segment<P: Point>(simplex: &Simplex<P>, newest: bool) -> Face {
         only(0)
     } else {
         only(1)
+    }
+}
+
+/// Where the origin's projection falls on the line from `wa` to `wb`: 0 at
+/// `wa`, 1 at `wb` (1 for a segment of no length).
+#[inline(always)]
+fn along_segment<P: Point>(wa: P, wb: P) -> f64 {
+    let ab = sub(wb, wa);
+    let len_sq = dot(ab, ab);
+    if len_sq > 0.0 {
+        -dot(wa, ab) / len_sq
+    } else {
+        1.0
     }
 }
 
@@ -262,9 +305,16 @@ mod tests {
     fn newest_case<P: Point>(case: usize, points: &[P]) -> bool {
         let (s, len) = (simplex(points), points.len());
         let general = nearest_face(&s, 1 << (len - 1)).expect("a point always answers");
+        // The reduced simplex GJK takes is the face's points and weights
+        // (and gives up where the face does).
+        let reduced = reduced_by_regions(&s);
         let Some(fast) = nearest_by_regions(&s) else {
+            assert!(reduced.is_none(), "case {case}: reduced without a face");
             return false;
         };
+        let (picked, reduced) = (s.picked(&fast), reduced.expect("reduced as the face"));
+        assert_eq!(reduced.vertices(), picked.vertices(), "case {case}");
+        assert_eq!(reduced.weights[..reduced.len], picked.weights[..picked.len]);
         assert_agree(case, &s, &fast, &general);
         assert!(
             fast.index[..fast.len]

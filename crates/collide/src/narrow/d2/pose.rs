@@ -99,12 +99,15 @@ impl Placement for Pose {
             rotation: Vec2::X,
         }
     }
+    #[inline]
     fn apply(&self, local: Vec2) -> Vec2 {
         Pose::apply(self, local)
     }
+    #[inline]
     fn rotate(&self, local: Vec2) -> Vec2 {
         Pose::rotate(self, local)
     }
+    #[inline]
     fn unrotate(&self, world: Vec2) -> Vec2 {
         Pose::unrotate(self, world)
     }

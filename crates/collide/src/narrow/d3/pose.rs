@@ -103,12 +103,15 @@ impl Placement for Pose {
             rotation: Quat::IDENTITY,
         }
     }
+    #[inline]
     fn apply(&self, local: Vec3) -> Vec3 {
         Pose::apply(self, local)
     }
+    #[inline]
     fn rotate(&self, local: Vec3) -> Vec3 {
         Pose::rotate(self, local)
     }
+    #[inline]
     fn unrotate(&self, world: Vec3) -> Vec3 {
         Pose::unrotate(self, world)
     }

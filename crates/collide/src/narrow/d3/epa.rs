@@ -21,11 +21,18 @@ use glam::DVec3;
 type P = DVec3;
 
 const MAX_ITERATIONS: usize = 64;
+const _: () = assert!(
+    4 + 14 + MAX_ITERATIONS <= u16::MAX as usize,
+    "a start's points and one per iteration fit a face's u16 indices"
+);
 
 /// A triangle of the polytope, counter-clockwise seen from outside.
 #[derive(Clone, Copy, Debug)]
 struct Face {
-    v: [usize; 3],
+    /// The corners' indices in the polytope's points (at most
+    /// `MAX_ITERATIONS` plus the 18 candidates of a start: `u16` keeps a
+    /// face at 40 bytes).
+    v: [u16; 3],
     /// Outward unit normal (zero for a face without area).
     normal: P,
     /// Distance of the face's plane from the origin along the normal
@@ -38,14 +45,14 @@ struct Polytope {
     faces: Vec<Face>,
     /// Visibility tolerance: a point this far in front of a face sees it.
     epsilon: f64,
-    /// Scratch for [`Polytope::add`]: the edges of the faces a new point
+    /// Scratch for [`Polytope::add`]: the horizon of the faces a new point
     /// sees (kept to reuse its allocation).
-    edges: Vec<(usize, usize)>,
+    edges: Vec<(u16, u16)>,
 }
 
 /// The face of the polytope's `points` at indices `v`.
-fn face(points: &[Vertex<P>], v: [usize; 3]) -> Face {
-    let [a, b, c] = v.map(|i| points[i].w);
+fn face(points: &[Vertex<P>], v: [u16; 3]) -> Face {
+    let [a, b, c] = v.map(|i| points[usize::from(i)].w);
     let n = cross(sub(b, a), sub(c, a));
     let len = dot(n, n).sqrt();
     if len > 0.0 {
@@ -71,28 +78,34 @@ impl Polytope {
         // In front of the face's plane (never for a face without area,
         // whose distance is infinite).
         let sees = |f: &Face| dot(f.normal, p.w) - f.distance > epsilon;
-        // The faces the point sees go; their edges are kept (one test per
-        // face).
+        // The faces the point sees go (one test per face). Their edges
+        // make the horizon: an edge shared by two seen faces comes in both
+        // directions, and the second cancels the first.
         self.edges.clear();
         let edges = &mut self.edges;
+        let mut seen_any = false;
         self.faces.retain(|f| {
             let seen = sees(f);
             if seen {
-                edges.extend([(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])]);
+                seen_any = true;
+                for (i, j) in [(f.v[0], f.v[1]), (f.v[1], f.v[2]), (f.v[2], f.v[0])] {
+                    match edges.iter().position(|&e| e == (j, i)) {
+                        Some(k) => {
+                            edges.swap_remove(k);
+                        }
+                        None => edges.push((i, j)),
+                    }
+                }
             }
             !seen
         });
-        if self.edges.is_empty() {
+        if !seen_any {
             return false; // it sees no face: nothing went
         }
-        let index = self.points.len();
+        let index = self.points.len() as u16;
         self.points.push(p);
-        // The horizon: visible faces' edges whose reverse is not also a
-        // visible face's edge.
         for &(i, j) in &self.edges {
-            if !self.edges.contains(&(j, i)) {
-                self.faces.push(face(&self.points, [i, j, index]));
-            }
+            self.faces.push(face(&self.points, [i, j, index]));
         }
         true
     }
@@ -153,7 +166,7 @@ pub(crate) fn penetration(
     let face = nearest_face(&polytope)?;
     // The nearest point of the face's plane to the origin, split into its A
     // and B parts by its barycentric weights in the face.
-    let [a, b, c] = face.v.map(|i| polytope.points[i]);
+    let [a, b, c] = face.v.map(|i| polytope.points[usize::from(i)]);
     let q = scale(face.normal, face.distance);
     let weights = barycentric(q, a.w, b.w, c.w);
     let mix = |pa: P, pb: P, pc: P| {
@@ -252,7 +265,10 @@ impl Polytope {
             let mut f = self::face(&polytope.points, face);
             if dot(
                 f.normal,
-                sub(polytope.points[opposite].w, polytope.points[face[0]].w),
+                sub(
+                    polytope.points[opposite].w,
+                    polytope.points[usize::from(face[0])].w,
+                ),
             ) > 0.0
             {
                 f = self::face(&polytope.points, [face[0], face[2], face[1]]);

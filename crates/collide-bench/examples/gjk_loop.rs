@@ -9,7 +9,8 @@
 //!
 //! Argument: `d2` or `d3` (GJK distance), `c2` or `c3` (contact: GJK, then
 //! EPA when they overlap), `s2` (a circle cast at a box: one GJK ray cast on
-//! their difference), `r3` (the GJK ray cast on a polyhedron). The
+//! their difference), `r3` (the GJK ray cast on a polyhedron), `k2` (the
+//! 2D capsule ray's closed form, for comparison). The
 //! machine is noisy: compare two builds by the best of several runs each,
 //! alternated.
 
@@ -74,6 +75,15 @@ fn main() {
             (Ray::new(a.position - d, d, 3.0).expect("finite"), *b)
         })
         .collect();
+    // The `narrow` example's 2D rays: from twice the offset back, along it.
+    let capsule = d2::Capsule::new(0.6, 0.3).expect("a capsule");
+    let rays_2d: Vec<(Ray<Vec2>, d2::Pose)> = poses_2d
+        .iter()
+        .map(|(a, b)| {
+            let d = (b.position - a.position) * 2.0 + Vec2::new(0.01, 0.0);
+            (Ray::new(a.position - d, d, 3.0).expect("finite"), *b)
+        })
+        .collect();
     let start = Instant::now();
     let mut sink = 0.0f32;
     for _ in 0..PASSES {
@@ -113,7 +123,12 @@ fn main() {
                     sink += d3::cast_ray(ray, &polyhedron, pose).map_or(0.0, |hit| hit.t);
                 }
             }
-            other => panic!("unknown query `{other}`: d2, d3, c2, c3, s2 or r3"),
+            "k2" => {
+                for (ray, pose) in &rays_2d {
+                    sink += d2::cast_ray_capsule(ray, &capsule, pose).map_or(0.0, |hit| hit.t);
+                }
+            }
+            other => panic!("unknown query `{other}`: d2, d3, c2, c3, s2, r3 or k2"),
         }
     }
     black_box(sink);

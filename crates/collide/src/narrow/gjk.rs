@@ -286,10 +286,11 @@ fn reduced<P: Point>(simplex: &Simplex<P>) -> Option<Simplex<P>> {
     }
 }
 
-/// The face of `simplex` nearest the origin over every face (for a simplex
-/// whose points all moved, as in the GJK ray cast, which keeps the face's
-/// points in place: 622-646 against 744-753 ns per query on `gjk_loop r3`
-/// than copying them out, see [`Simplex::keep`]), with positive weights.
+/// The face of `simplex` nearest the origin over every face, with
+/// positive weights: for a simplex whose points all moved, as in the GJK
+/// ray cast, which then keeps the face's points in place (see
+/// [`Simplex::keep`]; taking a reduced simplex by copy as GJK does was
+/// slower there: `gjk_loop r3` 787 against 674 ns per query).
 pub(crate) fn nearest_any<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     super::regions::nearest_any_by_regions(simplex).or_else(|| nearest_face(simplex, 0))
 }

@@ -29,8 +29,9 @@ pub(crate) fn nearest_any_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<F
 }
 
 /// [`nearest_by_regions`] as the reduced simplex itself: the nearest
-/// face's points (each copied whole from a fixed place, no face between)
-/// with their weights; `None` to leave the answer to the general solver.
+/// face's points with their weights (for 2 and 3 points each copied whole
+/// from a fixed place, no face between; 1 and 4 through the face); `None`
+/// to leave the answer to the general solver.
 #[inline(always)]
 pub(crate) fn reduced_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<Simplex<P>> {
     let v = simplex.vertices;

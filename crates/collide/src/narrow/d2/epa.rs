@@ -16,15 +16,17 @@ use glam::DVec2;
 /// The points of this dimension.
 type P = DVec2;
 
-/// The most points the polygon holds: the start (at most 3 + 8, checked
-/// below) and one per iteration. Every point is a distinct vertex of the
-/// difference, which has at most 16 for two polygons (each of at most
+/// The most points the polygon holds: the start (the hull of at most 3 +
+/// 8 points; a shape of another crate whose supports are not finite can
+/// leave the hull up to 2 (3 + 8) - 2 of them, checked below) and one per
+/// iteration. Every point is a distinct vertex of the difference, which
+/// has at most 16 for two polygons (each of at most
 /// [`Polygon::MAX_VERTICES`](super::Polygon::MAX_VERTICES)), fewer for
 /// other cores; a shape of another crate with more vertices stops growing
-/// here, its depth found to within its last edge (a 200-sided one
-/// converges in fewer than 10 points, see the tests).
+/// here, its depth found to within its last edge (the tests' 200-sided
+/// shape still passes with room for only 12 points).
 const CAPACITY: usize = 32;
-const _: () = assert!(CAPACITY > 3 + 8, "room for the widest start");
+const _: () = assert!(CAPACITY >= 2 * (3 + 8) - 2, "room for the widest start");
 
 /// EPA from GJK's last simplex; `None` when the difference has no area
 /// (two segments on one line, two points): the cores touch without depth.
@@ -163,8 +165,9 @@ impl Polygon {
             if hull.len() < 3 {
                 return false;
             }
-            polygon.points[..hull.len()].copy_from_slice(&hull);
-            polygon.len = hull.len();
+            let len = hull.len().min(CAPACITY);
+            polygon.points[..len].copy_from_slice(&hull[..len]);
+            polygon.len = len;
         }
         for i in 0..polygon.len {
             polygon.next[i] = if i + 1 == polygon.len { 0 } else { i + 1 } as u8;

@@ -77,8 +77,11 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<
     general::cast_ray_box(ray, cuboid.half_extents, pose)
 }
 
-/// A ray against a capsule: the nearest entry into its two end spheres
-/// and the cylinder between them (the capsule is their union).
+/// A ray against a capsule, in one closed form: the capsule lies inside
+/// the infinite cylinder around its axis, so the ray enters the capsule
+/// where it enters that cylinder when that point lies between the ends;
+/// otherwise it can only enter through the end sphere on that side (a ray
+/// along the axis: the nearer end sphere).
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -91,74 +94,62 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec3>> {
-    let (a, b) = (
+    let r = f64::from(capsule.radius);
+    let (pa, pb) = (
         pose.apply(capsule.a).as_dvec3(),
         pose.apply(capsule.b).as_dvec3(),
     );
-    let r = f64::from(capsule.radius);
-    let mut best: Option<RayCast<Vec3>> = None;
-    let mut consider = |hit: Option<RayCast<Vec3>>| {
-        if let Some(h) = hit {
-            if best.is_none_or(|b| h.t < b.t) {
-                best = Some(h);
-            }
-        }
-    };
-    consider(ball_entry(ray, a, r));
-    consider(ball_entry(ray, b, r));
-    let axis = b - a;
-    let length = axis.length();
-    if length > 0.0 && r > 0.0 {
-        consider(cylinder_entry(ray, a, axis / length, length, r));
-    }
-    best
-}
-
-/// The entry of a ray into the finite cylinder of radius `r` around the
-/// segment from `a` along unit `u` for `length` (its side only; the ends
-/// are the capsule's spheres).
-fn cylinder_entry(
-    ray: &Ray<Vec3>,
-    a: DVec3,
-    u: DVec3,
-    length: f64,
-    r: f64,
-) -> Option<RayCast<Vec3>> {
     let (o, d) = (ray.origin().as_dvec3(), ray.direction().as_dvec3());
-    let m = o - a;
-    // Components across the axis.
-    let (mc, dc) = (m - u * m.dot(u), d - u * d.dot(u));
-    let qa = dc.length_squared();
-    let qb = mc.dot(dc);
-    let qc = mc.length_squared() - r * r;
-    if qc < 0.0 {
-        let s = m.dot(u);
-        if s > 0.0 && s < length {
-            return Some(general::started_inside(ray));
+    let (axis, from_a) = (pb - pa, o - pa);
+    let axis_sq = axis.length_squared();
+    let (axis_d, axis_o) = (axis.dot(d), axis.dot(from_a));
+    // The cylinder: |(o + d t - pa) x axis|^2 = r^2 |axis|^2, as
+    // k2 t^2 + 2 k1 t + k0 = 0; k0 < 0 when the origin is inside it.
+    let k0 = axis_sq * (from_a.length_squared() - r * r) - axis_o * axis_o;
+    // Inside: the origin nearer the axis segment than the radius (beside
+    // the segment, inside the cylinder; beyond an end, inside its sphere).
+    let inside = if axis_o <= 0.0 {
+        from_a.length_squared() < r * r
+    } else if axis_o >= axis_sq {
+        (o - pb).length_squared() < r * r
+    } else {
+        k0 < 0.0
+    };
+    if inside {
+        return Some(general::started_inside(ray));
+    }
+    let k2 = axis_sq * d.length_squared() - axis_d * axis_d;
+    if axis_sq > 0.0 && k2 > 0.0 {
+        let k1 = axis_sq * from_a.dot(d) - axis_o * axis_d;
+        let disc = k1 * k1 - k2 * k0;
+        if disc <= 0.0 {
+            return None; // misses (or grazes) the cylinder, so the capsule
         }
+        let t = (-k1 - disc.sqrt()) / k2;
+        // Where along the axis the entry lies (0 at a, axis_sq at b).
+        let along = axis_o + t * axis_d;
+        if along > 0.0 && along < axis_sq {
+            if !(t >= 0.0 && t as f32 <= ray.max_t()) {
+                return None;
+            }
+            let hit = o + d * t;
+            let normal = (hit - (pa + axis * (along / axis_sq)))
+                .as_vec3()
+                .normalize_or_zero();
+            let t = t as f32;
+            return Some(RayCast {
+                t,
+                normal,
+                point: ray.at(t),
+            });
+        }
+        return ball_entry(ray, if along <= 0.0 { pa } else { pb }, r);
     }
-    if qa == 0.0 {
-        return None;
+    // Along the axis, or a capsule without length: the nearer end sphere.
+    match (ball_entry(ray, pa, r), ball_entry(ray, pb, r)) {
+        (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
+        (x, y) => x.or(y),
     }
-    let disc = qb * qb - qa * qc;
-    if disc <= 0.0 {
-        return None;
-    }
-    let t = (-qb - disc.sqrt()) / qa;
-    let s = (m + d * t).dot(u);
-    if !(t >= 0.0 && s > 0.0 && s < length) {
-        return None;
-    }
-    let t32 = t as f32;
-    if t32 > ray.max_t() {
-        return None;
-    }
-    let normal = (mc + dc * t).normalize_or_zero().as_vec3();
-    Some(RayCast {
-        t: t32,
-        normal,
-        point: ray.at(t32),
-    })
 }
 
 /// A ray against any convex shape (a [`Polyhedron`](super::Polyhedron),

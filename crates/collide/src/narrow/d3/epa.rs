@@ -227,8 +227,11 @@ fn start(candidates: &[Vertex<P>], epsilon: f64) -> Option<Polytope> {
     Some(polytope)
 }
 
-/// GJK's tetrahedron as the start, when it has volume (the same test as
-/// [`start`]'s, whose largest tetrahedron of four points is these four).
+/// GJK's tetrahedron as the start, when it has volume: the same kind of
+/// test as [`start`]'s (the volume against a billionth of a length cubed),
+/// its length the longest edge from the first corner, where [`start`]
+/// measures from the point farthest from the origin; a tetrahedron this
+/// rejects goes to [`start`] with the 14 directions.
 fn tetrahedron(corners: [Vertex<P>; 4], epsilon: f64) -> Option<Polytope> {
     let p0 = corners[0].w;
     let edges = [1, 2, 3].map(|k| sub(corners[k].w, p0));

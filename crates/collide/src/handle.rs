@@ -148,15 +148,20 @@ static NEXT_OWNER: AtomicU32 = AtomicU32::new(1);
 #[derive(Debug)]
 pub struct Slots<T> {
     owner: u32,
-    entries: Vec<Entry<T>>,
+    /// Per slot: the value, `None` while the slot is free.
+    values: Vec<Option<T>>,
+    /// Per slot: `generation << 1 | live`, apart from the values so that
+    /// checking a handle or turning a slot index back into one (every pair
+    /// of a step) reads 8 bytes, whatever `T` is.
+    stamps: Vec<u64>,
     free: Vec<u32>,
     len: usize,
 }
 
-#[derive(Debug)]
-struct Entry<T> {
-    generation: u32,
-    value: Option<T>,
+/// A slot's stamp: its generation and whether it is live.
+#[inline]
+fn stamp(generation: u32, live: bool) -> u64 {
+    u64::from(generation) << 1 | u64::from(live)
 }
 
 impl<T> Default for Slots<T> {
@@ -177,7 +182,8 @@ impl<T> Slots<T> {
     pub fn new() -> Self {
         Self {
             owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
-            entries: Vec::new(),
+            values: Vec::new(),
+            stamps: Vec::new(),
             free: Vec::new(),
             len: 0,
         }
@@ -241,7 +247,7 @@ impl<T> Slots<T> {
     /// # Ok::<(), collide::HandleError>(())
     /// ```
     pub fn capacity_index(&self) -> usize {
-        self.entries.len()
+        self.values.len()
     }
 
     /// Stores `value` and returns its handle.
@@ -257,23 +263,22 @@ impl<T> Slots<T> {
         let index = match self.free.pop() {
             Some(index) => index,
             None => {
-                let index = u32::try_from(self.entries.len()).map_err(|_| HandleError::Full)?;
+                let index = u32::try_from(self.values.len()).map_err(|_| HandleError::Full)?;
                 if index == u32::MAX {
                     return Err(HandleError::Full);
                 }
-                self.entries.push(Entry {
-                    generation: 0,
-                    value: None,
-                });
+                self.values.push(None);
+                self.stamps.push(stamp(0, false));
                 index
             }
         };
-        let entry = &mut self.entries[index as usize];
-        entry.value = Some(value);
+        let generation = (self.stamps[index as usize] >> 1) as u32;
+        self.values[index as usize] = Some(value);
+        self.stamps[index as usize] = stamp(generation, true);
         self.len += 1;
         Ok(Handle {
             index,
-            generation: entry.generation,
+            generation,
             owner: self.owner,
         })
     }
@@ -296,8 +301,8 @@ impl<T> Slots<T> {
                 expected: self.owner,
             });
         }
-        match self.entries.get(handle.index as usize) {
-            Some(e) if e.generation == handle.generation && e.value.is_some() => Ok(()),
+        match self.stamps.get(handle.index as usize) {
+            Some(&s) if s == stamp(handle.generation, true) => Ok(()),
             _ => Err(HandleError::Stale(handle)),
         }
     }
@@ -315,7 +320,7 @@ impl<T> Slots<T> {
     /// ```
     pub fn get(&self, handle: Handle) -> Option<&T> {
         self.check(handle).ok()?;
-        self.entries[handle.index as usize].value.as_ref()
+        self.values[handle.index as usize].as_ref()
     }
 
     /// The value mutably, or a typed error for a stale or foreign handle.
@@ -330,8 +335,7 @@ impl<T> Slots<T> {
     /// ```
     pub fn get_mut(&mut self, handle: Handle) -> Result<&mut T, HandleError> {
         self.check(handle)?;
-        self.entries[handle.index as usize]
-            .value
+        self.values[handle.index as usize]
             .as_mut()
             .ok_or(HandleError::Stale(handle))
     }
@@ -348,13 +352,17 @@ impl<T> Slots<T> {
     /// ```
     pub fn remove(&mut self, handle: Handle) -> Result<T, HandleError> {
         self.check(handle)?;
-        let entry = &mut self.entries[handle.index as usize];
-        let value = entry.value.take().ok_or(HandleError::Stale(handle))?;
+        let at = handle.index as usize;
+        let value = self.values[at].take().ok_or(HandleError::Stale(handle))?;
         self.len -= 1;
-        if let Some(next) = entry.generation.checked_add(1) {
-            entry.generation = next;
-            self.free.push(handle.index);
-        } // else: retired for good, so no handle can ever come back to life
+        match handle.generation.checked_add(1) {
+            Some(next) => {
+                self.stamps[at] = stamp(next, false);
+                self.free.push(handle.index);
+            }
+            // Retired for good, so no handle can ever come back to life.
+            None => self.stamps[at] = stamp(handle.generation, false),
+        }
         Ok(value)
     }
 
@@ -373,12 +381,26 @@ impl<T> Slots<T> {
     /// ```
     #[inline]
     pub fn handle_at(&self, index: u32) -> Option<Handle> {
-        let entry = self.entries.get(index as usize)?;
-        entry.value.as_ref().map(|_| Handle {
+        let s = *self.stamps.get(index as usize)?;
+        (s & 1 == 1).then_some(Handle {
             index,
-            generation: entry.generation,
+            generation: (s >> 1) as u32,
             owner: self.owner,
         })
+    }
+
+    /// The handle of slot `index`, which the caller knows is live (a
+    /// structure's own registered object): [`Slots::handle_at`] without
+    /// the check.
+    #[inline]
+    pub(crate) fn live_handle_at(&self, index: u32) -> Handle {
+        let s = self.stamps[index as usize];
+        debug_assert!(s & 1 == 1, "slot {index} is live");
+        Handle {
+            index,
+            generation: (s >> 1) as u32,
+            owner: self.owner,
+        }
     }
 
     /// Live values in slot order, with their handles.
@@ -394,18 +416,20 @@ impl<T> Slots<T> {
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> + '_ {
         let owner = self.owner;
-        self.entries.iter().enumerate().filter_map(move |(i, e)| {
-            e.value.as_ref().map(|v| {
-                (
-                    Handle {
-                        index: i as u32,
-                        generation: e.generation,
-                        owner,
-                    },
-                    v,
-                )
+        (self.values.iter().zip(&self.stamps))
+            .enumerate()
+            .filter_map(move |(i, (value, &s))| {
+                value.as_ref().map(|v| {
+                    (
+                        Handle {
+                            index: i as u32,
+                            generation: (s >> 1) as u32,
+                            owner,
+                        },
+                        v,
+                    )
+                })
             })
-        })
     }
 }
 
@@ -417,14 +441,8 @@ impl<T> Slots<T> {
     pub(crate) fn frozen_copy<U>(&self, f: impl Fn(&T) -> U) -> Slots<U> {
         Slots {
             owner: self.owner,
-            entries: self
-                .entries
-                .iter()
-                .map(|e| Entry {
-                    generation: e.generation,
-                    value: e.value.as_ref().map(&f),
-                })
-                .collect(),
+            values: self.values.iter().map(|v| v.as_ref().map(&f)).collect(),
+            stamps: self.stamps.clone(),
             free: Vec::new(),
             len: self.len,
         }
@@ -521,12 +539,14 @@ mod tests {
     fn exhausted_generation_retires_the_slot() {
         let mut slots = Slots::new();
         let h = slots.insert(0).unwrap();
-        slots.entries[0].generation = u32::MAX;
+        slots.stamps[0] = stamp(u32::MAX, true);
         let h = Handle {
             generation: u32::MAX,
             ..h
         };
         slots.remove(h).unwrap();
+        assert_eq!(slots.check(h), Err(HandleError::Stale(h)));
+        assert_eq!(slots.handle_at(h.index()), None);
         let next = slots.insert(1).unwrap();
         assert_ne!(next.index(), h.index(), "a retired slot is never reused");
     }

@@ -223,7 +223,7 @@ impl PairTracker {
     /// slot indices of `objects`.
     pub(crate) fn finish_keys<T>(&mut self, keys: &[u64], objects: &Slots<T>) -> &FrameEvents {
         let next = self.begin();
-        let handle = |i| objects.handle_at(i).expect("pairs name live objects");
+        let handle = |i| objects.live_handle_at(i);
         next.extend(
             keys.iter()
                 .map(|&k| Pair::new(handle((k >> 32) as u32), handle(k as u32))),

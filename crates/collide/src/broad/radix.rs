@@ -21,12 +21,15 @@ pub(crate) fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.extend_from_slice(&b[j..]);
 }
 
-/// Sorts `items` by `key` (ascending, stable) with 11-bit digits, skipping
-/// the digits on which every key agrees, so narrow key ranges cost few
-/// passes (grid cell keys: 2 or 3). `scratch` is reused memory; its
-/// contents are unspecified after.
+/// Sorts `items` by `key` (ascending, stable) in as few passes of at most
+/// 11-bit digits as the bits that differ between the keys need, with the
+/// digits spread evenly over those bits (grid cell keys over 17 bits: two
+/// passes of 9 bits, 512 buckets each, which scatter with better locality
+/// than 2,048). `scratch` is reused memory; its contents are unspecified
+/// after.
 ///
-/// Cost: one counting pass plus one scatter pass per differing digit.
+/// Cost: one pass to find the differing bits, one counting pass, and one
+/// scatter pass per digit.
 pub(crate) fn radix_sort_by_key<T: Copy>(
     items: &mut Vec<T>,
     scratch: &mut Vec<T>,
@@ -36,18 +39,30 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
     if n < 2 {
         return;
     }
+    let first = key(&items[0]);
+    let differing = items.iter().fold(0, |acc, item| acc | (key(item) ^ first));
+    if differing == 0 {
+        return;
+    }
+    let low = differing.trailing_zeros() as usize;
+    let bits = 64 - differing.leading_zeros() as usize - low;
+    let passes = bits.div_ceil(MAX_BITS);
+    let digit_bits = bits.div_ceil(passes);
+    let mask = (1u64 << digit_bits) - 1;
+    let digit = |item: &T, pass: usize| ((key(item) >> (low + digit_bits * pass)) & mask) as usize;
     // 48 KiB on the stack: no allocation per call.
-    let mut counts = [[0u32; RADIX]; DIGITS];
+    let mut counts = [[0u32; RADIX]; MAX_PASSES];
     for item in items.iter() {
-        let k = key(item);
-        for (digit, table) in counts.iter_mut().enumerate() {
-            table[((k >> (BITS * digit)) & MASK) as usize] += 1;
+        for (pass, table) in counts.iter_mut().enumerate().take(passes) {
+            table[digit(item, pass)] += 1;
         }
     }
-    scratch.clear();
-    scratch.extend_from_slice(items);
+    // The first pass overwrites all of `scratch`: only its length matters.
+    scratch.truncate(n);
+    let have = scratch.len();
+    scratch.extend_from_slice(&items[have..]);
     let mut in_scratch = false;
-    for (digit, table) in counts.iter().enumerate() {
+    for (pass, table) in counts.iter().enumerate().take(passes) {
         if table.iter().any(|&c| c as usize == n) {
             continue; // every key has the same digit here
         }
@@ -63,7 +78,7 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
             (&items[..], &mut scratch[..])
         };
         for item in src {
-            let bucket = ((key(item) >> (BITS * digit)) & MASK) as usize;
+            let bucket = digit(item, pass);
             dst[offsets[bucket] as usize] = *item;
             offsets[bucket] += 1;
         }
@@ -74,10 +89,9 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
     }
 }
 
-const BITS: usize = 11;
-const RADIX: usize = 1 << BITS;
-const MASK: u64 = (RADIX - 1) as u64;
-const DIGITS: usize = 64_usize.div_ceil(BITS);
+const MAX_BITS: usize = 11;
+const RADIX: usize = 1 << MAX_BITS;
+const MAX_PASSES: usize = 64_usize.div_ceil(MAX_BITS);
 
 #[cfg(test)]
 mod tests {

@@ -749,7 +749,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         budget: QueryBudget,
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
-        let handle = |i: u32| self.objects.handle_at(i).expect("hits are live");
+        let handle = |i: u32| self.objects.live_handle_at(i);
         self.view(&handle).ray_nearest_first(ray, &budget, visit)
     }
 
@@ -779,7 +779,7 @@ impl<V: Vector, T> Bvh<V, T> {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let handle = |i: u32| self.objects.handle_at(i).expect("queried objects are live");
+        let handle = |i: u32| self.objects.live_handle_at(i);
         self.view(&handle).search(region, budget, stats, visit)
     }
 }

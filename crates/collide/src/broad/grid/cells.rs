@@ -108,6 +108,17 @@ impl CellFrame {
         c
     }
 
+    /// The corner cell of two boxes: the cell holding the lower corner of
+    /// their overlap. Because the map is monotone, it is also the largest of
+    /// their lowest cells per axis, `max(cell(a.min), cell(b.min))`, so both
+    /// boxes cover it (when they overlap) and reporting a pair only in this
+    /// cell reports it exactly once, with no set. A query region counts as
+    /// a box here.
+    #[inline]
+    pub(crate) fn overlap_corner<V: Vector>(&self, a: &Aabb<V>, b: &Aabb<V>) -> CellCoord {
+        self.cell_of(a.min().max_each(b.min()))
+    }
+
     /// The cells a box covers (both corners' cells, inclusive).
     #[inline]
     pub(crate) fn range_of<V: Vector>(&self, aabb: &Aabb<V>) -> CellRange {
@@ -178,15 +189,6 @@ impl CellRange {
     }
 }
 
-/// The cell with the lower corner of the overlap of two boxes, from their
-/// cell ranges: `cell(max(a.min, b.min)) = max(cell(a.min), cell(b.min))`
-/// because the cell map is monotone. Both boxes cover it, so reporting a
-/// pair only in this cell reports it exactly once, with no set.
-#[inline]
-pub(crate) fn corner_cell(a: &CellCoord, b: &CellCoord) -> CellCoord {
-    [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +252,11 @@ mod tests {
         assert_eq!(widest.count(), u64::MAX, "saturates");
     }
 
+    /// The corner cell from the two ranges.
+    fn corner_cell(a: &CellCoord, b: &CellCoord) -> CellCoord {
+        [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])]
+    }
+
     #[test]
     fn corner_cell_is_covered_by_both_boxes() {
         let frame = CellFrame::new([0.0; 3], 4.0);
@@ -258,6 +265,7 @@ mod tests {
         let (ra, rb) = (frame.range_of(&a), frame.range_of(&b));
         let corner = corner_cell(&ra.min, &rb.min);
         assert!(ra.contains(corner) && rb.contains(corner));
+        assert_eq!(corner, frame.overlap_corner(&a, &b));
         assert_eq!(corner, frame.cell_of(Vec2::new(2.0, 1.0)));
     }
 }

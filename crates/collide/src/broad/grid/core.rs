@@ -323,9 +323,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// The handle of the live object in slot `index`.
     #[inline]
     pub(super) fn handle_at(&self, index: u32) -> Handle {
-        self.objects
-            .handle_at(index)
-            .expect("registered objects are live")
+        self.objects.live_handle_at(index)
     }
 
     fn ensure_slot(&mut self, index: usize) {

@@ -11,15 +11,16 @@ use crate::broad::radix::radix_sort_by_key;
 use crate::geometry::{Aabb, Vector};
 use std::ops::{ControlFlow, Range};
 
-/// One object registered in one cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One object registered in one cell: 16 bytes, since the step moves
+/// every registration of a level through its sort. The corner rule works
+/// from the two boxes instead of stored cells (see
+/// [`CellFrame::overlap_corner`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Reg {
     /// The cell's key (see [`Level::key`]).
     pub(crate) key: u64,
     /// The object's slot index.
     pub(crate) object: u32,
-    /// The object's lowest cell, for the corner rule.
-    pub(crate) min: CellCoord,
 }
 
 /// A level: a cell frame, the registrations sorted by key, and the boxes of
@@ -128,16 +129,7 @@ impl<V: Vector> Level<V> {
         fresh: impl Iterator<Item = (u32, CellRange)>,
         everything: bool,
     ) {
-        self.incoming.clear();
-        for (object, range) in fresh {
-            range.for_each(|c| {
-                self.incoming.push(Reg {
-                    key: self.key(c),
-                    object,
-                    min: range.min,
-                })
-            });
-        }
+        self.fill_incoming(fresh);
         if self.incoming.len() > RADIX_THRESHOLD {
             radix_sort_by_key(&mut self.incoming, &mut self.scratch, |r| r.key);
         } else {
@@ -160,6 +152,71 @@ impl<V: Vector> Level<V> {
         }
         self.next.extend(fresh);
         std::mem::swap(&mut self.regs, &mut self.next);
+    }
+
+    /// Puts the registrations of `fresh` into `incoming`, in no particular
+    /// order. A range of at most 2 cells per axis (nearly every object, with
+    /// the automatic cell size) writes all 2^D corner cells and keeps those
+    /// it covers by advancing the write position or not: the loop over a
+    /// range of 1 or 2 cells per axis mispredicted its branches (measured
+    /// with perf). Keys are linear in the cell coordinates within a level,
+    /// so the corners are the lowest cell's key plus per-axis strides.
+    fn fill_incoming(&mut self, fresh: impl Iterator<Item = (u32, CellRange)>) {
+        let stride = self.strides();
+        let corners = 1usize << V::DIM;
+        let mut buffer = std::mem::take(&mut self.incoming);
+        let mut at = 0;
+        for (object, range) in fresh {
+            if buffer.len() < at + corners {
+                // Grown a little at a time: the buffer ends each call at the
+                // count written, and the next call regrows it past that.
+                buffer.resize(at + 64 * corners, Reg::default());
+            }
+            let spans = [0, 1, 2].map(|a| range.max[a] - range.min[a]);
+            if spans.iter().all(|&s| s <= 1) {
+                let base = self.key(range.min);
+                for corner in 0..corners {
+                    let mut key = base;
+                    let mut covered = true;
+                    for (a, step) in stride.iter().enumerate().take(V::DIM) {
+                        let up = corner >> a & 1 == 1;
+                        // Wraps only for a corner not covered (past the
+                        // lattice's last cell), whose entry is overwritten.
+                        key = key.wrapping_add(u64::from(up) * step);
+                        covered &= !up | (spans[a] == 1);
+                    }
+                    buffer[at] = Reg { key, object };
+                    at += usize::from(covered);
+                }
+                debug_assert!(
+                    buffer[at - (range.count() as usize)..at]
+                        .iter()
+                        .all(|r| self.key(self.coords(r.key)) == r.key
+                            && range.contains(self.coords(r.key)))
+                );
+            } else {
+                buffer.truncate(at);
+                range.for_each(|c| {
+                    buffer.push(Reg {
+                        key: self.key(c),
+                        object,
+                    })
+                });
+                at = buffer.len();
+            }
+        }
+        buffer.truncate(at);
+        self.incoming = buffer;
+    }
+
+    /// How much a cell's key grows per step along each axis (keys are
+    /// linear in the coordinates within the lattice).
+    fn strides(&self) -> [u64; 3] {
+        match self.dims {
+            Some(d) => [1, d[0] as u64, d[0] as u64 * d[1] as u64],
+            None if V::DIM == 2 => [1, 1 << 32, 0],
+            None => [1, 1 << 21, 1 << 42],
+        }
     }
 
     /// Copies the current box of every registered object next to its

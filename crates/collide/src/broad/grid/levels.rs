@@ -192,7 +192,9 @@ impl<V: Vector, T> Grid<V, T> {
             let target = &self.levels[usize::from(self.levels_of[index])];
             let old = self.ranges[index];
             let new = target.frame.range_of(&self.boxes[index]);
-            if new == old {
+            // Axis by axis over the dimension only: comparing the whole
+            // ranges went through memory and stalled (measured with perf).
+            if (0..V::DIM).all(|a| new.min[a] == old.min[a] && new.max[a] == old.max[a]) {
                 return;
             }
             let fits =

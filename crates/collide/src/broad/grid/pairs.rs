@@ -3,7 +3,6 @@
 //! coarser levels, overflow objects probing every level, and overflow
 //! objects against each other.
 
-use super::cells::corner_cell;
 use super::core::Place;
 use super::level::Level;
 use crate::broad::events::pair_key;
@@ -76,7 +75,7 @@ fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
         for i in start..end {
             for j in i + 1..end {
                 if boxes[i].overlaps(&boxes[j])
-                    && level.key(corner_cell(&regs[i].min, &regs[j].min)) == cell
+                    && level.key(level.frame.overlap_corner(&boxes[i], &boxes[j])) == cell
                 {
                     keys.push(pair_key(regs[i].object, regs[j].object));
                 }
@@ -98,7 +97,8 @@ fn probe<V: Vector>(level: &Level<V>, a: u32, box_a: &Aabb<V>, keys: &mut Vec<u6
         for k in run {
             tested += 1;
             let reg = &level.regs[k];
-            if box_a.overlaps(&level.boxes[k]) && corner_cell(&range_a.min, &reg.min) == cell {
+            let box_k = &level.boxes[k];
+            if box_a.overlaps(box_k) && level.frame.overlap_corner(box_a, box_k) == cell {
                 keys.push(pair_key(a, reg.object));
             }
         }

@@ -1,7 +1,7 @@
 //! Queries on a grid: boxes (the contract's `query_aabb`), and neighbours by
 //! distance as seed 001's `handleMelee` finds them.
 
-use super::cells::{CellCoord, corner_cell};
+use super::cells::CellCoord;
 use super::core::{Grid, GridKind, Place};
 use crate::broad::query::{QueryBudget, QueryStats};
 use crate::error::Error;
@@ -54,7 +54,9 @@ impl<V: Vector, T> Grid<V, T> {
                 }
                 for reg in &level.regs[run] {
                     let x = reg.object;
-                    if !self.dirty[x as usize] && corner_cell(&reg.min, &query.min) == cell {
+                    if !self.dirty[x as usize]
+                        && level.frame.overlap_corner(&self.boxes[x as usize], &bounds) == cell
+                    {
                         test(x, stats)?;
                     }
                 }

@@ -134,7 +134,7 @@ impl<V: Vector, T> Tree<V, T> {
     ) -> ControlFlow<()> {
         let mut test = |x: u32, stats: &mut QueryStats| {
             stats.candidate(budget, region, &self.boxes[x as usize], || {
-                visit(self.objects.handle_at(x).expect("queried objects are live"))
+                visit(self.objects.live_handle_at(x))
             })
         };
         let Some(nodes) = &self.nodes else {

@@ -24,9 +24,8 @@ pub(crate) fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
 /// Sorts `items` by `key` (ascending, stable) in as few passes of at most
 /// 11-bit digits as the bits that differ between the keys need, with the
 /// digits spread evenly over those bits (grid cell keys over 17 bits: two
-/// passes of 9 bits, 512 buckets each, which scatter with better locality
-/// than 2,048). `scratch` is reused memory; its contents are unspecified
-/// after.
+/// passes of 9 bits, 512 buckets each, rather than 11 and 6 bits).
+/// `scratch` is reused memory; its contents are unspecified after.
 ///
 /// Cost: one pass to find the differing bits, one counting pass, and one
 /// scatter pass per digit.

@@ -565,24 +565,23 @@ mod tests {
     use crate::scene::SceneRng;
     use glam::Vec2;
 
+    /// A random point of the square [-1, 1)^2.
+    fn unit_point(rng: &mut SceneRng) -> Vec2 {
+        Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
+    }
+
     #[test]
     fn the_gjk_ray_cast_settles_and_agrees_with_the_polygon_clip() {
         let mut rng = SceneRng::new(89);
         let (mut settled, mut hits) = (0, 0);
         for k in 0..2000 {
-            let points: Vec<Vec2> = (0..6)
-                .map(|_| Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
-                .collect();
+            let points: Vec<Vec2> = (0..6).map(|_| unit_point(&mut rng)).collect();
             let Ok(polygon) = Polygon::new(&points) else {
                 continue;
             };
-            let pose = Pose::new(
-                Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
-                rng.range(-3.0, 3.0),
-            )
-            .unwrap();
+            let pose = Pose::new(unit_point(&mut rng), rng.range(-3.0, 3.0)).unwrap();
             let origin = Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
-            let toward = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) - origin;
+            let toward = unit_point(&mut rng) - origin;
             let ray = Ray::new(origin, toward, rng.range(0.3, 2.0)).unwrap();
             let Some(answer) = ray_by_gjk(&ray, &polygon, &pose) else {
                 continue;
@@ -665,9 +664,7 @@ mod tests {
         let mut rng = SceneRng::new(131);
         let (mut hits, mut unsettled) = (0, 0);
         for k in 0..3000 {
-            let points: Vec<Vec2> = (0..5)
-                .map(|_| Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
-                .collect();
+            let points: Vec<Vec2> = (0..5).map(|_| unit_point(&mut rng)).collect();
             let radius = if k % 2 == 0 {
                 0.0
             } else {
@@ -687,13 +684,9 @@ mod tests {
                 rng.range(-3.0, 3.0),
             )
             .unwrap();
-            let pb = Pose::new(
-                Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
-                rng.range(-3.0, 3.0),
-            )
-            .unwrap();
+            let pb = Pose::new(unit_point(&mut rng), rng.range(-3.0, 3.0)).unwrap();
             let ma = Vec2::new(rng.range(4.0, 12.0), rng.range(-4.0, 4.0));
-            let mb = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            let mb = unit_point(&mut rng);
             if contact(&a, &pa, &b, &pb).depth > -1e-3 {
                 continue;
             }

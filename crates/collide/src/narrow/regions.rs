@@ -338,6 +338,30 @@ mod tests {
         true
     }
 
+    /// `len` random points: coordinates uniform in [-1, 1) times
+    /// `scale(axis)` on the first `dim` axes (0 beyond), moved by `shift`
+    /// along x.
+    fn random_points(
+        rng: &mut SceneRng,
+        dim: usize,
+        len: usize,
+        scale: impl Fn(usize) -> f64,
+        shift: f64,
+    ) -> Vec<DVec3> {
+        (0..len)
+            .map(|_| {
+                let mut c = |a: usize| {
+                    if a < dim {
+                        f64::from(rng.range(-1.0, 1.0)) * scale(a)
+                    } else {
+                        0.0
+                    }
+                };
+                DVec3::new(c(0) + shift, c(1), c(2))
+            })
+            .collect()
+    }
+
     /// Wherever the regions answer, their nearest point is the general
     /// solver's (same distance, weights in [0, 1] summing to 1), on random
     /// segments, triangles and tetrahedra in 2D and 3D, many of them near
@@ -350,18 +374,8 @@ mod tests {
             let dim = 2 + case % 2;
             let len = 2 + case % dim.min(3);
             let spread = if case % 5 == 0 { 1e-3 } else { 1.0 };
-            let points: Vec<DVec3> = (0..len)
-                .map(|_| {
-                    let mut c = |a: usize| {
-                        if a < dim {
-                            f64::from(rng.range(-1.0, 1.0)) * if a == 0 { 1.0 } else { spread }
-                        } else {
-                            0.0
-                        }
-                    };
-                    DVec3::new(c(0) + 0.3, c(1), c(2))
-                })
-                .collect();
+            let scale = |a: usize| if a == 0 { 1.0 } else { spread };
+            let points = random_points(&mut rng, dim, len, scale, 0.3);
             total += 1;
             let flat: Vec<DVec2> = points.iter().map(|p| p.truncate()).collect();
             let fast = if dim == 2 {
@@ -389,18 +403,8 @@ mod tests {
             let dim = 2 + case % 2;
             let len = 1 + case % (dim + 1);
             let spread = if case % 7 == 0 { 1e-3 } else { 1.0 };
-            let points: Vec<DVec3> = (0..len)
-                .map(|_| {
-                    let mut c = |a: usize| {
-                        if a < dim {
-                            f64::from(rng.range(-1.0, 1.0)) * if a == 2 { spread } else { 1.0 }
-                        } else {
-                            0.0
-                        }
-                    };
-                    DVec3::new(c(0), c(1), c(2))
-                })
-                .collect();
+            let scale = |a: usize| if a == 2 { spread } else { 1.0 };
+            let points = random_points(&mut rng, dim, len, scale, 0.0);
             total += 1;
             let flat: Vec<DVec2> = points.iter().map(|p| p.truncate()).collect();
             let fast = if dim == 2 {

@@ -64,19 +64,19 @@ impl CellFrame {
         self.size as f32
     }
 
+    /// The cell on `axis` saturated to `-limit - 1 ..= limit`. The scaled
+    /// coordinate is clamped in f64 first (clamping commutes with floor at
+    /// integer bounds), so one conversion to `i32` suffices; the floor
+    /// needs no libm call (the baseline x86-64 target has no rounding
+    /// instruction): truncate, then step down for negative fractions. No
+    /// branches: the saturating 64-bit version spent a third of
+    /// `Grid::update` here (measured with perf).
     #[inline]
-    pub(crate) fn cell_on_axis(&self, x: f32, axis: usize) -> i32 {
+    fn cell_on_axis(&self, x: f32, axis: usize, limit: i32) -> i32 {
         let v = (f64::from(x) - self.origin[axis]) * self.inv_size;
-        // floor without a libm call (the baseline x86-64 target has no
-        // rounding instruction): truncate, step down for negative
-        // fractions. `as` saturates, so huge values land on the ends.
-        let t = v as i64;
-        let floor = if (t as f64) > v {
-            t.saturating_sub(1)
-        } else {
-            t
-        };
-        floor.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+        let v = v.max(-f64::from(limit) - 1.0).min(f64::from(limit));
+        let t = v as i32;
+        t - i32::from(f64::from(t) > v)
     }
 
     /// The world coordinate where cell `c` starts on `axis`.
@@ -98,12 +98,10 @@ impl CellFrame {
 
     #[inline]
     pub(crate) fn cell_of<V: Vector>(&self, p: V) -> CellCoord {
-        let limit = if V::DIM == 3 { LIMIT_3D } else { i32::MAX };
+        let limit = Self::limit(V::DIM);
         let mut c = [0; 3];
         for (axis, slot) in c.iter_mut().enumerate().take(V::DIM) {
-            *slot = self
-                .cell_on_axis(p.axis(axis), axis)
-                .clamp(-limit - 1, limit);
+            *slot = self.cell_on_axis(p.axis(axis), axis, limit);
         }
         c
     }
@@ -148,6 +146,18 @@ impl CellRange {
     #[inline]
     pub(crate) fn contains(&self, c: CellCoord) -> bool {
         (0..3).all(|a| self.min[a] <= c[a] && c[a] <= self.max[a])
+    }
+
+    /// Number of cells in both ranges (0 when disjoint), without branches.
+    #[inline]
+    pub(crate) fn shared_count(&self, other: &CellRange) -> u64 {
+        (0..3)
+            .map(|a| {
+                let low = i64::from(self.min[a].max(other.min[a]));
+                let high = i64::from(self.max[a].min(other.max[a]));
+                (high - low + 1).max(0) as u64
+            })
+            .fold(1u64, u64::saturating_mul)
     }
 
     /// The overlap of two ranges, if any.
@@ -198,14 +208,14 @@ mod tests {
     fn negative_coordinates_map_with_floor() {
         let frame = CellFrame::new([0.0; 3], 10.0);
         assert_eq!(
-            frame.cell_on_axis(-0.5, 0),
+            frame.cell_on_axis(-0.5, 0, i32::MAX),
             -1,
             "floor, not truncation toward zero"
         );
-        assert_eq!(frame.cell_on_axis(-10.0, 0), -1);
-        assert_eq!(frame.cell_on_axis(-10.01, 0), -2);
-        assert_eq!(frame.cell_on_axis(9.99, 0), 0);
-        assert_eq!(frame.cell_on_axis(10.0, 0), 1);
+        assert_eq!(frame.cell_on_axis(-10.0, 0, i32::MAX), -1);
+        assert_eq!(frame.cell_on_axis(-10.01, 0, i32::MAX), -2);
+        assert_eq!(frame.cell_on_axis(9.99, 0, i32::MAX), 0);
+        assert_eq!(frame.cell_on_axis(10.0, 0, i32::MAX), 1);
     }
 
     #[test]
@@ -235,8 +245,8 @@ mod tests {
     #[test]
     fn huge_coordinates_saturate_monotonically() {
         let frame = CellFrame::new([0.0; 3], 1.0);
-        assert_eq!(frame.cell_on_axis(3.0e38, 0), i32::MAX);
-        assert_eq!(frame.cell_on_axis(-3.0e38, 0), i32::MIN);
+        assert_eq!(frame.cell_on_axis(3.0e38, 0, i32::MAX), i32::MAX);
+        assert_eq!(frame.cell_on_axis(-3.0e38, 0, i32::MAX), i32::MIN);
         let frame3 = CellFrame::new([0.0; 3], 1.0);
         let far = frame3.cell_of(glam::Vec3::new(3.0e38, -3.0e38, 5.0));
         assert_eq!(far, [LIMIT_3D, -LIMIT_3D - 1, 5]);
@@ -250,6 +260,24 @@ mod tests {
             max: [i32::MAX; 3],
         };
         assert_eq!(widest.count(), u64::MAX, "saturates");
+    }
+
+    #[test]
+    fn shared_count_agrees_with_the_intersection() {
+        let mut rng = crate::scene::SceneRng::new(11);
+        let mut coord = || (rng.next_u64() % 9) as i32 - 4;
+        for _ in 0..2000 {
+            let mut range = || {
+                let (a, b, c, d, e, f) = (coord(), coord(), coord(), coord(), coord(), coord());
+                CellRange {
+                    min: [a.min(b), c.min(d), e.min(f)],
+                    max: [a.max(b), c.max(d), e.max(f)],
+                }
+            };
+            let (r, s) = (range(), range());
+            let expected = r.intersect(&s).map_or(0, |i| i.count());
+            assert_eq!(r.shared_count(&s), expected, "{r:?} and {s:?}");
+        }
     }
 
     /// The corner cell from the two ranges.

@@ -197,12 +197,12 @@ impl<V: Vector, T> Grid<V, T> {
             if (0..V::DIM).all(|a| new.min[a] == old.min[a] && new.max[a] == old.max[a]) {
                 return;
             }
+            let new_count = new.count();
             let fits =
-                new.count() <= u64::from(self.config.max_cells_per_object) && target.holds(&new);
+                new_count <= u64::from(self.config.max_cells_per_object) && target.holds(&new);
             if fits {
                 // Cells left plus cells entered.
-                let shared = old.intersect(&new).map_or(0, |r| r.count());
-                self.cell_changes += old.count() + new.count() - 2 * shared;
+                self.cell_changes += old.count() + new_count - 2 * old.shared_count(&new);
                 self.ranges[index] = new;
                 self.mark_dirty(i);
                 return;

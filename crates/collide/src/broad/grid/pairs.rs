@@ -74,9 +74,7 @@ fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
         }
         for i in start..end {
             for j in i + 1..end {
-                if boxes[i].overlaps(&boxes[j])
-                    && level.key(level.frame.overlap_corner(&boxes[i], &boxes[j])) == cell
-                {
+                if boxes[i].overlaps(&boxes[j]) && regs[i].is_corner(&regs[j], V::DIM) {
                     keys.push(pair_key(regs[i].object, regs[j].object));
                 }
             }

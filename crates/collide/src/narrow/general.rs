@@ -131,7 +131,7 @@ fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
     let mut points: Vec<P> = Vec::new();
     for k in 0..dim {
         for sign in [1.0, -1.0] {
-            points.push(shapes(P::from_axes(|j| if j == k { sign } else { 0.0 })).w);
+            points.push(shapes(scale(unit(k), sign)).w);
         }
     }
     points.push(shapes(P::from_axes(|_| 1.0)).w);

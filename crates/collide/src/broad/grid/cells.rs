@@ -69,7 +69,7 @@ impl CellFrame {
     /// integer bounds), so one conversion to `i32` suffices; the floor
     /// needs no libm call (the baseline x86-64 target has no rounding
     /// instruction): truncate, then step down for negative fractions. No
-    /// branches: the saturating 64-bit version spent a third of
+    /// branches: the saturating 64-bit version spent over a quarter of
     /// `Grid::update` here (measured with perf).
     #[inline]
     fn cell_on_axis(&self, x: f32, axis: usize, limit: i32) -> i32 {
@@ -111,8 +111,10 @@ impl CellFrame {
     /// their lowest cells per axis, `max(cell(a.min), cell(b.min))`, so both
     /// boxes cover it (when they overlap) and reporting a pair only in this
     /// cell reports it exactly once, with no set. A query region counts as
-    /// a box here.
-    #[inline]
+    /// a box here. The grid finds this cell from its registrations' bits
+    /// ([`super::level::Reg::is_corner`]); this is the definition the tests
+    /// hold them to.
+    #[cfg(test)]
     pub(crate) fn overlap_corner<V: Vector>(&self, a: &Aabb<V>, b: &Aabb<V>) -> CellCoord {
         self.cell_of(a.min().max_each(b.min()))
     }

@@ -28,7 +28,7 @@ pub(crate) struct Reg {
 impl Reg {
     /// Whether the cell of `self` and `other` (registrations of two
     /// overlapping objects in one cell) is their corner cell, the largest
-    /// of their lowest cells per axis ([`CellFrame::overlap_corner`]): both
+    /// of their lowest cells per axis (`CellFrame::overlap_corner`): both
     /// cover the cell, so on each axis it is at least both lowest cells, and
     /// it is their largest exactly when it is one of them. Integer bits
     /// instead of the floors of the boxes' corner (measured with perf: the
@@ -37,13 +37,15 @@ impl Reg {
     pub(crate) fn is_corner(&self, other: &Reg, dim: usize) -> bool {
         (self.lowest | other.lowest) == all_axes(dim)
     }
-}
 
-/// Where [`Reg::pack`] puts the key: above the object (32 bits) and the
-/// lowest-cell bits (3).
-const PACKED_KEY_SHIFT: u32 = 35;
+    /// [`Reg::is_corner`] against a box or query region that is not
+    /// registered here but covers `cell` with the cells `range`: its own
+    /// bits come from the range.
+    #[inline]
+    pub(crate) fn is_corner_with(&self, range: &CellRange, cell: CellCoord, dim: usize) -> bool {
+        (self.lowest | lowest_bits(range, cell, dim)) == all_axes(dim)
+    }
 
-impl Reg {
     /// The registration as one 64-bit word, `key << 35 | lowest << 32 |
     /// object`, for keys below 2^29 (a dense level's; see
     /// [`super::config::MAX_DENSE_CELLS`]).
@@ -63,6 +65,10 @@ impl Reg {
         }
     }
 }
+
+/// Where [`Reg::pack`] puts the key: above the object (32 bits) and the
+/// lowest-cell bits (3).
+const PACKED_KEY_SHIFT: u32 = 35;
 
 /// The [`Reg::lowest`] bits of every axis of dimension `dim`.
 #[inline]
@@ -193,7 +199,7 @@ impl<V: Vector> Level<V> {
         if everything && self.dims.is_some() {
             // A dense level's keys fit in 29 bits, so a registration packs
             // into 8 bytes and the sort moves half the memory (measured with
-            // perf: the sort of 16-byte registrations was a fifth of a step
+            // perf: the sort of 16-byte registrations was a fifth of a frame
             // under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
             self.fill(&mut packed, fresh, Reg::pack);
@@ -453,5 +459,49 @@ mod tests {
             .pack(),
         ];
         assert!(keys[0] >> PACKED_KEY_SHIFT < keys[1] >> PACKED_KEY_SHIFT);
+    }
+
+    /// The registrations' bits pick the cell the boxes' corner names, for
+    /// two registered boxes and for a box against an unregistered one (a
+    /// probe or a query region), on a hashed and a dense level.
+    fn corner_bits_agree_with_the_boxes<V: Vector>() {
+        let mut rng = crate::scene::SceneRng::new(29);
+        let hashed = Level::<V>::new(CellFrame::new([0.0; 3], 1.5), None);
+        let dense = Level::<V>::new(CellFrame::new([-20.0; 3], 1.5), Some([30; 3]));
+        let mut random_box = || {
+            let low = V::from_axes(|_| rng.range(-4.0, 4.0));
+            let size = V::from_axes(|_| rng.range(0.0, 4.0));
+            Aabb::new(low, V::from_axes(|a| low.axis(a) + size.axis(a))).unwrap()
+        };
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let (a, b) = (random_box(), random_box());
+            for level in [&hashed, &dense] {
+                let (ra, rb) = (level.frame.range_of(&a), level.frame.range_of(&b));
+                let regs = |range: CellRange| {
+                    let mut out = Vec::new();
+                    level.fill(&mut out, std::iter::once((0, range)), |r| r);
+                    out
+                };
+                let (regs_a, regs_b) = (regs(ra), regs(rb));
+                let corner = level.frame.overlap_corner(&a, &b);
+                for x in &regs_a {
+                    let cell = level.coords(x.key);
+                    for y in regs_b.iter().filter(|y| y.key == x.key) {
+                        let expected = cell == corner;
+                        assert_eq!(x.is_corner(y, V::DIM), expected, "{a:?} {b:?} {cell:?}");
+                        assert_eq!(x.is_corner_with(&rb, cell, V::DIM), expected);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} shared cells checked");
+    }
+
+    #[test]
+    fn corner_bits_agree_with_the_boxes_in_2d_and_3d() {
+        corner_bits_agree_with_the_boxes::<glam::Vec2>();
+        corner_bits_agree_with_the_boxes::<glam::Vec3>();
     }
 }

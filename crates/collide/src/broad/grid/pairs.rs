@@ -95,8 +95,7 @@ fn probe<V: Vector>(level: &Level<V>, a: u32, box_a: &Aabb<V>, keys: &mut Vec<u6
         for k in run {
             tested += 1;
             let reg = &level.regs[k];
-            let box_k = &level.boxes[k];
-            if box_a.overlaps(box_k) && level.frame.overlap_corner(box_a, box_k) == cell {
+            if box_a.overlaps(&level.boxes[k]) && reg.is_corner_with(&range_a, cell, V::DIM) {
                 keys.push(pair_key(a, reg.object));
             }
         }

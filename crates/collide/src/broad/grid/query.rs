@@ -45,7 +45,8 @@ impl<V: Vector, T> Grid<V, T> {
         // Registered objects as of the last step, unless they changed
         // since (then their registrations are stale and they are tested
         // directly below). The current box is tested; it lies in the same
-        // cells as the registered one.
+        // cells as the registered one, so the registration's lowest-cell
+        // bits are current for the corner rule.
         for level in &self.levels {
             let query = level.frame.range_of(&bounds);
             level.for_each_cell_in(&query, |cell, run| {
@@ -54,9 +55,7 @@ impl<V: Vector, T> Grid<V, T> {
                 }
                 for reg in &level.regs[run] {
                     let x = reg.object;
-                    if !self.dirty[x as usize]
-                        && level.frame.overlap_corner(&self.boxes[x as usize], &bounds) == cell
-                    {
+                    if !self.dirty[x as usize] && reg.is_corner_with(&query, cell, V::DIM) {
                         test(x, stats)?;
                     }
                 }

@@ -1,4 +1,4 @@
-//! Per-frame times of one of collide's structures on a shared 2D scene: a
+//! Per-frame times of one of collide's structures on a shared scene: a
 //! timeline that shows spikes the mean hides (the `Bvh`'s resting tree
 //! filling, rebuilds).
 //!
@@ -7,14 +7,15 @@
 //!     --example frame_times -- bvh 100000 resting uniform 40
 //! ```
 //!
-//! Arguments: structure name, objects, motion, scene, frames. Prints one
+//! Arguments: structure name, objects, motion, scene, frames, and
+//! optionally the dimension (`2`, the default, or `3`). Prints one
 //! line per frame (apply and step times in microseconds, pairs, candidate
 //! tests, maintenance operations such as escapes handled), then the mean
 //! of frames 1 to 7 and of frames 12 on.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::structure_by_name;
-use glam::Vec2;
+use collide::{Vector, structure_by_name};
+use glam::{Vec2, Vec3};
 use std::time::Instant;
 
 fn main() {
@@ -25,16 +26,24 @@ fn main() {
     let motion: Motion = arg(2, "resting").parse().unwrap_or_else(|e| panic!("{e}"));
     let kind: SceneKind = arg(3, "uniform").parse().unwrap_or_else(|e| panic!("{e}"));
     let frames: usize = arg(4, "40").parse().expect("frames: a number");
-    let mut world = structure_by_name::<Vec2, u64>(&name)
-        .unwrap_or_else(|| panic!("unknown structure `{name}`"));
-    let mut scene = Scene::<Vec2>::new(SceneConfig {
+    match arg(5, "2").as_str() {
+        "2" => run::<Vec2>(&name, n, motion, kind, frames),
+        "3" => run::<Vec3>(&name, n, motion, kind, frames),
+        other => panic!("dimension `{other}`: 2 or 3"),
+    }
+}
+
+fn run<V: Vector>(name: &str, n: usize, motion: Motion, kind: SceneKind, frames: usize) {
+    let mut world =
+        structure_by_name::<V, u64>(name).unwrap_or_else(|| panic!("unknown structure `{name}`"));
+    let mut scene = Scene::<V>::new(SceneConfig {
         motion,
         ..SceneConfig::new(kind, n)
     });
     let mut runner = Runner::new();
     let (mut records, mut events) = (Vec::new(), Vec::new());
     let (mut early, mut late) = (Vec::new(), Vec::new());
-    println!("# {name}, 2D {kind} {motion}, n = {n}");
+    println!("# {name}, {}D {kind} {motion}, n = {n}", V::DIM);
     println!("frame  apply_us    step_us   total_us   pairs  tested   maint");
     for frame in 0..frames {
         scene.next_frame(&mut records);

@@ -1,5 +1,6 @@
 //! Grid settings and the automatic choice of cell size and bounds.
 
+use super::cells::{CellFrame, hashed_key};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 
@@ -21,10 +22,14 @@ use crate::geometry::{Aabb, Vector};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GridConfig<V: Vector> {
     /// Cell edge length in world units, `> 0`. `None`: chosen at the first
-    /// step from the sizes of the objects present: 1.5 times the 90th
-    /// percentile of their largest extent, so most objects cover at most
-    /// 2^D cells (the factor was measured: BENCHMARKS.md, and the demo's
-    /// cell-size study).
+    /// step from the objects present. The dense and hashed grids try 1 to 8
+    /// times the 90th percentile of the objects' largest extent and keep
+    /// the size with the lowest predicted cost (registrations against
+    /// objects sharing a cell, counted on the objects where they are): about
+    /// the objects' size when they are crowded, several times it when they
+    /// are sparse. The hierarchical grid's level 0 is 1.5 times that
+    /// percentile. Both were measured: BENCHMARKS.md, and the demo's
+    /// cell-size study.
     pub cell_size: Option<f32>,
     /// Dense grid only: the region its cells cover. `None`: the bounds of
     /// the objects present at the first step, plus one cell. Objects
@@ -57,11 +62,28 @@ impl<V: Vector> Default for GridConfig<V> {
 /// the cell count bounded); larger bounds get larger cells.
 pub(crate) const MAX_DENSE_CELLS: f64 = (1u64 << 22) as f64;
 
-/// The automatic cell size is this multiple of the 90th percentile extent.
-/// Measured with collide-bench at 100,000 objects: against 1.0, 1.5 was 10
-/// to 15% faster on `uniform` and even on `clustered`; 2.0 was faster still
-/// on `uniform` but 10% slower on `clustered`.
+/// The hierarchical grid's automatic base cell is this multiple of the
+/// 90th percentile extent. Measured with collide-bench at 100,000 objects:
+/// against 1.0, 1.5 was 10 to 15% faster on `uniform` and even on
+/// `clustered`.
 pub(crate) const CELL_FACTOR: f32 = 1.5;
+
+/// The cell sizes the dense and hashed grids choose from, as multiples of
+/// the 90th percentile extent (see [`cost_based_cell_size`]).
+const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
+
+/// What one registration (an object in one cell) costs a step, in units of
+/// one candidate test (two objects sharing a cell). Fitted to
+/// `frame_times` on the shared scenes at 100,000 objects with the cell
+/// size forced to 1.5, 3, 5 and 8 times the 90th percentile extent: with
+/// this weight the cheapest predicted size was the fastest measured, or
+/// within 5% of it, on `uniform`, `clustered`, `large` and `flat`, 2D and
+/// 3D, slow and fast (BENCHMARKS.md).
+const REGISTRATION_COST: f64 = 12.0;
+
+/// At most this many objects (every k-th) are registered per candidate
+/// size to predict its cost.
+const COST_SAMPLE: usize = 16_384;
 
 impl<V: Vector> GridConfig<V> {
     /// Checks every setting.
@@ -104,17 +126,17 @@ impl<V: Vector> GridConfig<V> {
     }
 }
 
-/// The automatic cell size for `boxes`: [`CELL_FACTOR`] times the 90th
-/// percentile of their largest extent; for boxes of zero size, the mean
-/// spacing of their centres; never zero.
-pub(crate) fn auto_cell_size<V: Vector>(boxes: &mut dyn Iterator<Item = Aabb<V>>) -> f32 {
-    let mut extents = Vec::new();
-    let mut bounds: Option<Aabb<V>> = None;
-    for b in boxes {
-        let size = b.size();
-        extents.push((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
-        bounds = Some(bounds.map_or(b, |u| u.union(&b)));
-    }
+/// The automatic cell size for `boxes`. With `by_cost` (the dense and
+/// hashed grids), the candidate of [`CELL_FACTORS`] times the 90th
+/// percentile of their largest extent with the lowest predicted cost (see
+/// [`cost_based_cell_size`]); else [`CELL_FACTOR`] times that percentile.
+/// For boxes of zero size, the mean spacing of their centres; never zero.
+pub(crate) fn auto_cell_size<V: Vector>(
+    boxes: &[Aabb<V>],
+    max_cells_per_object: u32,
+    by_cost: bool,
+) -> f32 {
+    let mut extents: Vec<f32> = boxes.iter().map(largest_extent).collect();
     if extents.is_empty() {
         return 1.0;
     }
@@ -122,18 +144,132 @@ pub(crate) fn auto_cell_size<V: Vector>(boxes: &mut dyn Iterator<Item = Aabb<V>>
     let (_, p90, _) = extents.select_nth_unstable_by(k, f32::total_cmp);
     let p90 = *p90;
     if p90 > 0.0 && p90.is_finite() {
+        if by_cost {
+            return cost_based_cell_size(boxes, p90, max_cells_per_object);
+        }
         return CELL_FACTOR * p90;
     }
     // Points: aim for about one object per cell.
-    let spread = bounds.map_or(0.0, |b| {
-        let size = b.size();
-        (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
-    });
+    let spread = boxes
+        .iter()
+        .copied()
+        .reduce(|a, b| a.union(&b))
+        .map_or(0.0, |b| largest_extent(&b));
     let per_axis = (extents.len() as f32).powf(1.0 / V::DIM as f32);
     let spacing = spread / per_axis;
     if spacing > 0.0 && spacing.is_finite() {
         spacing
     } else {
         1.0
+    }
+}
+
+fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
+    let size = aabb.size();
+    (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
+}
+
+/// The candidate cell size (each of [`CELL_FACTORS`] times `p90`) with the
+/// lowest predicted step cost for `boxes` where they are: registrations
+/// times [`REGISTRATION_COST`] plus candidate tests (pairs of objects
+/// sharing a cell), counted by registering a sample of the boxes and
+/// scaled up to all of them (registrations grow with the sample, shared
+/// cells with its square). Small cells cost registrations (each object
+/// covers more cells), large ones cost tests (each cell holds more
+/// objects): sparse scenes such as 3D `uniform` want cells several times
+/// the objects' size, dense ones such as `flat` about their size. Objects
+/// that would cover more than `max_cells_per_object` cells (the overflow
+/// list's) are left out. Ties go to the smaller size.
+fn cost_based_cell_size<V: Vector>(boxes: &[Aabb<V>], p90: f32, max_cells_per_object: u32) -> f32 {
+    let stride = boxes.len().div_ceil(COST_SAMPLE);
+    let share = boxes.len().div_ceil(stride) as f64 / boxes.len() as f64;
+    let mut keys = Vec::new();
+    let mut best = (f64::INFINITY, CELL_FACTORS[0] * p90);
+    for factor in CELL_FACTORS {
+        let size = factor * p90;
+        let frame = CellFrame::new([0.0; 3], size);
+        keys.clear();
+        let mut registrations = 0u64;
+        for aabb in boxes.iter().step_by(stride) {
+            let range = frame.range_of(aabb);
+            let count = range.count();
+            if count > u64::from(max_cells_per_object) {
+                continue;
+            }
+            registrations += count;
+            range.for_each(|c| keys.push(hashed_key(c, V::DIM)));
+        }
+        keys.sort_unstable();
+        let tests: u64 = keys
+            .chunk_by(|a, b| a == b)
+            .map(|run| {
+                let k = run.len() as u64;
+                k * (k - 1) / 2
+            })
+            .sum();
+        let cost =
+            REGISTRATION_COST * registrations as f64 / share + tests as f64 / (share * share);
+        if cost < best.0 {
+            best = (cost, size);
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Record, Scene, SceneConfig, SceneKind};
+
+    /// The boxes of a shared scene's first frame.
+    fn scene_boxes<V: Vector>(kind: SceneKind, n: usize) -> Vec<Aabb<V>> {
+        let mut frame = Vec::new();
+        Scene::<V>::new(SceneConfig::new(kind, n)).next_frame(&mut frame);
+        frame
+            .iter()
+            .filter_map(|r| match r {
+                Record::Upsert { aabb, .. } => Some(*aabb),
+                Record::Remove { .. } => None,
+            })
+            .collect()
+    }
+
+    /// The chosen cell size over the 90th percentile extent.
+    fn chosen_factor<V: Vector>(kind: SceneKind, n: usize, by_cost: bool) -> f32 {
+        let boxes = scene_boxes::<V>(kind, n);
+        let mut extents: Vec<f32> = boxes.iter().map(largest_extent).collect();
+        extents.sort_by(f32::total_cmp);
+        let p90 = extents[(extents.len() * 9 / 10).min(extents.len() - 1)];
+        auto_cell_size(&boxes, 16, by_cost) / p90
+    }
+
+    #[test]
+    fn sparse_scenes_get_larger_cells_than_crowded_ones() {
+        use glam::{Vec2, Vec3};
+        // Measured fastest at 100,000 objects (BENCHMARKS.md): about 6
+        // times the extent on 3D `uniform`, 3 on 2D `uniform`, 1 on 2D
+        // `flat`, where 770,000 pairs crowd a band.
+        let sparse = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, true);
+        let even = chosen_factor::<Vec2>(SceneKind::Uniform, 20_000, true);
+        let crowded = chosen_factor::<Vec2>(SceneKind::Flat, 20_000, true);
+        assert!(sparse >= 4.0, "3D uniform: {sparse} times the extent");
+        assert!((2.0..=4.0).contains(&even), "2D uniform: {even}");
+        assert!(crowded <= 1.5, "2D flat: {crowded}");
+        // The hierarchical grid keeps its fixed factor.
+        let fixed = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, false);
+        assert_eq!(fixed, CELL_FACTOR);
+    }
+
+    #[test]
+    fn a_lone_object_gets_the_smallest_cell_that_holds_it() {
+        // No pairs at any size: registrations decide, and of the sizes
+        // that hold the box in one cell the smallest wins the tie.
+        let lone = [Aabb::new(glam::Vec2::ZERO, glam::Vec2::new(4.0, 2.0)).unwrap()];
+        assert_eq!(auto_cell_size(&lone, 16, true), 6.0);
+        // Points get their spacing; nothing gets zero.
+        let points =
+            [glam::Vec2::ZERO, glam::Vec2::new(9.0, 0.0)].map(|p| Aabb::from_point(p).unwrap());
+        assert_eq!(auto_cell_size(&points, 16, true), 9.0 / 2f32.sqrt());
+        assert_eq!(auto_cell_size::<glam::Vec2>(&[], 16, true), 1.0);
     }
 }

@@ -239,7 +239,9 @@ impl<V: Vector, T> Grid<V, T> {
     /// let mut grid: Grid<Vec2> = Grid::hashed();
     /// grid.insert(Aabb2::new(Vec2::ZERO, Vec2::new(4.0, 2.0))?, ())?;
     /// grid.step();
-    /// assert_eq!(grid.cell_size(), Some(6.0)); // 1.5 times the largest extent
+    /// // Alone, the box wants the smallest cell that holds it in one piece
+    /// // (of 1, 1.5, 2, ... times its largest extent; see GridConfig).
+    /// assert_eq!(grid.cell_size(), Some(6.0));
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn cell_size(&self) -> Option<f32> {
@@ -287,8 +289,13 @@ impl<V: Vector, T> Grid<V, T> {
             // slot order instead of merging.
             let everything = 2 * self.dirty_list.len() > self.objects.len();
             for (l, level) in self.levels.iter_mut().enumerate() {
-                let (dirty, places, levels_of, ranges) =
-                    (&self.dirty, &self.places, &self.levels_of, &self.ranges);
+                let (dirty, places, levels_of, ranges, boxes) = (
+                    &self.dirty,
+                    &self.places,
+                    &self.levels_of,
+                    &self.ranges,
+                    &self.boxes,
+                );
                 let in_level = |i: u32| {
                     let at = i as usize;
                     (places[at] == Place::Cells && usize::from(levels_of[at]) == l)
@@ -296,10 +303,10 @@ impl<V: Vector, T> Grid<V, T> {
                 };
                 if everything {
                     let all = (0..places.len() as u32).filter_map(in_level);
-                    level.reregister(|_| true, all, true);
+                    level.reregister(|_| true, all, true, boxes);
                 } else {
                     let fresh = self.dirty_list.iter().filter_map(|&i| in_level(i));
-                    level.reregister(|o| dirty[o as usize], fresh, false);
+                    level.reregister(|o| dirty[o as usize], fresh, false, boxes);
                 }
             }
             for &i in &self.dirty_list {

@@ -93,6 +93,9 @@ pub(crate) struct Level<V: Vector> {
     /// [`Reg::pack`], and the sort's scratch.
     packed: Vec<u64>,
     packed_scratch: Vec<u64>,
+    /// Set when the last [`Level::reregister`] already copied the boxes
+    /// next to the registrations, so [`Level::gather`] can skip once.
+    gathered: bool,
 }
 
 /// Newcomers above this count are radix sorted rather than compared.
@@ -110,6 +113,7 @@ impl<V: Vector> Level<V> {
             scratch: Vec::new(),
             packed: Vec::new(),
             packed_scratch: Vec::new(),
+            gathered: false,
         }
     }
 
@@ -189,12 +193,14 @@ impl<V: Vector> Level<V> {
     /// Replaces the registrations of the objects `is_stale` names with
     /// `fresh` ones, keeping the order by key. With `everything`, `fresh`
     /// holds every object of the level and the old entries are all dropped
-    /// without a merge (the path for incoherent motion).
+    /// without a merge (the path for incoherent motion); a dense level then
+    /// may copy the objects' `boxes` next to their registrations at once.
     pub(crate) fn reregister(
         &mut self,
         is_stale: impl Fn(u32) -> bool,
         fresh: impl Iterator<Item = (u32, CellRange)>,
         everything: bool,
+        boxes: &[Aabb<V>],
     ) {
         if everything && self.dims.is_some() {
             // A dense level's keys fit in 29 bits, so a registration packs
@@ -206,8 +212,17 @@ impl<V: Vector> Level<V> {
             radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
                 p >> PACKED_KEY_SHIFT
             });
-            self.regs.clear();
-            self.regs.extend(packed.iter().map(|&p| Reg::unpack(p)));
+            // Unpacking and copying the boxes in one pass over the sorted
+            // registrations.
+            // (Every entry is overwritten: resizing keeps old contents.)
+            self.regs.resize(packed.len(), Reg::default());
+            self.boxes.resize(packed.len(), Aabb::default());
+            let slots = self.regs.iter_mut().zip(self.boxes.iter_mut());
+            for ((reg, aabb), &p) in slots.zip(&packed) {
+                *reg = Reg::unpack(p);
+                *aabb = boxes[reg.object as usize];
+            }
+            self.gathered = true;
             self.packed = packed;
             return;
         }
@@ -319,6 +334,9 @@ impl<V: Vector> Level<V> {
     /// Copies the current box of every registered object next to its
     /// registration (reads scattered, writes in order).
     pub(crate) fn gather(&mut self, boxes: &[Aabb<V>]) {
+        if std::mem::take(&mut self.gathered) {
+            return;
+        }
         self.boxes.clear();
         self.boxes
             .extend(self.regs.iter().map(|r| boxes[r.object as usize]));

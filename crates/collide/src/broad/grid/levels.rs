@@ -17,10 +17,11 @@ impl<V: Vector, T> Grid<V, T> {
     pub(super) fn configure(&mut self) {
         let live: Vec<u32> = self.objects.iter().map(|(h, _)| h.index()).collect();
         let boxes = &self.boxes;
-        let mut cell = self
-            .config
-            .cell_size
-            .unwrap_or_else(|| auto_cell_size(&mut live.iter().map(|&i| boxes[i as usize])));
+        let mut cell = self.config.cell_size.unwrap_or_else(|| {
+            let live_boxes: Vec<Aabb<V>> = live.iter().map(|&i| boxes[i as usize]).collect();
+            let by_cost = self.kind != GridKind::Hierarchical;
+            auto_cell_size(&live_boxes, self.config.max_cells_per_object, by_cost)
+        });
         let level = match self.kind {
             GridKind::Hashed | GridKind::Hierarchical => {
                 Level::new(CellFrame::new([0.0; 3], cell), None)

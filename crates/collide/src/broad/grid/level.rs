@@ -98,6 +98,10 @@ pub(crate) struct Level<V: Vector> {
     gathered: bool,
 }
 
+/// [`Level::merge_fresh`] takes the merge with branches when fewer than
+/// one registration in this many is new.
+const FEW_STALE: usize = 8;
+
 /// Newcomers above this count are radix sorted rather than compared.
 const RADIX_THRESHOLD: usize = 2048;
 
@@ -191,10 +195,10 @@ impl<V: Vector> Level<V> {
     }
 
     /// Replaces the registrations of the objects `is_stale` names with
-    /// `fresh` ones, keeping the order by key. With `everything`, `fresh`
-    /// holds every object of the level and the old entries are all dropped
-    /// without a merge (the path for incoherent motion); a dense level then
-    /// may copy the objects' `boxes` next to their registrations at once.
+    /// `fresh` ones, keeping the order by key, and copies the objects'
+    /// `boxes` next to them. With `everything`, `fresh` holds every object
+    /// of the level and the old entries are all dropped (the path for
+    /// incoherent motion).
     pub(crate) fn reregister(
         &mut self,
         is_stale: impl Fn(u32) -> bool,
@@ -202,56 +206,118 @@ impl<V: Vector> Level<V> {
         everything: bool,
         boxes: &[Aabb<V>],
     ) {
-        if everything && self.dims.is_some() {
+        let is_stale = |o: u32| everything || is_stale(o);
+        if self.dims.is_some() {
             // A dense level's keys fit in 29 bits, so a registration packs
             // into 8 bytes and the sort moves half the memory (measured with
             // perf: the sort of 16-byte registrations was a fifth of a frame
             // under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
             self.fill(&mut packed, fresh, Reg::pack);
-            radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
-                p >> PACKED_KEY_SHIFT
-            });
-            // Unpacking and copying the boxes in one pass over the sorted
-            // registrations.
-            // (Every entry is overwritten: resizing keeps old contents.)
-            self.regs.resize(packed.len(), Reg::default());
-            self.boxes.resize(packed.len(), Aabb::default());
-            let slots = self.regs.iter_mut().zip(self.boxes.iter_mut());
-            for ((reg, aabb), &p) in slots.zip(&packed) {
-                *reg = Reg::unpack(p);
-                *aabb = boxes[reg.object as usize];
+            if packed.len() > RADIX_THRESHOLD {
+                radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
+                    p >> PACKED_KEY_SHIFT
+                });
+            } else {
+                packed.sort_unstable();
             }
-            self.gathered = true;
+            self.merge_fresh(is_stale, &packed, Reg::unpack, boxes);
             self.packed = packed;
-            return;
-        }
-        let mut incoming = std::mem::take(&mut self.incoming);
-        self.fill(&mut incoming, fresh, |reg| reg);
-        if incoming.len() > RADIX_THRESHOLD {
-            radix_sort_by_key(&mut incoming, &mut self.scratch, |r| r.key);
         } else {
-            incoming.sort_unstable_by_key(|r| r.key);
-        }
-        if everything {
-            std::mem::swap(&mut self.regs, &mut incoming);
+            let mut incoming = std::mem::take(&mut self.incoming);
+            self.fill(&mut incoming, fresh, |reg| reg);
+            if incoming.len() > RADIX_THRESHOLD {
+                radix_sort_by_key(&mut incoming, &mut self.scratch, |r| r.key);
+            } else {
+                incoming.sort_unstable_by_key(|r| r.key);
+            }
+            self.merge_fresh(is_stale, &incoming, |reg| reg, boxes);
             self.incoming = incoming;
+        }
+    }
+
+    /// Drops the stale registrations and merges the sorted `incoming` ones
+    /// (as `unpack` makes them) with the rest, copying each object's box
+    /// next to its registration on the way.
+    ///
+    /// When many entries are stale (fast motion: a third or more), whether
+    /// an entry is stale and which list the next entry comes from are coin
+    /// tosses the branch predictor loses, so the kept entries are compacted
+    /// without a branch and then merged choosing each source by index; when
+    /// few are (slow motion) the branches predict well and the plain merge
+    /// saves the compaction's pass. Measured with timers around the level's
+    /// refresh on 2D `uniform` at 100,000 objects: fast, 3.2 ms a step with
+    /// the plain merge against 2.6 ms without branches; slow, 1.1 ms plain
+    /// against 1.4 to 1.7 ms without branches.
+    fn merge_fresh<R: Copy>(
+        &mut self,
+        is_stale: impl Fn(u32) -> bool,
+        incoming: &[R],
+        unpack: impl Fn(R) -> Reg,
+        boxes: &[Aabb<V>],
+    ) {
+        if incoming.len() * FEW_STALE < self.regs.len() {
+            self.merge_fresh_plain(is_stale, incoming, unpack);
             return;
         }
+        let kept = &mut self.next;
+        kept.resize(self.regs.len(), Reg::default());
+        let mut count = 0;
+        for reg in &self.regs {
+            kept[count] = *reg;
+            count += usize::from(!is_stale(reg.object));
+        }
+        kept.truncate(count);
+        // Every entry below is overwritten: resizing keeps old contents.
+        let total = count + incoming.len();
+        self.regs.resize(total, Reg::default());
+        self.boxes.resize(total, Aabb::default());
+        let (mut i, mut j, mut k) = (0, 0, 0);
+        while i < kept.len() && j < incoming.len() {
+            // Equal keys keep the kept entry first.
+            let candidates = [kept[i], unpack(incoming[j])];
+            let fresh = candidates[1].key < candidates[0].key;
+            let reg = candidates[usize::from(fresh)];
+            self.regs[k] = reg;
+            self.boxes[k] = boxes[reg.object as usize];
+            i += usize::from(!fresh);
+            j += usize::from(fresh);
+            k += 1;
+        }
+        let rest = kept[i..]
+            .iter()
+            .copied()
+            .chain(incoming[j..].iter().map(|&r| unpack(r)));
+        for reg in rest {
+            self.regs[k] = reg;
+            self.boxes[k] = boxes[reg.object as usize];
+            k += 1;
+        }
+        self.gathered = true;
+    }
+
+    /// [`Level::merge_fresh`] with a branch per entry, for few stale ones;
+    /// the boxes are copied by [`Level::gather`] in a pass of their own
+    /// (copying them here measured slower).
+    fn merge_fresh_plain<R: Copy>(
+        &mut self,
+        is_stale: impl Fn(u32) -> bool,
+        incoming: &[R],
+        unpack: impl Fn(R) -> Reg,
+    ) {
         self.next.clear();
-        let mut fresh = incoming.iter().peekable();
+        let mut fresh = incoming.iter().map(|&r| unpack(r)).peekable();
         for reg in &self.regs {
             if is_stale(reg.object) {
                 continue;
             }
             while let Some(new) = fresh.next_if(|n| n.key < reg.key) {
-                self.next.push(*new);
+                self.next.push(new);
             }
             self.next.push(*reg);
         }
         self.next.extend(fresh);
         std::mem::swap(&mut self.regs, &mut self.next);
-        self.incoming = incoming;
     }
 
     /// Puts the registrations of `fresh` into `buffer` (replacing its
@@ -515,6 +581,83 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked} shared cells checked");
+    }
+
+    /// After every kind of re-registration (everything at once, many
+    /// objects moved, few moved; dense and hashed), the level holds exactly
+    /// the registrations of every object's current cells, sorted by key,
+    /// with each object's current box beside it.
+    fn reregistering_matches_registering_afresh<V: Vector>() {
+        let mut rng = crate::scene::SceneRng::new(41);
+        let hashed = Level::<V>::new(CellFrame::new([0.0; 3], 1.5), None);
+        let dense = Level::<V>::new(CellFrame::new([-20.0; 3], 1.5), Some([30; 3]));
+        for mut level in [hashed, dense] {
+            let random_box = |rng: &mut crate::scene::SceneRng| {
+                let low = V::from_axes(|_| rng.range(-15.0, 15.0));
+                let size = V::from_axes(|_| rng.range(0.0, 3.0));
+                Aabb::new(low, V::from_axes(|a| low.axis(a) + size.axis(a))).unwrap()
+            };
+            // More objects than the radix sort's threshold, so both sorts run.
+            let n = 3000;
+            let mut boxes: Vec<Aabb<V>> = (0..n).map(|_| random_box(&mut rng)).collect();
+            let check = |level: &mut Level<V>, boxes: &[Aabb<V>], case: &str| {
+                level.gather(boxes);
+                let mut expected = Vec::new();
+                for (object, aabb) in boxes.iter().enumerate() {
+                    level
+                        .frame
+                        .range_of(aabb)
+                        .for_each(|c| expected.push((level.key(c), object as u32)));
+                }
+                expected.sort_unstable();
+                assert!(
+                    level.regs.windows(2).all(|w| w[0].key <= w[1].key),
+                    "{case}"
+                );
+                let mut got: Vec<(u64, u32)> =
+                    level.regs.iter().map(|r| (r.key, r.object)).collect();
+                got.sort_unstable();
+                assert_eq!(got, expected, "{case}");
+                for (reg, aabb) in level.regs.iter().zip(&level.boxes) {
+                    assert_eq!(*aabb, boxes[reg.object as usize], "{case}");
+                }
+            };
+            let all = |boxes: &[Aabb<V>], level: &Level<V>| -> Vec<(u32, CellRange)> {
+                (0..n as u32)
+                    .map(|i| (i, level.frame.range_of(&boxes[i as usize])))
+                    .collect()
+            };
+            let fresh = all(&boxes, &level);
+            level.reregister(|_| true, fresh.into_iter(), true, &boxes);
+            check(&mut level, &boxes, "everything");
+            // Few moved (the merge with branches), many moved (without),
+            // then everything again.
+            for (round, share) in [0.01, 0.05, 0.4, 0.9, 0.02].into_iter().enumerate() {
+                let moved: Vec<u32> = (0..n as u32)
+                    .filter(|_| rng.range(0.0, 1.0) < share)
+                    .collect();
+                let mut stale = vec![false; n];
+                for &i in &moved {
+                    boxes[i as usize] = random_box(&mut rng);
+                    stale[i as usize] = true;
+                }
+                let fresh: Vec<(u32, CellRange)> = moved
+                    .iter()
+                    .map(|&i| (i, level.frame.range_of(&boxes[i as usize])))
+                    .collect();
+                level.reregister(|o| stale[o as usize], fresh.into_iter(), false, &boxes);
+                check(&mut level, &boxes, &format!("round {round}, {share} moved"));
+            }
+            let fresh = all(&boxes, &level);
+            level.reregister(|_| true, fresh.into_iter(), true, &boxes);
+            check(&mut level, &boxes, "everything again");
+        }
+    }
+
+    #[test]
+    fn reregistering_matches_registering_afresh_in_2d_and_3d() {
+        reregistering_matches_registering_afresh::<glam::Vec2>();
+        reregistering_matches_registering_afresh::<glam::Vec3>();
     }
 
     #[test]

@@ -8,13 +8,22 @@
 //! ```
 //!
 //! Arguments: structure name, objects, motion, scene, frames, and
-//! optionally the dimension (`2`, the default, or `3`). Prints one
-//! line per frame (apply and step times in microseconds, pairs, candidate
-//! tests, maintenance operations such as escapes handled), then the mean
-//! of frames 1 to 7 and of frames 12 on.
+//! optionally the dimension (`2`, the default, or `3`) and, for `grid` and
+//! `hashgrid`, a cell size as a multiple of the 90th percentile of the
+//! objects' largest extent at frame 0 (default: the automatic choice).
+//! Prints one line per frame (apply and step times in microseconds,
+//! pairs, candidate tests, maintenance operations such as escapes
+//! handled), then the mean of frames 1 to 7 and of frames 12 on, and for a
+//! grid the cell size it used.
+//!
+//! ```sh
+//! # 3D uniform, fast, cells 5 times the objects' extent:
+//! cargo run --release --manifest-path crates/collide-bench/Cargo.toml \
+//!     --example frame_times -- grid 100000 fast uniform 12 3 5
+//! ```
 
-use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Vector, structure_by_name};
+use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
+use collide::{BroadPhase, Grid, GridConfig, GridKind, Vector, structure_by_name};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 
@@ -26,20 +35,74 @@ fn main() {
     let motion: Motion = arg(2, "resting").parse().unwrap_or_else(|e| panic!("{e}"));
     let kind: SceneKind = arg(3, "uniform").parse().unwrap_or_else(|e| panic!("{e}"));
     let frames: usize = arg(4, "40").parse().expect("frames: a number");
+    let cell_factor: Option<f32> = args
+        .get(6)
+        .map(|f| f.parse().expect("cell size factor: a number"));
+    let config = SceneConfig {
+        motion,
+        ..SceneConfig::new(kind, n)
+    };
     match arg(5, "2").as_str() {
-        "2" => run::<Vec2>(&name, n, motion, kind, frames),
-        "3" => run::<Vec3>(&name, n, motion, kind, frames),
+        "2" => run::<Vec2>(&name, config, frames, cell_factor),
+        "3" => run::<Vec3>(&name, config, frames, cell_factor),
         other => panic!("dimension `{other}`: 2 or 3"),
     }
 }
 
-fn run<V: Vector>(name: &str, n: usize, motion: Motion, kind: SceneKind, frames: usize) {
-    let mut world =
-        structure_by_name::<V, u64>(name).unwrap_or_else(|| panic!("unknown structure `{name}`"));
-    let mut scene = Scene::<V>::new(SceneConfig {
-        motion,
-        ..SceneConfig::new(kind, n)
-    });
+/// The 90th percentile of the boxes' largest extent in `records`.
+fn p90_extent<V: Vector>(records: &[Record<V>]) -> f32 {
+    let mut extents: Vec<f32> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Upsert { aabb, .. } => {
+                Some((0..V::DIM).map(|a| aabb.size().axis(a)).fold(0.0, f32::max))
+            }
+            Record::Remove { .. } => None,
+        })
+        .collect();
+    extents.sort_by(f32::total_cmp);
+    extents.get(extents.len() * 9 / 10).copied().unwrap_or(0.0)
+}
+
+fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, cell_factor: Option<f32>) {
+    let p90 = p90_extent(&Scene::<V>::new(config).take_frames(1)[0]);
+    let grid_kind = match name {
+        "grid" => Some(GridKind::Dense),
+        "hashgrid" => Some(GridKind::Hashed),
+        _ => None,
+    };
+    if let Some(kind) = grid_kind {
+        let grid_config = GridConfig {
+            cell_size: cell_factor.map(|f| f * p90),
+            ..GridConfig::default()
+        };
+        let mut grid = Grid::<V, u64>::with_config(kind, grid_config).expect("a valid cell size");
+        drive(&mut grid, name, config, frames);
+        let size = grid.cell_size().unwrap_or(0.0);
+        println!(
+            "cell size {size:.1} = {:.2} times the 90th percentile extent {p90:.1}{}",
+            size / p90,
+            if cell_factor.is_some() {
+                ""
+            } else {
+                " (automatic)"
+            }
+        );
+    } else {
+        let mut world = structure_by_name::<V, u64>(name)
+            .unwrap_or_else(|| panic!("unknown structure `{name}`"));
+        drive(world.as_mut(), name, config, frames);
+    }
+}
+
+fn drive<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
+    world: &mut W,
+    name: &str,
+    config: SceneConfig,
+    frames: usize,
+) {
+    let (kind, motion, n) = (config.kind, config.motion, config.n);
+    let mut scene = Scene::<V>::new(config);
     let mut runner = Runner::new();
     let (mut records, mut events) = (Vec::new(), Vec::new());
     let (mut early, mut late) = (Vec::new(), Vec::new());
@@ -48,11 +111,9 @@ fn run<V: Vector>(name: &str, n: usize, motion: Motion, kind: SceneKind, frames:
     for frame in 0..frames {
         scene.next_frame(&mut records);
         let start = Instant::now();
-        runner
-            .apply(&mut world, &records)
-            .expect("scene records apply");
+        runner.apply(world, &records).expect("scene records apply");
         let applied = start.elapsed();
-        runner.step(&mut world, &mut events);
+        runner.step(world, &mut events);
         let total = start.elapsed();
         let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
         let stats = world.stats();

@@ -75,10 +75,11 @@ const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 /// What one registration (an object in one cell) costs a step, in units of
 /// one candidate test (two objects sharing a cell). Fitted to
 /// `frame_times` on the shared scenes at 100,000 objects with the cell
-/// size forced to 1.5, 3, 5 and 8 times the 90th percentile extent: with
-/// this weight the cheapest predicted size was the fastest measured, or
-/// within 5% of it, on `uniform`, `clustered`, `large` and `flat`, 2D and
-/// 3D, slow and fast (BENCHMARKS.md).
+/// size forced to 1 to 8 times the 90th percentile extent: with this
+/// weight the predicted size came within about 20% of the fastest measured
+/// on `uniform`, `clustered`, `large` and `flat`, 2D and 3D, fast, and 2D
+/// `uniform` slow (BENCHMARKS.md, "Issue 4's row after cost-based cell
+/// sizes").
 const REGISTRATION_COST: f64 = 12.0;
 
 /// At most this many objects (every k-th) are registered per candidate
@@ -247,7 +248,7 @@ mod tests {
     fn sparse_scenes_get_larger_cells_than_crowded_ones() {
         use glam::{Vec2, Vec3};
         // Measured fastest at 100,000 objects (BENCHMARKS.md): about 6
-        // times the extent on 3D `uniform`, 3 on 2D `uniform`, 1 on 2D
+        // times the extent on 3D `uniform`, 3 on 2D `uniform`, 1 to 1.5 on 2D
         // `flat`, where 770,000 pairs crowd a band.
         let sparse = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, true);
         let even = chosen_factor::<Vec2>(SceneKind::Uniform, 20_000, true);

@@ -148,7 +148,7 @@ pub(crate) fn auto_cell_size<V: Vector>(
         if by_cost {
             return cost_based_cell_size(boxes, p90, max_cells_per_object);
         }
-        return CELL_FACTOR * p90;
+        return (CELL_FACTOR * p90).min(f32::MAX);
     }
     // Points: aim for about one object per cell.
     let spread = boxes
@@ -188,6 +188,9 @@ fn cost_based_cell_size<V: Vector>(boxes: &[Aabb<V>], p90: f32, max_cells_per_ob
     let mut best = (f64::INFINITY, CELL_FACTORS[0] * p90);
     for factor in CELL_FACTORS {
         let size = factor * p90;
+        if !size.is_finite() {
+            break; // boxes near f32::MAX: larger sizes overflow too
+        }
         let frame = CellFrame::new([0.0; 3], size);
         keys.clear();
         let mut registrations = 0u64;
@@ -267,6 +270,11 @@ mod tests {
         // that hold the box in one cell the smallest wins the tie.
         let lone = [Aabb::new(glam::Vec2::ZERO, glam::Vec2::new(4.0, 2.0)).unwrap()];
         assert_eq!(auto_cell_size(&lone, 16, true), 6.0);
+        // Boxes near the largest float: a finite size, never infinity.
+        let huge = [Aabb::new(glam::Vec2::ZERO, glam::Vec2::splat(f32::MAX)).unwrap()];
+        for by_cost in [true, false] {
+            assert!(auto_cell_size(&huge, 16, by_cost).is_finite());
+        }
         // Points get their spacing; nothing gets zero.
         let points =
             [glam::Vec2::ZERO, glam::Vec2::new(9.0, 0.0)].map(|p| Aabb::from_point(p).unwrap());

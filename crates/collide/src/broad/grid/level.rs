@@ -195,8 +195,9 @@ impl<V: Vector> Level<V> {
     }
 
     /// Replaces the registrations of the objects `is_stale` names with
-    /// `fresh` ones, keeping the order by key, and copies the objects'
-    /// `boxes` next to them. With `everything`, `fresh` holds every object
+    /// `fresh` ones, keeping the order by key; the objects' `boxes` are
+    /// copied next to them here or by [`Level::gather`] (see
+    /// [`Level::merge_fresh`]). With `everything`, `fresh` holds every object
     /// of the level and the old entries are all dropped (the path for
     /// incoherent motion).
     pub(crate) fn reregister(

@@ -207,7 +207,10 @@ impl<V: Vector> Level<V> {
         everything: bool,
         boxes: &[Aabb<V>],
     ) {
-        let is_stale = |o: u32| everything || is_stale(o);
+        if everything {
+            // Nothing old is kept: no pass over the stale entries.
+            self.regs.clear();
+        }
         if self.dims.is_some() {
             // A dense level's keys fit in 29 bits, so a registration packs
             // into 8 bytes and the sort moves half the memory (measured with

@@ -156,6 +156,9 @@ pub struct Slots<T> {
     stamps: Vec<u64>,
     free: Vec<u32>,
     len: usize,
+    /// Inserts that took a freed slot: while this stays the same, a slot
+    /// index names the same object as before (see [`Slots::reuses`]).
+    reuses: u64,
 }
 
 /// A slot's stamp: its generation and whether it is live.
@@ -186,6 +189,7 @@ impl<T> Slots<T> {
             stamps: Vec::new(),
             free: Vec::new(),
             len: 0,
+            reuses: 0,
         }
     }
 
@@ -261,7 +265,10 @@ impl<T> Slots<T> {
     /// ```
     pub fn insert(&mut self, value: T) -> Result<Handle, HandleError> {
         let index = match self.free.pop() {
-            Some(index) => index,
+            Some(index) => {
+                self.reuses += 1;
+                index
+            }
             None => {
                 let index = u32::try_from(self.values.len()).map_err(|_| HandleError::Full)?;
                 if index == u32::MAX {
@@ -392,6 +399,13 @@ impl<T> Slots<T> {
     /// The handle of slot `index`, which the caller knows is live (a
     /// structure's own registered object): [`Slots::handle_at`] without
     /// the check.
+    /// How many inserts so far took a freed slot. While it stays the same,
+    /// every live slot index still names the object it named before, so
+    /// slot indices saved earlier can be compared without their handles.
+    pub(crate) fn reuses(&self) -> u64 {
+        self.reuses
+    }
+
     #[inline]
     pub(crate) fn live_handle_at(&self, index: u32) -> Handle {
         let s = self.stamps[index as usize];
@@ -445,6 +459,7 @@ impl<T> Slots<T> {
             stamps: self.stamps.clone(),
             free: Vec::new(),
             len: self.len,
+            reuses: self.reuses,
         }
     }
 }

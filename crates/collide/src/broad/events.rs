@@ -201,6 +201,12 @@ pub(crate) struct PairTracker {
     current: Vec<Pair>,
     next: Vec<Pair>,
     events: FrameEvents,
+    /// The keys `current` came from, when the last step ended by
+    /// [`PairTracker::finish_keys`], and the objects' [`Slots::reuses`]
+    /// then: while that count is unchanged, a key in both steps names the
+    /// same pair, so the merge compares keys and copies the kept pairs.
+    keys: Vec<u64>,
+    keyed_at: Option<u64>,
 }
 
 impl PairTracker {
@@ -214,6 +220,7 @@ impl PairTracker {
     /// Ends a step: the filled list becomes the current pairs and the
     /// events are their difference from the previous ones.
     pub(crate) fn finish(&mut self) -> &FrameEvents {
+        self.keyed_at = None;
         self.events.set_difference(&self.current, &self.next);
         std::mem::swap(&mut self.current, &mut self.next);
         &self.events
@@ -221,14 +228,73 @@ impl PairTracker {
 
     /// Ends a step from pair keys ([`pair_key`], sorted, unique) of live
     /// slot indices of `objects`.
+    ///
+    /// When the last step also ended here and no slot was reused since, the
+    /// events come from a merge of the two steps' keys: integer compares,
+    /// and handles looked up only for the started pairs (the kept ones are
+    /// copied from the last step's list). Otherwise every key becomes a
+    /// pair and the lists are compared by [`FrameEvents::set_difference`].
     pub(crate) fn finish_keys<T>(&mut self, keys: &[u64], objects: &Slots<T>) -> &FrameEvents {
-        let next = self.begin();
-        let handle = |i| objects.live_handle_at(i);
-        next.extend(
-            keys.iter()
-                .map(|&k| Pair::new(handle((k >> 32) as u32), handle(k as u32))),
+        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, unique");
+        let pair_of = |k: u64| {
+            let (a, b) = (
+                objects.live_handle_at((k >> 32) as u32),
+                objects.live_handle_at(k as u32),
+            );
+            debug_assert!(a < b, "pair keys hold the lower slot first");
+            Pair { a, b }
+        };
+        let reuses = objects.reuses();
+        if self.keyed_at == Some(reuses) {
+            self.merge_keys(keys, pair_of);
+        } else {
+            let next = self.begin();
+            next.extend(keys.iter().map(|&k| pair_of(k)));
+            self.finish();
+        }
+        self.keys.clear();
+        self.keys.extend_from_slice(keys);
+        self.keyed_at = Some(reuses);
+        &self.events
+    }
+
+    /// The merge of [`PairTracker::finish_keys`]: the last step's keys
+    /// (beside its pairs) against this step's.
+    fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair) {
+        debug_assert_eq!(self.keys.len(), self.current.len());
+        let (old_keys, old_pairs) = (&self.keys, &self.current);
+        let (next, started, stopped) = (
+            &mut self.next,
+            &mut self.events.started,
+            &mut self.events.stopped,
         );
-        self.finish()
+        next.clear();
+        started.clear();
+        stopped.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < old_keys.len() && j < keys.len() {
+            let (old, new) = (old_keys[i], keys[j]);
+            if old == new {
+                next.push(old_pairs[i]);
+                i += 1;
+                j += 1;
+            } else if old < new {
+                stopped.push(old_pairs[i]);
+                i += 1;
+            } else {
+                let pair = pair_of(new);
+                started.push(pair);
+                next.push(pair);
+                j += 1;
+            }
+        }
+        stopped.extend_from_slice(&old_pairs[i..]);
+        for &new in &keys[j..] {
+            let pair = pair_of(new);
+            started.push(pair);
+            next.push(pair);
+        }
+        std::mem::swap(&mut self.current, &mut self.next);
     }
 
     /// Ends a step whose events a structure found itself (incremental pair
@@ -239,6 +305,7 @@ impl PairTracker {
         &mut self,
         fill: impl FnOnce(&mut Vec<Pair>, &mut Vec<Pair>),
     ) -> &FrameEvents {
+        self.keyed_at = None;
         self.events.started.clear();
         self.events.stopped.clear();
         fill(&mut self.events.started, &mut self.events.stopped);
@@ -299,4 +366,66 @@ impl PairTracker {
 pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     (u64::from(lo) << 32) | u64::from(hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::SceneRng;
+
+    /// The merge of keys (no slot reused since the last step) gives the
+    /// events and pairs the comparison of handle pairs gives, over random
+    /// steps.
+    #[test]
+    fn events_from_keys_match_the_difference_of_pairs() {
+        let mut slots = Slots::new();
+        for _ in 0..40 {
+            slots.insert(()).unwrap();
+        }
+        let mut rng = SceneRng::new(17);
+        let (mut tracker, mut previous) = (PairTracker::default(), Vec::<Pair>::new());
+        for step in 0..30 {
+            let mut keys: Vec<u64> = (0..rng.next_u64() % 120)
+                .map(|_| {
+                    let (a, b) = (rng.next_u64() % 40, rng.next_u64() % 40);
+                    pair_key(a as u32, b as u32)
+                })
+                .filter(|k| k >> 32 != k & 0xffff_ffff)
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let events = tracker.finish_keys(&keys, &slots).clone();
+            let current: Vec<Pair> = keys
+                .iter()
+                .map(|&k| {
+                    let handle = |i: u64| slots.handle_at(i as u32).unwrap();
+                    Pair::new(handle(k >> 32), handle(k & 0xffff_ffff))
+                })
+                .collect();
+            let mut expected = FrameEvents::default();
+            expected.set_difference(&previous, &current);
+            assert_eq!(events, expected, "step {step}");
+            assert_eq!(tracker.pairs(), current.as_slice(), "step {step}");
+            previous = current;
+        }
+    }
+
+    /// Regression: a removed object's slot taken by a new object that
+    /// overlaps the same neighbour gives the same pair key in both steps,
+    /// but the pairs differ; the merge of keys alone would report nothing.
+    #[test]
+    fn a_reused_slot_ends_the_old_pair_and_starts_the_new_one() {
+        let mut slots = Slots::new();
+        let (a, b) = (slots.insert(()).unwrap(), slots.insert(()).unwrap());
+        let mut tracker = PairTracker::default();
+        let key = [pair_key(a.index(), b.index())];
+        tracker.finish_keys(&key, &slots);
+        slots.remove(b).unwrap();
+        let c = slots.insert(()).unwrap();
+        assert_eq!(c.index(), b.index(), "the slot is reused");
+        let events = tracker.finish_keys(&key, &slots);
+        assert_eq!(events.stopped, vec![Pair::new(a, b)]);
+        assert_eq!(events.started, vec![Pair::new(a, c)]);
+        assert_eq!(tracker.pairs(), [Pair::new(a, c)]);
+    }
 }

@@ -146,9 +146,11 @@ pub(crate) struct CellRange {
 
 impl CellRange {
     /// Number of cells, saturating at `u64::MAX` for the widest ranges.
+    /// Only the first `dim` axes are read (the others hold one cell), which
+    /// saves a saturating product per call in 2D.
     #[inline]
-    pub(crate) fn count(&self) -> u64 {
-        (0..3)
+    pub(crate) fn count(&self, dim: usize) -> u64 {
+        (0..dim)
             .map(|a| (i64::from(self.max[a]) - i64::from(self.min[a]) + 1) as u64)
             .fold(1u64, u64::saturating_mul)
     }
@@ -158,10 +160,11 @@ impl CellRange {
         (0..3).all(|a| self.min[a] <= c[a] && c[a] <= self.max[a])
     }
 
-    /// Number of cells in both ranges (0 when disjoint), without branches.
+    /// Number of cells in both ranges (0 when disjoint), without branches;
+    /// reads the first `dim` axes, as [`CellRange::count`] does.
     #[inline]
-    pub(crate) fn shared_count(&self, other: &CellRange) -> u64 {
-        (0..3)
+    pub(crate) fn shared_count(&self, other: &CellRange, dim: usize) -> u64 {
+        (0..dim)
             .map(|a| {
                 let low = i64::from(self.min[a].max(other.min[a]));
                 let high = i64::from(self.max[a].min(other.max[a]));
@@ -264,12 +267,12 @@ mod tests {
             min: [i32::MIN, 0, 0],
             max: [i32::MAX, 0, 0],
         };
-        assert_eq!(wide.count(), 1u64 << 32);
+        assert_eq!(wide.count(2), 1u64 << 32);
         let widest = CellRange {
             min: [i32::MIN; 3],
             max: [i32::MAX; 3],
         };
-        assert_eq!(widest.count(), u64::MAX, "saturates");
+        assert_eq!(widest.count(3), u64::MAX, "saturates");
     }
 
     #[test]
@@ -285,8 +288,8 @@ mod tests {
                 }
             };
             let (r, s) = (range(), range());
-            let expected = r.intersect(&s).map_or(0, |i| i.count());
-            assert_eq!(r.shared_count(&s), expected, "{r:?} and {s:?}");
+            let expected = r.intersect(&s).map_or(0, |i| i.count(3));
+            assert_eq!(r.shared_count(&s, 3), expected, "{r:?} and {s:?}");
         }
     }
 

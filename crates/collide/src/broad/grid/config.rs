@@ -196,7 +196,7 @@ fn cost_based_cell_size<V: Vector>(boxes: &[Aabb<V>], p90: f32, max_cells_per_ob
         let mut registrations = 0u64;
         for aabb in boxes.iter().step_by(stride) {
             let range = frame.range_of(aabb);
-            let count = range.count();
+            let count = range.count(V::DIM);
             if count > u64::from(max_cells_per_object) {
                 continue;
             }

@@ -218,12 +218,16 @@ impl<V: Vector> Level<V> {
             // under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
             self.fill(&mut packed, fresh, Reg::pack);
+            let t = std::time::Instant::now();
             if packed.len() > RADIX_THRESHOLD {
                 radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
                     p >> PACKED_KEY_SHIFT
                 });
             } else {
                 packed.sort_unstable();
+            }
+            if std::env::var("GRID_TIMERS").is_ok() {
+                eprintln!("R regsort {} n {}", t.elapsed().as_micros(), packed.len());
             }
             self.merge_fresh(is_stale, &packed, Reg::unpack, boxes);
             self.packed = packed;
@@ -265,6 +269,7 @@ impl<V: Vector> Level<V> {
             return;
         }
         let kept = &mut self.next;
+        reserve_with_headroom(kept, self.regs.len());
         kept.resize(self.regs.len(), Reg::default());
         let mut count = 0;
         for reg in &self.regs {
@@ -274,6 +279,8 @@ impl<V: Vector> Level<V> {
         kept.truncate(count);
         // Every entry below is overwritten: resizing keeps old contents.
         let total = count + incoming.len();
+        reserve_with_headroom(&mut self.regs, total);
+        reserve_with_headroom(&mut self.boxes, total);
         self.regs.resize(total, Reg::default());
         self.boxes.resize(total, Aabb::default());
         let (mut i, mut j, mut k) = (0, 0, 0);
@@ -505,6 +512,17 @@ impl<V: Vector> Level<V> {
     /// Number of registered cells.
     pub(crate) fn occupied_cells(&self) -> usize {
         self.runs().count()
+    }
+}
+
+/// Makes room for `len` items in `buffer`, with a sixteenth more when it
+/// must grow: a level's registration count wanders by a fraction of a
+/// percent from step to step, and growing by doubling touches megabytes of
+/// fresh pages (measured: about 1,150 page faults in one step at 100,000
+/// objects, 2D `uniform` fast).
+fn reserve_with_headroom<T>(buffer: &mut Vec<T>, len: usize) {
+    if len > buffer.capacity() {
+        buffer.reserve_exact(len + len / 16 - buffer.len());
     }
 }
 

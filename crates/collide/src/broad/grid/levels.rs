@@ -143,10 +143,10 @@ impl<V: Vector, T> Grid<V, T> {
             self.ensure_level(usize::from(l));
             let target = &self.levels[usize::from(l)];
             let range = target.frame.range_of(&self.boxes[index]);
-            let fits = range.count() <= u64::from(self.config.max_cells_per_object)
+            let fits = range.count(V::DIM) <= u64::from(self.config.max_cells_per_object)
                 && target.holds(&range);
             if fits {
-                self.cell_changes += range.count();
+                self.cell_changes += range.count(V::DIM);
                 self.ranges[index] = range;
                 self.levels_of[index] = l;
                 self.places[index] = Place::Cells;
@@ -164,7 +164,7 @@ impl<V: Vector, T> Grid<V, T> {
         match self.places[index] {
             Place::Unplaced => {}
             Place::Cells => {
-                self.cell_changes += self.ranges[index].count();
+                self.cell_changes += self.ranges[index].count(V::DIM);
                 self.mark_dirty(i);
             }
             Place::Overflow(at) => {
@@ -198,12 +198,13 @@ impl<V: Vector, T> Grid<V, T> {
             if (0..V::DIM).all(|a| new.min[a] == old.min[a] && new.max[a] == old.max[a]) {
                 return;
             }
-            let new_count = new.count();
+            let new_count = new.count(V::DIM);
             let fits =
                 new_count <= u64::from(self.config.max_cells_per_object) && target.holds(&new);
             if fits {
                 // Cells left plus cells entered.
-                self.cell_changes += old.count() + new_count - 2 * old.shared_count(&new);
+                self.cell_changes +=
+                    old.count(V::DIM) + new_count - 2 * old.shared_count(&new, V::DIM);
                 self.ranges[index] = new;
                 self.mark_dirty(i);
                 return;

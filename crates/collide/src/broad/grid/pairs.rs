@@ -85,10 +85,15 @@ fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
         if keys.len() < at + run_pairs {
             keys.resize((at + run_pairs).max(2 * keys.len()).max(1024), 0);
         }
-        for i in start..end {
-            for j in i + 1..end {
-                let hit = boxes[i].overlaps(&boxes[j]) & regs[i].is_corner(&regs[j], V::DIM);
-                keys[at] = pair_key(regs[i].object, regs[j].object);
+        // Slices and locals, so the inner loop keeps its pointers in
+        // registers instead of reloading them after every store.
+        let out = &mut keys[..];
+        let (cell_regs, cell_boxes) = (&regs[start..end], &boxes[start..end]);
+        for (i, (reg_i, box_i)) in cell_regs.iter().zip(cell_boxes).enumerate() {
+            let later = cell_regs[i + 1..].iter().zip(&cell_boxes[i + 1..]);
+            for (reg_j, box_j) in later {
+                let hit = box_i.overlaps(box_j) & reg_i.is_corner(reg_j, V::DIM);
+                out[at] = pair_key(reg_i.object, reg_j.object);
                 at += usize::from(hit);
             }
         }

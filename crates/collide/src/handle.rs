@@ -396,9 +396,6 @@ impl<T> Slots<T> {
         })
     }
 
-    /// The handle of slot `index`, which the caller knows is live (a
-    /// structure's own registered object): [`Slots::handle_at`] without
-    /// the check.
     /// How many inserts so far took a freed slot. While it stays the same,
     /// every live slot index still names the object it named before, so
     /// slot indices saved earlier can be compared without their handles.
@@ -406,6 +403,9 @@ impl<T> Slots<T> {
         self.reuses
     }
 
+    /// The handle of slot `index`, which the caller knows is live (a
+    /// structure's own registered object): [`Slots::handle_at`] without
+    /// the check.
     #[inline]
     pub(crate) fn live_handle_at(&self, index: u32) -> Handle {
         let s = self.stamps[index as usize];

@@ -218,16 +218,12 @@ impl<V: Vector> Level<V> {
             // under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
             self.fill(&mut packed, fresh, Reg::pack);
-            let t = std::time::Instant::now();
             if packed.len() > RADIX_THRESHOLD {
                 radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
                     p >> PACKED_KEY_SHIFT
                 });
             } else {
                 packed.sort_unstable();
-            }
-            if std::env::var("GRID_TIMERS").is_ok() {
-                eprintln!("R regsort {} n {}", t.elapsed().as_micros(), packed.len());
             }
             self.merge_fresh(is_stale, &packed, Reg::unpack, boxes);
             self.packed = packed;

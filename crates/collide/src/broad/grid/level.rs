@@ -217,27 +217,39 @@ impl<V: Vector> Level<V> {
             // perf: the sort of 16-byte registrations was a fifth of a frame
             // under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
-            self.fill(&mut packed, fresh, Reg::pack);
-            if packed.len() > RADIX_THRESHOLD {
-                radix_sort_by_key(&mut packed, &mut self.packed_scratch, |&p| {
-                    p >> PACKED_KEY_SHIFT
-                });
-            } else {
-                packed.sort_unstable();
-            }
-            self.merge_fresh(is_stale, &packed, Reg::unpack, boxes);
-            self.packed = packed;
+            let mut scratch = std::mem::take(&mut self.packed_scratch);
+            let stores = (Reg::pack, Reg::unpack);
+            self.refill(&mut packed, &mut scratch, fresh, stores, is_stale, boxes);
+            (self.packed, self.packed_scratch) = (packed, scratch);
         } else {
             let mut incoming = std::mem::take(&mut self.incoming);
-            self.fill(&mut incoming, fresh, |reg| reg);
-            if incoming.len() > RADIX_THRESHOLD {
-                radix_sort_by_key(&mut incoming, &mut self.scratch, |r| r.key);
-            } else {
-                incoming.sort_unstable_by_key(|r| r.key);
-            }
-            self.merge_fresh(is_stale, &incoming, |reg| reg, boxes);
-            self.incoming = incoming;
+            let mut scratch = std::mem::take(&mut self.scratch);
+            let stores = (|reg| reg, |reg| reg);
+            self.refill(&mut incoming, &mut scratch, fresh, stores, is_stale, boxes);
+            (self.incoming, self.scratch) = (incoming, scratch);
         }
+    }
+
+    /// [`Level::reregister`]'s work in the registrations' form for the
+    /// sort, `R`, which `stores.0` makes and `stores.1` reads: fills
+    /// `buffer` with the fresh registrations, sorts them by key (radix
+    /// sorted into `scratch` when many) and merges them in.
+    fn refill<R: Copy + Default>(
+        &mut self,
+        buffer: &mut Vec<R>,
+        scratch: &mut Vec<R>,
+        fresh: impl Iterator<Item = (u32, CellRange)>,
+        (store, unpack): (impl Fn(Reg) -> R, impl Fn(R) -> Reg + Copy),
+        is_stale: impl Fn(u32) -> bool,
+        boxes: &[Aabb<V>],
+    ) {
+        self.fill(buffer, fresh, store);
+        if buffer.len() > RADIX_THRESHOLD {
+            radix_sort_by_key(buffer, scratch, |&r| unpack(r).key);
+        } else {
+            buffer.sort_unstable_by_key(|&r| unpack(r).key);
+        }
+        self.merge_fresh(is_stale, buffer, unpack, boxes);
     }
 
     /// Drops the stale registrations and merges the sorted `incoming` ones

@@ -289,13 +289,8 @@ impl<V: Vector, T> Grid<V, T> {
             // slot order instead of merging.
             let everything = 2 * self.dirty_list.len() > self.objects.len();
             for (l, level) in self.levels.iter_mut().enumerate() {
-                let (dirty, places, levels_of, ranges, boxes) = (
-                    &self.dirty,
-                    &self.places,
-                    &self.levels_of,
-                    &self.ranges,
-                    &self.boxes,
-                );
+                let (dirty, places, levels_of, ranges) =
+                    (&self.dirty, &self.places, &self.levels_of, &self.ranges);
                 let in_level = |i: u32| {
                     let at = i as usize;
                     (places[at] == Place::Cells && usize::from(levels_of[at]) == l)
@@ -303,10 +298,10 @@ impl<V: Vector, T> Grid<V, T> {
                 };
                 if everything {
                     let all = (0..places.len() as u32).filter_map(in_level);
-                    level.reregister(|_| true, all, true, boxes);
+                    level.reregister(|_| true, all, true);
                 } else {
                     let fresh = self.dirty_list.iter().filter_map(|&i| in_level(i));
-                    level.reregister(|o| dirty[o as usize], fresh, false, boxes);
+                    level.reregister(|o| dirty[o as usize], fresh, false);
                 }
             }
             for &i in &self.dirty_list {

@@ -77,16 +77,15 @@ impl<V: Vector> Level<V> {
     /// the kept ones are first compacted into `kept`, as `store` makes them.
     ///
     /// When many entries are new (one in [`FEW_STALE`] or more; a third
-    /// under fast motion), whether
-    /// an entry is stale and which list the next entry comes from are coin
-    /// tosses the branch predictor loses, so the kept entries are compacted
-    /// without a branch and then merged choosing each source with a
-    /// conditional move; when few are (slow motion) the branches predict
-    /// well and the plain merge saves the compaction's pass. Measured with
-    /// timers around the level's refresh on 2D `uniform` at 100,000
-    /// objects: fast, 3.2 ms a step with the plain merge against 2.6 ms
-    /// without branches; slow, 1.1 ms plain against 1.4 to 1.7 ms without
-    /// branches.
+    /// under fast motion), whether an entry is stale and which list the
+    /// next entry comes from are coin tosses the branch predictor loses, so
+    /// the kept entries are compacted without a branch and then merged
+    /// choosing each source with a conditional move; when few are (slow
+    /// motion) the branches predict well and the plain merge saves the
+    /// compaction's pass. Measured with timers around the level's refresh
+    /// on 2D `uniform` at 100,000 objects: fast, 3.2 ms a step with the
+    /// plain merge against 2.6 ms without branches; slow, 1.1 ms plain
+    /// against 1.4 to 1.7 ms without branches.
     ///
     /// The kept entries are compacted in the sort's form (8-byte words for a
     /// dense level), so the merge picks one of two words instead of one of

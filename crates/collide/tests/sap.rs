@@ -311,7 +311,9 @@ fn coherent_motion_repairs_and_incoherent_motion_resorts() {
         }]
     };
     let mut frames = vec![lattice];
-    frames.extend((1..4).map(|k| slide(k as f32 * 3.0)));
+    // Its min passes column 1's at x = 10 (`sap1` keeps only mins), its
+    // max passes that start earlier (`sap`).
+    frames.extend((1..4).map(|k| slide(k as f32 * 4.0)));
     frames.push((0..3000).map(|i| place(i, 7.0)).collect());
     for kind in KINDS {
         let sap = verify(kind, SapConfig::default(), &frames[..4], "one slides");

@@ -1,13 +1,13 @@
 //! `sap1`'s bands: the world cut into slices across the sweep axis, each
-//! with its own sorted endpoints and its own sweep (multi-box pruning, in
-//! one dimension).
+//! with its own sorted keys and its own scan (multi-box pruning, in one
+//! dimension; see `one_axis.rs`).
 //!
 //! A one-axis sweep meets every object whose interval overlaps along the
 //! axis, wherever it is on the other axes; at constant density that number
 //! grows with the world's length (12 candidates per object at 1,000 objects
 //! in 2D `uniform`, 125 at 100,000). Cut across the sweep axis into bands a
-//! few object sizes wide, each sweep only meets the objects of its band.
-//! An object in several bands is swept in each; a pair is reported only in
+//! few object sizes wide, each scan only meets the objects of its band.
+//! An object in several bands is scanned in each; a pair is reported only in
 //! the band that holds the lower edge of the two boxes' overlap on the band
 //! axis, so it comes once with no set (the grid's corner rule, on one axis).
 //!

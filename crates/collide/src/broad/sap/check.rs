@@ -10,8 +10,9 @@ use crate::geometry::Vector;
 impl<V: Vector, T> Sap<V, T> {
     /// Checks the invariants and names the first one broken: every sorted
     /// array is strictly increasing and holds exactly the start and end of
-    /// each object in the axes (for `sap1`, in the arrays of its bands
-    /// only); no object is both in the axes and in the spanning list; no
+    /// each object in the axes (for `sap1`, one key per object in the
+    /// arrays of its bands only, marked in its first band); no object is
+    /// both in the axes and in the spanning list; no
     /// object in the axes is longer than the spanning threshold along the
     /// sweep axis; and for `sap` the pair set is the pair list. Between a
     /// step and the next change, every key (and `sap1` band) also matches
@@ -65,17 +66,21 @@ impl<V: Vector, T> Sap<V, T> {
                 }
                 seen[p] += if is_start(k) { 1 } else { 16 };
             }
-            // `sap1`: a proxy's endpoints are in the arrays of its bands only.
-            let here = |p: u32| {
-                self.kind == SapKind::AllAxes || {
+            // `sap`: a start and an end per proxy. `sap1`: one key per
+            // proxy in the arrays of its bands only, marked (as a start) in
+            // its first band.
+            let expected = |p: u32| match self.kind {
+                SapKind::AllAxes => 17,
+                SapKind::OneAxis => {
                     let (lo, hi) = (self.band_lo[p as usize], self.band_hi[p as usize]);
-                    lo as usize <= array && array <= hi as usize
+                    match array as u32 {
+                        a if a == lo => 1,
+                        a if lo < a && a <= hi => 16,
+                        _ => 0,
+                    }
                 }
             };
-            if let Some(&p) = in_axes
-                .iter()
-                .find(|&&p| seen[p as usize] != if here(p) { 17 } else { 0 })
-            {
+            if let Some(&p) = in_axes.iter().find(|&&p| seen[p as usize] != expected(p)) {
                 return Err(format!(
                     "axis array {array} holds proxy {p}'s endpoints {:#x} times",
                     seen[p as usize]
@@ -97,7 +102,7 @@ impl<V: Vector, T> Sap<V, T> {
                     {
                         return Err(format!("proxy {}'s bands are stale", proxy(k)));
                     }
-                    let value = if is_start(k) {
+                    let value = if is_start(k) || self.kind == SapKind::OneAxis {
                         aabb.min().axis(axis)
                     } else {
                         aabb.max().axis(axis)

@@ -16,8 +16,8 @@ pub enum SapKind {
     /// directly, so the pair set is exact without any per-frame sweep.
     AllAxes,
     /// `sap1`: one axis kept sorted (the one with the largest variance of
-    /// centres), in bands across it; each step sweeps each band for
-    /// candidates and tests their boxes.
+    /// centres), in bands across it, by each object's min; each step scans
+    /// each band for candidates and tests their boxes.
     OneAxis,
 }
 
@@ -118,7 +118,7 @@ pub struct SapConfig {
     pub pair_rule: PairRule,
     /// When to sort from scratch instead of repairing.
     pub resort: Resort,
-    /// `sap1`: cut the world across the sweep axis into bands, each swept
+    /// `sap1`: cut the world across the sweep axis into bands, each scanned
     /// on its own (see [`Sap`](crate::Sap)). `false` gives the plain
     /// one-axis sweep of seed 000, for comparison.
     pub bands: bool,
@@ -204,23 +204,26 @@ impl SapConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SapStats {
     /// Endpoint swaps made by the insertion sort, per axis (x, y, z; unused
-    /// axes 0).
+    /// axes 0). `sap1` keeps only the mins, one key per object and band.
     pub swaps: [u64; 3],
-    /// Swaps where a start passed an end: two intervals began to overlap on
-    /// that axis (`sap`: each is followed by a full box test).
+    /// `sap`: swaps where a start passed an end, so two intervals began to
+    /// overlap on that axis (each is followed by a full box test). 0 for
+    /// `sap1`, which keeps no ends.
     pub axis_overlaps_started: u64,
-    /// Swaps where an end passed a start: two intervals stopped overlapping.
+    /// `sap`: swaps where an end passed a start, so two intervals stopped
+    /// overlapping. 0 for `sap1`.
     pub axis_overlaps_ended: u64,
     /// Full re-sorts from scratch this step (the first step, a change of
     /// axis, mass inserts, or motion so incoherent that the swaps would
     /// cost more than a sort).
     pub resorts: u32,
-    /// Candidate pairs that a sweep gave a box test (`sap1`: all of them,
-    /// every step; `sap`: only during full sweeps and for new objects).
+    /// Candidate pairs given a box test by a sweep or scan (`sap1`: all of
+    /// them, every step; `sap`: only during full sweeps and for new
+    /// objects).
     pub sweep_candidates: u64,
     /// The axis used for sweeps.
     pub sweep_axis: usize,
-    /// Bands `sap1` cuts the world into across the sweep axis, each swept
+    /// Bands `sap1` cuts the world into across the sweep axis, each scanned
     /// on its own (1 for `sap`, and for `sap1` in a world too narrow to
     /// cut).
     pub bands: u32,

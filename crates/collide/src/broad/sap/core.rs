@@ -2,9 +2,10 @@
 //! broad-phase contract. The step itself is in `step.rs`.
 
 use super::axis_count::AxisCounts;
+use super::band_scan::BandColumns;
 use super::bands::Bands;
 use super::config::{SapConfig, SapKind, SapStats};
-use super::endpoints::{MAX_PROXIES, scan_slab};
+use super::endpoints::{MAX_PROXIES, is_start, proxy, scan_slab};
 use super::pairset::PairSet;
 use super::spanners::SpannerIndex;
 use super::sweep::OpenSet;
@@ -48,13 +49,14 @@ pub(super) const ENTERING: u8 = 64;
 ///   pairs and the events come out of the swaps themselves: no sweep and no
 ///   diff in a coherent step.
 /// - `sap1` sorts only the axis with the largest variance of centres and
-///   sweeps it every step for candidates (intervals overlapping on that
+///   scans it every step for candidates (intervals overlapping on that
 ///   axis), each given a box test. It cuts the world across that axis into
-///   bands a few object sizes wide, each with its own sorted endpoints and
-///   sweep, so a sweep meets only its band's objects (at 100,000 objects
-///   on `uniform`, 2 times faster than one sweep in 2D and 4.5 in 3D; on
-///   `flat`, whose band axis is thin, 1.2 times in 2D and no faster in 3D;
-///   BENCHMARKS.md, commits 54ca4eb and 80fe933).
+///   bands a few object sizes wide, each with its objects sorted by their
+///   min and its own scan, so a scan meets only its band's objects (at
+///   100,000 objects on `uniform`, 2 times faster than one sweep in 2D and
+///   4.5 in 3D; on `flat`, whose band axis is thin, 1.2 times in 2D and no
+///   faster in 3D; BENCHMARKS.md, commits 54ca4eb and 80fe933). See
+///   `one_axis.rs`.
 ///
 /// When the swaps would cost more than a fresh sort (fast or teleporting
 /// objects, mass inserts), the step re-sorts from scratch with a radix sort
@@ -111,6 +113,8 @@ pub struct Sap<V: Vector, T = ()> {
     pub(super) band_fresh: Vec<Vec<u64>>,
     /// `sap1`: proxies whose bands changed this step, with their old ones.
     pub(super) rebanded: Vec<(u32, u32, u32)>,
+    /// `sap1`: one band's objects in its order, for its scan.
+    pub(super) band_columns: BandColumns,
     /// True once the axes have been sorted from scratch.
     pub(super) built: bool,
     /// Proxies in the world-spanning list.
@@ -202,6 +206,7 @@ impl<V: Vector, T> Sap<V, T> {
             band_hi: Vec::new(),
             band_fresh: Vec::new(),
             rebanded: Vec::new(),
+            band_columns: BandColumns::default(),
             built: false,
             spanners: Vec::new(),
             spanner_index: SpannerIndex::default(),
@@ -401,10 +406,12 @@ impl<V: Vector, T> Sap<V, T> {
                 bounds.min().axis(axis),
                 bounds.max().axis(axis),
                 self.span_extent,
-                |q| {
-                    if flow.is_break() {
+                |k| {
+                    // `sap`'s axis holds ends too; `sap1`'s bands only mins.
+                    if flow.is_break() || (!banded && !is_start(k)) {
                         return;
                     }
+                    let q = proxy(k);
                     if !stats.visit(budget) {
                         flow = ControlFlow::Break(());
                         return;

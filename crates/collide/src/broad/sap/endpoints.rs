@@ -123,18 +123,13 @@ pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64], scratch: &mut Vec<u
     std::mem::swap(keys, scratch);
 }
 
-/// Calls `on_candidate(q)` for every proxy on the sorted `keys` of `axis`
-/// whose interval can overlap `[lo, hi]`, given that no interval on the
-/// axis is longer than `max_extent`: the starts in `[lo - 2 max_extent,
-/// hi)` (twice, and in f64, so rounding can never cut a candidate off).
-/// Cost: a binary search plus the starts in that slab.
-pub(crate) fn scan_slab(
-    keys: &[u64],
-    lo: f32,
-    hi: f32,
-    max_extent: f32,
-    mut on_candidate: impl FnMut(u32),
-) {
+/// Calls `on_key(k)` for every key on the sorted `keys` whose value lies
+/// in `[lo - 2 max_extent, hi)` (twice, and in f64, so rounding can never
+/// cut a candidate off): given that no interval on the axis is longer than
+/// `max_extent`, the starts among them are the intervals that can overlap
+/// `[lo, hi]` (`sap1`'s band keys are all starts).
+/// Cost: a binary search plus the keys in that slab.
+pub(crate) fn scan_slab(keys: &[u64], lo: f32, hi: f32, max_extent: f32, on_key: impl FnMut(u64)) {
     let from = key(
         (f64::from(lo) - 2.0 * f64::from(max_extent)) as f32,
         false,
@@ -142,11 +137,11 @@ pub(crate) fn scan_slab(
     );
     let until = key(hi, false, 0);
     let first = keys.partition_point(|&k| k < from);
-    for &k in keys[first..].iter().take_while(|&&k| k < until) {
-        if is_start(k) {
-            on_candidate(proxy(k));
-        }
-    }
+    keys[first..]
+        .iter()
+        .take_while(|&&k| k < until)
+        .copied()
+        .for_each(on_key);
 }
 
 #[cfg(test)]

@@ -8,11 +8,13 @@
 //! live apart; incoherent motion falls back to a radix sort.
 
 mod axis_count;
+mod band_scan;
 mod bands;
 mod check;
 mod config;
 mod core;
 mod endpoints;
+mod one_axis;
 mod pairset;
 mod spanners;
 mod step;

@@ -2,7 +2,6 @@
 //! sorted axes (turning swaps into pair events for `sap`), or re-sort from
 //! scratch when that is cheaper, and hand the events over.
 
-use super::bands::Bands;
 use super::config::{PairRule, Resort, SapKind, SapStats, Spanners};
 use super::core::{
     ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent, swept_extent,
@@ -30,34 +29,29 @@ const MASS_INSERT_SHARE: usize = 4;
 /// motion (6 to 60 per endpoint) always favours re-sorting, by 2 to 6
 /// times. BENCHMARKS.md has the tables.
 const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
-/// `sap1`: endpoints per allowed swap. `sap1` sweeps every step anyway, so
-/// only the radix sort competes with the repair, and it won on every shared
-/// scene from 0.75 swaps per endpoint up (87 against 95 us at 1,000
-/// objects): the repair is kept for nearly still scenes.
+/// `sap1`: keys per allowed swap. `sap1` scans every step anyway, so only
+/// the radix sort competes with the repair. Measured with both endpoints
+/// per object, the radix sort won on every shared scene from 0.75 swaps
+/// per endpoint up (87 against 95 us at 1,000 objects); with one key per
+/// object and band (commit after cb0e918), `sap1-resort`, `sap1-repair`
+/// and this rule were within this machine's run-to-run noise of each other
+/// on 2D and 3D `uniform` and `flat`, slow and fast, at 10,000 and 100,000
+/// objects (two runs each).
 const SAP1_ENDPOINTS_PER_SWAP: u64 = 2;
 /// A jump is a move of the centre by more than this many median sizes.
 const JUMP_SIZES: f32 = 4.0;
-/// `sap1`'s band width, in median object sizes along the band axis.
-/// Measured with collide-bench (`--only sap1`, 2D and 3D `uniform` and
-/// `flat`, slow, 10,000 and 100,000 objects): 4, 8 and 16 sizes were within
-/// 10% of each other on every scene but 3D `flat` at 100,000 (where 16 and
-/// an 8 run were 30% slower than 4, within this machine's run-to-run
-/// noise there). Against one band (no cutting), at 100,000 objects: 2 to
-/// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
-/// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
-const BAND_SIZES: f32 = 8.0;
 /// Below this many keys a comparison sort beats the radix sort's fixed
 /// cost (its 48 KiB of counters).
 const RADIX_MIN: usize = 4096;
 /// Endpoint keys pushed in proxy order need sorting on their value and
 /// kind bits only: the stable radix sort keeps equal ones in proxy order,
 /// which is the order of the low bits. Three digit passes instead of six.
-const ENDPOINT_ORDER_SHIFT: u32 = 31;
+pub(super) const ENDPOINT_ORDER_SHIFT: u32 = 31;
 
 /// Sorts distinct keys; with a radix sort on `key >> shift` when that many
 /// are worth it, which gives the full order when the items are already in
 /// order on their low `shift` bits among equal high bits.
-fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
+pub(super) fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
     if keys.len() < RADIX_MIN {
         keys.sort_unstable();
     } else {
@@ -68,7 +62,7 @@ fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
 
 /// The swap budget of one sorted array of `len` endpoints (see
 /// [`SAP_SWAPS_PER_ENDPOINT`] and [`SAP1_ENDPOINTS_PER_SWAP`]).
-fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
+pub(super) fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
     if resort == Resort::Never {
         return u64::MAX;
     }
@@ -80,7 +74,7 @@ fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
 }
 
 /// The median of `values` (reordered), 0 for none.
-fn median(values: &mut [f32]) -> f32 {
+pub(super) fn median(values: &mut [f32]) -> f32 {
     if values.is_empty() {
         return 0.0;
     }
@@ -120,7 +114,7 @@ impl<V: Vector, T> Sap<V, T> {
         if !resort {
             let repaired = match self.kind {
                 SapKind::AllAxes => self.repair_all(&mut stats, &mut tested),
-                SapKind::OneAxis => self.repair_one(&mut stats),
+                SapKind::OneAxis => self.repair_bands(&mut stats),
             };
             if repaired.is_err() {
                 self.incoherent_until = self.steps + RETRY_AFTER;
@@ -340,45 +334,6 @@ impl<V: Vector, T> Sap<V, T> {
         Ok(())
     }
 
-    /// `sap1`: repairs every band's array on the sweep axis (the swaps only
-    /// counted), dropping the endpoints of objects that left the band.
-    fn repair_one(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
-        let axis = self.sweep_axis;
-        let (kind, resort) = (self.kind, self.config.resort);
-        let Self {
-            axes,
-            boxes,
-            status,
-            band_lo,
-            band_hi,
-            ..
-        } = self;
-        let (mut begins, mut ends, mut swaps) = (0u64, 0u64, 0u64);
-        for (band, keys) in axes.iter_mut().enumerate() {
-            let band = band as u32;
-            let budget = swap_budget(kind, resort, keys.len());
-            swaps += repair(
-                keys,
-                |k| {
-                    let p = proxy(k) as usize;
-                    let stays =
-                        status[p] & LEAVING == 0 && band_lo[p] <= band && band <= band_hi[p];
-                    stays.then(|| refreshed(k, &boxes[p], axis))
-                },
-                |moving, passed| match (is_start(moving), is_start(passed)) {
-                    (true, false) if proxy(moving) != proxy(passed) => begins += 1,
-                    (false, true) if proxy(moving) != proxy(passed) => ends += 1,
-                    _ => {}
-                },
-                budget,
-            )?;
-        }
-        stats.swaps[axis] = swaps;
-        stats.axis_overlaps_started = begins;
-        stats.axis_overlaps_ended = ends;
-        Ok(())
-    }
-
     /// The axis each sorted array holds.
     fn array_axis(&self, array: usize) -> usize {
         match self.kind {
@@ -567,7 +522,7 @@ impl<V: Vector, T> Sap<V, T> {
                     |a, b| keys.push(pair_key(a, b)),
                 )
             }
-            SapKind::OneAxis => self.sweep_bands(&mut keys),
+            SapKind::OneAxis => self.scan_bands(&mut keys),
         };
         stats.sweep_candidates = candidates;
         *tested += candidates;
@@ -633,184 +588,6 @@ impl<V: Vector, T> Sap<V, T> {
                 |p, q| counts.add(pair_key(p, q), axis),
             );
         }
-    }
-
-    /// `sap1`: measures the bands across the sweep axis (on the other axis
-    /// with the largest variance of centres, a few median sizes wide).
-    /// Returns true when they changed enough to re-sort: a different axis,
-    /// or a count or width 25% off, or a spread no longer covered.
-    fn measure_bands(&mut self) -> bool {
-        let sweep_axis = self.sweep_axis;
-        let variance = self.sap_stats.variance;
-        let Some(axis) = (0..V::DIM)
-            .filter(|&a| a != sweep_axis)
-            .max_by(|&a, &b| variance[a].total_cmp(&variance[b]))
-        else {
-            return false;
-        };
-        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        self.extents.clear();
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            if self.status[p] & ALIVE != 0 && !self.spans(aabb) {
-                let centre = aabb.center().axis(axis);
-                lo = lo.min(centre);
-                hi = hi.max(centre);
-                self.extents.push(swept_extent(aabb, axis));
-            }
-        }
-        let size = median(&mut self.extents);
-        let fresh = if self.config.bands {
-            Bands::new(axis, lo, hi, BAND_SIZES * size)
-        } else {
-            Bands::single()
-        };
-        let old = &self.bands;
-        if fresh.count == 1 && old.count == 1 {
-            return false;
-        }
-        let close = |a: f32, b: f32| (a / b - 1.0).abs() < 0.25;
-        let keep = old.count > 1
-            && fresh.axis == old.axis
-            && close(fresh.count as f32, old.count as f32)
-            && close(fresh.size, old.size)
-            && lo >= old.lower()
-            && hi <= old.upper();
-        if keep {
-            return false;
-        }
-        self.bands = fresh;
-        true
-    }
-
-    /// `sap1`, before a repair: each object's bands as of now; those whose
-    /// bands changed are remembered with their old ones (the repair drops
-    /// them from bands they left, the merge adds them to bands they
-    /// entered).
-    fn update_bands(&mut self) {
-        self.rebanded.clear();
-        let n = self.boxes.len();
-        self.band_lo.resize(n, 0);
-        self.band_hi.resize(n, 0);
-        for p in 0..n {
-            let s = self.status[p];
-            if s & ALIVE == 0 || s & SPANNER != 0 {
-                continue;
-            }
-            let (lo, hi) = self.bands.range_of(&self.boxes[p]);
-            if s & ENTERING != 0 {
-                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
-            } else if s & IN_AXES != 0 && (lo, hi) != (self.band_lo[p], self.band_hi[p]) {
-                self.rebanded
-                    .push((p as u32, self.band_lo[p], self.band_hi[p]));
-                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
-            }
-        }
-    }
-
-    /// `sap1`: rebuilds every band's array from the objects.
-    fn sort_bands_from_scratch(&mut self) {
-        let count = self.bands.count as usize;
-        self.axes.resize_with(count, Vec::new);
-        self.axes.truncate(count);
-        self.axes.iter_mut().for_each(Vec::clear);
-        let n = self.boxes.len();
-        self.band_lo.resize(n, 0);
-        self.band_hi.resize(n, 0);
-        let axis = self.sweep_axis;
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            let s = self.status[p];
-            if s & ALIVE == 0 || s & SPANNER != 0 {
-                continue;
-            }
-            let (lo, hi) = self.bands.range_of(aabb);
-            (self.band_lo[p], self.band_hi[p]) = (lo, hi);
-            for band in lo..=hi {
-                let keys = &mut self.axes[band as usize];
-                keys.push(key(aabb.min().axis(axis), true, p as u32));
-                keys.push(key(aabb.max().axis(axis), false, p as u32));
-            }
-        }
-        for keys in &mut self.axes {
-            sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
-        }
-    }
-
-    /// `sap1`: merges the endpoints of entering objects, and of objects
-    /// that entered new bands, into those bands.
-    fn merge_into_bands(&mut self) {
-        let count = self.axes.len();
-        self.band_fresh.resize_with(count, Vec::new);
-        let axis = self.sweep_axis;
-        let mut any = false;
-        let mut push = |fresh: &mut Vec<Vec<u64>>, p: u32, band: u32, boxes: &[crate::Aabb<V>]| {
-            let aabb = &boxes[p as usize];
-            let keys = &mut fresh[band as usize];
-            keys.push(key(aabb.min().axis(axis), true, p));
-            keys.push(key(aabb.max().axis(axis), false, p));
-            any = true;
-        };
-        for &p in &self.entering {
-            for band in self.band_lo[p as usize]..=self.band_hi[p as usize] {
-                push(&mut self.band_fresh, p, band, &self.boxes);
-            }
-        }
-        for &(p, old_lo, old_hi) in &self.rebanded {
-            for band in self.band_lo[p as usize]..=self.band_hi[p as usize] {
-                if band < old_lo || band > old_hi {
-                    push(&mut self.band_fresh, p, band, &self.boxes);
-                }
-            }
-        }
-        if !any {
-            return;
-        }
-        for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
-            if !fresh.is_empty() {
-                fresh.sort_unstable();
-                merge_into(keys, fresh, &mut self.scratch);
-                fresh.clear();
-            }
-        }
-    }
-
-    /// `sap1`: sweeps every band, keeping each pair only in its home band;
-    /// pushes slot pair keys to `keys`. Returns the candidates tested.
-    fn sweep_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
-        let Self {
-            axes,
-            boxes,
-            handle_of,
-            bands,
-            open,
-            open_fresh,
-            sweep_axis,
-            ..
-        } = self;
-        let mut candidates = 0;
-        for (band, arr) in axes.iter().enumerate() {
-            if arr.is_empty() {
-                continue;
-            }
-            candidates += sweep(
-                arr,
-                boxes,
-                *sweep_axis,
-                SweepFor::All,
-                Test::Box,
-                |p| p,
-                |_| false,
-                open,
-                open_fresh,
-                |p, q| {
-                    let (a, b) = (&boxes[p as usize], &boxes[q as usize]);
-                    if bands.home(a, b) as usize == band {
-                        let slot = |x: u32| handle_of[x as usize].index();
-                        keys.push(pair_key(slot(p), slot(q)));
-                    }
-                },
-            );
-        }
-        candidates
     }
 
     /// Applies the step's list changes to the statuses and frees the

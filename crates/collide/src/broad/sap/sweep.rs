@@ -3,8 +3,9 @@
 //!
 //! The open intervals are kept as columns (one array per axis and side), so
 //! the candidate tests of one start run over memory in order, eight at a
-//! time, in a form the compiler turns into vector compares. This is where a
-//! `sap1` step and every re-sort spend their time.
+//! time, in a form the compiler turns into vector compares. `sap` sweeps
+//! after a re-sort and for entering objects; `sap1` scans its bands
+//! instead (`band_scan.rs`).
 
 use super::endpoints::{is_start, proxy};
 use crate::geometry::{Aabb, Vector};

@@ -1,0 +1,145 @@
+//! The kernel of a `sap1` step: one band's pairs, from its boxes laid out
+//! as columns in the band's order (by min on the sweep axis).
+//!
+//! Each box meets the boxes after it until one starts at or past its end:
+//! every pair overlapping on the sweep axis, once, with no list of open
+//! intervals to keep. The candidates are tested eight at a time from the
+//! columns, in a form the compiler turns into vector compares, and only
+//! the pairs are written. That suits both kinds of scene: few candidates
+//! per box (1.5 on 2D `uniform` slow at 10,000 objects), where a block is
+//! mostly padding but costs no mispredicted loop exit, and many (3D `flat`
+//! at 100,000 objects: 270 per box). Measured under cachegrind on 2D
+//! `uniform` slow at 10,000 objects (`frame_times sap1 10000 slow uniform
+//! 16 2`): 41.3 million instructions and 0.21 million mispredicted
+//! branches in this kernel when boxes with fewer than eight candidates
+//! were tested one at a time, 32.2 and 0.14 million with blocks only; the
+//! same on 2D `flat`.
+
+use crate::broad::events::pair_key;
+use crate::geometry::{Aabb, Vector};
+
+/// Candidates tested per block.
+const LANES: usize = 8;
+
+/// One band's boxes, slots and first-band marks in the band's order, as
+/// columns, with [`LANES`] entries of padding that overlap nothing so a
+/// block never reads past the end.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BandColumns {
+    /// Per axis: the boxes' min and max.
+    lo: [Vec<f32>; 3],
+    hi: [Vec<f32>; 3],
+    /// The object's slot (what pair keys are made of).
+    slots: Vec<u32>,
+    /// 1 when the band is the object's first, else 0.
+    first: Vec<u32>,
+}
+
+impl BandColumns {
+    /// Sizes the columns for a band of `len` objects, padding included;
+    /// [`BandColumns::set`] fills entries `0..len`.
+    pub(super) fn reset<V: Vector>(&mut self, len: usize) {
+        for a in 0..V::DIM {
+            self.lo[a].clear();
+            self.lo[a].resize(len + LANES, f32::INFINITY);
+            self.hi[a].clear();
+            self.hi[a].resize(len + LANES, f32::NEG_INFINITY);
+        }
+        self.slots.clear();
+        self.slots.resize(len + LANES, 0);
+        self.first.clear();
+        self.first.resize(len + LANES, 0);
+    }
+
+    /// Sets entry `i` to one object.
+    #[inline]
+    pub(super) fn set<V: Vector>(&mut self, i: usize, aabb: &Aabb<V>, slot: u32, first_band: bool) {
+        for a in 0..V::DIM {
+            self.lo[a][i] = aabb.min().axis(a);
+            self.hi[a][i] = aabb.max().axis(a);
+        }
+        self.slots[i] = slot;
+        self.first[i] = u32::from(first_band);
+    }
+
+    /// Finds the band's pairs (see the module documentation): writes slot
+    /// pair keys into `out` from `*at` on, growing it as needed, advances
+    /// `*at` past them, and returns the candidates tested. The pair of two
+    /// objects counts when their boxes overlap and the band is the first of
+    /// one of them (the home rule).
+    pub(super) fn scan<V: Vector>(
+        &mut self,
+        swept: usize,
+        out: &mut Vec<u64>,
+        at: &mut usize,
+    ) -> u64 {
+        let n = self.slots.len() - LANES;
+        let starts = &self.lo[swept];
+        let mut tested = 0u64;
+        let mut w = *at;
+        for i in 0..n {
+            let end = self.hi[swept][i];
+            // The candidates are the next boxes that start before this one
+            // ends (the padding starts at infinity, so the search stops
+            // there). The first block is counted without a branch: in
+            // most scenes a box has fewer candidates than lanes, and a loop
+            // would mispredict its exit once per box.
+            let next = &starts[i + 1..];
+            let mut count = next[..LANES].iter().filter(|&&s| s < end).count();
+            if count == LANES {
+                count += next[LANES..].iter().take_while(|&&s| s < end).count();
+            }
+            let stop = i + 1 + count;
+            if count == 0 {
+                continue;
+            }
+            tested += count as u64;
+            if out.len() < w + count {
+                out.resize((w + count).max(2 * out.len()).max(1024), 0);
+            }
+            w += self.test_blocks::<V>(i, stop, &mut out[w..w + count]);
+        }
+        *at = w;
+        tested
+    }
+
+    /// Box `i` against boxes `i + 1 .. stop`, [`LANES`] at a time: a mask of
+    /// the lanes that overlap on every axis, then the pairs among them.
+    /// Returns the pairs written.
+    #[inline]
+    fn test_blocks<V: Vector>(&self, i: usize, stop: usize, out: &mut [u64]) -> usize {
+        let (slot_i, first_i) = (self.slots[i], self.first[i]);
+        let mut w = 0;
+        let mut base = i + 1;
+        while base < stop {
+            let live = (stop - base).min(LANES);
+            let mut mask = (1u32 << live) - 1;
+            for a in 0..V::DIM {
+                let (lo_i, hi_i) = (self.lo[a][i], self.hi[a][i]);
+                let lo = &self.lo[a][base..base + LANES];
+                let hi = &self.hi[a][base..base + LANES];
+                let mut m = 0u32;
+                for l in 0..LANES {
+                    m |= u32::from((lo_i < hi[l]) & (lo[l] < hi_i)) << l;
+                }
+                mask &= m;
+            }
+            if first_i == 0 {
+                let first = &self.first[base..base + LANES];
+                let mut m = 0u32;
+                for (l, &f) in first.iter().enumerate() {
+                    m |= f << l;
+                }
+                mask &= m;
+            }
+            while mask != 0 {
+                let j = base + mask.trailing_zeros() as usize;
+                out[w] = pair_key(slot_i, self.slots[j]);
+                w += 1;
+                mask &= mask - 1;
+            }
+            base += LANES;
+        }
+        w
+    }
+}

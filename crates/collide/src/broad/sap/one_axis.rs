@@ -1,0 +1,262 @@
+//! `sap1`'s step: the bands across the sweep axis, each holding its
+//! objects sorted by their lower bound on that axis, and the scan that
+//! finds each band's pairs.
+//!
+//! A band's array holds one key per object: the order-preserving bits of
+//! the object's min on the sweep axis, a bit saying whether this band is
+//! the object's first (lowest) band, and the proxy. The array is repaired
+//! by insertion sort from step to step like `sap`'s endpoints, but with
+//! one key per object instead of two. Before the scan, the band's boxes,
+//! slots and first-band bits are copied into columns in the band's order
+//! ([`BandColumns`](super::band_scan::BandColumns)), so the scan reads memory in order: each box meets
+//! the boxes after it until one starts at or past its end (every pair that
+//! overlaps on the sweep axis, once, with no list of open intervals to
+//! keep). A pair is reported only in the band holding the lower edge of
+//! the two boxes' overlap on the band axis, which is the first band of one
+//! of the two (the band map is monotone), so the first-band bits decide it
+//! without computing the band.
+//!
+//! Against the previous design (both endpoints in every band, swept with
+//! a list of open intervals; commit cb0e918), three alternated runs of
+//! collide-bench on issue 3's rows at 10,000 and 100,000 objects
+//! (BENCHMARKS.md, "`sap1` by sorted mins and a forward scan"): the
+//! fastest peer over `sap1` went from 0.85-1.11 to 1.36-1.44 on 2D
+//! `uniform` slow at 10,000 objects, from 0.77-1.05 to 1.55-1.96 on 2D
+//! `uniform` fast at 100,000, and rose on every row.
+
+use super::bands::Bands;
+use super::config::{SapKind, SapStats};
+use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, SPANNER, Sap, swept_extent};
+use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
+use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
+use crate::geometry::Vector;
+
+/// `sap1`'s band width, in median object sizes along the band axis.
+/// Measured with collide-bench (`--only sap1`, 2D and 3D `uniform` and
+/// `flat`, slow, 10,000 and 100,000 objects): 4, 8 and 16 sizes were within
+/// 10% of each other on every scene but 3D `flat` at 100,000 (where 16 and
+/// an 8 run were 30% slower than 4, within this machine's run-to-run
+/// noise there). Against one band (no cutting), at 100,000 objects: 2 to
+/// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
+/// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
+const BAND_SIZES: f32 = 8.0;
+
+/// The key of an object in a band's array: its min on the sweep axis,
+/// whether the band is its first, and its proxy. Keys order by the min.
+#[inline]
+pub(super) fn band_key(min: f32, first_band: bool, proxy: u32) -> u64 {
+    key(min, first_band, proxy)
+}
+
+/// True when the band holding this key is its object's first band.
+#[inline]
+pub(super) fn in_first_band(key: u64) -> bool {
+    is_start(key)
+}
+
+impl<V: Vector, T> Sap<V, T> {
+    /// Measures the bands across the sweep axis (on the other axis with the
+    /// largest variance of centres, a few median sizes wide). Returns true
+    /// when they changed enough to re-sort: a different axis, or a count or
+    /// width 25% off, or a spread no longer covered.
+    pub(super) fn measure_bands(&mut self) -> bool {
+        let sweep_axis = self.sweep_axis;
+        let variance = self.sap_stats.variance;
+        let Some(axis) = (0..V::DIM)
+            .filter(|&a| a != sweep_axis)
+            .max_by(|&a, &b| variance[a].total_cmp(&variance[b]))
+        else {
+            return false;
+        };
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        self.extents.clear();
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            if self.status[p] & ALIVE != 0 && !self.spans(aabb) {
+                let centre = aabb.center().axis(axis);
+                lo = lo.min(centre);
+                hi = hi.max(centre);
+                self.extents.push(swept_extent(aabb, axis));
+            }
+        }
+        let size = median(&mut self.extents);
+        let fresh = if self.config.bands {
+            Bands::new(axis, lo, hi, BAND_SIZES * size)
+        } else {
+            Bands::single()
+        };
+        let old = &self.bands;
+        if fresh.count == 1 && old.count == 1 {
+            return false;
+        }
+        let close = |a: f32, b: f32| (a / b - 1.0).abs() < 0.25;
+        let keep = old.count > 1
+            && fresh.axis == old.axis
+            && close(fresh.count as f32, old.count as f32)
+            && close(fresh.size, old.size)
+            && lo >= old.lower()
+            && hi <= old.upper();
+        if keep {
+            return false;
+        }
+        self.bands = fresh;
+        true
+    }
+
+    /// Before a repair: each object's bands as of now; those whose bands
+    /// changed are remembered with their old ones (the repair drops them
+    /// from bands they left, the merge adds them to bands they entered).
+    pub(super) fn update_bands(&mut self) {
+        self.rebanded.clear();
+        let n = self.boxes.len();
+        self.band_lo.resize(n, 0);
+        self.band_hi.resize(n, 0);
+        for p in 0..n {
+            let s = self.status[p];
+            if s & ALIVE == 0 || s & SPANNER != 0 {
+                continue;
+            }
+            let (lo, hi) = self.bands.range_of(&self.boxes[p]);
+            if s & ENTERING != 0 {
+                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            } else if s & IN_AXES != 0 && (lo, hi) != (self.band_lo[p], self.band_hi[p]) {
+                self.rebanded
+                    .push((p as u32, self.band_lo[p], self.band_hi[p]));
+                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            }
+        }
+    }
+
+    /// Repairs every band's array: new keys for the objects that stay,
+    /// dropping those that left the band or the axes, then an insertion
+    /// sort (its swaps counted in `stats`).
+    pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
+        let axis = self.sweep_axis;
+        let (kind, resort) = (self.kind, self.config.resort);
+        let Self {
+            axes,
+            boxes,
+            status,
+            band_lo,
+            band_hi,
+            ..
+        } = self;
+        let mut swaps = 0u64;
+        for (band, keys) in axes.iter_mut().enumerate() {
+            let band = band as u32;
+            let budget = swap_budget(kind, resort, keys.len());
+            swaps += repair(
+                keys,
+                |k| {
+                    let p = proxy(k) as usize;
+                    let (lo, hi) = (band_lo[p], band_hi[p]);
+                    let stays = status[p] & LEAVING == 0 && lo <= band && band <= hi;
+                    stays.then(|| band_key(boxes[p].min().axis(axis), lo == band, p as u32))
+                },
+                |_, _| {},
+                budget,
+            )?;
+        }
+        stats.swaps[axis] = swaps;
+        Ok(())
+    }
+
+    /// Rebuilds every band's array from the objects.
+    pub(super) fn sort_bands_from_scratch(&mut self) {
+        debug_assert_eq!(self.kind, SapKind::OneAxis);
+        let count = self.bands.count as usize;
+        self.axes.resize_with(count, Vec::new);
+        self.axes.truncate(count);
+        self.axes.iter_mut().for_each(Vec::clear);
+        let n = self.boxes.len();
+        self.band_lo.resize(n, 0);
+        self.band_hi.resize(n, 0);
+        let axis = self.sweep_axis;
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            let s = self.status[p];
+            if s & ALIVE == 0 || s & SPANNER != 0 {
+                continue;
+            }
+            let (lo, hi) = self.bands.range_of(aabb);
+            (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+            for band in lo..=hi {
+                let min = aabb.min().axis(axis);
+                self.axes[band as usize].push(band_key(min, band == lo, p as u32));
+            }
+        }
+        for keys in &mut self.axes {
+            sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
+        }
+    }
+
+    /// Merges the keys of entering objects, and of objects that entered
+    /// new bands, into those bands.
+    pub(super) fn merge_into_bands(&mut self) {
+        let count = self.axes.len();
+        self.band_fresh.resize_with(count, Vec::new);
+        let axis = self.sweep_axis;
+        let mut any = false;
+        let Self {
+            band_fresh,
+            boxes,
+            band_lo,
+            band_hi,
+            entering,
+            rebanded,
+            ..
+        } = self;
+        let mut push = |p: u32, old: Option<(u32, u32)>| {
+            let (lo, hi) = (band_lo[p as usize], band_hi[p as usize]);
+            let min = boxes[p as usize].min().axis(axis);
+            for band in lo..=hi {
+                if old.is_none_or(|(old_lo, old_hi)| band < old_lo || band > old_hi) {
+                    band_fresh[band as usize].push(band_key(min, band == lo, p));
+                    any = true;
+                }
+            }
+        };
+        for &p in entering.iter() {
+            push(p, None);
+        }
+        for &(p, old_lo, old_hi) in rebanded.iter() {
+            push(p, Some((old_lo, old_hi)));
+        }
+        if !any {
+            return;
+        }
+        for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
+            if !fresh.is_empty() {
+                fresh.sort_unstable();
+                merge_into(keys, fresh, &mut self.scratch);
+                fresh.clear();
+            }
+        }
+    }
+
+    /// Scans every band, keeping each pair only in its home band; pushes
+    /// slot pair keys to `keys`. Returns the candidates tested.
+    pub(super) fn scan_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
+        let Self {
+            axes,
+            boxes,
+            handle_of,
+            sweep_axis,
+            band_columns: columns,
+            ..
+        } = self;
+        let mut candidates = 0;
+        let mut at = keys.len();
+        for band in axes.iter() {
+            if band.len() < 2 {
+                continue;
+            }
+            columns.reset::<V>(band.len());
+            for (i, &k) in band.iter().enumerate() {
+                let p = proxy(k) as usize;
+                columns.set(i, &boxes[p], handle_of[p].index(), in_first_band(k));
+            }
+            candidates += columns.scan::<V>(*sweep_axis, keys, &mut at);
+        }
+        keys.truncate(at);
+        candidates
+    }
+}

@@ -453,6 +453,64 @@ fn sap1_cuts_wide_worlds_into_bands_and_still_matches_brute_force() {
     assert!(sap.sap_stats().bands >= 8, "{:?}", sap.sap_stats());
 }
 
+/// A grid of boxes drifting up across `sap1`'s band edges, a little each
+/// frame: slow enough to repair, so objects change bands without a
+/// re-sort.
+#[test]
+fn sap1_repairs_while_objects_change_bands() {
+    let place = |i: u64, frame: usize| {
+        let (col, row) = ((i % 40) as f32, (i / 40) as f32);
+        // Rows drift at different speeds, so boxes pass each other on y.
+        let y = row * 6.0 + frame as f32 * (0.5 + 0.25 * (i % 3) as f32);
+        let p = Vec2::new(col * 5.0 + (i % 7) as f32 * 0.1, y);
+        Record::Upsert {
+            id: i,
+            aabb: Aabb2::new(p, p + Vec2::new(4.0, 3.0)).unwrap(),
+        }
+    };
+    let frames: Vec<Vec<Record<Vec2>>> = (0..24)
+        .map(|frame| (0..1600).map(|i| place(i, frame)).collect())
+        .collect();
+    let config = SapConfig {
+        sweep_axis: Some(0),
+        ..SapConfig::default()
+    };
+    let sap = verify(SapKind::OneAxis, config, &frames, "drifting across bands");
+    let stats = sap.sap_stats();
+    assert!(stats.bands > 4, "{stats:?}");
+    assert_eq!(stats.resorts, 0, "slow drift repairs: {stats:?}");
+}
+
+/// More than 4096 objects in one band: the band is re-sorted by the radix
+/// sort rather than a comparison sort.
+#[test]
+fn sap1_resorts_a_crowded_band_by_radix() {
+    let frames = |shift: f32| -> Vec<Record<Vec2>> {
+        (0..5000u64)
+            .map(|i| {
+                // A thin strip: one band. Ties and touching boxes on x.
+                let p = Vec2::new((i / 2) as f32 + shift * (i % 3) as f32, (i % 4) as f32);
+                Record::Upsert {
+                    id: i,
+                    aabb: Aabb2::new(p, p + Vec2::new(1.0 + (i % 2) as f32, 1.0)).unwrap(),
+                }
+            })
+            .collect()
+    };
+    let config = SapConfig {
+        resort: Resort::Always,
+        ..SapConfig::default()
+    };
+    let sap = verify(
+        SapKind::OneAxis,
+        config,
+        &[frames(0.0), frames(0.5), frames(3.0)],
+        "one crowded band",
+    );
+    assert_eq!(sap.sap_stats().bands, 1);
+    assert_eq!(sap.sap_stats().resorts, 1);
+}
+
 #[test]
 fn queries_see_pending_changes_and_match_brute_force() {
     for kind in KINDS {

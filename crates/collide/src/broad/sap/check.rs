@@ -52,6 +52,13 @@ impl<V: Vector, T> Sap<V, T> {
                 ));
             }
         }
+        if self.kind == SapKind::OneAxis && self.axes.len() != self.bands.count as usize {
+            return Err(format!(
+                "{} band arrays for {} bands",
+                self.axes.len(),
+                self.bands.count
+            ));
+        }
         for (array, keys) in self.axes.iter().enumerate() {
             if let Some(w) = keys.windows(2).position(|w| w[0] >= w[1]) {
                 return Err(format!("axis array {array} is out of order at {w}"));
@@ -82,7 +89,7 @@ impl<V: Vector, T> Sap<V, T> {
             };
             if let Some(&p) = in_axes.iter().find(|&&p| seen[p as usize] != expected(p)) {
                 return Err(format!(
-                    "axis array {array} holds proxy {p}'s endpoints {:#x} times",
+                    "axis array {array} holds proxy {p}'s keys {:#x} times (starts 0x1, others 0x10)",
                     seen[p as usize]
                 ));
             }

@@ -22,8 +22,8 @@ pub enum SapKind {
 }
 
 /// How objects that span the world (floors, walls) are told apart. An
-/// object far longer than the others along the sweep axis would sit in the
-/// open list of every sweep and meet everything; such objects live in a
+/// object far longer than the others along the sweep axis would meet
+/// everything in every sweep or scan; such objects live in a
 /// separate list instead, tested against everyone through an index sorted
 /// on the axis where each is thinnest. (Along the other axes a long object
 /// costs a sweep nothing, so a floor is a spanner only when the sweep runs
@@ -79,10 +79,11 @@ pub enum PairRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Resort {
     /// When the swaps would cost more than a sort (a measured budget per
-    /// endpoint), after mass inserts and for a few steps after incoherent
+    /// key), after mass inserts and for a few steps after incoherent
     /// motion. Right for games.
     Auto,
-    /// Every step (radix sort plus one sweep): for measuring, or for
+    /// Every step (radix sort plus one sweep, or `sap1`'s scan): for
+    /// measuring, or for
     /// motion known to be incoherent.
     Always,
     /// Never after the first step (except when `sap1`'s sweep axis or
@@ -104,7 +105,8 @@ pub enum Resort {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SapConfig {
-    /// The axis swept for candidates (`sap1`) and for full sweeps (both):
+    /// The axis scanned for candidates (`sap1`) and swept in full sweeps
+    /// (`sap`):
     /// `None` picks the axis with the largest variance of centres, measured
     /// again every [`remeasure_every`](Self::remeasure_every) steps; `Some`
     /// fixes it (`< D`).
@@ -119,8 +121,8 @@ pub struct SapConfig {
     /// When to sort from scratch instead of repairing.
     pub resort: Resort,
     /// `sap1`: cut the world across the sweep axis into bands, each scanned
-    /// on its own (see [`Sap`](crate::Sap)). `false` gives the plain
-    /// one-axis sweep of seed 000, for comparison.
+    /// on its own (see [`Sap`](crate::Sap)). `false` gives one band, the
+    /// plain one-axis sweep of seed 000, for comparison.
     pub bands: bool,
 }
 

@@ -36,12 +36,12 @@ pub(super) const ENTERING: u8 = 64;
 /// Incremental sweep-and-prune, `sap` (every axis, exact pair events) or
 /// `sap1` (one axis plus a box test), in 2D and 3D.
 ///
-/// Each object's box is projected on the axes as a start and an end. The
-/// endpoints stay sorted from step to step: a step gives them their new
-/// values and repairs the order by insertion sort, so its cost follows the
-/// number of endpoint swaps, which is small when objects move little
-/// (temporal coherence). Equal values put an end before a start, matching
-/// the strict overlap rule.
+/// Each object's box is projected on the axes as a start and an end (`sap`)
+/// or as its min on the sweep axis (`sap1`). The keys stay sorted from step
+/// to step: a step gives them their new values and repairs the order by
+/// insertion sort, so its cost follows the number of swaps, which is small
+/// when objects move little (temporal coherence). Equal values put an end
+/// before a start, matching the strict overlap rule.
 ///
 /// - `sap` keeps every axis sorted. When a start passes an end, two
 ///   intervals begin to overlap on that axis and the full boxes are tested;
@@ -60,7 +60,8 @@ pub(super) const ENTERING: u8 = 64;
 ///
 /// When the swaps would cost more than a fresh sort (fast or teleporting
 /// objects, mass inserts), the step re-sorts from scratch with a radix sort
-/// and rebuilds the pairs with one sweep. Objects that jump far are
+/// and rebuilds the pairs with one sweep (`sap1`: its scan). Objects that
+/// jump far are
 /// re-inserted rather than swapped across the world. Objects far longer
 /// than the rest along the sweep axis (floors, walls; see
 /// [`Spanners`](super::Spanners)) live in a separate list tested against
@@ -100,8 +101,8 @@ pub struct Sap<V: Vector, T = ()> {
     /// Proxies inserted, removed, jumped or changing list since the last
     /// step.
     pub(super) touched: Vec<u32>,
-    /// Sorted endpoint keys: one array per axis (`sap`), or one per band,
-    /// all on the sweep axis (`sap1`).
+    /// Sorted keys: endpoints, one array per axis (`sap`), or mins, one
+    /// array per band, all on the sweep axis (`sap1`, see `one_axis.rs`).
     pub(super) axes: Vec<Vec<u64>>,
     /// `sap1`: the bands across the sweep axis (one for `sap`).
     pub(super) bands: Bands,
@@ -109,7 +110,7 @@ pub struct Sap<V: Vector, T = ()> {
     /// step.
     pub(super) band_lo: Vec<u32>,
     pub(super) band_hi: Vec<u32>,
-    /// `sap1`: per band, endpoints to merge in this step.
+    /// `sap1`: per band, keys to merge in this step.
     pub(super) band_fresh: Vec<Vec<u64>>,
     /// `sap1`: proxies whose bands changed this step, with their old ones.
     pub(super) rebanded: Vec<(u32, u32, u32)>,
@@ -315,9 +316,9 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// True when `aabb` belongs in the world-spanning list: it is far longer
-    /// than the others along the sweep axis, where it would sit in the open
-    /// list of every sweep. (Along the other axes a long object costs a
-    /// sweep nothing.)
+    /// than the others along the sweep axis, where it would meet every
+    /// object of every sweep or scan. (Along the other axes a long object
+    /// costs a sweep nothing.)
     pub(super) fn spans(&self, aabb: &Aabb<V>) -> bool {
         swept_extent(aabb, self.sweep_axis) > self.span_extent
     }
@@ -361,7 +362,7 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Calls `visit` for each live object `region` hits: by a slab scan of
     /// the sweep axis over the region's bounds when the axes are current
-    /// (each scanned start counts as a visit), otherwise (or for a region
+    /// (each scanned start, or `sap1` key, counts as a visit), otherwise (or for a region
     /// without bounds) by testing every object. Breaks when `visit` does or
     /// the budget runs out (then `stats` says truncated).
     pub(super) fn search<R: Region<V> + ?Sized>(

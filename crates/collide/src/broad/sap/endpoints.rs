@@ -1,13 +1,15 @@
 //! Endpoint keys and the operations on one sorted axis: the insertion-sort
 //! repair that reports every swap, the merge of new endpoints, and the
-//! slab scan used for world-spanning objects.
+//! slab scan used by queries.
 //!
 //! An endpoint is one `u64`: the order-preserving bits of the coordinate in
 //! the high half, then one bit that is 0 for an end (max) and 1 for a start
 //! (min), then the 31-bit proxy id. Comparing keys as integers therefore
 //! orders by value, puts an end before a start at equal values (seed 000's
 //! fix, matching the strict overlap rule of [`Aabb::overlaps`]) and breaks
-//! the remaining ties by proxy, so no two keys are equal.
+//! the remaining ties by proxy, so no two keys are equal. `sap1`'s band
+//! keys have the same form, all of them mins, with that bit saying whether
+//! the band is the object's first (`one_axis.rs`).
 
 use crate::broad::radix::merge_sorted;
 use crate::geometry::{Aabb, Vector};
@@ -127,7 +129,7 @@ pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64], scratch: &mut Vec<u
 /// in `[lo - 2 max_extent, hi)` (twice, and in f64, so rounding can never
 /// cut a candidate off): given that no interval on the axis is longer than
 /// `max_extent`, the starts among them are the intervals that can overlap
-/// `[lo, hi]` (`sap1`'s band keys are all starts).
+/// `[lo, hi]` (`sap1`'s band keys are all mins).
 /// Cost: a binary search plus the keys in that slab.
 pub(crate) fn scan_slab(keys: &[u64], lo: f32, hi: f32, max_extent: f32, on_key: impl FnMut(u64)) {
     let from = key(

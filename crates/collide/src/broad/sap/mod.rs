@@ -1,11 +1,14 @@
 //! Sweep-and-prune: `sap` (every axis sorted, pair events straight from
-//! endpoint swaps) and `sap1` (one axis sorted, in bands, candidates by a
-//! sweep), one implementation for 2D and 3D. See [`Sap`].
+//! endpoint swaps) and `sap1` (one axis sorted by the objects' mins, in
+//! bands, candidates by a forward scan), one implementation for 2D and 3D.
+//! See [`Sap`].
 //!
-//! Seed 000's rules, all kept: endpoints stay sorted across steps and are
-//! repaired by insertion sort; equal values put an end before a start; the
-//! sweep axis has the largest variance of centres; world-spanning objects
-//! live apart; incoherent motion falls back to a radix sort.
+//! Seed 000's rules, all kept: the sorted keys stay sorted across steps and
+//! are repaired by insertion sort; equal values put an end before a start
+//! (`sap`; `sap1` keeps no ends, its scan stops at a start equal to an
+//! end); the sweep axis has the largest variance of centres;
+//! world-spanning objects live apart; incoherent motion falls back to a
+//! radix sort.
 
 mod axis_count;
 mod band_scan;

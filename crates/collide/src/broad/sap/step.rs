@@ -18,7 +18,7 @@ use crate::geometry::Vector;
 /// incremental repair is tried again.
 const RETRY_AFTER: u64 = 8;
 /// More entering objects than this share of those in the axes: re-sort
-/// rather than merge and sweep.
+/// rather than merge and sweep (or scan).
 const MASS_INSERT_SHARE: usize = 4;
 /// `sap`: the swap budget per endpoint of an axis. Measured with
 /// collide-bench on 2D and 3D `uniform` (variants `sap-resort` and
@@ -33,11 +33,11 @@ const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 /// the radix sort competes with the repair. Measured with both endpoints
 /// per object, the radix sort won on every shared scene from 0.75 swaps
 /// per endpoint up (87 against 95 us at 1,000 objects); with one key per
-/// object and band (commit after cb0e918), `sap1-resort`, `sap1-repair`
-/// and this rule were within this machine's run-to-run noise of each other
-/// on 2D and 3D `uniform` and `flat`, slow and fast, at 10,000 and 100,000
-/// objects (two runs each).
-const SAP1_ENDPOINTS_PER_SWAP: u64 = 2;
+/// object and band (commit f736aa6), this rule was within the runs' spread
+/// of the better of `sap1-resort` and `sap1-repair` on 2D and 3D `uniform`
+/// and `flat`, slow and fast, at 10,000 and 100,000 objects (two runs
+/// each, BENCHMARKS.md, "`sap1` by sorted mins and a forward scan").
+const SAP1_KEYS_PER_SWAP: u64 = 2;
 /// A jump is a move of the centre by more than this many median sizes.
 const JUMP_SIZES: f32 = 4.0;
 /// Below this many keys a comparison sort beats the radix sort's fixed
@@ -60,8 +60,8 @@ pub(super) fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u3
     debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
 }
 
-/// The swap budget of one sorted array of `len` endpoints (see
-/// [`SAP_SWAPS_PER_ENDPOINT`] and [`SAP1_ENDPOINTS_PER_SWAP`]).
+/// The swap budget of one sorted array of `len` keys (see
+/// [`SAP_SWAPS_PER_ENDPOINT`] and [`SAP1_KEYS_PER_SWAP`]).
 pub(super) fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
     if resort == Resort::Never {
         return u64::MAX;
@@ -69,7 +69,7 @@ pub(super) fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
     let len = len.max(64) as u64;
     match kind {
         SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
-        SapKind::OneAxis => len / SAP1_ENDPOINTS_PER_SWAP,
+        SapKind::OneAxis => len / SAP1_KEYS_PER_SWAP,
     }
 }
 
@@ -211,9 +211,9 @@ impl<V: Vector, T> Sap<V, T> {
         }
     }
 
-    /// Sorts the touched objects into leaving (endpoints and pairs dropped),
-    /// entering (endpoints merged, pairs found by a sweep), the spanning
-    /// list, and the dead.
+    /// Sorts the touched objects into leaving (keys and pairs dropped),
+    /// entering (keys merged, pairs found by a sweep or `sap1`'s scan), the
+    /// spanning list, and the dead.
     fn classify(&mut self) {
         self.leaving.clear();
         self.entering.clear();
@@ -256,8 +256,9 @@ impl<V: Vector, T> Sap<V, T> {
         self.spanners.retain(|&p| status[p as usize] & SPANNER != 0);
     }
 
-    /// The swap budget of one axis of `len` endpoints: past it, a re-sort
-    /// (radix sort, then one sweep) is cheaper than going on swapping.
+    /// The swap budget of one array of `len` keys: past it, a re-sort
+    /// (radix sort, then one sweep or scan) is cheaper than going on
+    /// swapping.
     fn budget(&self, len: usize) -> u64 {
         swap_budget(self.kind, self.config.resort, len)
     }
@@ -363,7 +364,9 @@ impl<V: Vector, T> Sap<V, T> {
         }
     }
 
-    /// Merges the entering objects' endpoints into every sorted array.
+    /// Merges the entering objects' endpoints into every sorted array
+    /// (`sap1`: their keys, and those of objects that entered new bands,
+    /// into the bands).
     fn merge_entering(&mut self) {
         if self.kind == SapKind::OneAxis {
             self.merge_into_bands();
@@ -497,8 +500,9 @@ impl<V: Vector, T> Sap<V, T> {
         });
     }
 
-    /// Every step of `sap1`, and `sap` after a re-sort: one full sweep (plus
-    /// the spanners) gives the pairs, and a sorted merge the events.
+    /// Every step of `sap1`, and `sap` after a re-sort: one full sweep (for
+    /// `sap1`, a scan of every band; plus the spanners) gives the pairs,
+    /// and a sorted merge the events.
     fn finish_by_sweep(&mut self, stats: &mut SapStats, tested: &mut u64) {
         if stats.resorts == 0 {
             self.merge_entering();

@@ -110,18 +110,18 @@ impl<V: Vector, T> Sap<V, T> {
         let n = self.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
-        for p in 0..n {
-            let s = self.status[p];
+        let objects = self.boxes.iter().zip(&self.status);
+        let bands = self.band_lo.iter_mut().zip(self.band_hi.iter_mut());
+        for (p, ((aabb, &s), (band_lo, band_hi))) in objects.zip(bands).enumerate() {
             if s & ALIVE == 0 || s & SPANNER != 0 {
                 continue;
             }
-            let (lo, hi) = self.bands.range_of(&self.boxes[p]);
+            let (lo, hi) = self.bands.range_of(aabb);
             if s & ENTERING != 0 {
-                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
-            } else if s & IN_AXES != 0 && (lo, hi) != (self.band_lo[p], self.band_hi[p]) {
-                self.rebanded
-                    .push((p as u32, self.band_lo[p], self.band_hi[p]));
-                (self.band_lo[p], self.band_hi[p]) = (lo, hi);
+                (*band_lo, *band_hi) = (lo, hi);
+            } else if s & IN_AXES != 0 && (lo, hi) != (*band_lo, *band_hi) {
+                self.rebanded.push((p as u32, *band_lo, *band_hi));
+                (*band_lo, *band_hi) = (lo, hi);
             }
         }
     }

@@ -451,6 +451,11 @@ fn sap1_cuts_wide_worlds_into_bands_and_still_matches_brute_force() {
     let frames = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 2000)).take_frames(4);
     let sap = verify(SapKind::OneAxis, SapConfig::default(), &frames, "uniform");
     assert!(sap.sap_stats().bands >= 8, "{:?}", sap.sap_stats());
+    // A thin 3D corridor (50 units across, objects 5 to 20): narrower
+    // bands rather than one band of 8 sizes.
+    let frames = Scene::<Vec3>::new(SceneConfig::new(SceneKind::Flat, 2000)).take_frames(4);
+    let sap = verify(SapKind::OneAxis, SapConfig::default(), &frames, "3D flat");
+    assert!(sap.sap_stats().bands >= 2, "{:?}", sap.sap_stats());
 }
 
 /// A grid of boxes drifting up across `sap1`'s band edges, a little each

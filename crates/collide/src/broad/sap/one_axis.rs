@@ -40,6 +40,22 @@ use crate::geometry::Vector;
 /// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
 /// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
 const BAND_SIZES: f32 = 8.0;
+/// Bands narrower than [`BAND_SIZES`] when the spread across the sweep axis
+/// is short: at least this many bands, each at least
+/// [`NARROWEST_BAND_SIZES`] median sizes wide. A thin corridor (3D `flat`:
+/// centres within 186 units of each other across the sweep axis at
+/// 100,000 objects, median size about 12) got one band of 8 sizes and 270
+/// candidates per object; with 8 bands, 7.6 million candidates a frame
+/// instead of 26.9 million, and the fastest peer over `sap1` went from
+/// 0.45-0.58 to 0.95-1.07 (slow) and 0.86-1.03 to 1.39-1.41 (fast) in two
+/// alternated runs of issue 3's rows (BENCHMARKS.md). 2D `flat` at 100,000
+/// objects goes from 4 to 8 bands: 3.76 to 2.33 million candidates, time
+/// within the runs' noise. Wide worlds (`uniform`) keep 8-size bands.
+const MIN_BANDS: f32 = 8.0;
+/// The narrowest band, in median sizes (see [`MIN_BANDS`]); 16 bands of at
+/// least one size cut 3D `flat`'s candidates only to 6.9 million, and
+/// made 2D `flat` no faster.
+const NARROWEST_BAND_SIZES: f32 = 2.0;
 
 /// The key of an object in a band's array: its min on the sweep axis,
 /// whether the band is its first, and its proxy. Keys order by the min.
@@ -80,7 +96,8 @@ impl<V: Vector, T> Sap<V, T> {
         }
         let size = median(&mut self.extents);
         let fresh = if self.config.bands {
-            Bands::new(axis, lo, hi, BAND_SIZES * size)
+            let width = (BAND_SIZES * size).min((hi - lo) / MIN_BANDS);
+            Bands::new(axis, lo, hi, width.max(NARROWEST_BAND_SIZES * size))
         } else {
             Bands::single()
         };

@@ -41,10 +41,11 @@ use crate::geometry::Vector;
 /// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
 const BAND_SIZES: f32 = 8.0;
 /// Bands narrower than [`BAND_SIZES`] when the spread across the sweep axis
-/// is short: at least this many bands, each at least
-/// [`NARROWEST_BAND_SIZES`] median sizes wide. A thin corridor (3D `flat`:
-/// centres within 186 units of each other across the sweep axis at
-/// 100,000 objects, median size about 12) got one band of 8 sizes and 270
+/// is short: this many bands where each can still be
+/// [`NARROWEST_BAND_SIZES`] median sizes wide, else bands of that width
+/// (see [`band_width`]). A thin corridor (3D `flat`: centres within 186
+/// units of each other across the sweep axis at 100,000 objects, median
+/// size 12.5) got one band of 8 sizes and 270
 /// candidates per object; with 8 bands, 7.6 million candidates a frame
 /// instead of 26.9 million, and the fastest peer over `sap1` went from
 /// 0.45-0.58 to 0.95-1.07 (slow) and 0.86-1.03 to 1.39-1.41 (fast) in two
@@ -56,6 +57,15 @@ const MIN_BANDS: f32 = 8.0;
 /// least one size cut 3D `flat`'s candidates only to 6.9 million, and
 /// made 2D `flat` no faster.
 const NARROWEST_BAND_SIZES: f32 = 2.0;
+
+/// The width of `sap1`'s bands for objects of median size `size` whose
+/// centres spread over `spread` across the sweep axis: 8 sizes, or the
+/// spread over 8 where that is narrower, but no narrower than 2 sizes.
+fn band_width(size: f32, spread: f32) -> f32 {
+    (BAND_SIZES * size)
+        .min(spread / MIN_BANDS)
+        .max(NARROWEST_BAND_SIZES * size)
+}
 
 /// The key of an object in a band's array: its min on the sweep axis,
 /// whether the band is its first, and its proxy. Keys order by the min.
@@ -96,8 +106,7 @@ impl<V: Vector, T> Sap<V, T> {
         }
         let size = median(&mut self.extents);
         let fresh = if self.config.bands {
-            let width = (BAND_SIZES * size).min((hi - lo) / MIN_BANDS);
-            Bands::new(axis, lo, hi, width.max(NARROWEST_BAND_SIZES * size))
+            Bands::new(axis, lo, hi, band_width(size, hi - lo))
         } else {
             Bands::single()
         };
@@ -275,5 +284,23 @@ impl<V: Vector, T> Sap<V, T> {
         }
         keys.truncate(at);
         candidates
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands_are_narrower_in_thin_worlds_but_never_below_two_sizes() {
+        // A wide world: 8 sizes.
+        assert_eq!(band_width(12.5, 10_000.0), 100.0);
+        // 2D `flat` at 100,000 objects: the spread over 8.
+        assert_eq!(band_width(12.5, 400.0), 50.0);
+        // 3D `flat` at 100,000 objects: the 2-size floor.
+        assert_eq!(band_width(12.5, 186.0), 25.0);
+        // Nothing to cut: the width is 0 and `Bands::new` makes one band.
+        assert_eq!(band_width(0.0, 0.0), 0.0);
+        assert_eq!(Bands::new(1, 0.0, 10.0, band_width(12.5, 10.0)).count, 1);
     }
 }

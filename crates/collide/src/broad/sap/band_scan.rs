@@ -15,11 +15,9 @@
 //! were tested one at a time, 32.2 and 0.14 million with blocks only; the
 //! same on 2D `flat`.
 
+use super::sweep::{LANES, block_overlaps};
 use crate::broad::events::pair_key;
 use crate::geometry::{Aabb, Vector};
-
-/// Candidates tested per block.
-const LANES: usize = 8;
 
 /// One band's boxes, slots and first-band marks in the band's order, as
 /// columns, with [`LANES`] entries of padding that overlap nothing so a
@@ -115,14 +113,8 @@ impl BandColumns {
             let live = (stop - base).min(LANES);
             let mut mask = (1u32 << live) - 1;
             for a in 0..V::DIM {
-                let (lo_i, hi_i) = (self.lo[a][i], self.hi[a][i]);
-                let lo = &self.lo[a][base..base + LANES];
-                let hi = &self.hi[a][base..base + LANES];
-                let mut m = 0u32;
-                for l in 0..LANES {
-                    m |= u32::from((lo_i < hi[l]) & (lo[l] < hi_i)) << l;
-                }
-                mask &= m;
+                let (lo, hi) = (&self.lo[a], &self.hi[a]);
+                mask &= block_overlaps(lo, hi, base, lo[i], hi[i]);
             }
             if first_i == 0 {
                 let first = &self.first[base..base + LANES];

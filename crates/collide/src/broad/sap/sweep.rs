@@ -16,7 +16,20 @@ const CLOSED: u32 = u32::MAX;
 /// before their start).
 const ENDED: u32 = u32::MAX - 1;
 /// Candidates tested per block.
-const LANES: usize = 8;
+pub(super) const LANES: usize = 8;
+
+/// Bit `l` set when interval `base + l` of the columns `lo`, `hi`
+/// overlaps `lo_i..hi_i` strictly: the block test of the sweep and of
+/// `sap1`'s scan, in a form the compiler turns into vector compares.
+#[inline]
+pub(super) fn block_overlaps(lo: &[f32], hi: &[f32], base: usize, lo_i: f32, hi_i: f32) -> u32 {
+    let (lo, hi) = (&lo[base..base + LANES], &hi[base..base + LANES]);
+    let mut m = 0u32;
+    for l in 0..LANES {
+        m |= u32::from((lo[l] < hi_i) & (lo_i < hi[l])) << l;
+    }
+    m
+}
 
 /// The objects whose interval is open at the current point of a sweep.
 #[derive(Clone, Debug, Default)]
@@ -94,14 +107,7 @@ impl OpenSet {
         while base < blocks {
             let mut mask = u32::MAX;
             for a in (0..V::DIM).filter(|&a| tested(a)) {
-                let lo = &self.lo[a][base..base + LANES];
-                let hi = &self.hi[a][base..base + LANES];
-                let (amin, amax) = (min.axis(a), max.axis(a));
-                let mut m = 0u32;
-                for l in 0..LANES {
-                    m |= u32::from((lo[l] < amax) & (amin < hi[l])) << l;
-                }
-                mask &= m;
+                mask &= block_overlaps(&self.lo[a], &self.hi[a], base, min.axis(a), max.axis(a));
             }
             while mask != 0 {
                 on_hit(self.tags[base + mask.trailing_zeros() as usize]);

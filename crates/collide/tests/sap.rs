@@ -516,6 +516,103 @@ fn sap1_resorts_a_crowded_band_by_radix() {
     assert_eq!(sap.sap_stats().resorts, 1);
 }
 
+/// `sap1` over a row of 40 small boxes along x (so x is the sweep axis)
+/// that stay put, then `more`, with `config`, after one step.
+fn resting_row(
+    config: SapConfig,
+    more: &[Aabb2],
+) -> (Verified<Vec2, (), Sap<Vec2>>, Vec<collide::Handle>) {
+    let mut world = Verified::new(Sap::with_config(SapKind::OneAxis, config).unwrap()).unwrap();
+    let row = (0..40).map(|i| {
+        let p = Vec2::new(100.0 + 10.0 * i as f32, (i % 3) as f32);
+        Aabb2::new(p, p + Vec2::splat(2.0)).unwrap()
+    });
+    let handles = row
+        .chain(more.iter().copied())
+        .map(|aabb| world.insert(aabb, ()).unwrap())
+        .collect();
+    world.step_checked().unwrap();
+    (world, handles)
+}
+
+#[test]
+fn sap1_keeps_the_pairs_of_resting_objects_and_rescans_only_movers() {
+    let scene = SceneConfig {
+        motion: Motion::Resting,
+        ..SceneConfig::new(SceneKind::Uniform, 2000)
+    };
+    let frames = Scene::<Vec2>::new(scene).take_frames(12);
+    verify(
+        SapKind::OneAxis,
+        SapConfig::default(),
+        &frames,
+        "2D resting",
+    );
+    let mut world = Verified::new(Sap::<Vec2, u64>::new(SapKind::OneAxis)).unwrap();
+    let mut runner = collide::scene::Runner::new();
+    let mut events = Vec::new();
+    let mut coherent = 0;
+    for records in &frames {
+        runner.apply(&mut world, records).unwrap();
+        runner.step(&mut world, &mut events);
+        let stats = world.inner().sap_stats();
+        assert!(stats.moved <= records.len() as u64);
+        coherent += usize::from(stats.coherent);
+    }
+    // Every step after the first (which sorts) keeps the resting pairs.
+    assert_eq!(coherent, frames.len() - 1);
+}
+
+#[test]
+fn sap1_drops_the_pairs_of_a_slot_a_spanner_took_over() {
+    // Caught while building the kept pairs: a removed object's slot taken
+    // by a new world-spanning object kept the old object's pairs, reported
+    // under the spanner's handle.
+    let config = SapConfig {
+        spanners: Spanners::Extent(20.0),
+        ..SapConfig::default()
+    };
+    let (mut world, rest) = resting_row(config, &[]);
+    let unit = Aabb2::new(Vec2::new(-50.0, 0.0), Vec2::new(-48.0, 2.0)).unwrap();
+    let a = world.insert(unit, ()).unwrap();
+    let b = world.insert(unit, ()).unwrap();
+    world.step_checked().unwrap();
+    world.remove(a).unwrap();
+    let far = Aabb2::new(Vec2::new(-500.0, 50.0), Vec2::new(-400.0, 51.0)).unwrap();
+    let spanner = world.insert(far, ()).unwrap();
+    assert_eq!(spanner.index(), a.index(), "the slot is reused");
+    let events = world.step_checked().unwrap().clone();
+    let stats = world.inner().sap_stats();
+    assert!(stats.coherent && stats.spanners == 1, "{stats:?}");
+    assert_eq!(events.stopped, vec![Pair::new(a, b)]);
+    assert!(events.started.is_empty() && world.pairs().is_empty());
+    assert_eq!(world.inner().validate(), Ok(()));
+    assert_eq!(rest.len(), 40);
+}
+
+#[test]
+fn sap1_finds_a_movers_pair_with_a_long_resting_box_behind_it() {
+    // The mover's scan backward must reach the start of a box 60 long
+    // that did not move, 59 units behind it.
+    let config = SapConfig {
+        spanners: Spanners::Off,
+        ..SapConfig::default()
+    };
+    let long = Aabb2::new(Vec2::new(0.0, 0.0), Vec2::new(60.0, 2.0)).unwrap();
+    let at = |x: f32| Aabb2::new(Vec2::new(x, 0.5), Vec2::new(x + 2.0, 1.5)).unwrap();
+    // Both in the first step, which scans every band: the longest extent
+    // is then measured over everyone at the next coherent step.
+    let (mut world, handles) = resting_row(config, &[long, at(62.0)]);
+    let (long, mover) = (handles[40], handles[41]);
+    assert!(world.pairs().is_empty());
+    world.update(mover, at(59.0)).unwrap();
+    let events = world.step_checked().unwrap().clone();
+    let stats = world.inner().sap_stats();
+    assert!(stats.coherent && stats.moved == 1, "{stats:?}");
+    assert_eq!(events.started, vec![Pair::new(long, mover)]);
+    assert_eq!(world.inner().validate(), Ok(()));
+}
+
 #[test]
 fn queries_see_pending_changes_and_match_brute_force() {
     for kind in KINDS {

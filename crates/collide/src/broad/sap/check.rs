@@ -120,6 +120,9 @@ impl<V: Vector, T> Sap<V, T> {
                 }
             }
         }
+        if self.kind == SapKind::OneAxis {
+            self.validate_band_pairs(&in_axes)?;
+        }
         if self.kind == SapKind::AllAxes {
             if self.set.len() != self.pairs().len() {
                 return Err(format!(
@@ -147,6 +150,43 @@ impl<V: Vector, T> Sap<V, T> {
                     return Err(format!("pair {pair} is listed but not in the set"));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// `sap1`'s kept pairs: in order, and, between steps, exactly the
+    /// overlapping pairs of objects in the bands, none of which is longer
+    /// along the sweep axis than the recorded longest (when it is kept).
+    fn validate_band_pairs(&self, in_axes: &[u32]) -> Result<(), String> {
+        if let Some(w) = self.band_pairs.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(format!("the kept pairs are out of order at {w}"));
+        }
+        if self.dirty {
+            return Ok(());
+        }
+        let mut want = Vec::new();
+        for (i, &p) in in_axes.iter().enumerate() {
+            let aabb = &self.boxes[p as usize];
+            if !self.max_extent_stale && swept_extent(aabb, self.sweep_axis) > self.max_extent {
+                return Err(format!(
+                    "proxy {p} is longer than the recorded longest {}",
+                    self.max_extent
+                ));
+            }
+            for &q in &in_axes[i + 1..] {
+                if aabb.overlaps(&self.boxes[q as usize]) {
+                    let slot = |p: u32| self.handle_of[p as usize].index();
+                    want.push(pair_key(slot(p), slot(q)));
+                }
+            }
+        }
+        want.sort_unstable();
+        if want != self.band_pairs {
+            return Err(format!(
+                "{} kept pairs, but {} pairs of objects in the bands overlap",
+                self.band_pairs.len(),
+                want.len()
+            ));
         }
         Ok(())
     }

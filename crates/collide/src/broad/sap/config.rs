@@ -16,8 +16,10 @@ pub enum SapKind {
     /// directly, so the pair set is exact without any per-frame sweep.
     AllAxes,
     /// `sap1`: one axis kept sorted (the one with the largest variance of
-    /// centres), in bands across it, by each object's min; each step scans
-    /// each band for candidates and tests their boxes.
+    /// centres), in bands across it, by each object's min; a step scans
+    /// each band for candidates and tests their boxes, or, when at most
+    /// half the objects moved, keeps the others' pairs and scans only
+    /// around the movers.
     OneAxis,
 }
 
@@ -219,9 +221,9 @@ pub struct SapStats {
     /// axis, mass inserts, or motion so incoherent that the swaps would
     /// cost more than a sort).
     pub resorts: u32,
-    /// Candidate pairs given a box test by a sweep or scan (`sap1`: all of
-    /// them, every step; `sap`: only during full sweeps and for new
-    /// objects).
+    /// Candidate pairs given a box test by a sweep or a scan of every band
+    /// (`sap1`: every step that is not coherent; `sap`: only during full
+    /// sweeps and for new objects).
     pub sweep_candidates: u64,
     /// The axis used for sweeps.
     pub sweep_axis: usize,
@@ -236,4 +238,11 @@ pub struct SapStats {
     pub spanners: usize,
     /// Objects re-inserted because they jumped far (teleports).
     pub jumps: u64,
+    /// `sap1`: objects whose box changed since the last step, or that
+    /// entered the bands.
+    pub moved: u64,
+    /// `sap1`: true when this step kept the pairs of the objects that did
+    /// not move and found only the movers' pairs, by a short scan around
+    /// their keys (false: a scan of every band).
+    pub coherent: bool,
 }

@@ -1,7 +1,7 @@
 //! Sweep-and-prune: `sap` (every axis sorted, pair events straight from
 //! endpoint swaps) and `sap1` (one axis sorted by the objects' mins, in
-//! bands, candidates by a forward scan), one implementation for 2D and 3D.
-//! See [`Sap`].
+//! bands, candidates by a forward scan, or by a scan around the movers
+//! only when few moved), one implementation for 2D and 3D. See [`Sap`].
 //!
 //! Seed 000's rules, all kept: the sorted keys stay sorted across steps and
 //! are repaired by insertion sort; equal values put an end before a start
@@ -14,6 +14,7 @@ mod axis_count;
 mod band_scan;
 mod bands;
 mod check;
+mod coherent;
 mod config;
 mod core;
 mod endpoints;

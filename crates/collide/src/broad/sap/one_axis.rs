@@ -14,7 +14,8 @@
 //! keep). A pair is reported only in the band holding the lower edge of
 //! the two boxes' overlap on the band axis, which is the first band of one
 //! of the two (the band map is monotone), so the first-band bits decide it
-//! without computing the band.
+//! without computing the band. A step where few objects moved keeps the
+//! others' pairs and scans around the movers only (`coherent.rs`).
 //!
 //! Against the previous design (both endpoints in every band, swept with
 //! a list of open intervals; commit cb0e918), three alternated runs of
@@ -26,7 +27,7 @@
 
 use super::bands::Bands;
 use super::config::{SapKind, SapStats};
-use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, SPANNER, Sap, swept_extent};
+use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
 use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
 use crate::geometry::Vector;
@@ -128,9 +129,10 @@ impl<V: Vector, T> Sap<V, T> {
         true
     }
 
-    /// Before a repair: each object's bands as of now; those whose bands
-    /// changed are remembered with their old ones (the repair drops them
-    /// from bands they left, the merge adds them to bands they entered).
+    /// Before a repair: the bands of each moved or entering object (no other
+    /// object's box changed); those whose bands changed
+    /// are remembered with their old ones (the repair drops them from bands
+    /// they left, the merge adds them to bands they entered).
     pub(super) fn update_bands(&mut self) {
         self.rebanded.clear();
         let n = self.boxes.len();
@@ -139,7 +141,7 @@ impl<V: Vector, T> Sap<V, T> {
         let objects = self.boxes.iter().zip(&self.status);
         let bands = self.band_lo.iter_mut().zip(self.band_hi.iter_mut());
         for (p, ((aabb, &s), (band_lo, band_hi))) in objects.zip(bands).enumerate() {
-            if s & ALIVE == 0 || s & SPANNER != 0 {
+            if s & (ALIVE | SPANNER | MOVED) != ALIVE | MOVED {
                 continue;
             }
             let (lo, hi) = self.bands.range_of(aabb);
@@ -152,9 +154,9 @@ impl<V: Vector, T> Sap<V, T> {
         }
     }
 
-    /// Repairs every band's array: new keys for the objects that stay,
-    /// dropping those that left the band or the axes, then an insertion
-    /// sort (its swaps counted in `stats`).
+    /// Repairs every band's array: new keys for the moved objects that
+    /// stay, dropping those that left the band or the axes, then an
+    /// insertion sort (its swaps counted in `stats`).
     pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
         let axis = self.sweep_axis;
         let (kind, resort) = (self.kind, self.config.resort);
@@ -175,8 +177,12 @@ impl<V: Vector, T> Sap<V, T> {
                 |k| {
                     let p = proxy(k) as usize;
                     let (lo, hi) = (band_lo[p], band_hi[p]);
-                    let stays = status[p] & LEAVING == 0 && lo <= band && band <= hi;
-                    stays.then(|| band_key(boxes[p].min().axis(axis), lo == band, p as u32))
+                    let s = status[p];
+                    let stays = s & LEAVING == 0 && lo <= band && band <= hi;
+                    stays.then(|| match s & MOVED {
+                        0 => k,
+                        _ => band_key(boxes[p].min().axis(axis), lo == band, p as u32),
+                    })
                 },
                 |_, _| {},
                 budget,

@@ -88,11 +88,12 @@ impl<V: Vector, T> Sap<V, T> {
         self.steps += 1;
         let mut stats = SapStats::default();
         let mut resort = !self.built;
+        let one_axis = self.kind == SapKind::OneAxis;
         let every = u64::from(self.config.remeasure_every);
         if !self.built || (self.steps - 1).is_multiple_of(every) {
             let before = self.sweep_axis;
             self.measure();
-            if self.kind == SapKind::OneAxis {
+            if one_axis {
                 resort |= self.sweep_axis != before;
                 resort |= self.measure_bands();
             }
@@ -108,8 +109,11 @@ impl<V: Vector, T> Sap<V, T> {
             Resort::Never => {}
         }
         let mut tested = 0u64;
-        if !resort && self.kind == SapKind::OneAxis {
-            self.update_bands();
+        if one_axis {
+            stats.moved = self.take_moves();
+            if !resort {
+                self.update_bands();
+            }
         }
         if !resort {
             let repaired = match self.kind {
@@ -127,7 +131,8 @@ impl<V: Vector, T> Sap<V, T> {
         }
         match (self.kind, resort) {
             (SapKind::AllAxes, false) => self.finish_incremental(&mut stats, &mut tested),
-            _ => self.finish_by_sweep(&mut stats, &mut tested),
+            (SapKind::AllAxes, true) => self.finish_by_sweep(&mut stats, &mut tested),
+            (SapKind::OneAxis, _) => self.finish_one_axis(&mut stats, &mut tested),
         }
         self.settle();
         stats.sweep_axis = self.sweep_axis;
@@ -500,66 +505,100 @@ impl<V: Vector, T> Sap<V, T> {
         });
     }
 
-    /// Every step of `sap1`, and `sap` after a re-sort: one full sweep (for
-    /// `sap1`, a scan of every band; plus the spanners) gives the pairs,
-    /// and a sorted merge the events.
+    /// Appends proxy pair keys to `keys` as slot pair keys.
+    fn extend_by_slot(&self, keys: &mut Vec<u64>, by_proxy: &[u64]) {
+        let slot = |p: u32| self.handle_of[p as usize].index();
+        keys.extend(
+            by_proxy
+                .iter()
+                .map(|&k| pair_key(slot((k >> 32) as u32), slot(k as u32))),
+        );
+    }
+
+    /// `sap1`'s pairs: the kept pairs brought up to date around the objects
+    /// that moved (a coherent step, see `coherent.rs`) or found anew by a
+    /// scan of every band, plus the spanners' pairs; a sorted merge gives
+    /// the events.
+    fn finish_one_axis(&mut self, stats: &mut SapStats, tested: &mut u64) {
+        let resorted = stats.resorts != 0;
+        if !resorted {
+            self.merge_entering();
+        }
+        stats.coherent = !resorted && self.coherent(stats);
+        if stats.coherent {
+            *tested += self.coherent_pairs();
+        } else {
+            let mut pairs = std::mem::take(&mut self.band_pairs);
+            pairs.clear();
+            let candidates = self.scan_bands(&mut pairs);
+            sort_unique(&mut pairs, &mut self.scratch, 0);
+            self.band_pairs = pairs;
+            self.max_extent_stale = true;
+            stats.sweep_candidates = candidates;
+            *tested += candidates;
+        }
+        let mut spanner_keys = std::mem::take(&mut self.fresh);
+        spanner_keys.clear();
+        *tested += self.spanner_pairs(|s, q| spanner_keys.push(pair_key(s, q)));
+        if spanner_keys.is_empty() {
+            self.tracker.finish_keys(&self.band_pairs, &self.objects);
+        } else {
+            let mut keys = std::mem::take(&mut self.keys);
+            keys.clear();
+            keys.extend_from_slice(&self.band_pairs);
+            self.extend_by_slot(&mut keys, &spanner_keys);
+            sort_unique(&mut keys, &mut self.scratch, 0);
+            self.tracker.finish_keys(&keys, &self.objects);
+            self.keys = keys;
+        }
+        self.fresh = spanner_keys;
+    }
+
+    /// `sap` after a re-sort: one full sweep (plus the spanners) gives the
+    /// pairs, and a sorted merge the events.
     fn finish_by_sweep(&mut self, stats: &mut SapStats, tested: &mut u64) {
         if stats.resorts == 0 {
             self.merge_entering();
         }
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        let candidates = match self.kind {
-            // Tagged by slot index: sorted slot pair keys are the pair order.
-            SapKind::AllAxes => {
-                let handle_of = &self.handle_of;
-                sweep(
-                    &self.axes[self.sweep_axis],
-                    &self.boxes,
-                    self.sweep_axis,
-                    SweepFor::All,
-                    Test::Box,
-                    |p| handle_of[p as usize].index(),
-                    |_| false,
-                    &mut self.open,
-                    &mut self.open_fresh,
-                    |a, b| keys.push(pair_key(a, b)),
-                )
-            }
-            SapKind::OneAxis => self.scan_bands(&mut keys),
-        };
+        // Tagged by slot index: sorted slot pair keys are the pair order.
+        let handle_of = &self.handle_of;
+        let candidates = sweep(
+            &self.axes[self.sweep_axis],
+            &self.boxes,
+            self.sweep_axis,
+            SweepFor::All,
+            Test::Box,
+            |p| handle_of[p as usize].index(),
+            |_| false,
+            &mut self.open,
+            &mut self.open_fresh,
+            |a, b| keys.push(pair_key(a, b)),
+        );
         stats.sweep_candidates = candidates;
         *tested += candidates;
         let in_axes = keys.len();
         let mut spanner_keys = std::mem::take(&mut self.fresh);
         spanner_keys.clear();
         *tested += self.spanner_pairs(|s, q| spanner_keys.push(pair_key(s, q)));
-        let handle_of = &self.handle_of;
-        let slot = |p: u32| handle_of[p as usize].index();
-        keys.extend(
-            spanner_keys
-                .iter()
-                .map(|&k| pair_key(slot((k >> 32) as u32), slot(k as u32))),
-        );
-        if self.kind == SapKind::AllAxes {
-            // The pair set (by proxy) and the spanners' pairs, for the next
-            // repair.
-            let proxy_of = &self.proxy_of;
-            let by_proxy =
-                |k: u64| pair_key(proxy_of[(k >> 32) as usize], proxy_of[k as u32 as usize]);
-            self.scratch.clear();
-            self.scratch
-                .extend(keys[..in_axes].iter().map(|&k| by_proxy(k)));
-            self.scratch.extend_from_slice(&spanner_keys);
-            self.set.reserve_proxies(self.boxes.len());
-            self.set.reset(&self.scratch);
-            if self.config.pair_rule == PairRule::AxisCount {
-                self.counts.clear();
-                self.count_axes(SweepFor::All);
-            }
-            spanner_keys.sort_unstable();
-            std::mem::swap(&mut self.span_keys, &mut spanner_keys);
+        self.extend_by_slot(&mut keys, &spanner_keys);
+        // The pair set (by proxy) and the spanners' pairs, for the next
+        // repair.
+        let proxy_of = &self.proxy_of;
+        let by_proxy = |k: u64| pair_key(proxy_of[(k >> 32) as usize], proxy_of[k as u32 as usize]);
+        self.scratch.clear();
+        self.scratch
+            .extend(keys[..in_axes].iter().map(|&k| by_proxy(k)));
+        self.scratch.extend_from_slice(&spanner_keys);
+        self.set.reserve_proxies(self.boxes.len());
+        self.set.reset(&self.scratch);
+        if self.config.pair_rule == PairRule::AxisCount {
+            self.counts.clear();
+            self.count_axes(SweepFor::All);
         }
+        spanner_keys.sort_unstable();
+        std::mem::swap(&mut self.span_keys, &mut spanner_keys);
         self.fresh = spanner_keys;
         sort_unique(&mut keys, &mut self.scratch, 0);
         self.tracker.finish_keys(&keys, &self.objects);
@@ -597,6 +636,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// Applies the step's list changes to the statuses and frees the
     /// proxies of removed objects.
     fn settle(&mut self) {
+        self.settle_moves();
         for &p in &self.leaving {
             self.status[p as usize] &= !(LEAVING | IN_AXES);
         }

@@ -555,12 +555,55 @@ fn sap1_keeps_the_pairs_of_resting_objects_and_rescans_only_movers() {
     for records in &frames {
         runner.apply(&mut world, records).unwrap();
         runner.step(&mut world, &mut events);
+        assert_eq!(world.last_divergence(), None);
         let stats = world.inner().sap_stats();
         assert!(stats.moved <= records.len() as u64);
         coherent += usize::from(stats.coherent);
     }
     // Every step after the first (which sorts) keeps the resting pairs.
     assert_eq!(coherent, frames.len() - 1);
+}
+
+#[test]
+fn sap1_keeps_pairs_beside_a_floor_while_a_few_boxes_cross_it() {
+    // 40 boxes in a row on a floor that spans the world (a spanner); each
+    // frame three of them move up or down through the floor's top.
+    let floor = Record::Upsert {
+        id: 1000,
+        aabb: Aabb2::new(Vec2::new(-10.0, -5.0), Vec2::new(500.0, 0.5)).unwrap(),
+    };
+    let boxed = |i: u64, frame: usize| {
+        let lift = if (i as usize + frame) % 13 < 3 {
+            (frame % 4) as f32 - 1.5
+        } else {
+            0.0
+        };
+        let p = Vec2::new(
+            10.0 * i as f32 + (i % 2) as f32 * 7.0,
+            lift + (i % 3) as f32 * 0.2,
+        );
+        Record::Upsert {
+            id: i,
+            aabb: Aabb2::new(p, p + Vec2::new(9.0, 2.0)).unwrap(),
+        }
+    };
+    let mut frames = vec![
+        (0..40)
+            .map(|i| boxed(i, 0))
+            .chain([floor])
+            .collect::<Vec<_>>(),
+    ];
+    for frame in 1..12 {
+        let moved =
+            (0..40).filter(|&i| (i as usize + frame) % 13 < 3 || (i as usize + frame - 1) % 13 < 3);
+        frames.push(moved.map(|i| boxed(i, frame)).collect());
+    }
+    let sap = verify(SapKind::OneAxis, SapConfig::default(), &frames, "a floor");
+    let stats = sap.sap_stats();
+    assert!(
+        stats.coherent && stats.spanners == 1 && stats.moved > 0,
+        "{stats:?}"
+    );
 }
 
 #[test]

@@ -12,14 +12,16 @@
 //! every band and no sort of every pair. This is what makes resting
 //! objects cheap (in a game most bodies sleep; the shared `resting` motion
 //! moves about one object in 11 per frame): a step costs a status read per
-//! key and per kept pair, plus the movers' scans and a sort of their new
-//! pairs. Otherwise the step scans every band as before.
+//! key, two lookups per kept pair, the movers' scans, a sort of their new
+//! pairs and the merge that turns the pairs into events (plus, with
+//! world-spanning objects, their test against everyone and a merge of
+//! their pairs). Otherwise the step scans every band as before.
 //!
 //! Growing the boxes by a margin (Box2D's fat boxes), so that fewer objects
 //! count as moved under slow motion, was measured and dropped:
 //! BENCHMARKS.md, "Kept pairs and fat boxes in `sap1`".
 
-use super::config::SapStats;
+use super::config::{SapKind, SapStats};
 use super::core::{ALIVE, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
 use super::endpoints::{key, proxy};
 use super::one_axis::in_first_band;
@@ -30,13 +32,13 @@ use crate::geometry::Vector;
 
 /// A step is coherent (pairs found around the movers only) when at most
 /// one object in this many moved, entered or left. Measured with
-/// `frame_times sap1 10000 <motion> uniform 30 2` (medians of three
-/// alternated runs): with every object moving (`slow`), coherent steps
+/// `frame_times sap1 10000 <motion> uniform 30 2`, medians of alternated
+/// runs: with every object moving (`slow`, three runs), coherent steps
 /// took 757 us a frame against 589 for the scan of every band; with one in
-/// 11 moving (`resting`), 199 to 211 us against 473 to 488 for the scan
-/// (the build before kept pairs, two runs). A straight line through those
-/// puts the break-even near 70% moving; half leaves room for denser
-/// scenes, whose movers have more candidates each.
+/// 11 moving (`resting`, two runs), 199 to 211 us against 473 to 488 for
+/// the scan (the build before kept pairs, where every step scanned). A
+/// straight line through those puts the break-even near 70% moving; half
+/// leaves room for denser scenes, whose movers have more candidates each.
 const COHERENT_SHARE: usize = 2;
 
 /// The largest `f32` at or below `a - b`.
@@ -154,9 +156,11 @@ impl<V: Vector, T> Sap<V, T> {
         tested
     }
 
-    /// After the step: the movers' marks cleared.
+    /// After the step: the movers' marks cleared (`sap` sets none).
     pub(super) fn settle_moves(&mut self) {
-        self.status.iter_mut().for_each(|s| *s &= !MOVED);
+        if self.kind == SapKind::OneAxis {
+            self.status.iter_mut().for_each(|s| *s &= !MOVED);
+        }
     }
 }
 

@@ -239,7 +239,7 @@ pub struct SapStats {
     /// Objects re-inserted because they jumped far (teleports).
     pub jumps: u64,
     /// `sap1`: objects whose box changed since the last step, or that
-    /// entered the bands.
+    /// entered the bands (spanners not counted).
     pub moved: u64,
     /// `sap1`: true when this step kept the pairs of the objects that did
     /// not move and found only the movers' pairs, by a short scan around

@@ -55,7 +55,7 @@ pub(super) const MOVED: u8 = 128;
 ///   scans it for candidates (intervals overlapping on that axis), each
 ///   given a box test. When at most half the objects moved since the last
 ///   step, it keeps the pairs of the others and scans only around the
-///   movers (see `coherent.rs`: resting objects cost a status read). It cuts the world across that axis into
+///   movers (see `coherent.rs`). It cuts the world across that axis into
 ///   bands a few object sizes wide, each with its objects sorted by their
 ///   min and its own scan, so a scan meets only its band's objects (at
 ///   100,000 objects on `uniform`, 2 times faster than one sweep in 2D and
@@ -128,6 +128,9 @@ pub struct Sap<V: Vector, T = ()> {
     /// `sap1`: no box in the bands is longer than this along the sweep axis,
     /// unless `max_extent_stale` (see `coherent.rs`).
     pub(super) max_extent: f32,
+    /// `sap1`: `max_extent` must be measured over every object before the
+    /// next coherent step (after a scan of every band, and at each
+    /// re-measurement).
     pub(super) max_extent_stale: bool,
     /// True once the axes have been sorted from scratch.
     pub(super) built: bool,

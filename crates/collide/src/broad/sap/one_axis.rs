@@ -129,9 +129,9 @@ impl<V: Vector, T> Sap<V, T> {
         true
     }
 
-    /// Before a repair: the bands of each moved or entering object (no other
-    /// object's box changed); those whose bands changed
-    /// are remembered with their old ones (the repair drops them from bands
+    /// Before a repair: the bands of each moved or entering object (no
+    /// other object's box changed); those whose bands changed are
+    /// remembered with their old ones (the repair drops them from bands
     /// they left, the merge adds them to bands they entered).
     pub(super) fn update_bands(&mut self) {
         self.rebanded.clear();

@@ -11,7 +11,7 @@ use super::endpoints::{
 };
 use super::sweep::{SweepFor, Test, sweep};
 use crate::broad::events::{Pair, pair_key};
-use crate::broad::radix::radix_sort_by_key;
+use crate::broad::radix::{merge_sorted, radix_sort_by_key};
 use crate::geometry::Vector;
 
 /// After an over-budget step, this many steps re-sort directly before the
@@ -96,6 +96,10 @@ impl<V: Vector, T> Sap<V, T> {
             if one_axis {
                 resort |= self.sweep_axis != before;
                 resort |= self.measure_bands();
+                // Coherent steps only raise it: measure it again now and
+                // then, so one long box passing through does not lengthen
+                // every later scan.
+                self.max_extent_stale = true;
             }
         }
         self.classify();
@@ -543,12 +547,14 @@ impl<V: Vector, T> Sap<V, T> {
         if spanner_keys.is_empty() {
             self.tracker.finish_keys(&self.band_pairs, &self.objects);
         } else {
+            // The spanners' few pairs sorted, then merged with the kept
+            // ones (no pair is in both: one side is a spanner).
             let mut keys = std::mem::take(&mut self.keys);
             keys.clear();
-            keys.extend_from_slice(&self.band_pairs);
             self.extend_by_slot(&mut keys, &spanner_keys);
             sort_unique(&mut keys, &mut self.scratch, 0);
-            self.tracker.finish_keys(&keys, &self.objects);
+            merge_sorted(&self.band_pairs, &keys, &mut self.scratch);
+            self.tracker.finish_keys(&self.scratch, &self.objects);
             self.keys = keys;
         }
         self.fresh = spanner_keys;

@@ -744,10 +744,13 @@ fn lattice(c: [u8; 4]) -> Aabb3 {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
     #[test]
-    fn random_operations_on_a_lattice_match_brute_force(ops in prop::collection::vec(op(), 1..120), one_axis: bool, count_axes: bool, remeasure in 1u32..4) {
+    fn random_operations_on_a_lattice_match_brute_force(ops in prop::collection::vec(op(), 1..120), one_axis: bool, count_axes: bool, remeasure in 1u32..4, spanning: bool) {
         let kind = if one_axis { SapKind::OneAxis } else { SapKind::AllAxes };
         let rule = if count_axes { PairRule::AxisCount } else { PairRule::BoxTest };
-        let config = SapConfig { remeasure_every: remeasure, spanners: Spanners::Extent(2.5), pair_rule: rule, ..SapConfig::default() };
+        // Boxes are 0 to 2 long: above 1.5, one in three is a spanner along
+        // the sweep axis, and updates move objects into and out of the list.
+        let spanners = Spanners::Extent(if spanning { 1.5 } else { 2.5 });
+        let config = SapConfig { remeasure_every: remeasure, spanners, pair_rule: rule, ..SapConfig::default() };
         let mut world = Verified::new(Sap::<Vec3>::with_config(kind, config).unwrap()).unwrap();
         let mut live = Vec::new();
         for op in ops {

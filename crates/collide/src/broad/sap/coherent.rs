@@ -27,7 +27,6 @@ use super::endpoints::{key, proxy};
 use super::one_axis::in_first_band;
 use super::step::sort_unique;
 use crate::broad::events::pair_key;
-use crate::broad::radix::merge_sorted;
 use crate::geometry::Vector;
 
 /// A step is coherent (pairs found around the movers only) when at most
@@ -112,7 +111,6 @@ impl<V: Vector, T> Sap<V, T> {
         let kept = |slot: u32| {
             status[proxy_of[slot as usize] as usize] & (IN_AXES | MOVED | LEAVING) == IN_AXES
         };
-        band_pairs.retain(|&k| kept((k >> 32) as u32) && kept(k as u32));
         fresh.clear();
         let axis = self.sweep_axis;
         let reach = self.max_extent;
@@ -148,11 +146,25 @@ impl<V: Vector, T> Sap<V, T> {
                 }
             }
         }
-        if !fresh.is_empty() {
-            sort_unique(fresh, scratch, 0);
-            merge_sorted(band_pairs, fresh, scratch);
-            std::mem::swap(band_pairs, scratch);
+        // One pass: the kept pairs that stand, merged with the new ones
+        // (against a retain and then a merge: 186.0 to 184.2 million
+        // instructions under cachegrind, `frame_times sap1 10000 resting
+        // flat 12 2`).
+        sort_unique(fresh, scratch, 0);
+        scratch.clear();
+        scratch.reserve(band_pairs.len() + fresh.len());
+        let mut j = 0;
+        for &k in band_pairs.iter() {
+            if kept((k >> 32) as u32) && kept(k as u32) {
+                while j < fresh.len() && fresh[j] < k {
+                    scratch.push(fresh[j]);
+                    j += 1;
+                }
+                scratch.push(k);
+            }
         }
+        scratch.extend_from_slice(&fresh[j..]);
+        std::mem::swap(band_pairs, scratch);
         tested
     }
 

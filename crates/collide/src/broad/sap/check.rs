@@ -3,6 +3,7 @@
 use super::config::{PairRule, SapKind};
 use super::core::{ALIVE, IN_AXES, SPANNER, Sap, swept_extent};
 use super::endpoints::{is_start, key, proxy};
+use super::one_axis::in_first_band;
 use crate::broad::BroadPhase;
 use crate::broad::events::pair_key;
 use crate::geometry::Vector;
@@ -12,11 +13,12 @@ impl<V: Vector, T> Sap<V, T> {
     /// array is strictly increasing and holds exactly the start and end of
     /// each object in the axes (for `sap1`, one key per object in the
     /// arrays of its bands only, marked in its first band); no object is
-    /// both in the axes and in the spanning list; no
-    /// object in the axes is longer than the spanning threshold along the
-    /// sweep axis; and for `sap` the pair set is the pair list. Between a
-    /// step and the next change, every key (and `sap1` band) also matches
-    /// its object's box.
+    /// both in the axes and in the spanning list; no object in the axes is
+    /// longer than the spanning threshold along the sweep axis; for `sap`
+    /// the pair set is the pair list, and for `sap1` the kept pairs are in
+    /// order. Between a step and the next change, every key (and `sap1`
+    /// band) also matches its object's box, and `sap1`'s kept pairs are
+    /// the pairs its bands hold.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
@@ -155,8 +157,11 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// `sap1`'s kept pairs: in order, and, between steps, exactly the
-    /// overlapping pairs of objects in the bands, none of which is longer
-    /// along the sweep axis than the recorded longest (when it is kept).
+    /// pairs found anew from the bands' keys (each key against the next
+    /// ones that start before its box ends, counted in the home band; the
+    /// keys were checked against the boxes above), in O(n + candidates);
+    /// and no object in the bands longer along the sweep axis than the
+    /// recorded longest (when it is kept).
     fn validate_band_pairs(&self, in_axes: &[u32]) -> Result<(), String> {
         if let Some(w) = self.band_pairs.windows(2).position(|w| w[0] >= w[1]) {
             return Err(format!("the kept pairs are out of order at {w}"));
@@ -164,26 +169,36 @@ impl<V: Vector, T> Sap<V, T> {
         if self.dirty {
             return Ok(());
         }
-        let mut want = Vec::new();
-        for (i, &p) in in_axes.iter().enumerate() {
-            let aabb = &self.boxes[p as usize];
-            if !self.max_extent_stale && swept_extent(aabb, self.sweep_axis) > self.max_extent {
+        let axis = self.sweep_axis;
+        if !self.max_extent_stale {
+            let longer = |&&p: &&u32| swept_extent(&self.boxes[p as usize], axis) > self.max_extent;
+            if let Some(p) = in_axes.iter().find(longer) {
                 return Err(format!(
                     "proxy {p} is longer than the recorded longest {}",
                     self.max_extent
                 ));
             }
-            for &q in &in_axes[i + 1..] {
-                if aabb.overlaps(&self.boxes[q as usize]) {
-                    let slot = |p: u32| self.handle_of[p as usize].index();
-                    want.push(pair_key(slot(p), slot(q)));
+        }
+        let slot = |p: usize| self.handle_of[p].index();
+        let mut want = Vec::new();
+        for keys in &self.axes {
+            for (i, &k) in keys.iter().enumerate() {
+                let p = proxy(k) as usize;
+                let aabb = &self.boxes[p];
+                let until = key(aabb.max().axis(axis), false, 0);
+                for &kq in keys[i + 1..].iter().take_while(|&&kq| kq < until) {
+                    let q = proxy(kq) as usize;
+                    let home = in_first_band(k) || in_first_band(kq);
+                    if home && aabb.overlaps(&self.boxes[q]) {
+                        want.push(pair_key(slot(p), slot(q)));
+                    }
                 }
             }
         }
         want.sort_unstable();
         if want != self.band_pairs {
             return Err(format!(
-                "{} kept pairs, but {} pairs of objects in the bands overlap",
+                "{} kept pairs, but the bands hold {} overlapping pairs",
                 self.band_pairs.len(),
                 want.len()
             ));

@@ -381,8 +381,8 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Calls `visit` for each live object `region` hits: by a slab scan of
     /// the sweep axis over the region's bounds when the axes are current
-    /// (each scanned start, or `sap1` key, counts as a visit), otherwise (or for a region
-    /// without bounds) by testing every object. Breaks when `visit` does or
+    /// (each scanned start, or `sap1` key, counts as a visit), otherwise
+    /// (or for a region without bounds) by testing every object. Breaks when `visit` does or
     /// the budget runs out (then `stats` says truncated).
     pub(super) fn search<R: Region<V> + ?Sized>(
         &self,

@@ -26,6 +26,12 @@ pub struct Pair {
 }
 
 impl Pair {
+    /// The [`pair_key`] of the two slots (the lower handle's first).
+    #[inline]
+    pub(crate) fn key(&self) -> u64 {
+        (u64::from(self.a.index()) << 32) | u64::from(self.b.index())
+    }
+
     /// The pair of `x` and `y` in (lower, higher) order.
     ///
     /// ```
@@ -201,11 +207,11 @@ pub(crate) struct PairTracker {
     current: Vec<Pair>,
     next: Vec<Pair>,
     events: FrameEvents,
-    /// The keys `current` came from, when the last step ended by
-    /// [`PairTracker::finish_keys`], and the objects' [`Slots::reuses`]
-    /// then: while that count is unchanged, a key in both steps names the
-    /// same pair, so the merge compares keys and copies the kept pairs.
-    keys: Vec<u64>,
+    /// When the last step ended by [`PairTracker::finish_keys`], the
+    /// objects' [`Slots::reuses`] then: while that count is unchanged, a
+    /// slot names the same object in both steps, so the merge compares the
+    /// new keys with the keys of the current pairs' slots and copies the
+    /// kept pairs.
     keyed_at: Option<u64>,
 }
 
@@ -252,17 +258,14 @@ impl PairTracker {
             next.extend(keys.iter().map(|&k| pair_of(k)));
             self.finish();
         }
-        self.keys.clear();
-        self.keys.extend_from_slice(keys);
         self.keyed_at = Some(reuses);
         &self.events
     }
 
-    /// The merge of [`PairTracker::finish_keys`]: the last step's keys
-    /// (beside its pairs) against this step's.
+    /// The merge of [`PairTracker::finish_keys`]: the last step's pairs,
+    /// compared by the key of their slots, against this step's keys.
     fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair) {
-        debug_assert_eq!(self.keys.len(), self.current.len());
-        let (old_keys, old_pairs) = (&self.keys, &self.current);
+        let old_pairs = &self.current;
         let (next, started, stopped) = (
             &mut self.next,
             &mut self.events.started,
@@ -272,8 +275,8 @@ impl PairTracker {
         started.clear();
         stopped.clear();
         let (mut i, mut j) = (0, 0);
-        while i < old_keys.len() && j < keys.len() {
-            let (old, new) = (old_keys[i], keys[j]);
+        while i < old_pairs.len() && j < keys.len() {
+            let (old, new) = (old_pairs[i].key(), keys[j]);
             if old == new {
                 next.push(old_pairs[i]);
                 i += 1;

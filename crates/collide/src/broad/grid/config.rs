@@ -73,14 +73,18 @@ pub(crate) const CELL_FACTOR: f32 = 1.5;
 const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 
 /// What one registration (an object in one cell) costs a step, in units of
-/// one candidate test (two objects sharing a cell). Fitted to
-/// `frame_times` on the shared scenes at 100,000 objects with the cell
-/// size forced to 1 to 8 times the 90th percentile extent: with this
-/// weight the predicted size came within about 20% of the fastest measured
-/// on `uniform`, `clustered`, `large` and `flat`, 2D and 3D, fast, and 2D
-/// `uniform` slow (BENCHMARKS.md, "Issue 4's row after cost-based cell
-/// sizes").
-const REGISTRATION_COST: f64 = 12.0;
+/// one candidate test (two objects sharing a cell). First fitted to 12
+/// with single `frame_times` runs on the shared scenes at 100,000 objects,
+/// the cell size forced to 1 to 8 times the 90th percentile extent
+/// (BENCHMARKS.md, "Issue 4's row after cost-based cell sizes"). Re-fitted
+/// once the level's refresh and the pair kernel had changed, with
+/// alternated runs of the sizes on each side of each scene's choice
+/// (BENCHMARKS.md, "Re-fitting the cell cost"): 18 moves 2D `uniform`
+/// from 3 to 4 times the extent, 2D `clustered` from 1.5 to 2, 3D
+/// `uniform` from 6 to 8 (each faster or alike at 100,000 objects) and 2D
+/// `flat` from 1 to 1.5 (alike), and keeps 3D `clustered` at 2, measured
+/// faster than the 3 that a weight above about 20 picks.
+const REGISTRATION_COST: f64 = 18.0;
 
 /// At most this many objects (every k-th) are registered per candidate
 /// size to predict its cost.

@@ -83,7 +83,8 @@ const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 /// from 3 to 4 times the extent, 2D `clustered` from 1.5 to 2, 3D
 /// `uniform` from 6 to 8 (each faster or alike at 100,000 objects) and 2D
 /// `flat` from 1 to 1.5 (alike), and keeps 3D `clustered` at 2, measured
-/// faster than the 3 that a weight above about 20 picks.
+/// faster under slow motion (and within the noise under fast motion) than
+/// the 3 that a weight above about 20 picks.
 const REGISTRATION_COST: f64 = 18.0;
 
 /// At most this many objects (every k-th) are registered per candidate
@@ -254,9 +255,10 @@ mod tests {
     #[test]
     fn sparse_scenes_get_larger_cells_than_crowded_ones() {
         use glam::{Vec2, Vec3};
-        // Measured fastest at 100,000 objects (BENCHMARKS.md): about 6
-        // times the extent on 3D `uniform`, 3 on 2D `uniform`, 1 to 1.5 on 2D
-        // `flat`, where 770,000 pairs crowd a band.
+        // Measured fastest at 100,000 objects (BENCHMARKS.md, "Re-fitting
+        // the cell cost"): about 8 times the extent on 3D `uniform`, 4 on 2D
+        // `uniform`, 1 to 1.5 on 2D `flat`, where 770,000 pairs crowd a
+        // band.
         let sparse = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, true);
         let even = chosen_factor::<Vec2>(SceneKind::Uniform, 20_000, true);
         let crowded = chosen_factor::<Vec2>(SceneKind::Flat, 20_000, true);

@@ -116,7 +116,8 @@ fn drive<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
         let applied = start.elapsed();
         world.step();
         let total = start.elapsed();
-        // Untimed, as in the benchmark: the events in the scene's ids.
+        // Untimed (the benchmark does not do it at all): the events in the
+        // scene's ids.
         runner.collect_events(&*world, &mut events);
         let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
         let stats = world.stats();

@@ -266,6 +266,7 @@ impl PairTracker {
     /// compared by the key of their slots, against this step's keys.
     fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair) {
         let old_pairs = &self.current;
+        debug_assert!(old_pairs.windows(2).all(|w| w[0].key() < w[1].key()));
         let (next, started, stopped) = (
             &mut self.next,
             &mut self.events.started,

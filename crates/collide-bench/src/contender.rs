@@ -2,7 +2,7 @@
 //! common interface, split into the timed part (apply a frame and produce
 //! the pairs) and the untimed part (hand the pairs over as sorted scene ids).
 
-use collide::scene::{Record, Runner};
+use collide::scene::{IdEvent, Record, Runner};
 use collide::{Aabb, BroadPhase, Vector, structure_by_name};
 
 /// One implementation under measurement.
@@ -19,6 +19,10 @@ pub trait Contender<V: Vector> {
     /// those that overlap under collide's strict rule ([`Aabb::overlaps`]).
     /// Returns how many candidates the rule filtered out.
     fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64;
+
+    /// Untimed, after [`pairs_by_id`](Self::pairs_by_id): bookkeeping a
+    /// game would do between frames that the measurement leaves out.
+    fn between_frames(&mut self) {}
 }
 
 /// One of collide's structures, driven exactly as `collide replay` drives it:
@@ -27,6 +31,7 @@ pub struct Ours<V: Vector> {
     name: String,
     world: Box<dyn BroadPhase<V, u64>>,
     runner: Runner,
+    events: Vec<IdEvent>,
 }
 
 impl<V: Vector> Ours<V> {
@@ -43,6 +48,7 @@ impl<V: Vector> Ours<V> {
             name: name.to_string(),
             world,
             runner: Runner::new(),
+            events: Vec::new(),
         }
     }
 }
@@ -73,6 +79,14 @@ impl<V: Vector> Contender<V> for Ours<V> {
         }));
         out.sort_unstable();
         0
+    }
+
+    /// The step's events in scene ids, as a game reads them; this is also
+    /// when the runner forgets the ids of the objects removed before the
+    /// step, which would otherwise pile up over a run with removals.
+    fn between_frames(&mut self) {
+        self.runner
+            .collect_events(self.world.as_ref(), &mut self.events);
     }
 }
 

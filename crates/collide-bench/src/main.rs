@@ -220,6 +220,7 @@ fn measure<V: Dim>(
         c.frame(&records);
         micros.push(start.elapsed().as_secs_f64() * 1e6);
         filtered += c.pairs_by_id(&mut pairs);
+        c.between_frames();
         match &mut check {
             Check::Record(all) => all.push(pairs.clone()),
             Check::Compare(reference) => {

@@ -26,10 +26,10 @@ pub struct Pair {
 }
 
 impl Pair {
-    /// The [`pair_key`] of the two slots (the lower handle's first).
+    /// The [`pair_key`] of the two slots.
     #[inline]
     pub(crate) fn key(&self) -> u64 {
-        (u64::from(self.a.index()) << 32) | u64::from(self.b.index())
+        pair_key(self.a.index(), self.b.index())
     }
 
     /// The pair of `x` and `y` in (lower, higher) order.

@@ -53,13 +53,13 @@ impl<V: Vector> BuildScratch<V> {
     /// Sorts `leaves` by the Morton code of their centres (stable: equal
     /// codes keep their order) and leaves the sorted codes in `codes`.
     fn sort_by_morton(&mut self, leaves: &mut Vec<Leaf<V>>) {
-        let bounds = centre_bounds(leaves);
+        let grid = MortonGrid::new::<V>(&centre_bounds(leaves));
         self.coded.clear();
         self.coded.extend(
             leaves
                 .iter()
                 .enumerate()
-                .map(|(k, (_, b))| (morton(&bounds, b.center()), k as u32)),
+                .map(|(k, (_, b))| (morton(&grid, b.center()), k as u32)),
         );
         radix_sort_by_key(&mut self.coded, &mut self.sort, |&(code, _)| code);
         self.ordered.clear();
@@ -102,6 +102,8 @@ impl<V: Vector> Arena<V> {
             return;
         }
         self.root = self.build_under(method, leaves, scratch, NONE, placed);
+        // Each node was allocated before its children, none freed.
+        self.preorder = true;
     }
 
     /// Builds a subtree over `leaves` (not empty; reordered) by `method`,
@@ -318,25 +320,75 @@ fn sah_split<V: Vector>(leaves: &mut [Leaf<V>]) -> usize {
     left
 }
 
-/// The Morton code of `centre` within `bounds`: 16 bits per axis in 2D,
-/// 10 in 3D, interleaved.
-fn morton<V: Vector>(bounds: &[(f64, f64); 3], centre: V) -> u64 {
-    let bits = if V::DIM == 2 { 16 } else { 10 };
-    let cells = (1u64 << bits) as f64;
+/// The Morton code of `centre`'s cell in `grid`: 16 bits per axis in 2D,
+/// 10 in 3D, interleaved (axis 0 in the lowest bit). The scale per axis is
+/// worked out once per build and the bits are spread by shifts and masks:
+/// a division per axis and a loop over the bits made the codes 7.7% of a
+/// 2D `uniform` fast step at 100,000 objects (perf of `frame_times bvh
+/// 100000 fast uniform 30`; the BVH rebuilds every step there).
+fn morton<V: Vector>(grid: &MortonGrid, centre: V) -> u64 {
     let mut code = 0u64;
-    for (a, &(lo, hi)) in bounds.iter().enumerate().take(V::DIM) {
-        let extent = hi - lo;
-        let t = if extent > 0.0 && extent.is_finite() {
-            (f64::from(centre.axis(a)) - lo) / extent
+    for a in 0..V::DIM {
+        let (lo, scale) = grid.axes[a];
+        // In [0, cells - 1] before the conversion, so it cannot saturate.
+        let q = ((f64::from(centre.axis(a)) - lo) * scale).clamp(0.0, grid.top) as u64;
+        let spread = if V::DIM == 2 {
+            spread_by_one(q)
         } else {
-            0.0
+            spread_by_two(q)
         };
-        let q = ((t * cells) as u64).min((1 << bits) - 1);
-        for bit in 0..bits {
-            code |= ((q >> bit) & 1) << (bit * V::DIM + a);
-        }
+        code |= spread << a;
     }
     code
+}
+
+/// How [`morton`] maps centres to cells: per axis the low end of the
+/// centres' bounds and the cells per unit (0 when the bounds are a point
+/// or not finite), and the last cell.
+struct MortonGrid {
+    axes: [(f64, f64); 3],
+    top: f64,
+}
+
+impl MortonGrid {
+    /// 2^16 cells per axis in 2D, 2^10 in 3D, over `bounds`.
+    fn new<V: Vector>(bounds: &[(f64, f64); 3]) -> Self {
+        let bits = if V::DIM == 2 { 16 } else { 10 };
+        let cells = (1u64 << bits) as f64;
+        let axes = bounds.map(|(lo, hi)| {
+            let extent = hi - lo;
+            let scale = if extent > 0.0 && extent.is_finite() {
+                cells / extent
+            } else {
+                0.0
+            };
+            (lo, scale)
+        });
+        Self {
+            axes,
+            top: cells - 1.0,
+        }
+    }
+}
+
+/// The low 16 bits of `x` with a zero after each (bit `k` to bit `2k`).
+#[inline]
+fn spread_by_one(x: u64) -> u64 {
+    let x = x & 0xffff;
+    let x = (x | x << 8) & 0x00ff_00ff;
+    let x = (x | x << 4) & 0x0f0f_0f0f;
+    let x = (x | x << 2) & 0x3333_3333;
+    (x | x << 1) & 0x5555_5555
+}
+
+/// The low 10 bits of `x` with two zeros after each (bit `k` to bit `3k`).
+#[inline]
+fn spread_by_two(x: u64) -> u64 {
+    let x = x & 0x3ff;
+    let x = (x | x << 16) & 0x0300_00ff;
+    let x = (x | x << 8) & 0x0300_f00f;
+    let x = (x | x << 4) & 0x030c_30c3;
+    (x | x << 2) & 0x0924_9249
 }
 
 #[cfg(test)]
@@ -344,6 +396,21 @@ mod tests {
     use super::*;
     use crate::scene::SceneRng;
     use glam::{Vec2, Vec3};
+
+    /// The spreads put bit `k` at bit `2k` (`3k`), as a loop over the bits
+    /// does, for every input they take.
+    #[test]
+    fn spreading_bits_matches_the_loop_over_bits() {
+        let by_loop = |q: u64, bits: u32, step: u32| {
+            (0..bits).fold(0u64, |code, bit| code | ((q >> bit) & 1) << (bit * step))
+        };
+        for q in 0..1u64 << 16 {
+            assert_eq!(spread_by_one(q), by_loop(q, 16, 2), "{q}");
+        }
+        for q in 0..1u64 << 10 {
+            assert_eq!(spread_by_two(q), by_loop(q, 10, 3), "{q}");
+        }
+    }
 
     /// Checks parent links, bounds and heights, and that every leaf was
     /// placed once.

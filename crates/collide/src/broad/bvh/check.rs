@@ -19,8 +19,9 @@ impl<V: Vector, T> Bvh<V, T> {
     /// internal bound holds its children's, every leaf holds its object's
     /// box (a fat box in the moving tree, the exact box in the resting
     /// one), parent links and heights agree, every live object has exactly
-    /// one leaf, in the tree its state says, and the resting tree's pair
-    /// list is exact.
+    /// one leaf, in the tree its state says (objects inserted since the
+    /// last step get theirs at the step), and the resting tree's pair list
+    /// is exact.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Bvh};
@@ -34,7 +35,13 @@ impl<V: Vector, T> Bvh<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn validate(&self) -> Result<(), String> {
-        let moving = self.check_tree(&self.arena, "moving")?;
+        // Inserted since the last step: no leaf yet, waiting in `escaped`.
+        let pending = self.escaped.iter().filter(|&&i| self.pending[i as usize]);
+        let pending = pending.count();
+        if pending != self.pending.iter().filter(|&&p| p).count() {
+            return Err("a pending insert is missing from the escaped list".into());
+        }
+        let moving = self.check_tree(&self.arena, "moving")? + pending;
         let resting = self.check_tree(&self.resting.arena, "resting")?;
         if moving != self.moving.len() || resting != self.resting.len {
             return Err(format!(

@@ -1,10 +1,12 @@
 //! Pair finding for the BVH: one tree against itself (every pair once), and
 //! the moving tree against the resting one.
 //!
-//! Both walk pairs of nodes from an explicit stack, skip pairs whose bounds
-//! are apart, and split the node with the larger bound; two leaves get the
-//! exact box test on the objects' current boxes, or with no boxes given
-//! count as a pair when their own bounds overlap (the candidate cache).
+//! Both walk pairs of nodes from an explicit stack, split the node with the
+//! larger bound, and stack only the pairs whose bounds overlap (tested when
+//! the child is read, rather than after the pair waited on the stack); two
+//! leaves get the exact box test on the objects' current boxes, or with no
+//! boxes given count as a pair when their own bounds overlap (the candidate
+//! cache).
 
 use super::tree::{Arena, NONE, area};
 use crate::broad::events::pair_key;
@@ -44,7 +46,10 @@ pub(super) fn self_pairs<V: Vector>(
         if !node.is_leaf() {
             scratch.nodes.push(node.left);
             scratch.nodes.push(node.right);
-            scratch.pairs.push((node.left, node.right));
+            let (left, right) = (&nodes[node.left as usize], &nodes[node.right as usize]);
+            if left.bound.overlaps(&right.bound) {
+                scratch.pairs.push((node.left, node.right));
+            }
         }
     }
     descend(arena, arena, boxes, &mut scratch.pairs, keys)
@@ -61,14 +66,19 @@ pub(super) fn cross_pairs<V: Vector>(
     keys: &mut Vec<u64>,
 ) -> Traversal {
     scratch.pairs.clear();
-    if a.root != NONE && b.root != NONE {
+    if a.root != NONE
+        && b.root != NONE
+        && a.nodes[a.root as usize]
+            .bound
+            .overlaps(&b.nodes[b.root as usize].bound)
+    {
         scratch.pairs.push((a.root, b.root));
     }
     descend(a, b, boxes, &mut scratch.pairs, keys)
 }
 
 /// Works off `stack`: pairs of a node of `a` and a node of `b` (which may
-/// be the same arena).
+/// be the same arena) whose bounds overlap.
 fn descend<V: Vector>(
     a: &Arena<V>,
     b: &Arena<V>,
@@ -79,9 +89,6 @@ fn descend<V: Vector>(
     let mut done = Traversal::default();
     while let Some((x, y)) = stack.pop() {
         let (nx, ny) = (&a.nodes[x as usize], &b.nodes[y as usize]);
-        if !nx.bound.overlaps(&ny.bound) {
-            continue;
-        }
         let split_x = match (nx.is_leaf(), ny.is_leaf()) {
             (true, true) => {
                 done.tested += 1;
@@ -96,11 +103,17 @@ fn descend<V: Vector>(
             (false, false) => area(&nx.bound) >= area(&ny.bound),
         };
         if split_x {
-            stack.push((nx.left, y));
-            stack.push((nx.right, y));
+            for child in [nx.left, nx.right] {
+                if a.nodes[child as usize].bound.overlaps(&ny.bound) {
+                    stack.push((child, y));
+                }
+            }
         } else {
-            stack.push((x, ny.left));
-            stack.push((x, ny.right));
+            for child in [ny.left, ny.right] {
+                if nx.bound.overlaps(&b.nodes[child as usize].bound) {
+                    stack.push((x, child));
+                }
+            }
         }
     }
     done

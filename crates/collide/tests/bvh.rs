@@ -126,6 +126,49 @@ fn small_moves_stay_inside_the_fat_box_and_steady_motion_is_foreseen() {
     assert_eq!(step_to(7.5), 0);
 }
 
+/// A scene loaded at once: the new objects wait for the step, but at most a
+/// batch of them at a time (the rest already have leaves), so a query
+/// before the first step finds every one while testing few, and the
+/// tree's invariants hold throughout.
+#[test]
+fn queries_after_a_mass_insert_find_every_object_and_test_few() {
+    use collide::QueryBudget;
+    let mut bvh: Bvh<Vec2> = Bvh::new();
+    let mut handles = Vec::new();
+    for i in 0..10_000 {
+        let p = Vec2::new((i % 100) as f32 * 3.0, (i / 100) as f32 * 3.0);
+        handles.push(
+            bvh.insert(Aabb2::new(p, p + Vec2::splat(2.0)).unwrap(), ())
+                .unwrap(),
+        );
+        if i % 997 == 0 {
+            bvh.validate().unwrap();
+        }
+    }
+    bvh.validate().unwrap();
+    // Rows 10 and 11, columns 20 to 24: ten boxes.
+    let area = Aabb2::new(Vec2::new(60.5, 30.5), Vec2::new(73.5, 34.5)).unwrap();
+    let mut hits = Vec::new();
+    let stats = bvh.query_region(&area, QueryBudget::default(), &mut |h| {
+        hits.push(h);
+        std::ops::ControlFlow::Continue(())
+    });
+    hits.sort();
+    let expected: Vec<_> = (0..10_000)
+        .filter(|&i| (10..=11).contains(&(i / 100)) && (20..=24).contains(&(i % 100)))
+        .map(|i| handles[i])
+        .collect();
+    assert_eq!(hits, expected);
+    assert!(
+        stats.tested < 1100,
+        "{} objects tested one by one before the step",
+        stats.tested
+    );
+    bvh.step();
+    bvh.validate().unwrap();
+    assert_eq!(bvh.query_aabb_all(&area), expected);
+}
+
 #[test]
 fn ties_and_late_sorted_inserts_keep_the_tree_shallow() {
     // After the first build, inserts below the mass-insert share go in one
@@ -138,18 +181,21 @@ fn ties_and_late_sorted_inserts_keep_the_tree_shallow() {
     }
     bvh.step();
     let rebuilt = bvh.rebuilds();
-    for _ in 0..1000 {
+    // The new objects get their leaves at the step, one insertion each
+    // (fewer than a quarter of the tree, and than a batch placed at once).
+    for _ in 0..800 {
         bvh.insert(Aabb2::from_point(Vec2::splat(-50.0)).unwrap(), ())
             .unwrap();
     }
     bvh.validate().unwrap();
+    bvh.step();
+    bvh.validate().unwrap();
+    assert_eq!(bvh.rebuilds(), rebuilt, "800 of 3800 is not a mass insert");
     assert!(
         bvh.height() <= 2 * 12 + 4,
         "ties chained: height {}",
         bvh.height()
     );
-    bvh.step();
-    assert_eq!(bvh.rebuilds(), rebuilt, "1000 of 4000 is not a mass insert");
     assert_eq!(
         bvh.pairs().len(),
         0,

@@ -21,6 +21,22 @@ pub(crate) fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.extend_from_slice(&b[j..]);
 }
 
+/// Sorts the keys `items` ascending: by [`radix_sort_by_key`] when there
+/// are more than [`RADIX_MIN`], by the standard library's unstable sort
+/// otherwise (a radix pass costs its bucket counts however few the keys).
+/// `scratch` is reused memory, as for [`radix_sort_by_key`].
+pub(crate) fn sort_keys(items: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+    if items.len() > RADIX_MIN {
+        radix_sort_by_key(items, scratch, |&k| k);
+    } else {
+        items.sort_unstable();
+    }
+}
+
+/// [`sort_keys`] radix sorts more keys than this, and a grid level more new
+/// registrations.
+pub(crate) const RADIX_MIN: usize = 2048;
+
 /// Sorts `items` by `key` (ascending, stable) in as few passes of at most
 /// 11-bit digits as the bits that differ between the keys need, with the
 /// digits spread evenly over those bits (grid cell keys over 17 bits: two

@@ -20,6 +20,7 @@
 use super::pairs::{PairScratch, cross_pairs, self_pairs};
 use super::tree::{Arena, NONE};
 use crate::broad::events::pair_key;
+use crate::broad::radix::sort_keys;
 use crate::geometry::{Aabb, Vector};
 
 /// More fresh objects than one in this many object slots: find every
@@ -64,6 +65,8 @@ pub(super) struct Candidates {
     many_last: bool,
     stack: Vec<u32>,
     pair_scratch: PairScratch,
+    /// The radix sorts' scratch.
+    sort_scratch: Vec<u64>,
 }
 
 impl Candidates {
@@ -108,7 +111,7 @@ impl Candidates {
             keys.clear();
             let own = self_pairs(moving, Some(boxes), &mut self.pair_scratch, keys);
             let cross = cross_pairs(moving, resting, Some(boxes), &mut self.pair_scratch, keys);
-            keys.sort_unstable();
+            sort_keys(keys, &mut self.sort_scratch);
             self.keys.clear();
             self.valid = false;
             self.clear_fresh();
@@ -126,7 +129,7 @@ impl Candidates {
                 &mut self.pair_scratch,
                 &mut self.keys,
             );
-            self.keys.sort_unstable();
+            sort_keys(&mut self.keys, &mut self.sort_scratch);
             self.valid = true;
             self.clear_fresh();
         } else {
@@ -140,7 +143,7 @@ impl Candidates {
                     self.order.push((u64::from(leaf) << 32) | u64::from(i));
                 } // else removed (a fresh object is never resting)
             }
-            self.order.sort_unstable();
+            sort_keys(&mut self.order, &mut self.sort_scratch);
             for k in 0..self.order.len() {
                 let (leaf, i) = ((self.order[k] >> 32) as u32, self.order[k] as u32);
                 let bound = moving.nodes[leaf as usize].bound;
@@ -148,7 +151,7 @@ impl Candidates {
                 done.query_visits += self.query(moving, &bound, i);
                 done.query_visits += self.query(resting, &bound, i);
             }
-            self.found.sort_unstable();
+            sort_keys(&mut self.found, &mut self.sort_scratch);
             self.merge_old_and_found();
             self.clear_fresh();
         }

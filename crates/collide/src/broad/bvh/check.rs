@@ -38,8 +38,18 @@ impl<V: Vector, T> Bvh<V, T> {
         // Inserted since the last step: no leaf yet, waiting in `escaped`.
         let pending = self.escaped.iter().filter(|&&i| self.pending[i as usize]);
         let pending = pending.count();
-        if pending != self.pending.iter().filter(|&&p| p).count() {
-            return Err("a pending insert is missing from the escaped list".into());
+        let marked = self.pending.iter().filter(|&&p| p).count();
+        if pending != marked || marked != self.pending_len {
+            return Err(format!(
+                "{marked} pending inserts marked, {pending} listed as escaped, {} counted",
+                self.pending_len
+            ));
+        }
+        for &i in &self.escaped {
+            let i = i as usize;
+            if self.pending[i] && (self.leaf_of[i] != NONE || self.moving_at[i] == NONE) {
+                return Err(format!("pending insert {i} has a leaf or is not moving"));
+            }
         }
         let moving = self.check_tree(&self.arena, "moving")? + pending;
         let resting = self.check_tree(&self.resting.arena, "resting")?;

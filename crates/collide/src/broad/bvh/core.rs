@@ -65,6 +65,8 @@ const PREDICT_STEPS: f64 = 4.0;
 /// size on every side and reaching ahead along its last move, up to its
 /// own size; 10 to 18% all round for a new object, whose motion is not
 /// known), so small and steady moves do not touch the tree. New objects
+/// (their leaves made at the next step, or as a batch built in Morton order
+/// once 1,024 wait, so queries never test more than that many one by one)
 /// and objects that leave their fat boxes are handled at the next step:
 /// inserted or reinserted when few (one in 16 or fewer), escaped leaves
 /// grown in place with the ancestors refitted when more (in one pass over
@@ -115,7 +117,9 @@ const PREDICT_STEPS: f64 = 4.0;
 pub struct Bvh<V: Vector, T = ()> {
     pub(super) objects: Slots<T>,
     pub(super) boxes: Vec<Aabb<V>>,
-    /// Per object: its leaf, in the moving tree or in the resting one.
+    /// Per object: its leaf, in the moving tree or in the resting one
+    /// (`NONE` for an object inserted since the last step that has none
+    /// yet: see `pending`).
     pub(super) leaf_of: Vec<u32>,
     /// The moving tree.
     pub(super) arena: Arena<V>,
@@ -128,7 +132,8 @@ pub struct Bvh<V: Vector, T = ()> {
     /// update that escaped (the fat box reaches ahead along it).
     pub(super) shift: Vec<V>,
     /// Per moving object: its leaf's fat box (read by every update, kept
-    /// here in object order rather than in the tree).
+    /// here in object order rather than in the tree; for an object without
+    /// a leaf yet, whatever its slot held before, never read).
     pub(super) fat: Vec<Aabb<V>>,
     /// Per object: the step count when its box last changed.
     pub(super) moved_at: Vec<u32>,
@@ -147,15 +152,19 @@ pub struct Bvh<V: Vector, T = ()> {
     /// Objects inserted since the last rebuild.
     pub(super) inserted: usize,
     /// Objects whose box left its leaf's fat box (or, resting, changed)
-    /// since the last step: their reinsertion waits for the step (queries
-    /// test them directly).
+    /// since the last step, and objects inserted since then that have no
+    /// leaf yet: their leaves wait for the step (queries test them
+    /// directly).
     pub(super) escaped: Vec<u32>,
     /// Per object: its index in `escaped`, or `NONE`.
     pub(super) escaped_at: Vec<u32>,
     /// Per object: inserted since the last step, so it has no leaf yet (it
     /// waits in `escaped`, where queries find it; the step makes its leaf,
-    /// with all the others' when many arrive at once).
+    /// with all the others' when many arrive at once, or
+    /// [`Bvh::place_pending`] when [`PENDING_BATCH`] wait).
     pub(super) pending: Vec<bool>,
+    /// How many objects `pending` marks.
+    pub(super) pending_len: usize,
     /// Memory the whole-tree builds reuse (a moving scene rebuilds every
     /// step).
     pub(super) leaves: Vec<Leaf<V>>,
@@ -209,6 +218,7 @@ impl<V: Vector, T> Bvh<V, T> {
             escaped: Vec::new(),
             escaped_at: Vec::new(),
             pending: Vec::new(),
+            pending_len: 0,
             leaves: Vec::new(),
             build_scratch: BuildScratch::default(),
             visits: 0.0,
@@ -219,7 +229,8 @@ impl<V: Vector, T> Bvh<V, T> {
         }
     }
 
-    /// The height of the moving tree (0 with one object or none).
+    /// The height of the moving tree (0 with one object or none). Objects
+    /// inserted since the last step may not be in it yet.
     pub fn height(&self) -> u32 {
         self.arena.height()
     }
@@ -306,11 +317,45 @@ impl<V: Vector, T> Bvh<V, T> {
     /// [`Bvh::fat_of`]. Takes the object off the pending inserts.
     fn settled_fat(&mut self, i: usize) -> Aabb<V> {
         if std::mem::take(&mut self.pending[i]) {
+            self.pending_len -= 1;
             let wide = NEW_SHARE * (1.0 + (self.fat_jitter(i) - 1.0).abs());
             Self::fat(&self.boxes[i], V::from_axes(|_| 0.0), 0.0, wide)
         } else {
             self.fat_of(i)
         }
+    }
+
+    /// Gives the objects inserted since the last step their leaves now, as
+    /// one subtree built in Morton order and linked into the moving tree,
+    /// so that queries before the step never test more than
+    /// [`PENDING_BATCH`] of them one by one. (The step's rebuild after a
+    /// mass insert then gives the tree its final shape.)
+    fn place_pending(&mut self) {
+        let mut leaves = std::mem::take(&mut self.leaves);
+        leaves.clear();
+        for k in (0..self.escaped.len()).rev() {
+            let i = self.escaped[k] as usize;
+            if self.pending[i] {
+                let fat = self.settled_fat(i);
+                self.fat[i] = fat;
+                leaves.push((i as u32, fat));
+                self.forget_escaped(i);
+            }
+        }
+        if !leaves.is_empty() {
+            let leaf_of = &mut self.leaf_of;
+            let mut placed = |object: u32, leaf: u32| leaf_of[object as usize] = leaf;
+            let method = BvhBuild::Morton;
+            let root = self.arena.build_under(
+                method,
+                &mut leaves,
+                &mut self.build_scratch,
+                NONE,
+                &mut placed,
+            );
+            self.arena.insert_subtree(root);
+        }
+        self.leaves = leaves;
     }
 
     /// 0.25 to 1.75, from a hash of object `i` and the step count.
@@ -320,7 +365,8 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 
     /// The moving tree's quality figures (surface-area cost, sibling
-    /// overlap, height), measured now (a pass over every node).
+    /// overlap, height), measured now (a pass over every node; objects
+    /// inserted since the last step may not be in the tree yet).
     pub fn quality(&self) -> BvhQuality {
         self.arena.quality()
     }
@@ -379,11 +425,12 @@ impl<V: Vector, T> Bvh<V, T> {
         }
     }
 
-    /// Gives the objects that left their fat boxes new ones, all at once
-    /// at the step: reinserted, or grown in place when more than one moving
-    /// object in [`ESCAPED_SHARE`] escaped, or by a rebuild of the moving
-    /// tree in Morton order when more than one in [`REBUILD_SHARE`] did;
-    /// each is marked fresh for the candidate cache.
+    /// Gives the objects that left their fat boxes new ones, and new
+    /// objects their first, all at once at the step: (re)inserted, or grown
+    /// in place when more than one moving object in [`ESCAPED_SHARE`]
+    /// escaped, or by a rebuild of the moving tree in Morton order when
+    /// more than one in [`REBUILD_SHARE`] escaped or is new; each is marked
+    /// fresh for the candidate cache.
     fn settle_escaped(&mut self) {
         let inserted = self.escaped.iter().filter(|&&i| self.pending[i as usize]);
         self.reinserts += (self.escaped.len() - inserted.count()) as u64;
@@ -609,6 +656,11 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 }
 
+/// At this many objects inserted since the last step, they get their leaves
+/// at once (see [`Bvh::place_pending`]) rather than wait for the step:
+/// queries test waiting objects one by one.
+const PENDING_BATCH: usize = 1024;
+
 /// More escaped objects than one in this many: grow their leaves in place
 /// and refit rather than reinsert them (a reinsertion costs a descent and
 /// rotations; a refit a walk up while bounds change). Measured before the
@@ -655,18 +707,25 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.boxes[i] = aabb;
         self.moved_at[i] = self.steps;
         self.start_moving(i);
-        // Its leaf waits for the step (see `settled_fat`): a scene loaded
-        // at once is then built in Morton order instead of inserted leaf by
-        // leaf and rebuilt. The first frame (the inserts and the step) of
-        // `frame_times bvh 100000 slow uniform 2` (collide-bench; four
-        // alternated runs) took 104 to 141 ms with a leaf made per insert,
-        // 51 to 53 ms with the leaves made at the step.
+        // Its leaf waits for the step (see `settled_fat`) or for a batch
+        // (`place_pending`): a scene loaded at once is then built in Morton
+        // order instead of inserted leaf by leaf and rebuilt. The first
+        // frame (the inserts and the step) of `frame_times bvh 100000 slow
+        // uniform 2` (collide-bench; four alternated runs) took 108 to 139
+        // ms with a leaf made per insert, 48 to 67 ms with the leaves made
+        // a batch at a time and at the step (51 to 53 ms, in other runs,
+        // with all of them made at the step, which left queries before the
+        // step testing every new object).
         self.leaf_of[i] = NONE;
         self.pending[i] = true;
+        self.pending_len += 1;
         self.escaped_at[i] = self.escaped.len() as u32;
         self.escaped.push(i as u32);
         self.candidates.mark(i as u32);
         self.inserted += 1;
+        if self.pending_len >= PENDING_BATCH {
+            self.place_pending();
+        }
         Ok(handle)
     }
 
@@ -694,7 +753,9 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         let i = handle.index() as usize;
-        // Churn (as many removals as inserts) is not a mass insert.
+        // Churn (as many removals as inserts) is not a mass insert for
+        // `keep_balanced`; a step that must give more than a quarter of the
+        // moving tree new leaves still rebuilds it (`settle_escaped`).
         self.inserted = self.inserted.saturating_sub(1);
         if self.moving_at[i] == NONE {
             self.resting.leave(i as u32, self.leaf_of[i]);
@@ -705,7 +766,9 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             self.stop_moving(i);
         }
         self.leaf_of[i] = NONE;
-        self.pending[i] = false;
+        if std::mem::take(&mut self.pending[i]) {
+            self.pending_len -= 1;
+        }
         self.forget_escaped(i);
         self.candidates.mark(i as u32);
         Ok(value)

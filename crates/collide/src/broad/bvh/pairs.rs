@@ -8,7 +8,7 @@
 //! boxes given count as a pair when their own bounds overlap (the candidate
 //! cache).
 
-use super::tree::{Arena, NONE, area};
+use super::tree::{Arena, NONE, Node, area};
 use crate::broad::events::pair_key;
 use crate::geometry::{Aabb, Vector};
 
@@ -35,21 +35,32 @@ pub(super) fn self_pairs<V: Vector>(
     keys: &mut Vec<u64>,
 ) -> Traversal {
     let nodes = &arena.nodes;
-    // Every internal node's two children against each other.
-    scratch.nodes.clear();
+    // Every internal node's two children against each other: in memory
+    // order when every node is in the tree (after a whole build), else
+    // found from the root.
     scratch.pairs.clear();
-    if arena.root != NONE {
-        scratch.nodes.push(arena.root);
-    }
-    while let Some(n) = scratch.nodes.pop() {
-        let node = &nodes[n as usize];
+    let mut pair_children = |node: &Node<V>| {
         if !node.is_leaf() {
-            scratch.nodes.push(node.left);
-            scratch.nodes.push(node.right);
             let (left, right) = (&nodes[node.left as usize], &nodes[node.right as usize]);
             if left.bound.overlaps(&right.bound) {
                 scratch.pairs.push((node.left, node.right));
             }
+        }
+    };
+    if arena.preorder {
+        nodes.iter().for_each(&mut pair_children);
+    } else {
+        scratch.nodes.clear();
+        if arena.root != NONE {
+            scratch.nodes.push(arena.root);
+        }
+        while let Some(n) = scratch.nodes.pop() {
+            let node = &nodes[n as usize];
+            if !node.is_leaf() {
+                scratch.nodes.push(node.left);
+                scratch.nodes.push(node.right);
+            }
+            pair_children(node);
         }
     }
     descend(arena, arena, boxes, &mut scratch.pairs, keys)

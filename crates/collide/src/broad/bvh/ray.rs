@@ -65,7 +65,8 @@ impl<V: Vector> View<'_, V> {
                 }
             }
         }
-        // Objects out of their leaves' boxes until the step: by their box.
+        // Objects out of their leaves' boxes, or inserted without a leaf
+        // yet, until the step: by their box.
         for &i in self.escaped {
             if !stats.test(budget) {
                 return ControlFlow::Break(());

@@ -107,9 +107,18 @@ impl<V: Vector> Arena<V> {
             object,
             height: 0,
         });
+        self.insert_subtree(leaf);
+        leaf
+    }
+
+    /// Links the subtree under `node` (built apart, without a parent) into
+    /// the tree beside the node where it adds the least area, as
+    /// [`Arena::insert_leaf`] places a leaf.
+    pub(super) fn insert_subtree(&mut self, node: u32) {
+        let bound = self.nodes[node as usize].bound;
         if self.root == NONE {
-            self.root = leaf;
-            return leaf;
+            self.root = node;
+            return;
         }
         // Descend to the sibling that costs least (Box2D's heuristic:
         // the area the new parent adds, plus what the ancestors inherit).
@@ -149,16 +158,19 @@ impl<V: Vector> Arena<V> {
         }
         let sibling = index;
         let old_parent = self.nodes[sibling as usize].parent;
+        let height = 1 + self.nodes[sibling as usize]
+            .height
+            .max(self.nodes[node as usize].height);
         let parent = self.alloc(Node {
             bound: self.nodes[sibling as usize].bound.union(&bound),
             parent: old_parent,
             left: sibling,
-            right: leaf,
+            right: node,
             object: NONE,
-            height: self.nodes[sibling as usize].height + 1,
+            height,
         });
         self.nodes[sibling as usize].parent = parent;
-        self.nodes[leaf as usize].parent = parent;
+        self.nodes[node as usize].parent = parent;
         if old_parent == NONE {
             self.root = parent;
         } else if self.nodes[old_parent as usize].left == sibling {
@@ -167,7 +179,6 @@ impl<V: Vector> Arena<V> {
             self.nodes[old_parent as usize].right = parent;
         }
         self.refit_from(old_parent);
-        leaf
     }
 
     /// Removes `leaf`: its sibling takes the parent's place.
@@ -212,7 +223,8 @@ impl<V: Vector> Arena<V> {
     /// ancestors' bounds once each; the tree keeps its shape.
     ///
     /// When the nodes are in pre-order (see [`Arena::preorder`]) and at
-    /// least one leaf in [`WHOLE_REFIT_SHARE`] changes, every internal node
+    /// least one leaf in [`WHOLE_REFIT_SHARE`] changes (a tree of `n`
+    /// leaves has `2n - 1` nodes), every internal node
     /// is recomputed by one pass backwards over the array, children before
     /// parents and in memory order. Otherwise the ancestors are queued by
     /// height (which grows toward the root) and recomputed lowest first,

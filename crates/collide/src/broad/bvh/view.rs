@@ -33,7 +33,7 @@ impl<V: Vector> View<'_, V> {
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         // One allocation per query: the tree may be deep between a burst of
-        // inserts and the next step's rebuild.
+        // inserts (placed a batch at a time) and the next step's rebuild.
         let mut stack: Vec<u32> = Vec::with_capacity(64);
         for arena in [self.moving, self.resting] {
             if arena.root != NONE {

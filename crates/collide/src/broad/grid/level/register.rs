@@ -5,15 +5,12 @@
 
 use super::{Level, Reg, all_axes, lowest_bits};
 use crate::broad::grid::cells::CellRange;
-use crate::broad::radix::radix_sort_by_key;
+use crate::broad::radix::{RADIX_MIN, radix_sort_by_key};
 use crate::geometry::{Aabb, Vector};
 
 /// [`Level::merge_fresh`] takes the merge with branches when fewer than
 /// one registration in this many is new.
 const FEW_STALE: usize = 8;
-
-/// Newcomers above this count are radix sorted rather than compared.
-const RADIX_THRESHOLD: usize = 2048;
 
 impl<V: Vector> Level<V> {
     /// Replaces the registrations of the objects `is_stale` names with
@@ -64,7 +61,7 @@ impl<V: Vector> Level<V> {
         is_stale: impl Fn(u32) -> bool,
     ) {
         self.fill(buffer, fresh, store);
-        if buffer.len() > RADIX_THRESHOLD {
+        if buffer.len() > RADIX_MIN {
             radix_sort_by_key(buffer, scratch, |&r| unpack(r).key);
         } else {
             buffer.sort_unstable_by_key(|&r| unpack(r).key);

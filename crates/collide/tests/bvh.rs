@@ -4,7 +4,7 @@
 mod common;
 
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Vector};
+use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Handle, Vector};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
@@ -126,37 +126,46 @@ fn small_moves_stay_inside_the_fat_box_and_steady_motion_is_foreseen() {
     assert_eq!(step_to(7.5), 0);
 }
 
+/// Boxes 4 wide on a lattice of spacing 3 from `origin`: each overlaps its
+/// eight neighbours. Returns the handles in lattice order.
+fn insert_lattice(bvh: &mut Bvh<Vec2>, origin: Vec2, cols: usize, rows: usize) -> Vec<Handle> {
+    (0..cols * rows)
+        .map(|k| {
+            let p = origin + 3.0 * Vec2::new((k % cols) as f32, (k / cols) as f32);
+            bvh.insert(Aabb2::new(p, p + Vec2::splat(4.0)).unwrap(), ())
+                .unwrap()
+        })
+        .collect()
+}
+
+/// Overlapping pairs of one lattice of [`insert_lattice`]: along rows and
+/// columns and both diagonals.
+fn lattice_pairs(cols: usize, rows: usize) -> usize {
+    (cols - 1) * rows + cols * (rows - 1) + 2 * (cols - 1) * (rows - 1)
+}
+
 /// A scene loaded at once: the new objects wait for the step, but at most a
 /// batch of them at a time (the rest already have leaves), so a query
-/// before the first step finds every one while testing few, and the
-/// tree's invariants hold throughout.
+/// before the first step finds every one while testing few; the step
+/// finds every pair, and rebuilds the tree when more than a quarter of it
+/// came in batches since the last step.
 #[test]
 fn queries_after_a_mass_insert_find_every_object_and_test_few() {
     use collide::QueryBudget;
     let mut bvh: Bvh<Vec2> = Bvh::new();
-    let mut handles = Vec::new();
-    for i in 0..10_000 {
-        let p = Vec2::new((i % 100) as f32 * 3.0, (i / 100) as f32 * 3.0);
-        handles.push(
-            bvh.insert(Aabb2::new(p, p + Vec2::splat(2.0)).unwrap(), ())
-                .unwrap(),
-        );
-        if i % 997 == 0 {
-            bvh.validate().unwrap();
-        }
-    }
+    let handles = insert_lattice(&mut bvh, Vec2::ZERO, 100, 100);
     bvh.validate().unwrap();
     // Rows 10 and 11, columns 20 to 24: ten boxes.
-    let area = Aabb2::new(Vec2::new(60.5, 30.5), Vec2::new(73.5, 34.5)).unwrap();
+    let area = Aabb2::new(Vec2::new(61.5, 31.5), Vec2::new(72.5, 33.5)).unwrap();
     let mut hits = Vec::new();
     let stats = bvh.query_region(&area, QueryBudget::default(), &mut |h| {
         hits.push(h);
         std::ops::ControlFlow::Continue(())
     });
     hits.sort();
-    let expected: Vec<_> = (0..10_000)
-        .filter(|&i| (10..=11).contains(&(i / 100)) && (20..=24).contains(&(i % 100)))
-        .map(|i| handles[i])
+    let expected: Vec<Handle> = (0..10_000)
+        .filter(|&k| (10..=11).contains(&(k / 100)) && (20..=24).contains(&(k % 100)))
+        .map(|k| handles[k])
         .collect();
     assert_eq!(hits, expected);
     assert!(
@@ -167,6 +176,23 @@ fn queries_after_a_mass_insert_find_every_object_and_test_few() {
     bvh.step();
     bvh.validate().unwrap();
     assert_eq!(bvh.query_aabb_all(&area), expected);
+    assert_eq!(bvh.pairs().len(), lattice_pairs(100, 100));
+    // 6,000 more, far away: five batches and 880 waiting, more than a
+    // quarter of the tree, so the step rebuilds it whole.
+    let rebuilt = bvh.rebuilds();
+    insert_lattice(&mut bvh, Vec2::new(1000.0, 0.0), 60, 100);
+    bvh.validate().unwrap();
+    bvh.step();
+    bvh.validate().unwrap();
+    assert_eq!(
+        bvh.rebuilds(),
+        rebuilt + 1,
+        "6,000 new of 16,000: a rebuild"
+    );
+    assert_eq!(
+        bvh.pairs().len(),
+        lattice_pairs(100, 100) + lattice_pairs(60, 100)
+    );
 }
 
 #[test]
@@ -182,15 +208,15 @@ fn ties_and_late_sorted_inserts_keep_the_tree_shallow() {
     bvh.step();
     let rebuilt = bvh.rebuilds();
     // The new objects get their leaves at the step, one insertion each
-    // (fewer than a quarter of the tree, and than a batch placed at once).
-    for _ in 0..800 {
+    // (not more than a quarter of the tree, and fewer than a batch).
+    for _ in 0..1000 {
         bvh.insert(Aabb2::from_point(Vec2::splat(-50.0)).unwrap(), ())
             .unwrap();
     }
     bvh.validate().unwrap();
     bvh.step();
     bvh.validate().unwrap();
-    assert_eq!(bvh.rebuilds(), rebuilt, "800 of 3800 is not a mass insert");
+    assert_eq!(bvh.rebuilds(), rebuilt, "1000 of 4000 is not a mass insert");
     assert!(
         bvh.height() <= 2 * 12 + 4,
         "ties chained: height {}",

@@ -66,7 +66,7 @@ const PREDICT_STEPS: f64 = 4.0;
 /// own size; 10 to 18% all round for a new object, whose motion is not
 /// known), so small and steady moves do not touch the tree. New objects
 /// (their leaves made at the next step, or as a batch built in Morton order
-/// once 1,024 wait, so queries never test more than that many one by one)
+/// once 1,024 wait, so queries test at most 1,023 of them one by one)
 /// and objects that leave their fat boxes are handled at the next step:
 /// inserted or reinserted when few (one in 16 or fewer), escaped leaves
 /// grown in place with the ancestors refitted when more (in one pass over
@@ -165,6 +165,10 @@ pub struct Bvh<V: Vector, T = ()> {
     pub(super) pending: Vec<bool>,
     /// How many objects `pending` marks.
     pub(super) pending_len: usize,
+    /// Objects given their leaves by [`Bvh::place_pending`] since the last
+    /// step (removals not taken off): the step counts them as new when it
+    /// decides whether to rebuild the moving tree.
+    pub(super) placed_early: usize,
     /// Memory the whole-tree builds reuse (a moving scene rebuilds every
     /// step).
     pub(super) leaves: Vec<Leaf<V>>,
@@ -219,6 +223,7 @@ impl<V: Vector, T> Bvh<V, T> {
             escaped_at: Vec::new(),
             pending: Vec::new(),
             pending_len: 0,
+            placed_early: 0,
             leaves: Vec::new(),
             build_scratch: BuildScratch::default(),
             visits: 0.0,
@@ -354,6 +359,7 @@ impl<V: Vector, T> Bvh<V, T> {
                 &mut placed,
             );
             self.arena.insert_subtree(root);
+            self.placed_early += leaves.len();
         }
         self.leaves = leaves;
     }
@@ -436,8 +442,11 @@ impl<V: Vector, T> Bvh<V, T> {
         self.reinserts += (self.escaped.len() - inserted.count()) as u64;
         self.wake_escaped();
         let (n, escaped) = (self.moving.len(), self.escaped.len());
-        let many = n > 64 && escaped * ESCAPED_SHARE > n;
-        if many && escaped * REBUILD_SHARE > n {
+        // New objects placed a batch at a time count as changed leaves too:
+        // a tree that took many batches is rebuilt whole.
+        let changed = escaped + std::mem::take(&mut self.placed_early);
+        let many = n > 64 && changed * ESCAPED_SHARE > n;
+        if many && changed * REBUILD_SHARE > n {
             self.rebuild_moving(BvhBuild::Morton);
             return;
         }
@@ -634,6 +643,7 @@ impl<V: Vector, T> Bvh<V, T> {
         self.renewal.cancel();
         self.wake_escaped();
         self.inserted = 0;
+        self.placed_early = 0;
         for k in 0..self.escaped.len() {
             let i = self.escaped[k] as usize;
             self.escaped_at[i] = NONE;

@@ -113,7 +113,10 @@ impl<V: Vector> Arena<V> {
 
     /// Links the subtree under `node` (built apart, without a parent) into
     /// the tree beside the node where it adds the least area, as
-    /// [`Arena::insert_leaf`] places a leaf.
+    /// [`Arena::insert_leaf`] places a leaf. The ancestors are rebalanced,
+    /// not the new parent: a subtree much taller than its new sibling stays
+    /// so until a rebuild or renewal (the BVH rebuilds whole when more than
+    /// a quarter of its leaves are new).
     pub(super) fn insert_subtree(&mut self, node: u32) {
         let bound = self.nodes[node as usize].bound;
         if self.root == NONE {

@@ -332,9 +332,9 @@ impl<V: Vector, T> Bvh<V, T> {
 
     /// Gives the objects inserted since the last step their leaves now, as
     /// one subtree built in Morton order and linked into the moving tree,
-    /// so that queries before the step never test more than
-    /// [`PENDING_BATCH`] of them one by one. (The step's rebuild after a
-    /// mass insert then gives the tree its final shape.)
+    /// so that queries before the step test fewer than [`PENDING_BATCH`]
+    /// of them one by one. (The step's rebuild after a mass insert then
+    /// gives the tree its final shape.)
     fn place_pending(&mut self) {
         let mut leaves = std::mem::take(&mut self.leaves);
         leaves.clear();

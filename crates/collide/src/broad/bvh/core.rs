@@ -438,8 +438,8 @@ impl<V: Vector, T> Bvh<V, T> {
     /// more than one in [`REBUILD_SHARE`] escaped or is new; each is marked
     /// fresh for the candidate cache.
     fn settle_escaped(&mut self) {
-        let inserted = self.escaped.iter().filter(|&&i| self.pending[i as usize]);
-        self.reinserts += (self.escaped.len() - inserted.count()) as u64;
+        // Every waiting new object is in `escaped` (checked by `validate`).
+        self.reinserts += (self.escaped.len() - self.pending_len) as u64;
         self.wake_escaped();
         let (n, escaped) = (self.moving.len(), self.escaped.len());
         // New objects placed a batch at a time count as changed leaves too:

@@ -1,20 +1,21 @@
-//! Wears a BVH by reinsertion and shows how it is renewed: 20,000 boxes
+//! Wears a BVH by reinsertion and shows how it is rebuilt: 20,000 boxes
 //! jitter inside their fat boxes (so none rests) while each step a share
-//! of them (4% by default, under the one in 16 that makes the step rebuild
-//! the whole tree) jump anywhere and are reinserted one by one. The step
-//! renews the tree a piece at a time once it has worn; with `whole`, the
-//! probe instead rebuilds it whole by median splits at step 336 (where the
-//! automatic renewal starts with the default settings), for comparison.
+//! of them (4% by default, under the quarter that makes the step rebuild
+//! the whole tree) jump anywhere and are reinserted one by one. Once the
+//! tree has worn, the step rebuilds it whole in the background (a share of
+//! the leaves per step); with `whole`, the probe also rebuilds it whole by
+//! median splits at step 336, for comparison.
 //!
 //! ```sh
 //! cargo run --release --manifest-path crates/collide-bench/Cargo.toml \
-//!     --example wear_probe -- 0.04            # automatic, piecewise
+//!     --example wear_probe -- 0.04            # automatic
 //! cargo run --release --manifest-path crates/collide-bench/Cargo.toml \
-//!     --example wear_probe -- 0.04 whole      # a whole rebuild instead
+//!     --example wear_probe -- 0.04 whole      # and a whole rebuild at step 336
 //! ```
 //!
 //! Prints every 25th step and steps 325 to 344: whole rebuilds, subtrees
-//! renewed, the surface-area cost and the step's time in microseconds.
+//! renewed (`Bvh::renew`, not called here), the surface-area cost and the
+//! step's time in microseconds.
 
 use collide::scene::SceneRng;
 use collide::{Aabb2, BroadPhase, Bvh, BvhBuild};

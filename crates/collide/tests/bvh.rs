@@ -276,7 +276,7 @@ fn churn_of_resting_objects_does_not_rebuild_the_whole_tree() {
 }
 
 #[test]
-fn escapes_are_reinserted_refitted_or_rebuilt_by_their_share_and_stay_exact() {
+fn escapes_are_refitted_or_rebuilt_by_their_share_and_stay_exact() {
     // 1,000 boxes on a lattice; then 1% of them, 20%, and 80% jump by
     // half a lattice step (far out of their fat boxes).
     let lattice = |id: u64, shift: f32| {
@@ -303,11 +303,53 @@ fn escapes_are_reinserted_refitted_or_rebuilt_by_their_share_and_stay_exact() {
     );
     let rebuilds = |n: usize| verify(&frames[..n], "lattice jumps").rebuilds();
     let built = rebuilds(1);
-    // Few escapes are reinserted, a fifth are grown in place with their
-    // ancestors refitted; most rebuild the tree in Morton order.
+    // 1% and a fifth (more than one in 1,024, moved less than their size)
+    // are grown in place with their ancestors refitted; most rebuild the
+    // tree in Morton order.
     assert_eq!(rebuilds(2), built, "1% escaped");
     assert_eq!(rebuilds(3), built, "20% escaped");
     assert_eq!(rebuilds(4), built + 1, "80% escaped");
+}
+
+#[test]
+fn jumps_are_reinserted_so_a_teleport_does_not_stretch_the_tree() {
+    // Regression: with escapes grown in place whenever more than one in
+    // 1,024 escaped, objects that jumped across the world kept their place
+    // in the tree and stretched their ancestors over it (the `wear_probe`
+    // example: surface-area cost 281 to 7,000, steps 1 to 45 ms). 3% of
+    // 4,000 boxes jump anywhere each step while the rest wobble inside
+    // their fat boxes.
+    let mut rng = collide::scene::SceneRng::new(17);
+    let spot = |rng: &mut collide::scene::SceneRng| {
+        Vec2::new(rng.range(0.0, 4000.0), rng.range(0.0, 4000.0))
+    };
+    let mut centres: Vec<Vec2> = (0..4000).map(|_| spot(&mut rng)).collect();
+    let boxed = |c: Vec2| Aabb2::from_center_half_extents(c, Vec2::splat(5.0)).unwrap();
+    let mut bvh = Bvh::<Vec2>::new();
+    let handles: Vec<Handle> = centres
+        .iter()
+        .map(|&c| bvh.insert(boxed(c), ()).unwrap())
+        .collect();
+    bvh.step();
+    let built = bvh.quality().sah_cost;
+    for step in 0..30 {
+        let wobble = if step % 2 == 0 { 0.25 } else { -0.25 };
+        for (c, &h) in centres.iter_mut().zip(&handles) {
+            if rng.unit() < 0.03 {
+                *c = spot(&mut rng);
+            } else {
+                c.x += wobble;
+            }
+            bvh.update(h, boxed(*c)).unwrap();
+        }
+        bvh.step();
+        bvh.validate().unwrap();
+        let cost = bvh.quality().sah_cost;
+        assert!(
+            cost < 1.5 * built,
+            "step {step}: surface-area cost {cost}, {built} after the build"
+        );
+    }
 }
 
 #[test]

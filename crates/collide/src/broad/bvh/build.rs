@@ -33,6 +33,20 @@ pub enum BvhBuild {
     Morton,
 }
 
+/// Where the LBVH splits a run of sorted Morton codes (at least two): at
+/// the first code with the highest differing bit set, or in the middle when
+/// all are equal.
+pub(super) fn lbvh_split(codes: &[u64]) -> usize {
+    let (first, last) = (codes[0], codes[codes.len() - 1]);
+    if first == last {
+        codes.len() / 2
+    } else {
+        let bit = 63 - (first ^ last).leading_zeros();
+        let prefix = last >> bit;
+        codes.partition_point(|&c| c >> bit < prefix)
+    }
+}
+
 /// Centre bins of the SAH build.
 const BINS: usize = 16;
 
@@ -46,13 +60,14 @@ pub(crate) struct BuildScratch<V: Vector> {
     coded: Vec<(u64, u32)>,
     sort: Vec<(u64, u32)>,
     ordered: Vec<Leaf<V>>,
-    codes: Vec<u64>,
+    /// The sorted codes of the last [`BuildScratch::sort_by_morton`].
+    pub(super) codes: Vec<u64>,
 }
 
 impl<V: Vector> BuildScratch<V> {
     /// Sorts `leaves` by the Morton code of their centres (stable: equal
     /// codes keep their order) and leaves the sorted codes in `codes`.
-    fn sort_by_morton(&mut self, leaves: &mut Vec<Leaf<V>>) {
+    pub(super) fn sort_by_morton(&mut self, leaves: &mut Vec<Leaf<V>>) {
         let grid = MortonGrid::new::<V>(&centre_bounds(leaves));
         self.coded.clear();
         self.coded.extend(
@@ -198,15 +213,7 @@ impl<V: Vector> Arena<V> {
         if leaves.len() == 1 {
             return self.leaf(leaves[0], parent, placed);
         }
-        let (first, last) = (codes[0], codes[codes.len() - 1]);
-        let mid = if first == last {
-            leaves.len() / 2
-        } else {
-            // The first code with the highest differing bit set.
-            let bit = 63 - (first ^ last).leading_zeros();
-            let prefix = last >> bit;
-            codes.partition_point(|&c| c >> bit < prefix)
-        };
+        let mid = lbvh_split(codes);
         self.join(parent, |arena, node| {
             (
                 arena.build_lbvh(&leaves[..mid], &codes[..mid], node, placed),

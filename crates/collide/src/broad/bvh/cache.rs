@@ -67,7 +67,13 @@ pub(super) struct Candidates {
     pair_scratch: PairScratch,
     /// The radix sorts' scratch.
     sort_scratch: Vec<u64>,
+    /// Per object: the leaves its leaf overlapped at its last query (see
+    /// [`Candidates::crowd`]), [`CROWD_UNKNOWN`] if none since its insert.
+    crowd: Vec<u8>,
 }
+
+/// `crowd` of an object not queried since it was inserted.
+const CROWD_UNKNOWN: u8 = u8::MAX;
 
 impl Candidates {
     /// Notes that object `i`'s leaf changed, was added or was removed.
@@ -148,8 +154,13 @@ impl Candidates {
                 let (leaf, i) = ((self.order[k] >> 32) as u32, self.order[k] as u32);
                 let bound = moving.nodes[leaf as usize].bound;
                 done.queries += 1;
-                done.query_visits += self.query(moving, &bound, i);
-                done.query_visits += self.query(resting, &bound, i);
+                let (own_visits, own_hits) = self.query(moving, &bound, i);
+                let (cross_visits, cross_hits) = self.query(resting, &bound, i);
+                done.query_visits += own_visits + cross_visits;
+                if self.crowd.len() <= i as usize {
+                    self.crowd.resize(i as usize + 1, CROWD_UNKNOWN);
+                }
+                self.crowd[i as usize] = (own_hits + cross_hits).min(254) as u8;
             }
             sort_keys(&mut self.found, &mut self.sort_scratch);
             self.merge_old_and_found();
@@ -203,30 +214,52 @@ impl Candidates {
     /// Pushes onto `self.found` the key of every object in `arena` whose
     /// leaf overlaps `bound` (object `i`'s leaf), other than `i`, once per
     /// pair: a fresh other object finds the pair itself when it has the
-    /// smaller index. Returns the nodes visited.
-    fn query<V: Vector>(&mut self, arena: &Arena<V>, bound: &Aabb<V>, i: u32) -> u64 {
-        let mut visits = 0;
+    /// smaller index. Returns the nodes visited and the leaves overlapped.
+    fn query<V: Vector>(&mut self, arena: &Arena<V>, bound: &Aabb<V>, i: u32) -> (u64, u32) {
+        let (mut visits, mut hits) = (0, 0);
         self.stack.clear();
-        if arena.root != NONE {
+        if arena.root != NONE && arena.nodes[arena.root as usize].bound.overlaps(bound) {
             self.stack.push(arena.root);
         }
+        // Children are tested before they are stacked (one read of each
+        // while its parent's links are at hand).
         while let Some(n) = self.stack.pop() {
             visits += 1;
             let node = &arena.nodes[n as usize];
-            if !node.bound.overlaps(bound) {
-                continue;
-            }
             if node.is_leaf() {
                 let j = node.object;
-                if j != i && (i < j || !self.is_fresh(j)) {
-                    self.found.push(pair_key(i, j));
+                if j != i {
+                    hits += 1;
+                    if i < j || !self.is_fresh(j) {
+                        self.found.push(pair_key(i, j));
+                    }
                 }
-            } else {
-                self.stack.push(node.left);
-                self.stack.push(node.right);
+                continue;
+            }
+            for child in [node.left, node.right] {
+                if arena.nodes[child as usize].bound.overlaps(bound) {
+                    self.stack.push(child);
+                }
             }
         }
-        visits
+        (visits, hits)
+    }
+
+    /// How many other objects' leaves object `i`'s leaf overlapped when it
+    /// was last queried (at most 254), or `None` if it has not been since
+    /// it was inserted (its candidates were found by traversals).
+    pub(super) fn crowd(&self, i: u32) -> Option<u8> {
+        self.crowd
+            .get(i as usize)
+            .copied()
+            .filter(|&c| c != CROWD_UNKNOWN)
+    }
+
+    /// Forgets object `i`'s crowd (its slot holds a new object).
+    pub(super) fn forget_crowd(&mut self, i: u32) {
+        if let Some(c) = self.crowd.get_mut(i as usize) {
+            *c = CROWD_UNKNOWN;
+        }
     }
 
     fn clear_fresh(&mut self) {

@@ -5,6 +5,7 @@ use super::cache::Candidates;
 use super::quality::BvhQuality;
 use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
+use super::shadow::{Shadow, jumped};
 use super::tree::{Arena, NONE, RefitScratch};
 use super::view::View;
 use crate::broad::contract::{BroadPhase, StepStats};
@@ -59,17 +60,32 @@ const NEW_SHARE: f64 = 0.1;
 /// their boxes together every 12 steps (a third of the scene at once).
 const PREDICT_STEPS: f64 = 4.0;
 
+/// How much further a fat box reaches ahead where no other leaf is near
+/// (see [`Bvh::crowd_factor`]). Measured with the `frame_times` example
+/// (100,000 objects, slow, means of frames 4 to 23, two sets of three
+/// alternated runs against 0, which is no crowd factor): on 3D `uniform`,
+/// where nearly every object is alone, 9.0, 9.6 and 12.2 ms without, 7.0,
+/// 9.3 and 8.3 with; then 12.9, 14.7 and 14.8 without, 10.7, 9.4 and 9.3
+/// with (12,700 escapes a step instead of 18,200, 2,600 candidates
+/// instead of 1,800). On 2D `uniform` and on `clustered` the two sets
+/// disagreed within the machine's noise (2D `clustered`: 28.7, 29.3, 30.3
+/// ms without and 28.9, 32.5, 34.5 with; then 36.7, 33.2, 30.7 without
+/// and 31.4, 30.3, 30.1 with).
+const CROWD_REACH: f64 = 3.0;
+
 /// A dynamic bounding volume hierarchy (`bvh`) with enlarged leaves.
 ///
 /// Each object has a leaf holding a fat box (its box grown by 5% of its
-/// size on every side and reaching ahead along its last move, up to its
-/// own size; 10 to 18% all round for a new object, whose motion is not
-/// known), so small and steady moves do not touch the tree. New objects
+/// size on every side and reaching ahead along its last move, further
+/// where few others are near, up to its own size; 10 to 18% all round for
+/// a new object, whose motion is not known), so small and steady moves do
+/// not touch the tree. New objects
 /// (their leaves made at the next step, or as a batch built in Morton order
 /// once 1,024 wait, so queries test at most 1,023 of them one by one)
 /// and objects that leave their fat boxes are handled at the next step:
-/// inserted or reinserted when few (one in 16 or fewer), escaped leaves
-/// grown in place with the ancestors refitted when more (in one pass over
+/// inserted or reinserted when few (one in 1,024 or fewer) or when they
+/// jumped (a gap of over 4 times their size), escaped leaves grown in
+/// place with the ancestors refitted when more (in one pass over
 /// the nodes while they are in the order of the last whole build), and
 /// the whole tree rebuilt in Morton order from everyone's current box when
 /// more than a quarter are new or escaped (a scene loaded at once); until
@@ -79,9 +95,11 @@ const PREDICT_STEPS: f64 = 4.0;
 /// order (LBVH) when most of its objects are new (mass inserts), and by
 /// median splits when it grows taller than about twice the balanced
 /// height. When it wears (its surface-area cost, see [`Bvh::quality`],
-/// and its queries' node visits both grown half again since the last
-/// rebuild) it is rebuilt a piece at a time, the worst subtrees first, at
-/// most one leaf in 8 per step, so no step pays for a whole rebuild.
+/// and its queries' node visits both grown by a fifth since the last
+/// rebuild, as objects drift under refits) it is rebuilt whole in the
+/// background: a new tree in Morton order, built at most one leaf in 8
+/// per step, replaces it once complete, so no step pays for a whole
+/// rebuild. ([`Bvh::renew`] rebuilds its worst subtrees instead.)
 ///
 /// Objects whose boxes have not changed for 8 steps (static level
 /// geometry, sleeping bodies) move to a second, resting tree holding
@@ -186,6 +204,11 @@ pub struct Bvh<V: Vector, T = ()> {
     /// were taken: a tree that has since halved or doubled is measured
     /// afresh instead of judged worn.
     pub(super) built_len: usize,
+    /// A whole rebuild of the worn moving tree, done a share per step.
+    pub(super) shadow: Shadow<V>,
+    /// The step count when the surface-area cost was last measured for
+    /// wear.
+    pub(super) wear_checked_at: u32,
 }
 
 impl<V: Vector, T> Default for Bvh<V, T> {
@@ -231,6 +254,8 @@ impl<V: Vector, T> Bvh<V, T> {
             built_cost: f64::INFINITY,
             built_len: 0,
             renewal: Renewal::default(),
+            shadow: Shadow::default(),
+            wear_checked_at: 0,
         }
     }
 
@@ -262,18 +287,16 @@ impl<V: Vector, T> Bvh<V, T> {
         self.resting.len
     }
 
-    /// How many subtrees of a worn moving tree were rebuilt, in all (see
-    /// [`Bvh::rebuilds`] for whole rebuilds). A worn tree is rebuilt a
-    /// piece at a time, the worst subtrees first, at most one leaf in 8
-    /// per step, so no step pays for a whole rebuild.
+    /// How many subtrees were rebuilt by renewals ([`Bvh::renew`]), in
+    /// all (see [`Bvh::rebuilds`] for whole rebuilds).
     pub fn renewed_subtrees(&self) -> u64 {
         self.renewal.subtrees
     }
 
     /// How many times the whole moving tree was rebuilt (mass inserts, many
     /// objects out of their fat boxes, most objects coming to rest, too
-    /// tall; and [`Bvh::rebuild`]). A worn tree is rebuilt a piece at a
-    /// time instead: see [`Bvh::renewed_subtrees`].
+    /// tall, [`Bvh::rebuild`]; and worn, those built in the background
+    /// over several steps).
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
@@ -312,7 +335,20 @@ impl<V: Vector, T> Bvh<V, T> {
     /// [`PREDICT_STEPS`]), so that objects that started together do not
     /// all leave their fat boxes in the same step.
     fn fat_of(&self, i: usize) -> Aabb<V> {
-        Self::fat(&self.boxes[i], self.shift[i], self.fat_jitter(i), FAT_SHARE)
+        let reach = self.fat_jitter(i) * self.crowd_factor(i);
+        Self::fat(&self.boxes[i], self.shift[i], reach, FAT_SHARE)
+    }
+
+    /// How much further than [`PREDICT_STEPS`] object `i`'s fat box reaches
+    /// ahead: `1 + 3 / (1 + c)` for an object whose leaf overlapped `c`
+    /// others' at its last query (4 times alone, 1.25 times among 11),
+    /// 1 when not known. Reach ahead costs candidates only where objects
+    /// crowd; where they do not, it saves escapes.
+    fn crowd_factor(&self, i: usize) -> f64 {
+        match self.candidates.crowd(i as u32) {
+            Some(c) => 1.0 + CROWD_REACH / (1.0 + f64::from(c)),
+            _ => 1.0,
+        }
     }
 
     /// The fat box object `i` gets at the step that settles it: the wider
@@ -461,13 +497,21 @@ impl<V: Vector, T> Bvh<V, T> {
                 // Inserted since the last step, or woken from the resting
                 // tree.
                 self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
-            } else if !many {
+            } else if !many || jumped(&fat, &self.arena.nodes[leaf as usize].bound) {
+                // Few escapes, or a jump (a teleport): grown in place, its
+                // leaf would stretch its ancestors across the world.
+                // Measured with the `wear_probe` example of collide-bench
+                // (20,000 objects, 4% jumping anywhere each step): steps
+                // of 43 to 89 ms with jumps grown in place (surface-area
+                // cost 281 after the build, then up to 9,500), 0.7 to 1
+                // ms with them reinserted (cost 294 to 342).
                 self.arena.remove_leaf(leaf);
                 self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
             }
         }
         if many {
-            // Grown in place, the ancestors refitted once each: the tree
+            // The others grown in place (the reinserted ones' bounds are
+            // set already), the ancestors refitted once each: the tree
             // keeps its shape (and wears: see `keep_balanced`).
             let (leaf_of, fat) = (&self.leaf_of, &self.fat);
             let leaves = self
@@ -522,12 +566,12 @@ impl<V: Vector, T> Bvh<V, T> {
 
     /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
     /// the fastest build) after mass inserts, and by median splits
-    /// (balanced) when it is far taller than a balanced one; a piece at a
-    /// time when worn (its queries' node visits and its surface-area cost have
-    /// both grown past [`QUALITY_SLACK`] times their values after the last
-    /// rebuild): the worst subtrees by median splits, at most one leaf in
-    /// [`RENEW_SHARE`] per step, until every leaf has been rebuilt once
-    /// (see `renew.rs`).
+    /// (balanced) when it is far taller than a balanced one; in the
+    /// background when worn (its queries' node visits and its surface-area
+    /// cost have both grown past [`QUALITY_SLACK`] times their values after
+    /// the last rebuild): in Morton order, at most one leaf in
+    /// [`SHADOW_SHARE`] per step (see `shadow.rs`). A renewal
+    /// ([`Bvh::renew`], `renew.rs`) runs its course first.
     /// Measured (collide-bench and 30-frame runs at 100,000 objects, 2D and
     /// 3D, `uniform` and `clustered`): rebuilding worn trees by binned SAH
     /// was 1.3 to 1.8 times slower per frame than by median splits on
@@ -540,6 +584,29 @@ impl<V: Vector, T> Bvh<V, T> {
         let mass_insert = self.inserted > 64 && 2 * self.inserted > self.moving.len();
         let too_tall = self.arena.height() > 2 * balanced + 4;
         let m = self.moving.len();
+        if self.shadow.running() {
+            let budget = (m / SHADOW_SHARE).max(SHADOW_MIN);
+            if self.shadow.advance(budget)
+                && self
+                    .shadow
+                    .finish(&self.moving, &self.moving_at, &self.leaf_of, &self.fat)
+            {
+                std::mem::swap(&mut self.arena, &mut self.shadow.arena);
+                Shadow::relink(&self.arena, &mut self.leaf_of);
+                for k in 0..self.shadow.jumped.len() {
+                    let i = self.shadow.jumped[k];
+                    self.arena.remove_leaf(self.leaf_of[i as usize]);
+                    let fat = self.fat[i as usize];
+                    self.leaf_of[i as usize] = self.arena.insert_leaf(i, fat);
+                }
+                self.renewal.cancel();
+                self.built_cost = self.arena.built_sah_cost();
+                self.built_len = m;
+                self.built_visits = f64::INFINITY;
+                self.rebuilds += 1;
+            }
+            return;
+        }
         if self.renewal.running() {
             let budget = (m / RENEW_SHARE).max(RENEW_MIN);
             let leaf_of = &mut self.leaf_of;
@@ -560,9 +627,17 @@ impl<V: Vector, T> Bvh<V, T> {
         // Worn: the fresh objects' queries visit far more nodes than the
         // first ones after the last rebuild (free to measure, and what a
         // worn tree costs); confirmed by the surface-area cost.
-        let worn = self.moving.len() > 64
-            && self.visits > QUALITY_SLACK * self.built_visits
-            && self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost;
+        // The surface-area cost takes a pass over every node: measured at
+        // most every [`WEAR_CHECK_STEPS`] steps (in a profile of
+        // `frame_times bvh 100000 slow clustered 30 3`, whose visits stay
+        // past the slack while the cost does not, 5.1% of the time every
+        // step, 2.3% every 4).
+        let due = self.steps.wrapping_sub(self.wear_checked_at) >= WEAR_CHECK_STEPS;
+        let worn =
+            self.moving.len() > 64 && self.visits > QUALITY_SLACK * self.built_visits && due && {
+                self.wear_checked_at = self.steps;
+                self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost
+            };
         if mass_insert || too_tall {
             self.rebuild_moving(if mass_insert {
                 BvhBuild::Morton
@@ -570,7 +645,13 @@ impl<V: Vector, T> Bvh<V, T> {
                 BvhBuild::Median
             });
         } else if worn {
-            self.renewal.start(m);
+            let (leaf_of, fat) = (&self.leaf_of, &self.fat);
+            let objects = self.moving.iter().map(|&i| (i, fat[i as usize]));
+            self.shadow.start(
+                objects.filter(|&(i, _)| leaf_of[i as usize] != NONE),
+                &mut self.leaves,
+                &mut self.build_scratch,
+            );
         }
     }
 
@@ -641,6 +722,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// woken first) at their current boxes.
     fn rebuild_moving(&mut self, method: BvhBuild) {
         self.renewal.cancel();
+        self.shadow.cancel();
         self.wake_escaped();
         self.inserted = 0;
         self.placed_early = 0;
@@ -672,12 +754,17 @@ impl<V: Vector, T> Bvh<V, T> {
 const PENDING_BATCH: usize = 1024;
 
 /// More escaped objects than one in this many: grow their leaves in place
-/// and refit rather than reinsert them (a reinsertion costs a descent and
-/// rotations; a refit a walk up while bounds change). Measured before the
-/// leaves reached ahead (collide-bench, BENCHMARKS.md "Trees and the
-/// BVH"): rebuilding rather than reinserting past this share was 1.9 to
-/// 3.4 times faster per frame under fast motion.
-const ESCAPED_SHARE: usize = 16;
+/// and refit rather than reinsert them. A reinsertion takes a walk down and
+/// two up with rotations, about 2 us each at 100,000 objects against under
+/// 1 us for the query and refit of an escape grown in place: with 5,000 to
+/// 6,000 escapes a step, reinserted under the old share of 16, steps took
+/// 10 to 12 ms, grown in place 4 to 5 ms (`frame_times bvh 100000 slow
+/// uniform 24 3`, reach 4 times further). With the reach scaled by the
+/// crowd ([`Bvh::crowd_factor`]) escapes fall under one in 16, where
+/// reinserting them also wore the tree: 2D `clustered` slow at 100,000, means
+/// of frames 4 to 23 of 36 to 39 ms reinserting against 26 to 27 growing in
+/// place (`frame_times bvh 100000 slow clustered 24`, three runs each).
+const ESCAPED_SHARE: usize = 1024;
 
 /// More escaped objects than one in this many: rebuild the whole moving
 /// tree in Morton order rather than refit it (fast motion: a refitted tree
@@ -687,13 +774,27 @@ const ESCAPED_SHARE: usize = 16;
 const REBUILD_SHARE: usize = 4;
 
 /// Rebuild when the nodes visited per query and the surface-area cost
-/// both exceed their values after the last rebuild by this factor.
-const QUALITY_SLACK: f64 = 1.5;
+/// both exceed their values after the last rebuild by this factor. Under
+/// slow motion the cost grows about 1% a step after a rebuild (2D
+/// `uniform` at 100,000 objects), so the background rebuild runs about
+/// every 20 steps. Means of frames 20 to 199 of `frame_times bvh 100000
+/// slow uniform 200`, three alternated runs: 9.2, 9.3 and 8.9 ms with 1.2;
+/// 10.8, 9.8 and 9.4 ms with 1.5.
+const QUALITY_SLACK: f64 = 1.2;
+
+/// Steps between two measures of the surface-area cost for wear.
+const WEAR_CHECK_STEPS: u32 = 4;
 
 /// A worn tree is rebuilt at most one leaf in this many per step (and at
 /// least [`RENEW_MIN`] leaves), so no step pays for a whole rebuild.
 const RENEW_SHARE: usize = 8;
 const RENEW_MIN: usize = 1024;
+
+/// A worn moving tree is rebuilt whole in the background (see
+/// `shadow.rs`), at most one leaf in this many per step (and at least
+/// [`SHADOW_MIN`]).
+const SHADOW_SHARE: usize = 8;
+const SHADOW_MIN: usize = 1024;
 
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn name(&self) -> &str {
@@ -732,6 +833,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.escaped_at[i] = self.escaped.len() as u32;
         self.escaped.push(i as u32);
         self.candidates.mark(i as u32);
+        self.candidates.forget_crowd(i as u32);
         self.inserted += 1;
         if self.pending_len >= PENDING_BATCH {
             self.place_pending();

@@ -10,6 +10,7 @@ mod quality;
 mod ray;
 mod renew;
 mod rest;
+mod shadow;
 mod snapshot;
 mod tree;
 mod view;

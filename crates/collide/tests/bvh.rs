@@ -276,7 +276,7 @@ fn churn_of_resting_objects_does_not_rebuild_the_whole_tree() {
 }
 
 #[test]
-fn escapes_are_refitted_or_rebuilt_by_their_share_and_stay_exact() {
+fn escapes_rebuild_the_tree_only_past_a_quarter_and_stay_exact() {
     // 1,000 boxes on a lattice; then 1% of them, 20%, and 80% jump by
     // half a lattice step (far out of their fat boxes).
     let lattice = |id: u64, shift: f32| {

@@ -17,8 +17,8 @@ const CANDIDATE_CHECK_LIMIT: usize = 300;
 impl<V: Vector, T> Bvh<V, T> {
     /// Checks the trees' invariants and names the first one broken: every
     /// internal bound holds its children's, every leaf holds its object's
-    /// box (a fat box in the moving tree, the exact box in the resting
-    /// one), parent links and heights agree, every live object has exactly
+    /// box (in the moving tree the fat box it keeps for the object, in the
+    /// resting one the exact box), parent links and heights agree, every live object has exactly
     /// one leaf, in the tree its state says (objects inserted since the
     /// last step get theirs at the step), and the resting tree's pair list
     /// is exact.
@@ -111,6 +111,11 @@ impl<V: Vector, T> Bvh<V, T> {
                 }
                 if resting && self.escaped_at[i] == NONE && node.bound != self.boxes[i] {
                     return Err(format!("resting leaf {n} is not object {i}'s box"));
+                }
+                // What keeps the candidate pairs valid when a tree built in
+                // the background replaces this one.
+                if !resting && self.fat.get(i) != Some(&node.bound) {
+                    return Err(format!("moving leaf {n} is not object {i}'s fat box"));
                 }
                 if node.height != 0 {
                     return Err(format!("{which} leaf {n} has height {}", node.height));

@@ -84,7 +84,8 @@ const CROWD_REACH: f64 = 3.0;
 /// once 1,024 wait, so queries test at most 1,023 of them one by one)
 /// and objects that leave their fat boxes are handled at the next step:
 /// inserted or reinserted when few (one in 1,024 or fewer) or when they
-/// jumped (a gap of over 4 times their size), escaped leaves grown in
+/// jumped (a gap of over 4 times the size of their fat box), escaped
+/// leaves grown in
 /// place with the ancestors refitted when more (in one pass over
 /// the nodes while they are in the order of the last whole build), and
 /// the whole tree rebuilt in Morton order from everyone's current box when
@@ -98,8 +99,11 @@ const CROWD_REACH: f64 = 3.0;
 /// and its queries' node visits both grown by a fifth since the last
 /// rebuild, as objects drift under refits) it is rebuilt whole in the
 /// background: a new tree in Morton order, built at most one leaf in 8
-/// per step, replaces it once complete, so no step pays for a whole
-/// rebuild. ([`Bvh::renew`] rebuilds its worst subtrees instead.)
+/// per step (at least 1,024), replaces it once complete (mended for the
+/// objects that arrived, left or jumped meanwhile), so no step pays for a
+/// whole rebuild, unless objects join, leave or jump so fast (teleports,
+/// churn) that mending would cost more: then it is rebuilt whole at once.
+/// ([`Bvh::renew`] rebuilds its worst subtrees a piece at a time.)
 ///
 /// Objects whose boxes have not changed for 8 steps (static level
 /// geometry, sleeping bodies) move to a second, resting tree holding
@@ -209,6 +213,11 @@ pub struct Bvh<V: Vector, T = ()> {
     /// The step count when the surface-area cost was last measured for
     /// wear.
     pub(super) wear_checked_at: u32,
+    /// Objects that joined or left the moving tree or jumped since the last
+    /// step, and the recent steps' average of that (what a background
+    /// rebuild would have to mend at its end).
+    pub(super) moving_changes: usize,
+    pub(super) change_rate: f64,
 }
 
 impl<V: Vector, T> Default for Bvh<V, T> {
@@ -256,6 +265,8 @@ impl<V: Vector, T> Bvh<V, T> {
             renewal: Renewal::default(),
             shadow: Shadow::default(),
             wear_checked_at: 0,
+            moving_changes: 0,
+            change_rate: 0.0,
         }
     }
 
@@ -333,7 +344,8 @@ impl<V: Vector, T> Bvh<V, T> {
     /// Object `i`'s fat box now. How far it reaches ahead varies from one
     /// object and step to the next (a hash of both, 0.25 to 1.75 times
     /// [`PREDICT_STEPS`]), so that objects that started together do not
-    /// all leave their fat boxes in the same step.
+    /// all leave their fat boxes in the same step, and with its crowd (1 to
+    /// 4 times that: [`Bvh::crowd_factor`]); at most its own size.
     fn fat_of(&self, i: usize) -> Aabb<V> {
         let reach = self.fat_jitter(i) * self.crowd_factor(i);
         Self::fat(&self.boxes[i], self.shift[i], reach, FAT_SHARE)
@@ -464,6 +476,7 @@ impl<V: Vector, T> Bvh<V, T> {
             self.resting.leave(i as u32, self.leaf_of[i]);
             self.leaf_of[i] = NONE;
             self.start_moving(i);
+            self.moving_changes += 1;
         }
     }
 
@@ -497,16 +510,20 @@ impl<V: Vector, T> Bvh<V, T> {
                 // Inserted since the last step, or woken from the resting
                 // tree.
                 self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
-            } else if !many || jumped(&fat, &self.arena.nodes[leaf as usize].bound) {
-                // Few escapes, or a jump (a teleport): grown in place, its
-                // leaf would stretch its ancestors across the world.
+            } else {
+                // Few escapes, or a jump (a teleport): if grown in place,
+                // its leaf would stretch its ancestors across the world.
                 // Measured with the `wear_probe` example of collide-bench
                 // (20,000 objects, 4% jumping anywhere each step): steps
                 // of 43 to 89 ms with jumps grown in place (surface-area
                 // cost 281 after the build, then up to 9,500), 0.7 to 1
                 // ms with them reinserted (cost 294 to 342).
-                self.arena.remove_leaf(leaf);
-                self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
+                let jump = jumped(&fat, &self.arena.nodes[leaf as usize].bound);
+                if !many || jump {
+                    self.moving_changes += usize::from(jump);
+                    self.arena.remove_leaf(leaf);
+                    self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
+                }
             }
         }
         if many {
@@ -562,16 +579,19 @@ impl<V: Vector, T> Bvh<V, T> {
             &mut |object: u32, leaf: u32| leaf_of[object as usize] = leaf,
         );
         self.reinserts += self.arrivals.len() as u64;
+        self.moving_changes += self.arrivals.len();
     }
 
     /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
     /// the fastest build) after mass inserts, and by median splits
-    /// (balanced) when it is far taller than a balanced one; in the
+    /// (balanced) when it is far taller than a balanced one (either drops
+    /// any renewal or background rebuild running); in the
     /// background when worn (its queries' node visits and its surface-area
     /// cost have both grown past [`QUALITY_SLACK`] times their values after
     /// the last rebuild): in Morton order, at most one leaf in
-    /// [`SHADOW_SHARE`] per step (see `shadow.rs`). A renewal
-    /// ([`Bvh::renew`], `renew.rs`) runs its course first.
+    /// [`SHADOW_SHARE`] per step (see `shadow.rs`), or at once when
+    /// objects join, leave or jump too fast (see [`SHADOW_FIX_SHARE`]). A
+    /// renewal ([`Bvh::renew`], `renew.rs`) runs its course first.
     /// Measured (collide-bench and 30-frame runs at 100,000 objects, 2D and
     /// 3D, `uniform` and `clustered`): rebuilding worn trees by binned SAH
     /// was 1.3 to 1.8 times slower per frame than by median splits on
@@ -584,27 +604,19 @@ impl<V: Vector, T> Bvh<V, T> {
         let mass_insert = self.inserted > 64 && 2 * self.inserted > self.moving.len();
         let too_tall = self.arena.height() > 2 * balanced + 4;
         let m = self.moving.len();
+        let changes = std::mem::take(&mut self.moving_changes) as f64;
+        self.change_rate = 0.75 * self.change_rate + 0.25 * changes;
+        if mass_insert || too_tall {
+            // Cancels any renewal or background rebuild.
+            self.rebuild_moving(if mass_insert {
+                BvhBuild::Morton
+            } else {
+                BvhBuild::Median
+            });
+            return;
+        }
         if self.shadow.running() {
-            let budget = (m / SHADOW_SHARE).max(SHADOW_MIN);
-            if self.shadow.advance(budget)
-                && self
-                    .shadow
-                    .finish(&self.moving, &self.moving_at, &self.leaf_of, &self.fat)
-            {
-                std::mem::swap(&mut self.arena, &mut self.shadow.arena);
-                Shadow::relink(&self.arena, &mut self.leaf_of);
-                for k in 0..self.shadow.jumped.len() {
-                    let i = self.shadow.jumped[k];
-                    self.arena.remove_leaf(self.leaf_of[i as usize]);
-                    let fat = self.fat[i as usize];
-                    self.leaf_of[i as usize] = self.arena.insert_leaf(i, fat);
-                }
-                self.renewal.cancel();
-                self.built_cost = self.arena.built_sah_cost();
-                self.built_len = m;
-                self.built_visits = f64::INFINITY;
-                self.rebuilds += 1;
-            }
+            self.advance_shadow();
             return;
         }
         if self.renewal.running() {
@@ -638,12 +650,12 @@ impl<V: Vector, T> Bvh<V, T> {
                 self.wear_checked_at = self.steps;
                 self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost
             };
-        if mass_insert || too_tall {
-            self.rebuild_moving(if mass_insert {
-                BvhBuild::Morton
-            } else {
-                BvhBuild::Median
-            });
+        // A scene that changes so fast that a background rebuild would have
+        // to mend more than it may at its end: rebuilt whole now.
+        let build_steps = m.div_ceil((m / SHADOW_SHARE).max(SHADOW_MIN)) + 1;
+        let busy = self.change_rate * build_steps as f64 > (m / SHADOW_FIX_SHARE) as f64;
+        if worn && busy {
+            self.rebuild_moving(BvhBuild::Morton);
         } else if worn {
             let (leaf_of, fat) = (&self.leaf_of, &self.fat);
             let objects = self.moving.iter().map(|&i| (i, fat[i as usize]));
@@ -652,6 +664,45 @@ impl<V: Vector, T> Bvh<V, T> {
                 &mut self.leaves,
                 &mut self.build_scratch,
             );
+        }
+    }
+
+    /// Places the background rebuild's share of leaves for this step; when
+    /// all are placed, swaps the new tree in and mends it (objects that
+    /// jumped, arrived or left meanwhile), or, when more than one leaf in
+    /// [`SHADOW_FIX_SHARE`] would need mending (teleports, churn), drops it
+    /// and rebuilds the tree whole now.
+    fn advance_shadow(&mut self) {
+        let m = self.moving.len();
+        let budget = (m / SHADOW_SHARE).max(SHADOW_MIN);
+        if !self.shadow.advance(budget) {
+            return;
+        }
+        let max_fixes = m / SHADOW_FIX_SHARE;
+        if !self
+            .shadow
+            .finish(m, &self.moving_at, &self.leaf_of, &self.fat, max_fixes)
+        {
+            self.rebuild_moving(BvhBuild::Morton);
+            return;
+        }
+        std::mem::swap(&mut self.arena, &mut self.shadow.arena);
+        let mended = self.shadow.mend(
+            &mut self.arena,
+            &self.moving,
+            &self.moving_at,
+            &mut self.leaf_of,
+            &self.fat,
+        );
+        self.renewal.cancel();
+        self.rebuilds += 1;
+        if mended == 0 {
+            self.built_cost = self.arena.built_sah_cost();
+            self.built_len = m;
+            self.built_visits = f64::INFINITY;
+        } else {
+            // The cost summed by the build misses the mended leaves.
+            self.rebaseline();
         }
     }
 
@@ -691,10 +742,12 @@ impl<V: Vector, T> Bvh<V, T> {
     }
 
     /// Starts rebuilding the moving tree a piece at a time over the next
-    /// steps (the worst subtrees first, at most one leaf in 8 per step),
-    /// as the step does by itself when the tree wears: the gentle
-    /// alternative to [`Bvh::rebuild`] when a frame must not spike, for
-    /// example after many objects were teleported.
+    /// steps (the worst subtrees first, at most one leaf in 8 per step and
+    /// at least 1,024), instead of any whole rebuild running in the
+    /// background: the gentle alternative to [`Bvh::rebuild`] when a frame
+    /// must not spike, for example after many objects were teleported. (A
+    /// worn tree is rebuilt whole by the step itself, in the background
+    /// unless objects join, leave or jump too fast for that.)
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Bvh};
@@ -713,6 +766,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn renew(&mut self) {
+        self.shadow.cancel();
         if !self.moving.is_empty() {
             self.renewal.start(self.moving.len());
         }
@@ -764,6 +818,8 @@ const PENDING_BATCH: usize = 1024;
 /// reinserting them also wore the tree: 2D `clustered` slow at 100,000, means
 /// of frames 4 to 23 of 36 to 39 ms reinserting against 26 to 27 growing in
 /// place (`frame_times bvh 100000 slow clustered 24`, three runs each).
+/// Below 1,025 moving objects (and above 64) every escape is grown in
+/// place, unless it jumped.
 const ESCAPED_SHARE: usize = 1024;
 
 /// More escaped objects than one in this many: rebuild the whole moving
@@ -795,6 +851,21 @@ const RENEW_MIN: usize = 1024;
 /// [`SHADOW_MIN`]).
 const SHADOW_SHARE: usize = 8;
 const SHADOW_MIN: usize = 1024;
+
+/// The background rebuild is dropped, and the tree rebuilt whole at once,
+/// when more than one leaf in this many would need mending after the swap
+/// (each a removal or insertion of about 2 us at 100,000 objects); and a
+/// worn tree is rebuilt whole at once, without trying, when the objects
+/// that joined, left or jumped in the recent steps say as much. Under the
+/// `teleport` motion (5% of the objects jump each step) a third of the
+/// leaves jump during a build, under `churn` (1% inserted and 1% removed)
+/// a sixth change: there steps are slow already (reinsertions), and a whole
+/// rebuild (5 to 8 ms at 100,000) is the smaller cost. Renewing the tree a
+/// piece at a time instead left 2D `uniform` teleport steps slowing from
+/// 31 to 60 ms over 150 frames (`frame_times bvh 100000 teleport uniform
+/// 150`); the old BVH, which grew the teleported leaves in place, took up
+/// to 5.4 s a frame there.
+const SHADOW_FIX_SHARE: usize = 64;
 
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn name(&self) -> &str {
@@ -835,6 +906,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.candidates.mark(i as u32);
         self.candidates.forget_crowd(i as u32);
         self.inserted += 1;
+        self.moving_changes += 1;
         if self.pending_len >= PENDING_BATCH {
             self.place_pending();
         }
@@ -876,6 +948,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
                 self.arena.remove_leaf(self.leaf_of[i]);
             }
             self.stop_moving(i);
+            self.moving_changes += 1;
         }
         self.leaf_of[i] = NONE;
         if std::mem::take(&mut self.pending[i]) {

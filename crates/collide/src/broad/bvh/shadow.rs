@@ -80,12 +80,16 @@ pub(super) struct Shadow<V: Vector> {
     running: bool,
     /// Objects that jumped far from their box of the start while the tree
     /// was built (teleports): after [`Shadow::finish`] their leaves in the
-    /// new tree still hold that box and must be reinserted with their fat
-    /// box of now.
+    /// new tree still hold that box ([`Shadow::mend`] reinserts them).
     pub(super) jumped: Vec<u32>,
-    /// Background rebuilds finished, and dropped, in all.
+    /// Leaves of the new tree whose objects left the moving tree while it
+    /// was built (removed, at rest): [`Shadow::mend`] takes them out.
+    gone: Vec<u32>,
+    /// Background rebuilds finished, and dropped, in all, and leaves
+    /// mended after the swaps.
     pub(super) finished: u64,
     pub(super) dropped: u64,
+    pub(super) mended: u64,
 }
 
 impl<V: Vector> Shadow<V> {
@@ -187,47 +191,44 @@ impl<V: Vector> Shadow<V> {
         self.tasks.is_empty()
     }
 
-    /// Completes the tree once [`Shadow::advance`] has placed every node:
-    /// if its leaves' objects are exactly the `moving` objects (each with
-    /// a leaf, `leaf_of[i] != NONE`), gives each leaf its object's fat box
-    /// of now (but for [`Shadow::jumped`]) and every internal node its
-    /// bound and height, and returns true (swap `self.arena` in, call
-    /// [`Shadow::relink`], and reinsert the jumped objects). Returns
-    /// false, dropping the tree, if the moving objects changed meanwhile.
+    /// Completes the tree once [`Shadow::advance`] has placed every node.
+    /// Each leaf whose object still moves with a leaf (`moving_at[i]` and
+    /// `leaf_of[i]` not `NONE`) takes the object's fat box of now, but for
+    /// objects that [`jumped`] far meanwhile, which keep the copied box and
+    /// are listed in [`Shadow::jumped`]; leaves of objects that left the
+    /// moving tree meanwhile (removed, at rest) are listed in
+    /// [`Shadow::gone`]. Every internal node gets its bound and height.
+    /// Returns true when the caller is to swap `self.arena` in and mend it
+    /// (see [`Shadow::mend`]); false, dropping the tree, when more than
+    /// `max_fixes` leaves would need mending (gone, jumped, or moving
+    /// objects without a leaf in it: `moving_len` of them move now).
     pub(super) fn finish(
         &mut self,
-        moving: &[u32],
+        moving_len: usize,
         moving_at: &[u32],
         leaf_of: &[u32],
         fat: &[Aabb<V>],
+        max_fixes: usize,
     ) -> bool {
         debug_assert!(self.running && self.tasks.is_empty());
         self.running = false;
-        let has_leaf = |i: u32| {
-            let k = i as usize;
-            moving_at.get(k).is_some_and(|&at| at != NONE)
-                && leaf_of.get(k).is_some_and(|&leaf| leaf != NONE)
-        };
-        // The leaves' objects are distinct, so equal counts and each one
-        // moving with a leaf mean the same set.
-        if self.leaves.len() != moving.len() || !self.leaves.iter().all(|&(i, _)| has_leaf(i)) {
-            self.dropped += 1;
-            return false;
-        }
         let arena = &mut self.arena;
         let mut built_area = 0.0;
         self.jumped.clear();
+        self.gone.clear();
         for k in (0..arena.nodes.len()).rev() {
             let node = &arena.nodes[k];
             if node.is_leaf() {
                 let object = node.object;
-                if !jumped(&fat[object as usize], &node.bound) {
-                    arena.nodes[k].bound = fat[object as usize];
-                } else {
+                if !moves_with_leaf(object, moving_at, leaf_of) {
+                    self.gone.push(k as u32);
+                } else if jumped(&fat[object as usize], &node.bound) {
                     // Jumped far since the copy: its place in the Morton
                     // order is wrong. It keeps the copied box for now and
-                    // is reinserted after the swap (see `jumped`).
+                    // is reinserted after the swap.
                     self.jumped.push(object);
+                } else {
+                    arena.nodes[k].bound = fat[object as usize];
                 }
                 continue;
             }
@@ -241,6 +242,14 @@ impl<V: Vector> Shadow<V> {
             n.bound = bound;
             n.height = height;
         }
+        // The leaves kept are of distinct moving objects; the others that
+        // move arrived meanwhile.
+        let kept = self.leaves.len() - self.gone.len();
+        let arrived = moving_len.saturating_sub(kept);
+        if self.gone.len() + self.jumped.len() + arrived > max_fixes {
+            self.dropped += 1;
+            return false;
+        }
         arena.built_area = built_area;
         // Allocated in pre-order, none freed (the arena was reset).
         arena.preorder = true;
@@ -249,14 +258,55 @@ impl<V: Vector> Shadow<V> {
     }
 
     /// After the new tree was swapped in (the old one is now
-    /// `self.arena`): points `leaf_of` at the new leaves.
-    pub(super) fn relink(new: &Arena<V>, leaf_of: &mut [u32]) {
-        for (k, node) in new.nodes.iter().enumerate() {
-            if node.is_leaf() {
+    /// `self.arena`): points `leaf_of` at its leaves, takes out the leaves
+    /// listed in [`Shadow::gone`], reinserts the objects that jumped with
+    /// their fat boxes, and inserts the moving objects that have no leaf
+    /// in it (inserted or woken meanwhile). Returns how many leaves it
+    /// mended.
+    pub(super) fn mend(
+        &mut self,
+        tree: &mut Arena<V>,
+        moving: &[u32],
+        moving_at: &[u32],
+        leaf_of: &mut [u32],
+        fat: &[Aabb<V>],
+    ) -> usize {
+        for (k, node) in tree.nodes.iter().enumerate() {
+            if node.is_leaf() && moves_with_leaf(node.object, moving_at, leaf_of) {
                 leaf_of[node.object as usize] = k as u32;
             }
         }
+        // Before any removal: a moving object's `leaf_of` that does not
+        // name a leaf of it here still names its leaf in the old tree.
+        let mut fixes = 0;
+        for &i in moving {
+            let leaf = leaf_of[i as usize];
+            let here = tree
+                .nodes
+                .get(leaf as usize)
+                .is_some_and(|n| n.is_leaf() && n.object == i);
+            if !here {
+                leaf_of[i as usize] = tree.insert_leaf(i, fat[i as usize]);
+                fixes += 1;
+            }
+        }
+        for &leaf in &self.gone {
+            tree.remove_leaf(leaf);
+        }
+        for &i in &self.jumped {
+            tree.remove_leaf(leaf_of[i as usize]);
+            leaf_of[i as usize] = tree.insert_leaf(i, fat[i as usize]);
+        }
+        let fixes = fixes + self.gone.len() + self.jumped.len();
+        self.mended += fixes as u64;
+        fixes
     }
+}
+
+/// Whether object `i` is in the moving tree with a leaf.
+fn moves_with_leaf(i: u32, moving_at: &[u32], leaf_of: &[u32]) -> bool {
+    let k = i as usize;
+    moving_at.get(k).is_some_and(|&at| at != NONE) && leaf_of.get(k).is_some_and(|&l| l != NONE)
 }
 
 #[cfg(test)]
@@ -306,7 +356,7 @@ mod tests {
             }
         }
         assert!(steps >= 6, "{steps} steps for {n} leaves at 700 a step");
-        assert!(shadow.finish(&moving, &moving_at, &leaf_of, &fat));
+        assert!(shadow.finish(moving.len(), &moving_at, &leaf_of, &fat, 1000));
         let mut jumped = shadow.jumped.clone();
         jumped.sort_unstable();
         let jumpers: Vec<u32> = (0..n).filter(|&i| jumps(i as usize)).collect();
@@ -336,32 +386,37 @@ mod tests {
     }
 
     #[test]
-    fn a_background_build_is_dropped_when_the_moving_objects_changed() {
+    fn a_background_build_lists_what_changed_and_is_dropped_past_the_limit() {
         let mut rng = SceneRng::new(12);
         let fat = random_leaves(100, &mut rng);
-        let moving: Vec<u32> = (0..100).collect();
         let mut shadow: Shadow<Vec2> = Shadow::default();
-        // One object came to rest (left the moving list) meanwhile.
-        shadow.start(
-            moving.iter().map(|&i| (i, fat[i as usize])),
-            &mut Vec::new(),
-            &mut BuildScratch::default(),
-        );
-        while !shadow.advance(10) {}
+        let build = |shadow: &mut Shadow<Vec2>, objects: u32| {
+            let boxes = (0..objects).map(|i| (i, fat[i as usize]));
+            shadow.start(boxes, &mut Vec::new(), &mut BuildScratch::default());
+            while !shadow.advance(10) {}
+        };
+        let leaf_of = [0u32; 100];
+        // Object 40 left the moving tree meanwhile (removed or at rest).
         let mut moving_at: Vec<u32> = (0..100).collect();
         moving_at[40] = NONE;
-        let fewer: Vec<u32> = (0..100).filter(|&i| i != 40).collect();
-        assert!(!shadow.finish(&fewer, &moving_at, &[0; 100], &fat));
-        // One object was inserted meanwhile and has its leaf.
-        shadow.start(
-            moving.iter().take(99).map(|&i| (i, fat[i as usize])),
-            &mut Vec::new(),
-            &mut BuildScratch::default(),
-        );
-        while !shadow.advance(10) {}
+        build(&mut shadow, 100);
+        assert!(!shadow.finish(99, &moving_at, &leaf_of, &fat, 0));
+        build(&mut shadow, 100);
+        assert!(shadow.finish(99, &moving_at, &leaf_of, &fat, 1));
+        let gone: Vec<u32> = shadow
+            .gone
+            .iter()
+            .map(|&l| shadow.arena.nodes[l as usize].object)
+            .collect();
+        assert_eq!(gone, [40]);
+        // Object 99 arrived meanwhile (inserted, or woken).
         let moving_at: Vec<u32> = (0..100).collect();
-        assert!(!shadow.finish(&moving, &moving_at, &[0; 100], &fat));
-        assert_eq!((shadow.finished, shadow.dropped), (0, 2));
+        build(&mut shadow, 99);
+        assert!(!shadow.finish(100, &moving_at, &leaf_of, &fat, 0));
+        build(&mut shadow, 99);
+        assert!(shadow.finish(100, &moving_at, &leaf_of, &fat, 1));
+        assert!(shadow.gone.is_empty() && shadow.jumped.is_empty());
+        assert_eq!((shadow.finished, shadow.dropped), (2, 2));
         assert!(!shadow.running());
     }
 
@@ -377,13 +432,17 @@ mod tests {
         pairs
     }
 
-    #[test]
-    fn a_tree_worn_by_drift_is_rebuilt_in_the_background_and_stays_exact() {
-        // 3,000 boxes drifting at steady, varied velocities (the tree wears
-        // under refits), 0.3% jumping anywhere each step (reinserted, or
-        // jumped while a background build runs), and at step 90, while a
-        // build runs, one insert (the build is dropped). The pairs equal
-        // brute force's after every step.
+    /// 3,000 boxes drifting at steady, varied velocities (the tree wears
+    /// under refits), `jump_share` of them jumping anywhere each step
+    /// (reinserted, or jumped while a background build runs); object 0
+    /// still but for steps 30 to 39 and 70 to 79 (it comes to rest and
+    /// wakes); and while builds run, one insert, one removal and one
+    /// removal with an insert into the freed slot. Checks that the pairs
+    /// equal brute force's after every step and that `validate` holds
+    /// (every moving leaf is its object's fat box); returns the BVH, the
+    /// changes made during builds and the most objects that jumped during
+    /// one.
+    fn drift(jump_share: f32) -> (crate::Bvh<Vec2, u32>, usize, usize) {
         use crate::{Aabb2, BroadPhase, Brute, Bvh};
         let mut rng = SceneRng::new(21);
         let n = 3000usize;
@@ -397,27 +456,42 @@ mod tests {
         let mut handles = Vec::new();
         for (i, &c) in centres.iter().enumerate() {
             let i = i as u32;
-            handles.push((
+            handles.push(Some((
                 bvh.insert(boxed(c), i).unwrap(),
                 brute.insert(boxed(c), i).unwrap(),
-            ));
+            )));
         }
-        let (mut dropped_by_insert, mut jumped) = (false, 0);
+        let (mut changes, mut jumped) = (0, 0);
         for step in 0..160 {
             for (i, c) in centres.iter_mut().enumerate() {
-                if rng.unit() < 0.003 {
+                let Some((ours, theirs)) = handles[i] else {
+                    continue;
+                };
+                if i == 0 && !(30..40).contains(&step) && !(70..80).contains(&step) {
+                    continue;
+                }
+                if rng.unit() < jump_share {
                     *c = spot(&mut rng);
                 } else {
                     *c += velocities[i];
                 }
-                bvh.update(handles[i].0, boxed(*c)).unwrap();
-                brute.update(handles[i].1, boxed(*c)).unwrap();
+                bvh.update(ours, boxed(*c)).unwrap();
+                brute.update(theirs, boxed(*c)).unwrap();
             }
-            if step >= 90 && !dropped_by_insert && bvh.shadow.running() {
-                let c = spot(&mut rng);
-                bvh.insert(boxed(c), n as u32).unwrap();
-                brute.insert(boxed(c), n as u32).unwrap();
-                dropped_by_insert = true;
+            if bvh.shadow.running() && changes < 3 {
+                let victim = 100 + changes;
+                if changes > 0 {
+                    let (ours, theirs) = handles[victim].take().unwrap();
+                    bvh.remove(ours).unwrap();
+                    brute.remove(theirs).unwrap();
+                }
+                if changes != 1 {
+                    let c = spot(&mut rng);
+                    let value = (n + changes) as u32;
+                    bvh.insert(boxed(c), value).unwrap();
+                    brute.insert(boxed(c), value).unwrap();
+                }
+                changes += 1;
             }
             let (ours, theirs) = (bvh.step().clone(), brute.step().clone());
             assert_eq!(
@@ -430,10 +504,26 @@ mod tests {
                 .unwrap_or_else(|e| panic!("step {step}: {e}"));
             jumped = jumped.max(bvh.shadow.jumped.len());
         }
-        assert!(dropped_by_insert, "no background build ran after step 90");
-        assert!(bvh.shadow.finished >= 2, "{} finished", bvh.shadow.finished);
-        assert!(bvh.shadow.dropped >= 1, "{} dropped", bvh.shadow.dropped);
-        assert!(jumped > 0, "no object jumped during a background build");
-        assert_eq!(bvh.resting(), 1, "all but the one inserted move");
+        (bvh, changes, jumped)
+    }
+
+    #[test]
+    fn a_tree_worn_by_drift_is_rebuilt_in_the_background_and_stays_exact() {
+        let (bvh, changes, jumped) = drift(0.003);
+        assert_eq!(changes, 3, "too few background builds ran");
+        let shadow = &bvh.shadow;
+        assert!(shadow.finished >= 3, "{} finished", shadow.finished);
+        assert!(shadow.mended > 0 && jumped > 0, "{} mended", shadow.mended);
+    }
+
+    #[test]
+    fn a_tree_worn_among_teleports_is_rebuilt_whole_at_once_and_stays_exact() {
+        // 5% jump each step: a background build would have to mend more
+        // than one leaf in 64 at its end.
+        let (bvh, _, _) = drift(0.05);
+        let shadow = &bvh.shadow;
+        assert_eq!((shadow.finished, shadow.dropped), (0, 0), "none started");
+        assert_eq!(bvh.renewed_subtrees(), 0);
+        assert!(bvh.rebuilds() >= 3, "{} whole rebuilds", bvh.rebuilds());
     }
 }

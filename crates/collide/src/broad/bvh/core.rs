@@ -79,17 +79,16 @@ const CROWD_REACH: f64 = 3.0;
 /// size on every side and reaching ahead along its last move, further
 /// where few others are near, up to its own size; 10 to 18% all round for
 /// a new object, whose motion is not known), so small and steady moves do
-/// not touch the tree. New objects
-/// (their leaves made at the next step, or as a batch built in Morton order
-/// once 1,024 wait, so queries test at most 1,023 of them one by one)
-/// and objects that leave their fat boxes are handled at the next step:
-/// inserted or reinserted when few (one in 1,024 or fewer) or when they
-/// jumped (a gap of over 4 times the size of their fat box), escaped
-/// leaves grown in
-/// place with the ancestors refitted when more (in one pass over
-/// the nodes while they are in the order of the last whole build), and
-/// the whole tree rebuilt in Morton order from everyone's current box when
-/// more than a quarter are new or escaped (a scene loaded at once); until
+/// not touch the tree. New objects (their leaves made at the next step, or
+/// as a batch built in Morton order once 1,024 wait, so queries test at
+/// most 1,023 of them one by one) and objects that leave their fat boxes
+/// are handled at the next step: inserted or reinserted when few (one in
+/// 1,024 or fewer) or when they jumped (a gap of over 4 times the size of
+/// their fat box), escaped leaves grown in place with the ancestors
+/// refitted when more (in one pass over the nodes while they are in the
+/// order of the last whole build), and the whole tree rebuilt in Morton
+/// order from everyone's current box when more than a quarter are new or
+/// escaped (a scene loaded at once); until
 /// the step, queries test such objects by their current box. Insertion
 /// picks the sibling that adds the least surface area (perimeter in 2D),
 /// with AVL rotations on the way up. The whole tree is rebuilt in Morton

@@ -18,10 +18,10 @@ impl<V: Vector, T> Bvh<V, T> {
     /// Checks the trees' invariants and names the first one broken: every
     /// internal bound holds its children's, every leaf holds its object's
     /// box (in the moving tree the fat box it keeps for the object, in the
-    /// resting one the exact box), parent links and heights agree, every live object has exactly
-    /// one leaf, in the tree its state says (objects inserted since the
-    /// last step get theirs at the step), and the resting tree's pair list
-    /// is exact.
+    /// resting one the exact box), parent links and heights agree, every
+    /// live object has exactly one leaf, in the tree its state says
+    /// (objects inserted since the last step get theirs at the step), and
+    /// the resting tree's pair list is exact.
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Bvh};

@@ -651,7 +651,7 @@ impl<V: Vector, T> Bvh<V, T> {
             };
         // A scene that changes so fast that a background rebuild would have
         // to mend more than it may at its end: rebuilt whole now.
-        let build_steps = m.div_ceil((m / SHADOW_SHARE).max(SHADOW_MIN)) + 1;
+        let build_steps = m.div_ceil(shadow_budget(m)) + 1;
         let busy = self.change_rate * build_steps as f64 > (m / SHADOW_FIX_SHARE) as f64;
         if worn && busy {
             self.rebuild_moving(BvhBuild::Morton);
@@ -673,8 +673,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// and rebuilds the tree whole now.
     fn advance_shadow(&mut self) {
         let m = self.moving.len();
-        let budget = (m / SHADOW_SHARE).max(SHADOW_MIN);
-        if !self.shadow.advance(budget) {
+        if !self.shadow.advance(shadow_budget(m)) {
             return;
         }
         let max_fixes = m / SHADOW_FIX_SHARE;
@@ -693,16 +692,24 @@ impl<V: Vector, T> Bvh<V, T> {
             &mut self.leaf_of,
             &self.fat,
         );
-        self.renewal.cancel();
+        // (No renewal runs beside a background rebuild: `renew` cancels
+        // it, and one starts only while no renewal runs.)
+        debug_assert!(!self.renewal.running());
         self.rebuilds += 1;
         if mended == 0 {
-            self.built_cost = self.arena.built_sah_cost();
-            self.built_len = m;
-            self.built_visits = f64::INFINITY;
+            self.baseline_from_build();
         } else {
             // The cost summed by the build misses the mended leaves.
             self.rebaseline();
         }
+    }
+
+    /// Takes the wear figures of the tree a whole build just made: the
+    /// surface-area cost it summed, the visits at the next step's queries.
+    fn baseline_from_build(&mut self) {
+        self.built_cost = self.arena.built_sah_cost();
+        self.built_len = self.moving.len();
+        self.built_visits = f64::INFINITY;
     }
 
     /// Takes the wear figures afresh: the surface-area cost now, the visits
@@ -794,9 +801,7 @@ impl<V: Vector, T> Bvh<V, T> {
         self.arena
             .rebuild_with(method, &mut leaves, &mut self.build_scratch, &mut placed);
         self.leaves = leaves;
-        self.built_cost = self.arena.built_sah_cost();
-        self.built_len = self.moving.len();
-        self.built_visits = f64::INFINITY; // measured by the next queries
+        self.baseline_from_build();
         self.rebuilds += 1;
     }
 }
@@ -850,6 +855,11 @@ const RENEW_MIN: usize = 1024;
 /// [`SHADOW_MIN`]).
 const SHADOW_SHARE: usize = 8;
 const SHADOW_MIN: usize = 1024;
+
+/// The leaves a background rebuild of a tree of `m` places per step.
+fn shadow_budget(m: usize) -> usize {
+    (m / SHADOW_SHARE).max(SHADOW_MIN)
+}
 
 /// The background rebuild is dropped, and the tree rebuilt whole at once,
 /// when more than one leaf in this many would need mending after the swap

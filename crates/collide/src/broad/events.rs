@@ -2,6 +2,7 @@
 //! frames' pair lists into started and stopped events.
 
 use super::contract::StepStats;
+use super::headroom::{keep_headroom, reserve_headroom};
 use crate::handle::{Handle, Slots};
 use std::cmp::Ordering;
 use std::fmt;
@@ -229,7 +230,19 @@ impl PairTracker {
         self.keyed_at = None;
         self.events.set_difference(&self.current, &self.next);
         std::mem::swap(&mut self.current, &mut self.next);
+        self.make_room();
         &self.events
+    }
+
+    /// Leaves room in the lists for the next step's wandering counts, so
+    /// that a steady state allocates nothing (see `headroom.rs`).
+    fn make_room(&mut self) {
+        let pairs = self.current.len();
+        reserve_headroom(&mut self.current, pairs);
+        reserve_headroom(&mut self.next, pairs);
+        let FrameEvents { started, stopped } = &mut self.events;
+        keep_headroom(started);
+        keep_headroom(stopped);
     }
 
     /// Ends a step from pair keys ([`pair_key`], sorted, unique) of live
@@ -299,6 +312,7 @@ impl PairTracker {
             next.push(pair);
         }
         std::mem::swap(&mut self.current, &mut self.next);
+        self.make_room();
     }
 
     /// Ends a step whose events a structure found itself (incremental pair
@@ -320,7 +334,7 @@ impl PairTracker {
         self.events.stopped.sort_unstable();
         let (started, stopped) = (&self.events.started, &self.events.stopped);
         self.next.clear();
-        self.next.reserve(self.current.len() + started.len());
+        reserve_headroom(&mut self.next, self.current.len() + started.len());
         let (mut s, mut x) = (0, 0);
         for &pair in &self.current {
             while s < started.len() && started[s] < pair {
@@ -337,6 +351,7 @@ impl PairTracker {
         debug_assert_eq!(x, stopped.len(), "every stopped pair was current");
         debug_assert!(self.next.windows(2).all(|w| w[0] < w[1]));
         std::mem::swap(&mut self.current, &mut self.next);
+        self.make_room();
         &self.events
     }
 

@@ -22,6 +22,7 @@ mod bvh;
 mod contract;
 mod events;
 mod grid;
+mod headroom;
 mod kdtree;
 mod query;
 mod radix;

@@ -2,11 +2,13 @@
 //! frame in O(n) rather than O(n log n) (grid registrations after incoherent
 //! motion), and the merge of two sorted key lists.
 
+use super::headroom::reserve_headroom;
+
 /// Merges the sorted keys `a` and `b` into `out` (cleared first); keys in
 /// both come twice.
 pub(crate) fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
-    out.reserve(a.len() + b.len());
+    reserve_headroom(out, a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         if a[i] < b[j] {
@@ -51,6 +53,10 @@ pub(crate) fn radix_sort_by_key<T: Copy>(
     key: impl Fn(&T) -> u64,
 ) {
     let n = items.len();
+    // Both buffers get room for `n` with a margin, as they may swap; from
+    // the first call, so the first keys to sort allocate nothing either.
+    reserve_headroom(items, n);
+    reserve_headroom(scratch, n);
     if n < 2 {
         return;
     }

@@ -12,6 +12,7 @@
 //!   plus O(n log n) binary searches, and no area computations.
 
 use super::tree::{Arena, NONE, Node, area};
+use crate::broad::headroom::reserve_headroom;
 use crate::broad::radix::radix_sort_by_key;
 use crate::geometry::{Aabb, Vector};
 
@@ -65,6 +66,15 @@ pub(crate) struct BuildScratch<V: Vector> {
 }
 
 impl<V: Vector> BuildScratch<V> {
+    /// Makes room to sort `leaves` leaves, with a margin (see
+    /// `headroom.rs`).
+    pub(super) fn reserve(&mut self, leaves: usize) {
+        reserve_headroom(&mut self.coded, leaves);
+        reserve_headroom(&mut self.sort, leaves);
+        reserve_headroom(&mut self.ordered, leaves);
+        reserve_headroom(&mut self.codes, leaves);
+    }
+
     /// Sorts `leaves` by the Morton code of their centres (stable: equal
     /// codes keep their order) and leaves the sorted codes in `codes`.
     pub(super) fn sort_by_morton(&mut self, leaves: &mut Vec<Leaf<V>>) {

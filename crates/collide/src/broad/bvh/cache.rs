@@ -20,6 +20,7 @@
 use super::pairs::{PairScratch, cross_pairs, self_pairs};
 use super::tree::{Arena, NONE};
 use crate::broad::events::pair_key;
+use crate::broad::headroom::{keep_headroom, reserve_headroom};
 use crate::broad::radix::sort_keys;
 use crate::geometry::{Aabb, Vector};
 
@@ -183,6 +184,33 @@ impl Candidates {
         done
     }
 
+    /// Leaves room in the lists for the next step's wandering counts, so
+    /// that a steady state allocates nothing (see `headroom.rs`): the
+    /// candidates, the list they are merged into, the fresh objects' finds
+    /// and order, the sort's scratch, and the step's `output` (the pair
+    /// keys, which a traversal sorts with the same scratch).
+    pub(super) fn make_room(&mut self, output: &mut Vec<u64>) {
+        keep_headroom(&mut self.fresh);
+        keep_headroom(&mut self.stack);
+        // The sorts (radix ones past 2,048 keys) may trade any of these
+        // with the scratch: all get room for the largest.
+        let sorted = [&self.keys, &self.next, &self.found, &self.order, output]
+            .iter()
+            .map(|list| list.len())
+            .max()
+            .unwrap_or(0);
+        for list in [
+            &mut self.keys,
+            &mut self.next,
+            &mut self.found,
+            &mut self.order,
+            &mut self.sort_scratch,
+            output,
+        ] {
+            reserve_headroom(list, sorted);
+        }
+    }
+
     /// Every candidate in `self.keys` without a fresh object, merged with
     /// `self.found`, into `self.keys`.
     fn merge_old_and_found(&mut self) {
@@ -192,7 +220,7 @@ impl Candidates {
                 || fresh.get((key & 0xffff_ffff) as usize) == Some(&true)
         };
         self.next.clear();
-        self.next.reserve(self.keys.len() + self.found.len());
+        reserve_headroom(&mut self.next, self.keys.len() + self.found.len());
         let mut found = self.found.iter().copied().peekable();
         for &key in &self.keys {
             if stale(key) {

@@ -10,6 +10,7 @@ use super::tree::{Arena, NONE, RefitScratch};
 use super::view::View;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::headroom::reserve_headroom;
 use crate::broad::query::{QueryBudget, QueryStats, RayHit, queries_by_search};
 use crate::broad::radix::merge_sorted;
 use crate::broad::snapshot::Snapshot;
@@ -209,6 +210,8 @@ pub struct Bvh<V: Vector, T = ()> {
     pub(super) built_len: usize,
     /// A whole rebuild of the worn moving tree, done a share per step.
     pub(super) shadow: Shadow<V>,
+    /// The stack [`Arena::quality_with`] lends when the step measures wear.
+    quality_stack: Vec<u32>,
     /// The step count when the surface-area cost was last measured for
     /// wear.
     pub(super) wear_checked_at: u32,
@@ -263,6 +266,7 @@ impl<V: Vector, T> Bvh<V, T> {
             built_len: 0,
             renewal: Renewal::default(),
             shadow: Shadow::default(),
+            quality_stack: Vec::new(),
             wear_checked_at: 0,
             moving_changes: 0,
             change_rate: 0.0,
@@ -647,7 +651,8 @@ impl<V: Vector, T> Bvh<V, T> {
         let worn =
             self.moving.len() > 64 && self.visits > QUALITY_SLACK * self.built_visits && due && {
                 self.wear_checked_at = self.steps;
-                self.arena.quality().sah_cost > QUALITY_SLACK * self.built_cost
+                let quality = self.arena.quality_with(&mut self.quality_stack);
+                quality.sah_cost > QUALITY_SLACK * self.built_cost
             };
         // A scene that changes so fast that a background rebuild would have
         // to mend more than it may at its end: rebuilt whole now.
@@ -716,7 +721,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// at the next step's queries.
     fn rebaseline(&mut self) {
         self.built_len = self.moving.len();
-        self.built_cost = self.arena.quality().sah_cost;
+        self.built_cost = self.arena.quality_with(&mut self.quality_stack).sah_cost;
         self.built_visits = f64::INFINITY;
     }
 
@@ -803,6 +808,12 @@ impl<V: Vector, T> Bvh<V, T> {
         self.leaves = leaves;
         self.baseline_from_build();
         self.rebuilds += 1;
+        // The background rebuilds to come allocate nothing, nor the wear
+        // checks (whose stack holds at most the height and one more, and
+        // the tree may grow twice as tall before it is rebuilt).
+        self.shadow.reserve(self.moving.len());
+        let height = self.arena.height() as usize;
+        reserve_headroom(&mut self.quality_stack, 2 * height + 2);
     }
 }
 
@@ -874,7 +885,7 @@ fn shadow_budget(m: usize) -> usize {
 /// 31 to 60 ms over 150 frames (`frame_times bvh 100000 teleport uniform
 /// 150`); the old BVH, which grew the teleported leaves in place, took up
 /// to 5.4 s a frame there.
-const SHADOW_FIX_SHARE: usize = 64;
+pub(super) const SHADOW_FIX_SHARE: usize = 64;
 
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn name(&self) -> &str {
@@ -980,6 +991,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             &self.boxes,
             &mut self.keys,
         );
+        self.candidates.make_room(&mut self.keys);
         if done.queries >= 64 {
             // Wear shows in the fresh objects' queries: node visits per
             // query (not measured when every candidate was found again).

@@ -57,12 +57,19 @@ fn overlap_area<V: Vector>(a: &Aabb<V>, b: &Aabb<V>) -> f64 {
 impl<V: Vector> Arena<V> {
     /// Measures the tree.
     pub(crate) fn quality(&self) -> BvhQuality {
+        self.quality_with(&mut Vec::new())
+    }
+
+    /// [`Arena::quality`] with the traversal's stack lent by the caller (the
+    /// step measures its tree now and then: no allocation there).
+    pub(crate) fn quality_with(&self, stack: &mut Vec<u32>) -> BvhQuality {
         if self.root == NONE {
             return BvhQuality::default();
         }
         let root_area = area(&self.nodes[self.root as usize].bound);
         let (mut internal, mut overlap, mut leaves) = (0.0f64, 0.0f64, 0usize);
-        let mut stack = vec![self.root];
+        stack.clear();
+        stack.push(self.root);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             if node.is_leaf() {

@@ -30,7 +30,9 @@
 //! every leaf and node.
 
 use super::build::{BuildScratch, Leaf, lbvh_split};
+use super::core::SHADOW_FIX_SHARE;
 use super::tree::{Arena, NONE, Node, area};
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
 /// Whether an object whose leaf held `old` and whose fat box is now `new`
@@ -93,6 +95,23 @@ pub(super) struct Shadow<V: Vector> {
 }
 
 impl<V: Vector> Shadow<V> {
+    /// Makes room for a background rebuild of `objects` moving objects:
+    /// the second arena, the copy of the fat boxes, the sort and the task
+    /// stack. The whole rebuilds call this, so the background rebuilds
+    /// that follow allocate nothing; the memory is what the first
+    /// background rebuild would take anyway.
+    pub(super) fn reserve(&mut self, objects: usize) {
+        self.arena.reserve(2 * objects);
+        reserve_headroom(&mut self.leaves, objects);
+        self.scratch.reserve(objects);
+        // The stack holds at most one pending range per level of the
+        // split (64 Morton bits, then halving) and one more.
+        reserve_headroom(&mut self.tasks, 2 * 64 + 2);
+        let fixes = objects / SHADOW_FIX_SHARE + 1;
+        reserve_headroom(&mut self.jumped, fixes);
+        reserve_headroom(&mut self.gone, fixes);
+    }
+
     /// Whether a background rebuild is running.
     pub(super) fn running(&self) -> bool {
         self.running

@@ -1,6 +1,7 @@
 //! The node arena of the BVH: insertion by surface-area cost, removal with
 //! refit to the root, AVL rotations. Whole-tree builds are in `build.rs`.
 
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
 pub(crate) const NONE: u32 = u32::MAX;
@@ -260,16 +261,28 @@ impl<V: Vector> Arena<V> {
             }
             return;
         }
+        // Sized by the arena's capacity, which the arenas that trade places
+        // with this one (see `shadow.rs`) share, not by its length.
+        reserve_headroom(&mut scratch.marked, self.nodes.capacity());
         scratch.marked.resize(self.nodes.len(), false);
+        // Each leaf marks at most one node of each height: every bucket
+        // gets room for as many nodes as there are leaves (with a margin,
+        // see `headroom.rs`), so no refit of as many leaves allocates.
+        let most = leaves.len();
         for bucket in &mut scratch.by_height {
             bucket.clear();
+            reserve_headroom(bucket, most);
         }
         let mark = |scratch: &mut RefitScratch, nodes: &[Node<V>], node: u32| {
             if node != NONE && !scratch.marked[node as usize] {
                 scratch.marked[node as usize] = true;
                 let h = nodes[node as usize].height as usize;
                 if scratch.by_height.len() <= h {
-                    scratch.by_height.resize_with(h + 1, Vec::new);
+                    scratch.by_height.resize_with(h + 1, || {
+                        let mut bucket = Vec::new();
+                        reserve_headroom(&mut bucket, most);
+                        bucket
+                    });
                 }
                 scratch.by_height[h].push(node);
             }
@@ -407,6 +420,13 @@ impl<V: Vector> Arena<V> {
     /// The `k`th node of the free list.
     pub(super) fn free_at(&self, k: usize) -> u32 {
         self.free[k]
+    }
+
+    /// Makes room for `nodes` nodes and as many on the free list, with a
+    /// margin (see `headroom.rs`).
+    pub(super) fn reserve(&mut self, nodes: usize) {
+        reserve_headroom(&mut self.nodes, nodes);
+        reserve_headroom(&mut self.free, nodes);
     }
 
     /// Drops every node (before a whole-tree build).

@@ -6,6 +6,7 @@
 use super::core::Place;
 use super::level::Level;
 use crate::broad::events::pair_key;
+use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -82,14 +83,23 @@ fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
         }
         let n = end - start;
         let run_pairs = n * (n - 1) / 2;
-        if keys.len() < at + run_pairs {
-            keys.resize((at + run_pairs).max(2 * keys.len()).max(1024), 0);
-        }
-        // Slices and locals, so the inner loop keeps its pointers in
-        // registers instead of reloading them after every store.
-        let out = &mut keys[..];
         let (cell_regs, cell_boxes) = (&regs[start..end], &boxes[start..end]);
+        // Room for the whole run's tests is the usual case; otherwise room
+        // is made for each object's (at most n - 1), not the run's: what
+        // the list needs then is the pairs found plus the largest cell,
+        // which wanders far less than the square of it.
+        let room = keys.len() >= with_margin(at + run_pairs);
         for (i, (reg_i, box_i)) in cell_regs.iter().zip(cell_boxes).enumerate() {
+            if !room && keys.len() < with_margin(at + n) {
+                // The whole capacity: it has a margin (no allocation while
+                // the pair count wanders, here or in the sort) and growth
+                // stays geometric.
+                reserve_headroom(keys, at + n);
+                keys.resize(keys.capacity(), 0);
+            }
+            // Slices and locals, so the inner loop keeps its pointers in
+            // registers instead of reloading them after every store.
+            let out = &mut keys[..];
             let later = cell_regs[i + 1..].iter().zip(&cell_boxes[i + 1..]);
             for (reg_j, box_j) in later {
                 let hit = box_i.overlaps(box_j) & reg_i.is_corner(reg_j, V::DIM);

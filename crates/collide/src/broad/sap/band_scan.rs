@@ -17,6 +17,7 @@
 
 use super::sweep::{LANES, block_overlaps};
 use crate::broad::events::pair_key;
+use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::geometry::{Aabb, Vector};
 
 /// One band's boxes, slots and first-band marks in the band's order, as
@@ -92,8 +93,11 @@ impl BandColumns {
                 continue;
             }
             tested += count as u64;
-            if out.len() < w + count {
-                out.resize((w + count).max(2 * out.len()).max(1024), 0);
+            if out.len() < with_margin(w + count) {
+                // The whole capacity, which keeps a margin (see
+                // `headroom.rs`).
+                reserve_headroom(out, w + count);
+                out.resize(out.capacity(), 0);
             }
             w += self.test_blocks::<V>(i, stop, &mut out[w..w + count]);
         }

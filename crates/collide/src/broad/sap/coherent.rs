@@ -27,6 +27,7 @@ use super::endpoints::{key, proxy};
 use super::one_axis::in_first_band;
 use super::step::sort_unique;
 use crate::broad::events::pair_key;
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::Vector;
 
 /// A step is coherent (pairs found around the movers only) when at most
@@ -152,7 +153,7 @@ impl<V: Vector, T> Sap<V, T> {
         // flat 12 2`).
         sort_unique(fresh, scratch, 0);
         scratch.clear();
-        scratch.reserve(band_pairs.len() + fresh.len());
+        reserve_headroom(scratch, band_pairs.len() + fresh.len());
         let mut j = 0;
         for &k in band_pairs.iter() {
             if kept((k >> 32) as u32) && kept(k as u32) {

@@ -110,6 +110,9 @@ pub struct Sap<V: Vector, T = ()> {
     /// Sorted keys: endpoints, one array per axis (`sap`), or mins, one
     /// array per band, all on the sweep axis (`sap1`, see `one_axis.rs`).
     pub(super) axes: Vec<Vec<u64>>,
+    /// `sap1`: the arrays of bands dropped when the band count fell, kept
+    /// for when it rises again.
+    pub(super) spare_bands: Vec<Vec<u64>>,
     /// `sap1`: the bands across the sweep axis (one for `sap`).
     pub(super) bands: Bands,
     /// `sap1`: per proxy, the bands it is in (inclusive), as of the last
@@ -218,6 +221,7 @@ impl<V: Vector, T> Sap<V, T> {
             free_proxies: Vec::new(),
             touched: Vec::new(),
             axes: vec![Vec::new(); arrays],
+            spare_bands: Vec::new(),
             bands: Bands::single(),
             band_lo: Vec::new(),
             band_hi: Vec::new(),

@@ -11,7 +11,7 @@
 //! keys have the same form, all of them mins, with that bit saying whether
 //! the band is the object's first (`one_axis.rs`).
 
-use crate::broad::radix::merge_sorted;
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
 /// The most proxies an axis can name (31 bits).
@@ -116,13 +116,33 @@ pub(crate) fn repair(
     Ok(swaps)
 }
 
-/// Merges the sorted keys `fresh` into the sorted `keys`, through `scratch`.
-pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64], scratch: &mut Vec<u64>) {
+/// Merges the sorted keys `fresh` into the sorted `keys`, in place: `keys`
+/// grows by `fresh.len()` (with a margin, see `headroom.rs`) and the merge
+/// fills it from the back, so no key moves twice and no buffer trades
+/// places with another (which would hand a band's array the shared
+/// scratch's capacity, and the scratch a band's).
+pub(crate) fn merge_into(keys: &mut Vec<u64>, fresh: &[u64]) {
     if fresh.is_empty() {
         return;
     }
-    merge_sorted(keys, fresh, scratch);
-    std::mem::swap(keys, scratch);
+    let old = keys.len();
+    reserve_headroom(keys, old + fresh.len());
+    keys.resize(old + fresh.len(), 0);
+    let (mut i, mut j) = (old, fresh.len());
+    for w in (0..keys.len()).rev() {
+        // Equal keys (never two endpoints, which name their proxy) would
+        // end fresh first, as `merge_sorted` orders them.
+        if i == 0 || fresh[j - 1] > keys[i - 1] {
+            j -= 1;
+            keys[w] = fresh[j];
+        } else {
+            i -= 1;
+            keys[w] = keys[i];
+        }
+        if j == 0 {
+            break; // the rest of `keys` is in place
+        }
+    }
 }
 
 /// Calls `on_key(k)` for every key on the sorted `keys` whose value lies
@@ -149,6 +169,21 @@ pub(crate) fn scan_slab(keys: &[u64], lo: f32, hi: f32, max_extent: f32, on_key:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merging_in_place_equals_sorting_the_union() {
+        let mut rng = crate::scene::SceneRng::new(8);
+        for (old, new) in [(0, 3), (5, 0), (1, 1), (40, 7), (7, 40), (300, 300)] {
+            let mut keys: Vec<u64> = (0..old).map(|_| rng.next_u64() % 1000).collect();
+            let mut fresh: Vec<u64> = (0..new).map(|_| rng.next_u64() % 1000).collect();
+            keys.sort_unstable();
+            fresh.sort_unstable();
+            let mut want = [keys.clone(), fresh.clone()].concat();
+            want.sort_unstable();
+            merge_into(&mut keys, &fresh);
+            assert_eq!(keys, want, "{old} kept, {new} fresh");
+        }
+    }
 
     #[test]
     fn keys_order_like_the_floats_with_ends_first_at_ties() {

@@ -30,6 +30,7 @@ use super::config::{SapKind, SapStats};
 use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
 use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
+use crate::broad::headroom::keep_headroom;
 use crate::geometry::Vector;
 
 /// `sap1`'s band width, in median object sizes along the band axis.
@@ -196,8 +197,14 @@ impl<V: Vector, T> Sap<V, T> {
     pub(super) fn sort_bands_from_scratch(&mut self) {
         debug_assert_eq!(self.kind, SapKind::OneAxis);
         let count = self.bands.count as usize;
-        self.axes.resize_with(count, Vec::new);
-        self.axes.truncate(count);
+        // Bands dropped keep their memory for bands added later.
+        while self.axes.len() > count {
+            let spare = self.axes.pop().expect("more bands than the count");
+            self.spare_bands.push(spare);
+        }
+        while self.axes.len() < count {
+            self.axes.push(self.spare_bands.pop().unwrap_or_default());
+        }
         self.axes.iter_mut().for_each(Vec::clear);
         let n = self.boxes.len();
         self.band_lo.resize(n, 0);
@@ -258,7 +265,8 @@ impl<V: Vector, T> Sap<V, T> {
         for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
             if !fresh.is_empty() {
                 fresh.sort_unstable();
-                merge_into(keys, fresh, &mut self.scratch);
+                merge_into(keys, fresh);
+                keep_headroom(fresh);
                 fresh.clear();
             }
         }

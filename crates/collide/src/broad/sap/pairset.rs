@@ -3,6 +3,7 @@
 //! change) and a pair count per proxy, so most "does this pair exist?"
 //! questions are answered without hashing.
 
+use crate::broad::headroom::{keep_headroom, reserve_headroom, with_margin};
 use rustc_hash::FxHashSet;
 
 /// The current pairs of `sap`, keyed by [`pair_key`](crate::broad::events)
@@ -90,6 +91,7 @@ impl PairSet {
     pub(crate) fn reset(&mut self, keys: &[u64]) {
         self.keys.clear();
         self.counts.iter_mut().for_each(|c| *c = 0);
+        keep_headroom(&mut self.flips);
         self.flips.clear();
         for &k in keys {
             if self.keys.insert(k) {
@@ -98,6 +100,23 @@ impl PairSet {
                 self.counts[b] += 1;
             }
         }
+        self.make_room();
+    }
+
+    /// Keeps free room in the set for the next step's new pairs: past it,
+    /// an insert would grow the table (an allocation per step while the
+    /// pair count wanders). Tombstones left by removals eat the room too;
+    /// reserving then rehashes in place once the table is twice the pairs,
+    /// which growth by doubling reaches after a few steps.
+    ///
+    /// The flips of a step number up to the pairs that stopped plus those
+    /// that started, which under teleports wander far more than the pair
+    /// count: the list keeps room for twice as many flips as there are
+    /// pairs.
+    fn make_room(&mut self) {
+        let len = self.keys.len();
+        self.keys.reserve(with_margin(len) - len);
+        reserve_headroom(&mut self.flips, 2 * len);
     }
 
     /// Calls `on_change(key, now_present)` for each key whose membership
@@ -117,6 +136,9 @@ impl PairSet {
             }
             i = j;
         }
+        // Room for as many flips next step (see `headroom.rs`).
+        keep_headroom(&mut self.flips);
         self.flips.clear();
+        self.make_room();
     }
 }

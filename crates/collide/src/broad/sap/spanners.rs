@@ -9,6 +9,7 @@
 //! O(n (log s + hits)) for everyone against it, instead of the s n of
 //! testing every spanner against every object.
 
+use crate::broad::headroom::keep_headroom;
 use crate::geometry::{Aabb, Vector};
 
 /// Spanners thin along one axis.
@@ -47,6 +48,14 @@ impl SpannerIndex {
             group
                 .entries
                 .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        }
+    }
+
+    /// Leaves room for the next rebuild's wandering group sizes (see
+    /// `headroom.rs`).
+    pub(crate) fn make_room(&mut self) {
+        for group in &mut self.groups {
+            keep_headroom(&mut group.entries);
         }
     }
 

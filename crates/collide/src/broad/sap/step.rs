@@ -11,6 +11,7 @@ use super::endpoints::{
 };
 use super::sweep::{SweepFor, Test, sweep};
 use crate::broad::events::{Pair, pair_key};
+use crate::broad::headroom::{keep_headroom, reserve_headroom};
 use crate::broad::radix::{merge_sorted, radix_sort_by_key};
 use crate::geometry::Vector;
 
@@ -139,6 +140,7 @@ impl<V: Vector, T> Sap<V, T> {
             (SapKind::OneAxis, _) => self.finish_one_axis(&mut stats, &mut tested),
         }
         self.settle();
+        self.make_room();
         stats.sweep_axis = self.sweep_axis;
         stats.bands = self.bands.count;
         stats.spanners = self.spanners.len();
@@ -260,6 +262,8 @@ impl<V: Vector, T> Sap<V, T> {
             }
             self.status[i] = s & !JUMPED;
         }
+        // Filled by the calls before the next step: room for as many.
+        keep_headroom(&mut self.touched);
         self.touched.clear();
         let status = &self.status;
         self.spanners.retain(|&p| status[p as usize] & SPANNER != 0);
@@ -393,7 +397,7 @@ impl<V: Vector, T> Sap<V, T> {
                 self.fresh.push(key(aabb.max().axis(axis), false, p));
             }
             self.fresh.sort_unstable();
-            merge_into(&mut self.axes[array], &self.fresh, &mut self.scratch);
+            merge_into(&mut self.axes[array], &self.fresh);
         }
     }
 
@@ -641,6 +645,43 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Applies the step's list changes to the statuses and frees the
     /// proxies of removed objects.
+    /// Leaves room in the lists this step filled for the next step's
+    /// wandering counts, so that a steady state allocates nothing (see
+    /// `headroom.rs`). The shared scratch gets room for the largest merge
+    /// or sort it serves.
+    fn make_room(&mut self) {
+        for list in [
+            &mut self.leaving,
+            &mut self.entering,
+            &mut self.dead,
+            &mut self.spanners,
+            &mut self.free_proxies,
+        ] {
+            keep_headroom(list);
+        }
+        // These three trade the spanners' pair keys among them (the
+        // entering objects' keys and the sorts use them too): each gets
+        // room for the most any of them holds.
+        let spanner_keys = self
+            .span_keys
+            .len()
+            .max(self.fresh.len())
+            .max(self.keys.len());
+        for keys in [&mut self.span_keys, &mut self.fresh, &mut self.keys] {
+            reserve_headroom(keys, spanner_keys);
+        }
+        keep_headroom(&mut self.band_pairs);
+        let mut largest = (self.band_pairs.len() + self.keys.len()).max(spanner_keys);
+        for keys in &mut self.axes {
+            keep_headroom(keys);
+            largest = largest.max(keys.len());
+        }
+        reserve_headroom(&mut self.scratch, largest);
+        keep_headroom(&mut self.rebanded);
+        keep_headroom(&mut self.extents);
+        self.spanner_index.make_room();
+    }
+
     fn settle(&mut self) {
         self.settle_moves();
         for &p in &self.leaving {

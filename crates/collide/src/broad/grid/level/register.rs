@@ -5,6 +5,7 @@
 
 use super::{Level, Reg, all_axes, lowest_bits};
 use crate::broad::grid::cells::CellRange;
+use crate::broad::headroom::reserve_headroom;
 use crate::broad::radix::{RADIX_MIN, radix_sort_by_key};
 use crate::geometry::{Aabb, Vector};
 
@@ -106,7 +107,7 @@ impl<V: Vector> Level<V> {
             self.merge_fresh_plain(is_stale, incoming, unpack);
             return;
         }
-        reserve_with_headroom(kept, self.regs.len());
+        reserve_headroom(kept, self.regs.len());
         kept.resize(self.regs.len(), R::default());
         let mut count = 0;
         for reg in &self.regs {
@@ -116,7 +117,9 @@ impl<V: Vector> Level<V> {
         kept.truncate(count);
         // Every entry below is overwritten: resizing keeps old contents.
         let total = count + incoming.len();
-        reserve_with_headroom(&mut self.regs, total);
+        reserve_headroom(&mut self.regs, total);
+        // The plain merge's list, which trades places with this one.
+        reserve_headroom(&mut self.next, total);
         self.regs.resize(total, Reg::default());
         let (mut i, mut j, mut k) = (0, 0, 0);
         while i < kept.len() && j < incoming.len() {
@@ -156,6 +159,10 @@ impl<V: Vector> Level<V> {
         }
         self.next.extend(fresh);
         std::mem::swap(&mut self.regs, &mut self.next);
+        // The two lists trade places every step: both keep the margin.
+        let len = self.regs.len();
+        reserve_headroom(&mut self.regs, len);
+        reserve_headroom(&mut self.next, len);
     }
 
     /// Puts the registrations of `fresh` into `buffer` (replacing its
@@ -239,20 +246,9 @@ impl<V: Vector> Level<V> {
     /// registration (reads scattered, writes in order).
     pub(crate) fn gather(&mut self, boxes: &[Aabb<V>]) {
         self.boxes.clear();
-        reserve_with_headroom(&mut self.boxes, self.regs.len());
+        reserve_headroom(&mut self.boxes, self.regs.len());
         self.boxes
             .extend(self.regs.iter().map(|r| boxes[r.object as usize]));
-    }
-}
-
-/// Makes room for `len` items in `buffer`, with a sixteenth more when it
-/// must grow: a level's registration count wanders by a fraction of a
-/// percent from step to step, and growing by doubling touches megabytes of
-/// fresh pages (measured: about 1,150 page faults in one step at 100,000
-/// objects, 2D `uniform` fast).
-fn reserve_with_headroom<T>(buffer: &mut Vec<T>, len: usize) {
-    if len > buffer.capacity() {
-        buffer.reserve_exact(len + len / 16 - buffer.len());
     }
 }
 

@@ -3,6 +3,7 @@
 //! reference. See README.md for what is timed and how to run it.
 
 mod contender;
+mod memory;
 mod peers;
 mod queries;
 
@@ -16,6 +17,10 @@ use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// Counts each contender's heap memory (see `memory.rs`).
+#[global_allocator]
+static ALLOCATOR: memory::Counting = memory::Counting;
 
 /// Above this many objects `brute` is not run.
 const BRUTE_MAX_N: usize = 5_000;
@@ -187,6 +192,10 @@ struct Row {
     build_us: f64,
     mean_us: f64,
     p99_us: f64,
+    /// The mean as a multiple of the floor (reading every box once).
+    floor_multiple: f64,
+    /// The most heap memory the contender held at once, in bytes.
+    peak_bytes: usize,
     pairs_last: usize,
     frames_disagreeing: u64,
     filtered: u64,
@@ -202,14 +211,46 @@ enum Check<'a> {
     Compare(&'a [Vec<(u64, u64)>]),
 }
 
-/// Runs `c` over the scene `config` for `frames` frames, timing each frame's
-/// `Contender::frame` only.
+/// The floor: the mean time per frame (frames 1 on) to read every box of
+/// the frame's records once and copy it into an array by id, as any
+/// structure must at least do. Each row's mean is reported as a multiple
+/// of it.
+fn floor<V: Dim>(config: SceneConfig, frames: u64) -> f64 {
+    let mut scene = Scene::<V>::new(config);
+    let mut records = Vec::new();
+    let mut boxes: Vec<collide::Aabb<V>> = Vec::new();
+    let mut micros = Vec::with_capacity(frames as usize);
+    for _ in 0..frames {
+        scene.next_frame(&mut records);
+        // Room for every id first: growing the array is not the floor.
+        let most = records.iter().map(|r| r.id()).max().unwrap_or(0) as usize;
+        if boxes.len() <= most {
+            boxes.resize(most + 1, collide::Aabb::default());
+        }
+        let start = Instant::now();
+        for record in &records {
+            if let collide::scene::Record::Upsert { id, aabb } = *record {
+                boxes[id as usize] = aabb;
+            }
+        }
+        std::hint::black_box(&mut boxes);
+        micros.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    mean(&micros[1..]).max(1e-3)
+}
+
+/// Builds the contender `name` and runs it over the scene `config` for
+/// `frames` frames, timing each frame's `Contender::frame` only and
+/// counting the heap memory it holds (its construction and frames).
 fn measure<V: Dim>(
-    mut c: Box<dyn Contender<V>>,
+    name: &str,
     config: SceneConfig,
     frames: u64,
+    floor_us: f64,
     mut check: Check<'_>,
 ) -> Row {
+    memory::reset();
+    let mut c = memory::tracked(|| contender::<V>(name).expect("listed names exist"));
     let mut scene = Scene::<V>::new(config);
     let (mut records, mut pairs) = (Vec::new(), Vec::new());
     let mut micros = Vec::with_capacity(frames as usize);
@@ -217,10 +258,10 @@ fn measure<V: Dim>(
     for frame in 0..frames as usize {
         scene.next_frame(&mut records);
         let start = Instant::now();
-        c.frame(&records);
+        memory::tracked(|| c.frame(&records));
         micros.push(start.elapsed().as_secs_f64() * 1e6);
         filtered += c.pairs_by_id(&mut pairs);
-        c.between_frames();
+        memory::tracked(|| c.between_frames());
         match &mut check {
             Check::Record(all) => all.push(pairs.clone()),
             Check::Compare(reference) => {
@@ -246,6 +287,8 @@ fn measure<V: Dim>(
         build_us: micros[0],
         mean_us: mean(steady),
         p99_us: percentile(steady, 0.99),
+        floor_multiple: mean(steady) / floor_us,
+        peak_bytes: memory::peak_bytes(),
         pairs_last: pairs.len(),
         frames_disagreeing: disagreeing,
         filtered,
@@ -289,6 +332,11 @@ fn describe_difference(frame: usize, got: &[(u64, u64)], want: &[(u64, u64)]) ->
         show(&missed),
         show(&invented)
     )
+}
+
+/// Bytes in mebibytes.
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
 }
 
 fn mean(values: &[f64]) -> f64 {
@@ -364,10 +412,15 @@ fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<R
         config.motion,
         config.n
     ));
-    let row = measure(
-        contender::<V>(reference).expect("the reference exists"),
+    let floor_us = floor::<V>(config, frames);
+    notes.push(format!(
+        "floor (reading every box of a frame once, into an array by id): {floor_us:.1} us per frame"
+    ));
+    let row = measure::<V>(
+        reference,
         config,
         frames,
+        floor_us,
         Check::Record(&mut reference_pairs),
     );
     if selected(reference) {
@@ -384,8 +437,13 @@ fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<R
             config.motion,
             config.n
         ));
-        let c = contender::<V>(name).expect("listed names exist");
-        let row = measure(c, config, frames, Check::Compare(&reference_pairs));
+        let row = measure::<V>(
+            name,
+            config,
+            frames,
+            floor_us,
+            Check::Compare(&reference_pairs),
+        );
         rows.push(row);
     }
     progress("");
@@ -397,9 +455,9 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| structure | build us | mean us/frame | p99 us/frame | pairs (last frame) | frames disagreeing | touching filtered |"
+        "| structure | build us | mean us/frame | p99 us/frame | mean / floor | peak memory MiB | pairs (last frame) | frames disagreeing | touching filtered |"
     );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let mut name = r.structure.clone();
         if r.reference {
@@ -414,8 +472,14 @@ fn table(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             out,
-            "| {name} | {:.1} | {:.1} | {:.1} | {} | {disagree} | {} |",
-            r.build_us, r.mean_us, r.p99_us, r.pairs_last, r.filtered
+            "| {name} | {:.1} | {:.1} | {:.1} | {:.0} | {:.2} | {} | {disagree} | {} |",
+            r.build_us,
+            r.mean_us,
+            r.p99_us,
+            r.floor_multiple,
+            mib(r.peak_bytes),
+            r.pairs_last,
+            r.filtered
         );
     }
     out
@@ -423,12 +487,12 @@ fn table(rows: &[Row]) -> String {
 
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "dim,scene,motion,n,frames,structure,ours,reference,build_us,mean_us,p99_us,pairs_last_frame,frames_disagreeing,touching_filtered\n",
+        "dim,scene,motion,n,frames,structure,ours,reference,build_us,mean_us,p99_us,floor_multiple,peak_bytes,pairs_last_frame,frames_disagreeing,touching_filtered\n",
     );
     for r in rows {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{},{},{}",
+            "{},{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.2},{},{},{},{}",
             r.dim,
             r.scene,
             r.motion,
@@ -440,6 +504,8 @@ fn csv(rows: &[Row]) -> String {
             r.build_us,
             r.mean_us,
             r.p99_us,
+            r.floor_multiple,
+            r.peak_bytes,
             r.pairs_last,
             r.frames_disagreeing,
             r.filtered
@@ -548,6 +614,11 @@ fn main() -> ExitCode {
          build = frame 0; mean and p99 over frames 1..{} ({} frames); microseconds",
         args.frames - 1,
         args.frames - 1
+    );
+    println!(
+        "- mean / floor: the mean over the time to read every box of a frame once (see the \
+         notes under each table); peak memory: the most heap the implementation held at once, \
+         from its construction through its frames (a counting allocator)"
     );
     println!(
         "- every frame's pairs (as sorted scene ids, peers' touching pairs filtered by \

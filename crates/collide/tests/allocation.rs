@@ -98,9 +98,8 @@ const BRUTE_OBJECTS: usize = 300;
 
 /// Structures that still allocate in steady state, left out until they
 /// are reworked (issue 8): `sap1` keeps one array per band, whose sizes
-/// wander as bands are re-cut and re-sorted; `tree` and `loose` keep a
-/// list per node, allocated as nodes split and merge.
-const NOT_YET: &[&str] = &["sap1", "tree", "loose"];
+/// wander as bands are re-cut and re-sorted.
+const NOT_YET: &[&str] = &["sap1"];
 
 /// The allocations made by `name`'s calls over the counted frames of one
 /// scene.

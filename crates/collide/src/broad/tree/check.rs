@@ -40,18 +40,29 @@ impl<V: Vector, T> Tree<V, T> {
                 if self.kind == TreeKind::Tight && n.bound != n.cell {
                     return Err(format!("tight node {node} has a bound apart from its cell"));
                 }
-                let mut count = n.objects.len() as u32;
-                for (at, &i) in n.objects.iter().enumerate() {
+                let mut held = 0u32;
+                for i in nodes.members(node) {
+                    held += 1;
+                    if held > n.count {
+                        return Err(format!("node {node}'s list is longer than its count"));
+                    }
                     if !n.bound.contains(&self.boxes[i as usize]) {
                         return Err(format!("node {node}'s bound does not hold object {i}"));
                     }
-                    if self.places[i as usize] != Place::Node(node, at as u32) {
+                    if self.places[i as usize] != Place::Node(node) {
                         return Err(format!(
                             "object {i} is in node {node} but recorded elsewhere"
                         ));
                     }
                     seen[i as usize] += 1;
                 }
+                if held != n.count {
+                    return Err(format!(
+                        "node {node} lists {held} objects but counts {}",
+                        n.count
+                    ));
+                }
+                let mut count = held;
                 for c in nodes.children(node) {
                     let child = &nodes.nodes[c as usize];
                     if child.parent != node || !n.bound.contains(&child.bound) {
@@ -67,7 +78,7 @@ impl<V: Vector, T> Tree<V, T> {
                     ));
                 }
                 if n.children == NONE
-                    && n.objects.len() > self.config.split_above
+                    && n.count as usize > self.config.split_above
                     && nodes.wants_split(node)
                 {
                     return Err(format!("leaf {node} is crowded but did not split"));

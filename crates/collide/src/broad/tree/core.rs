@@ -2,9 +2,10 @@
 //! loose (`loose`), behind the broad-phase contract.
 
 use super::nodes::{Limits, NONE, Nodes};
-use super::pairs::tree_pairs;
+use super::pairs::{FlatLists, tree_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
+use crate::broad::headroom::keep_headroom;
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
@@ -68,8 +69,8 @@ impl<V: Vector> Default for TreeConfig<V> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Place {
     Unplaced,
-    /// In node `.0`'s list at position `.1`.
-    Node(u32, u32),
+    /// In this node's list.
+    Node(u32),
     /// In the overflow list at this position.
     Overflow(u32),
 }
@@ -116,6 +117,8 @@ pub struct Tree<V: Vector, T = ()> {
     pub(super) overflow: Vec<u32>,
     tracker: PairTracker,
     keys: Vec<u64>,
+    /// The step's flat copy of the node lists (see `pairs.rs`).
+    flat: FlatLists<V>,
     stats: StepStats,
     moves: u64,
 }
@@ -178,6 +181,7 @@ impl<V: Vector, T> Tree<V, T> {
             overflow: Vec::new(),
             tracker: PairTracker::default(),
             keys: Vec::new(),
+            flat: FlatLists::default(),
             stats: StepStats::default(),
             moves: 0,
         };
@@ -225,7 +229,7 @@ impl<V: Vector, T> Tree<V, T> {
                 TreeKind::Loose => 0.5,
             },
         };
-        self.nodes = Some(Nodes::new(root, limits));
+        self.nodes = Some(Nodes::new(root, limits, self.boxes.len()));
         let live: Vec<u32> = self.objects.iter().map(|(h, _)| h.index()).collect();
         for i in live {
             self.place(i);
@@ -253,6 +257,9 @@ impl<V: Vector, T> Tree<V, T> {
         if self.boxes.len() <= index {
             self.boxes.resize(index + 1, Aabb::default());
             self.places.resize(index + 1, Place::Unplaced);
+            if let Some(nodes) = &mut self.nodes {
+                nodes.ensure_slots(index + 1);
+            }
         }
     }
 
@@ -277,9 +284,8 @@ impl<V: Vector, T> Tree<V, T> {
         while let Some(child) = nodes.child_for(node, &b) {
             node = child;
         }
-        let list = &mut nodes.nodes[node as usize].objects;
-        self.places[i as usize] = Place::Node(node, list.len() as u32);
-        list.push(i);
+        nodes.link(node, i);
+        self.places[i as usize] = Place::Node(node);
         nodes.add_count(node, 1);
         self.split_while_crowded(node);
     }
@@ -294,30 +300,24 @@ impl<V: Vector, T> Tree<V, T> {
             return;
         }
         nodes.split(node);
-        let held = std::mem::take(&mut nodes.nodes[node as usize].objects);
-        let mut kept = Vec::with_capacity(held.len());
-        let mut touched = Vec::new();
-        for i in held {
-            let b = self.boxes[i as usize];
-            match nodes.child_for(node, &b) {
-                Some(child) => {
-                    let list = &mut nodes.nodes[child as usize].objects;
-                    self.places[i as usize] = Place::Node(child, list.len() as u32);
-                    list.push(i);
-                    nodes.nodes[child as usize].subtree += 1;
-                    if !touched.contains(&child) {
-                        touched.push(child);
-                    }
-                }
-                None => {
-                    self.places[i as usize] = Place::Node(node, kept.len() as u32);
-                    kept.push(i);
-                }
+        let first_child = nodes.nodes[node as usize].children;
+        // Children that received objects, as bits (at most 2^3).
+        let mut touched = 0u32;
+        let mut next = nodes.members(node).next();
+        while let Some(i) = next {
+            next = nodes.members_after(i).next();
+            if let Some(child) = nodes.child_for(node, &self.boxes[i as usize]) {
+                nodes.unlink(node, i);
+                nodes.link(child, i);
+                nodes.nodes[child as usize].subtree += 1;
+                self.places[i as usize] = Place::Node(child);
+                touched |= 1 << (child - first_child);
             }
         }
-        nodes.nodes[node as usize].objects = kept;
-        for child in touched {
-            self.split_while_crowded(child);
+        while touched != 0 {
+            let k = touched.trailing_zeros();
+            touched &= touched - 1;
+            self.split_while_crowded(first_child + k);
         }
     }
 
@@ -331,13 +331,9 @@ impl<V: Vector, T> Tree<V, T> {
                     self.places[moved as usize] = Place::Overflow(at);
                 }
             }
-            Place::Node(node, at) => {
+            Place::Node(node) => {
                 let nodes = self.nodes.as_mut().expect("placed objects have nodes");
-                let list = &mut nodes.nodes[node as usize].objects;
-                list.swap_remove(at as usize);
-                if let Some(&moved) = list.get(at as usize) {
-                    self.places[moved as usize] = Place::Node(node, at);
-                }
+                nodes.unlink(node, i);
                 nodes.add_count(node, -1);
                 self.merge_from(node);
             }
@@ -363,31 +359,17 @@ impl<V: Vector, T> Tree<V, T> {
         if target == NONE {
             return;
         }
-        let mut gathered = Vec::new();
-        let mut stack: Vec<u32> = nodes.children(target).collect();
-        let mut blocks = vec![target];
-        while let Some(c) = stack.pop() {
-            gathered.append(&mut nodes.nodes[c as usize].objects);
-            if nodes.nodes[c as usize].children != NONE {
-                blocks.push(c);
-                stack.extend(nodes.children(c));
-            }
+        for child in nodes.children(target) {
+            absorb(nodes, &mut self.places, target, child);
         }
-        for b in blocks.into_iter().rev() {
-            nodes.unsplit(b);
-        }
-        let list = &mut nodes.nodes[target as usize].objects;
-        for i in gathered {
-            self.places[i as usize] = Place::Node(target, list.len() as u32);
-            list.push(i);
-        }
+        nodes.unsplit(target);
     }
 
     /// Re-registers object `i` after its box changed: it stays in its node
     /// while the node's bound still holds it (tight: its cell; loose: its
     /// grown bound), so small moves touch nothing.
     fn relocate(&mut self, i: u32) {
-        if let (Place::Node(node, _), Some(nodes)) = (self.places[i as usize], &self.nodes) {
+        if let (Place::Node(node), Some(nodes)) = (self.places[i as usize], &self.nodes) {
             let b = self.boxes[i as usize];
             let n = &nodes.nodes[node as usize];
             let stays = match self.kind {
@@ -403,6 +385,23 @@ impl<V: Vector, T> Tree<V, T> {
             self.unplace(i);
             self.place(i);
         }
+    }
+}
+
+/// Moves every object of the subtree under `from` into `target`'s list and
+/// frees the blocks of children below `from` (a merge; the caller frees
+/// `from`'s own block). Recursion is bounded by the depth limit (30).
+fn absorb<V: Vector>(nodes: &mut Nodes<V>, places: &mut [Place], target: u32, from: u32) {
+    while let Some(i) = nodes.members(from).next() {
+        nodes.unlink(from, i);
+        nodes.link(target, i);
+        places[i as usize] = Place::Node(target);
+    }
+    if nodes.nodes[from as usize].children != NONE {
+        for child in nodes.children(from) {
+            absorb(nodes, places, target, child);
+        }
+        nodes.unsplit(from);
     }
 }
 
@@ -443,7 +442,11 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
             self.configure(root);
         }
         let mut keys = std::mem::take(&mut self.keys);
-        let tested = tree_pairs(self, &mut keys);
+        let mut flat = std::mem::take(&mut self.flat);
+        let tested = tree_pairs(self, &mut flat, &mut keys);
+        self.flat = flat;
+        // Room for as many pairs next step, and more (see `headroom.rs`).
+        keep_headroom(&mut keys);
         self.tracker.finish_keys(&keys, &self.objects);
         self.keys = keys;
         self.stats =

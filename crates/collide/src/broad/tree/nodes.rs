@@ -1,7 +1,13 @@
 //! The node pool of a 2^D-ary tree (quadtree in 2D, octree in 3D): logical
 //! cells, bounds (the logical cell, or the loose cell), object lists, and
 //! the split and merge that keep the tree adaptive.
+//!
+//! A node's objects are a doubly linked list threaded through one array of
+//! links indexed by object, so moving an object between nodes, splitting
+//! and merging never allocate (a list per node grew and was dropped as
+//! nodes split and merged: up to 2,000 allocations a step).
 
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
 /// No node / no child.
@@ -9,8 +15,9 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// One node: its logical cell, its bound (equal to the cell for a tight
 /// tree, the cell grown by the looseness for a loose one), the objects
-/// stored here and the number of objects in its whole subtree.
-#[derive(Clone, Debug)]
+/// stored here (a linked list, see [`Nodes::members`]) and the number of
+/// objects in its whole subtree.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Node<V: Vector> {
     pub(crate) cell: Aabb<V>,
     pub(crate) bound: Aabb<V>,
@@ -18,8 +25,39 @@ pub(crate) struct Node<V: Vector> {
     /// First of 2^D consecutive children, or [`NONE`] for a leaf.
     pub(crate) children: u32,
     pub(crate) depth: u8,
-    pub(crate) objects: Vec<u32>,
+    /// The first object stored here, or [`NONE`].
+    first: u32,
+    /// Objects stored here.
+    pub(crate) count: u32,
     pub(crate) subtree: u32,
+}
+
+/// An object's neighbours in its node's list ([`NONE`] at the ends).
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    prev: u32,
+    next: u32,
+}
+
+/// The objects stored in one node, most recently added first.
+#[derive(Clone)]
+pub(crate) struct Members<'a> {
+    links: &'a [Link],
+    at: u32,
+}
+
+impl Iterator for Members<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.at == NONE {
+            return None;
+        }
+        let object = self.at;
+        self.at = self.links[object as usize].next;
+        Some(object)
+    }
 }
 
 /// The splitting policy.
@@ -37,11 +75,14 @@ pub(crate) struct Limits {
     pub(crate) looseness: f32,
 }
 
-/// The nodes, children allocated in blocks of 2^D, freed blocks reused.
+/// The nodes, children allocated in blocks of 2^D, freed blocks reused, and
+/// the links of the nodes' object lists.
 #[derive(Clone, Debug)]
 pub(crate) struct Nodes<V: Vector> {
     pub(crate) nodes: Vec<Node<V>>,
     free_blocks: Vec<u32>,
+    /// Per object slot: its neighbours in its node's list.
+    links: Vec<Link>,
     pub(crate) limits: Limits,
 }
 
@@ -51,13 +92,16 @@ pub(crate) const fn fanout(dim: usize) -> usize {
 }
 
 impl<V: Vector> Nodes<V> {
-    /// A tree with one leaf covering `root`.
-    pub(crate) fn new(root: Aabb<V>, limits: Limits) -> Self {
+    /// A tree with one leaf covering `root`, with links for `slots`
+    /// object slots.
+    pub(crate) fn new(root: Aabb<V>, limits: Limits, slots: usize) -> Self {
         let mut nodes = Self {
             nodes: Vec::new(),
             free_blocks: Vec::new(),
+            links: Vec::new(),
             limits,
         };
+        nodes.ensure_slots(slots);
         let bound = nodes.loosen(&root);
         nodes.nodes.push(Node {
             cell: root,
@@ -65,10 +109,71 @@ impl<V: Vector> Nodes<V> {
             parent: NONE,
             children: NONE,
             depth: 0,
-            objects: Vec::new(),
+            first: NONE,
+            count: 0,
             subtree: 0,
         });
         nodes
+    }
+
+    /// Links for object slots below `slots`.
+    pub(crate) fn ensure_slots(&mut self, slots: usize) {
+        if self.links.len() < slots {
+            let unlinked = Link {
+                prev: NONE,
+                next: NONE,
+            };
+            self.links.resize(slots, unlinked);
+        }
+    }
+
+    /// Adds object `i` to `node`'s list (at its front). Does not change the
+    /// subtree counts.
+    pub(crate) fn link(&mut self, node: u32, i: u32) {
+        let n = &mut self.nodes[node as usize];
+        let old_first = n.first;
+        n.first = i;
+        n.count += 1;
+        self.links[i as usize] = Link {
+            prev: NONE,
+            next: old_first,
+        };
+        if old_first != NONE {
+            self.links[old_first as usize].prev = i;
+        }
+    }
+
+    /// Takes object `i` out of `node`'s list. Does not change the subtree
+    /// counts.
+    pub(crate) fn unlink(&mut self, node: u32, i: u32) {
+        let Link { prev, next } = self.links[i as usize];
+        if prev == NONE {
+            self.nodes[node as usize].first = next;
+        } else {
+            self.links[prev as usize].next = next;
+        }
+        if next != NONE {
+            self.links[next as usize].prev = prev;
+        }
+        self.nodes[node as usize].count -= 1;
+    }
+
+    /// The objects stored in `node`.
+    #[inline]
+    pub(crate) fn members(&self, node: u32) -> Members<'_> {
+        Members {
+            links: &self.links,
+            at: self.nodes[node as usize].first,
+        }
+    }
+
+    /// The objects after `i` in its node's list.
+    #[inline]
+    pub(crate) fn members_after(&self, i: u32) -> Members<'_> {
+        Members {
+            links: &self.links,
+            at: self.links[i as usize].next,
+        }
     }
 
     /// The bound of a node with logical cell `cell`: the cell grown by the
@@ -138,7 +243,7 @@ impl<V: Vector> Nodes<V> {
             .map(|a| size.axis(a))
             .fold(f32::INFINITY, f32::min);
         n.children == NONE
-            && n.objects.len() > self.limits.split_above
+            && n.count as usize > self.limits.split_above
             && n.depth < self.limits.max_depth
             && 0.5 * smallest >= self.limits.min_cell
     }
@@ -150,8 +255,11 @@ impl<V: Vector> Nodes<V> {
             Some(first) => first,
             None => {
                 let first = self.nodes.len() as u32;
-                let filler = self.nodes[node as usize].clone();
+                let filler = self.nodes[node as usize];
                 self.nodes.resize(self.nodes.len() + count, filler);
+                // Every block may be freed at once (a merge at the root):
+                // room for all of them, so no merge allocates.
+                reserve_headroom(&mut self.free_blocks, self.nodes.len() / count);
                 first
             }
         };
@@ -184,7 +292,8 @@ impl<V: Vector> Nodes<V> {
             child.parent = node;
             child.children = NONE;
             child.depth = depth + 1;
-            child.objects.clear();
+            child.first = NONE;
+            child.count = 0;
             child.subtree = 0;
         }
         self.nodes[node as usize].children = first;

@@ -4,66 +4,119 @@
 use super::core::Tree;
 use super::nodes::Nodes;
 use crate::broad::events::pair_key;
+use crate::broad::headroom::reserve_headroom;
 use crate::broad::query::{QueryBudget, QueryStats};
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
 
-/// Every overlapping pair once, into `keys` (sorted); returns the number of
-/// box tests.
-pub(crate) fn tree_pairs<V: Vector, T>(tree: &Tree<V, T>, keys: &mut Vec<u64>) -> u64 {
-    keys.clear();
-    let mut walk = Walk {
-        boxes: &tree.boxes,
-        keys,
-        tested: 0,
-        loose: tree.kind == super::TreeKind::Loose,
-    };
-    if let Some(nodes) = &tree.nodes {
-        walk.self_pairs(nodes, 0);
-        // Overflow objects against the tree, then against each other.
-        for &o in &tree.overflow {
-            walk.probe(nodes, 0, o);
+/// The nodes' object lists laid out flat for one step's walk: each node's
+/// objects (ids and boxes) side by side in one array, so the walk reads
+/// them in order rather than following each list's links (a chain of
+/// dependent loads: following the links in the walk itself made the tight
+/// tree on 2D `clustered` slow at 100,000 objects 1.6 times slower).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlatLists<V: Vector> {
+    ids: Vec<u32>,
+    boxes: Vec<Aabb<V>>,
+    /// Per node: where its objects start in `ids` and `boxes` (its end is
+    /// the next node's start).
+    starts: Vec<u32>,
+}
+
+impl<V: Vector> FlatLists<V> {
+    /// Lays out every node's list, in node order.
+    fn fill(&mut self, nodes: &Nodes<V>, boxes: &[Aabb<V>]) {
+        let (count, objects) = (nodes.nodes.len(), nodes.nodes[0].subtree as usize);
+        // By the arena's capacity, which grows by doubling, not its length,
+        // which reaches new highs now and then.
+        reserve_headroom(&mut self.starts, nodes.nodes.capacity() + 1);
+        reserve_headroom(&mut self.ids, objects);
+        reserve_headroom(&mut self.boxes, objects);
+        self.starts.clear();
+        self.ids.clear();
+        self.boxes.clear();
+        for node in 0..count as u32 {
+            self.starts.push(self.ids.len() as u32);
+            for i in nodes.members(node) {
+                self.ids.push(i);
+                self.boxes.push(boxes[i as usize]);
+            }
         }
+        self.starts.push(self.ids.len() as u32);
     }
+
+    /// `node`'s objects: their ids and boxes.
+    #[inline]
+    fn of(&self, node: u32) -> (&[u32], &[Aabb<V>]) {
+        let range = self.starts[node as usize] as usize..self.starts[node as usize + 1] as usize;
+        (&self.ids[range.clone()], &self.boxes[range])
+    }
+}
+
+/// Every overlapping pair once, into `keys` (sorted); returns the number of
+/// box tests. `flat` is the step's scratch.
+pub(crate) fn tree_pairs<V: Vector, T>(
+    tree: &Tree<V, T>,
+    flat: &mut FlatLists<V>,
+    keys: &mut Vec<u64>,
+) -> u64 {
+    keys.clear();
+    let mut tested = 0;
+    if let Some(nodes) = &tree.nodes {
+        flat.fill(nodes, &tree.boxes);
+        let mut walk = Walk {
+            nodes,
+            flat,
+            keys: &mut *keys,
+            tested: 0,
+            loose: tree.kind == super::TreeKind::Loose,
+        };
+        walk.self_pairs(0);
+        // Overflow objects against the tree.
+        for &o in &tree.overflow {
+            walk.probe(0, o, &tree.boxes[o as usize]);
+        }
+        tested = walk.tested;
+    }
+    // Overflow objects against each other.
     for (k, &a) in tree.overflow.iter().enumerate() {
         for &b in &tree.overflow[k + 1..] {
-            walk.test(a, b);
+            tested += 1;
+            if tree.boxes[a as usize].overlaps(&tree.boxes[b as usize]) {
+                keys.push(pair_key(a, b));
+            }
         }
     }
-    let tested = walk.tested;
     keys.sort_unstable();
     tested
 }
 
 struct Walk<'a, V: Vector> {
-    boxes: &'a [Aabb<V>],
+    nodes: &'a Nodes<V>,
+    flat: &'a FlatLists<V>,
     keys: &'a mut Vec<u64>,
     tested: u64,
     loose: bool,
 }
 
 impl<V: Vector> Walk<'_, V> {
-    #[inline]
-    fn test(&mut self, a: u32, b: u32) {
-        self.tested += 1;
-        if self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
-            self.keys.push(pair_key(a, b));
-        }
-    }
-
-    /// Object `x` (not in this subtree) against every object of the subtree
-    /// under `node` whose bound it overlaps.
-    fn probe(&mut self, nodes: &Nodes<V>, node: u32, x: u32) {
-        let n = &nodes.nodes[node as usize];
-        if !n.bound.overlaps(&self.boxes[x as usize]) {
+    /// Object `x` with box `box_x` (not in this subtree) against every
+    /// object of the subtree under `node` whose bound it overlaps.
+    fn probe(&mut self, node: u32, x: u32, box_x: &Aabb<V>) {
+        let n = &self.nodes.nodes[node as usize];
+        if !n.bound.overlaps(box_x) {
             return;
         }
-        for &y in &n.objects {
-            self.test(x, y);
+        let (ids, boxes) = self.flat.of(node);
+        self.tested += ids.len() as u64;
+        for (&y, box_y) in ids.iter().zip(boxes) {
+            if box_x.overlaps(box_y) {
+                self.keys.push(pair_key(x, y));
+            }
         }
-        for c in nodes.children(node) {
-            self.probe(nodes, c, x);
+        for c in self.nodes.children(node) {
+            self.probe(c, x, box_x);
         }
     }
 
@@ -71,26 +124,29 @@ impl<V: Vector> Walk<'_, V> {
     /// themselves and against its descendants, each child's subtree, and
     /// (loose trees only, whose sibling bounds overlap) pairs across
     /// sibling subtrees.
-    fn self_pairs(&mut self, nodes: &Nodes<V>, node: u32) {
-        let objects = &nodes.nodes[node as usize].objects;
-        for (k, &a) in objects.iter().enumerate() {
-            for &b in &objects[k + 1..] {
-                self.test(a, b);
+    fn self_pairs(&mut self, node: u32) {
+        let (ids, boxes) = self.flat.of(node);
+        for (k, (&a, box_a)) in ids.iter().zip(boxes).enumerate() {
+            self.tested += (ids.len() - k - 1) as u64;
+            for (&b, box_b) in ids[k + 1..].iter().zip(&boxes[k + 1..]) {
+                if box_a.overlaps(box_b) {
+                    self.keys.push(pair_key(a, b));
+                }
             }
-            for c in nodes.children(node) {
-                self.probe(nodes, c, a);
+            for c in self.nodes.children(node) {
+                self.probe(c, a, box_a);
             }
         }
-        let children = nodes.children(node);
+        let children = self.nodes.children(node);
         for c in children.clone() {
-            if nodes.nodes[c as usize].subtree > 0 {
-                self.self_pairs(nodes, c);
+            if self.nodes.nodes[c as usize].subtree > 0 {
+                self.self_pairs(c);
             }
         }
         if self.loose {
             for c1 in children.clone() {
                 for c2 in c1 + 1..children.end {
-                    self.cross_pairs(nodes, c1, c2);
+                    self.cross_pairs(c1, c2);
                 }
             }
         }
@@ -98,22 +154,26 @@ impl<V: Vector> Walk<'_, V> {
 
     /// All pairs with one object under `a` and the other under `b`
     /// (disjoint subtrees).
-    fn cross_pairs(&mut self, nodes: &Nodes<V>, a: u32, b: u32) {
+    fn cross_pairs(&mut self, a: u32, b: u32) {
+        let nodes = self.nodes;
         let (na, nb) = (&nodes.nodes[a as usize], &nodes.nodes[b as usize]);
         if na.subtree == 0 || nb.subtree == 0 || !na.bound.overlaps(&nb.bound) {
             return;
         }
-        for &x in &na.objects {
-            self.probe(nodes, b, x);
+        let flat = self.flat;
+        let (ids_a, boxes_a) = flat.of(a);
+        for (&x, box_x) in ids_a.iter().zip(boxes_a) {
+            self.probe(b, x, box_x);
         }
-        for &y in &nb.objects {
+        let (ids_b, boxes_b) = flat.of(b);
+        for (&y, box_y) in ids_b.iter().zip(boxes_b) {
             for c in nodes.children(a) {
-                self.probe(nodes, c, y);
+                self.probe(c, y, box_y);
             }
         }
         for ca in nodes.children(a) {
             for cb in nodes.children(b) {
-                self.cross_pairs(nodes, ca, cb);
+                self.cross_pairs(ca, cb);
             }
         }
     }
@@ -157,7 +217,7 @@ impl<V: Vector, T> Tree<V, T> {
             if !region.hits(&n.bound) {
                 continue;
             }
-            for &x in &n.objects {
+            for x in nodes.members(node) {
                 test(x, stats)?;
             }
             for c in nodes.children(node) {

@@ -16,6 +16,7 @@ use collide::{BroadPhase, Handle, Vector};
 use glam::{Vec2, Vec3};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::io::Write as _;
 
 /// The system allocator, counting what this thread allocates while
 /// [`COUNTING`] is on.
@@ -33,12 +34,13 @@ impl CountingAlloc {
         if COUNTING.try_with(Cell::get).unwrap_or(false) {
             COUNT.with(|c| c.set(c.get() + 1));
             if TRACE.with(Cell::get) {
-                // Counting off while the backtrace allocates.
+                // Counting off while the backtrace allocates; a failed write
+                // is ignored (a panic must not unwind out of the
+                // allocator). A debugging aid: it takes the backtrace and
+                // standard error locks inside the allocator.
                 COUNTING.with(|c| c.set(false));
-                eprintln!(
-                    "allocation of {size} bytes:\n{}",
-                    std::backtrace::Backtrace::force_capture()
-                );
+                let trace = std::backtrace::Backtrace::force_capture();
+                let _ = writeln!(std::io::stderr(), "allocation of {size} bytes:\n{trace}");
                 COUNTING.with(|c| c.set(true));
             }
         }

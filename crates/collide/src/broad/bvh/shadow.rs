@@ -96,10 +96,12 @@ pub(super) struct Shadow<V: Vector> {
 
 impl<V: Vector> Shadow<V> {
     /// Makes room for a background rebuild of `objects` moving objects:
-    /// the second arena, the copy of the fat boxes, the sort and the task
-    /// stack. The whole rebuilds call this, so the background rebuilds
-    /// that follow allocate nothing; the memory is what the first
-    /// background rebuild would take anyway.
+    /// the second arena (2 nodes per object and an eighth more), the copy
+    /// of the fat boxes, the sort and the task stack (these with the margin
+    /// of `headroom.rs`). The whole rebuilds call this, so the background
+    /// rebuilds that follow allocate nothing; the memory is about what the
+    /// first background rebuild took before, held from the first whole
+    /// build on.
     pub(super) fn reserve(&mut self, objects: usize) {
         self.arena.reserve(2 * objects);
         reserve_headroom(&mut self.leaves, objects);

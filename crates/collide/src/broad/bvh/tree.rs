@@ -265,24 +265,32 @@ impl<V: Vector> Arena<V> {
         // with this one (see `shadow.rs`) share, not by its length.
         reserve_headroom(&mut scratch.marked, self.nodes.capacity());
         scratch.marked.resize(self.nodes.len(), false);
-        // Each leaf marks at most one node of each height: every bucket
-        // gets room for as many nodes as there are leaves (with a margin,
-        // see `headroom.rs`), so no refit of as many leaves allocates.
-        let most = leaves.len();
-        for bucket in &mut scratch.by_height {
+        // Each leaf marks at most one node of each height, and the nodes of
+        // height h head disjoint subtrees of at least 2h + 1 nodes: bucket
+        // h gets room (with a margin, see `headroom.rs`) for the fewer of
+        // those two counts, so no refit of as many leaves allocates, and
+        // the buckets together hold about as many entries as the tree has
+        // nodes at most (bucket 0, leaves, is never used).
+        let (most, nodes) = (leaves.len(), self.nodes.len());
+        let room = move |h: usize| {
+            if h == 0 {
+                0
+            } else {
+                most.min(nodes / (2 * h + 1))
+            }
+        };
+        for (h, bucket) in scratch.by_height.iter_mut().enumerate() {
             bucket.clear();
-            reserve_headroom(bucket, most);
+            reserve_headroom(bucket, room(h));
         }
         let mark = |scratch: &mut RefitScratch, nodes: &[Node<V>], node: u32| {
             if node != NONE && !scratch.marked[node as usize] {
                 scratch.marked[node as usize] = true;
                 let h = nodes[node as usize].height as usize;
-                if scratch.by_height.len() <= h {
-                    scratch.by_height.resize_with(h + 1, || {
-                        let mut bucket = Vec::new();
-                        reserve_headroom(&mut bucket, most);
-                        bucket
-                    });
+                while scratch.by_height.len() <= h {
+                    let mut bucket = Vec::new();
+                    reserve_headroom(&mut bucket, room(scratch.by_height.len()));
+                    scratch.by_height.push(bucket);
                 }
                 scratch.by_height[h].push(node);
             }
@@ -422,11 +430,15 @@ impl<V: Vector> Arena<V> {
         self.free[k]
     }
 
-    /// Makes room for `nodes` nodes and as many on the free list, with a
-    /// margin (see `headroom.rs`).
+    /// Makes room for `nodes` nodes and an eighth more (the objects
+    /// inserted while a background rebuild runs), and for an eighth of
+    /// them on the free list.
     pub(super) fn reserve(&mut self, nodes: usize) {
-        reserve_headroom(&mut self.nodes, nodes);
-        reserve_headroom(&mut self.free, nodes);
+        let spare = nodes / 8 + 64;
+        if self.nodes.capacity() < nodes + spare {
+            self.nodes.reserve_exact(nodes + spare - self.nodes.len());
+        }
+        reserve_headroom(&mut self.free, spare);
     }
 
     /// Drops every node (before a whole-tree build).

@@ -643,8 +643,6 @@ impl<V: Vector, T> Sap<V, T> {
         }
     }
 
-    /// Applies the step's list changes to the statuses and frees the
-    /// proxies of removed objects.
     /// Leaves room in the lists this step filled for the next step's
     /// wandering counts, so that a steady state allocates nothing (see
     /// `headroom.rs`). The shared scratch gets room for the largest merge
@@ -682,6 +680,8 @@ impl<V: Vector, T> Sap<V, T> {
         self.spanner_index.make_room();
     }
 
+    /// Applies the step's list changes to the statuses and frees the
+    /// proxies of removed objects.
     fn settle(&mut self) {
         self.settle_moves();
         for &p in &self.leaving {

@@ -40,9 +40,13 @@ impl<V: Vector, T> Tree<V, T> {
                 if self.kind == TreeKind::Tight && n.bound != n.cell {
                     return Err(format!("tight node {node} has a bound apart from its cell"));
                 }
-                let mut held = 0u32;
+                let (mut held, mut before) = (0u32, NONE);
                 for i in nodes.members(node) {
                     held += 1;
+                    if nodes.previous(i) != before {
+                        return Err(format!("object {i}'s back link in node {node} is wrong"));
+                    }
+                    before = i;
                     if held > n.count {
                         return Err(format!("node {node}'s list is longer than its count"));
                     }

@@ -167,6 +167,12 @@ impl<V: Vector> Nodes<V> {
         }
     }
 
+    /// The object before `i` in its node's list, or [`NONE`] (for
+    /// `validate`).
+    pub(crate) fn previous(&self, i: u32) -> u32 {
+        self.links[i as usize].prev
+    }
+
     /// The objects after `i` in its node's list.
     #[inline]
     pub(crate) fn members_after(&self, i: u32) -> Members<'_> {

@@ -7,7 +7,10 @@
 //! - `collide record SCENE`: writes a built-in scene as a trace.
 //! - `collide query TRACE --frame F ...`: one point, box, ray, swept-box or
 //!   frustum query on a trace's objects at a frame.
+//! - `collide bench`: our structures timed on chosen scenes, with a CSV file
+//!   and an HTML page of charts.
 
+mod bench;
 mod cell_study;
 mod demo;
 mod measure;
@@ -43,6 +46,9 @@ enum Command {
     /// Query a trace's objects at a frame: a point, a box, a ray, a swept
     /// box or a frustum.
     Query(query::QueryArgs),
+    /// Time our structures on chosen scenes (events checked on every
+    /// frame), with a CSV file and an HTML page of charts.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +64,9 @@ fn main() -> ExitCode {
         }
         Command::Record(args) => record::record(&args),
         Command::Query(args) => query::query(&args, &mut stdout).map_err(|f| (f.message, f.status)),
+        Command::Bench(args) => bench::bench(&args, &mut stdout)
+            .map(|_| ())
+            .map_err(|f| (f.message, f.status)),
     };
     let _ = stdout.flush();
     match result {

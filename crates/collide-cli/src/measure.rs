@@ -47,6 +47,18 @@ impl RunReport {
         mean(&self.frame_micros)
     }
 
+    /// Mean and p99 microseconds per frame over frames 1 on (frame 0
+    /// builds the structure).
+    pub fn steady_frame_micros(&self) -> (f64, f64) {
+        let steady = self.frame_micros.get(1..).unwrap_or_default();
+        (mean(steady), percentile(steady, 0.99))
+    }
+
+    /// Mean microseconds per `step()` over frames 1 on.
+    pub fn steady_step_micros(&self) -> f64 {
+        mean(self.step_micros.get(1..).unwrap_or_default())
+    }
+
     pub fn per_frame(&self, total: u64) -> f64 {
         total as f64 / self.frames.max(1) as f64
     }

@@ -1,6 +1,7 @@
-//! The demo's self-contained HTML report: an animation of each animated 2D
-//! scene coloured by overlap, the comparison tables, and charts as inline
-//! SVG. No network access is needed to view it.
+//! The self-contained HTML reports: the demo's (an animation of each
+//! animated 2D scene coloured by overlap, the comparison tables, and
+//! charts as inline SVG) and `collide bench`'s (charts and tables). No
+//! network access is needed to view them.
 
 use crate::cell_study::{CellRow, describe_cells};
 use crate::demo::describe;
@@ -101,6 +102,36 @@ impl Animation {
 const PALETTE: [&str; 8] = [
     "#3b6fb6", "#d9822b", "#3a9d5d", "#c2453d", "#8560a8", "#8c6d46", "#d47fb3", "#7f7f7f",
 ];
+
+/// Writes `collide bench`'s page to `path` (creating its folder): a chart
+/// of the mean and of the p99 time per frame (frames 1 on) per scene and
+/// structure, and the tables. Returns the path.
+pub fn write_bench_report(path: &Path, scenes: &[SceneResult]) -> std::io::Result<PathBuf> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut html = String::from(HEAD);
+    html.push_str("<h1>collide bench</h1>\n<p>Our structures on the chosen scenes. Times are per frame: the frame's inserts, moves and removes plus <code>step()</code>, over frames 1 on (frame 0 builds). Every frame's events were compared with the reference's. The Rust peers are measured beside ours by <code>crates/collide-bench</code>.</p>\n");
+    let charts: [(&str, Metric); 3] = [
+        ("Mean time per frame (microseconds)", |r| {
+            r.steady_frame_micros().0
+        }),
+        ("p99 time per frame (microseconds)", |r| {
+            r.steady_frame_micros().1
+        }),
+        ("Overlapping pairs per frame", |r| r.per_frame(r.pair_sum)),
+    ];
+    for (title, metric) in charts {
+        html.push_str(&bar_chart(title, scenes, metric));
+    }
+    html.push_str("<h2>Scenes</h2>\n");
+    for scene in scenes {
+        let _ = writeln!(html, "<pre>{}</pre>", escape(&describe(scene)));
+    }
+    html.push_str("</body></html>\n");
+    std::fs::write(path, html)?;
+    Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
 
 /// Writes the report to `path` (creating its folder) and returns the path.
 pub fn write_report(

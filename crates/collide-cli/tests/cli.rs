@@ -1,4 +1,5 @@
-//! The `collide` command end to end: record, replay, errors and the demo.
+//! The `collide` command end to end: record, replay, errors, the demo and
+//! the benchmark.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Brute, STRUCTURE_NAMES, Vector};
@@ -577,4 +578,66 @@ fn bad_query_arguments_exit_with_status_2_and_say_why() {
         full.extend_from_slice(&args);
         assert_input_error(&full, message);
     }
+}
+
+#[test]
+fn bench_times_a_subset_checks_it_and_writes_csv_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, html) = (dir.path().join("runs.csv"), dir.path().join("bench.html"));
+    let out = collide(&[
+        "bench",
+        "--dim",
+        "2,3",
+        "--scene",
+        "uniform",
+        "--motion",
+        "fast",
+        "--n",
+        "300",
+        "--frames",
+        "6",
+        "--only",
+        "grid,sap,bvh",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--out",
+        html.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for dim in [2, 3] {
+        assert!(
+            stdout.contains(&format!(
+                "== {dim}D uniform fast, n = 300: events checked against `brute` on every frame =="
+            )),
+            "{stdout}"
+        );
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("dim,scene,motion,n,frames,structure,reference,"));
+    assert_eq!(lines.len(), 1 + 2 * 3, "{csv}");
+    for name in ["grid", "sap", "bvh"] {
+        let runs = lines
+            .iter()
+            .filter(|l| l.contains(&format!(",6,{name},brute,")))
+            .count();
+        assert_eq!(runs, 2, "{name} in {csv}");
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h1>collide bench</h1>"));
+    assert_eq!(page.matches("<svg").count(), 3, "three charts");
+    assert!(page.contains("2D uniform fast n=300") && page.contains("3D uniform fast n=300"));
+}
+
+#[test]
+fn bench_refuses_an_unknown_structure_with_status_2() {
+    let out = collide(&["bench", "--only", "grid,octopus", "--no-report"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("unknown structure `octopus` in --only"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hashgrid"), "{stderr}");
 }

@@ -5,9 +5,10 @@
 //! scratch, registrations) from step to step. Their lengths wander a
 //! little each step, so a buffer grown to exactly what one step needed
 //! grows again at the next new high, and a small buffer (a handful of
-//! events) regrows often. Growing through [`reserve_headroom`] leaves a
-//! quarter of the length plus 64 items free afterwards, so the wandering
-//! stays inside the capacity once the scene has settled; the test
+//! events) regrows often. Buffers made room for through
+//! [`reserve_headroom`] keep at least a quarter of the length plus 64
+//! items free (half and 128 right after growing), so the wandering stays
+//! inside the capacity once the scene has settled; the test
 //! `tests/allocation.rs` checks that no structure allocates then.
 //!
 //! The margin is a share of the length rather than a doubling: a grid

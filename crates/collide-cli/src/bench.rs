@@ -78,7 +78,7 @@ pub struct BenchFailure {
 }
 
 /// Runs `collide bench`, printing tables to `out`.
-pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<Vec<BenchRow>, BenchFailure> {
+pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> {
     if let Some(bad) = args
         .only
         .iter()
@@ -162,7 +162,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<Vec<BenchRow>, Ben
         })?;
         let _ = writeln!(out, "report: {}", path.display());
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// Runs the reference and then every selected structure on one scene.

@@ -64,9 +64,7 @@ fn main() -> ExitCode {
         }
         Command::Record(args) => record::record(&args),
         Command::Query(args) => query::query(&args, &mut stdout).map_err(|f| (f.message, f.status)),
-        Command::Bench(args) => bench::bench(&args, &mut stdout)
-            .map(|_| ())
-            .map_err(|f| (f.message, f.status)),
+        Command::Bench(args) => bench::bench(&args, &mut stdout).map_err(|f| (f.message, f.status)),
     };
     let _ = stdout.flush();
     match result {

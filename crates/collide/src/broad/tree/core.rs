@@ -305,7 +305,7 @@ impl<V: Vector, T> Tree<V, T> {
         let mut touched = 0u32;
         let mut next = nodes.members(node).next();
         while let Some(i) = next {
-            next = nodes.members_after(i).next();
+            next = nodes.next_member(i);
             if let Some(child) = nodes.child_for(node, &self.boxes[i as usize]) {
                 nodes.unlink(node, i);
                 nodes.link(child, i);

@@ -40,7 +40,6 @@ struct Link {
 }
 
 /// The objects stored in one node, most recently added first.
-#[derive(Clone)]
 pub(crate) struct Members<'a> {
     links: &'a [Link],
     at: u32,
@@ -173,13 +172,11 @@ impl<V: Vector> Nodes<V> {
         self.links[i as usize].prev
     }
 
-    /// The objects after `i` in its node's list.
-    #[inline]
-    pub(crate) fn members_after(&self, i: u32) -> Members<'_> {
-        Members {
-            links: &self.links,
-            at: self.links[i as usize].next,
-        }
+    /// The object after `i` in its node's list, if any (for walking a
+    /// list while moving its objects out).
+    pub(crate) fn next_member(&self, i: u32) -> Option<u32> {
+        let next = self.links[i as usize].next;
+        (next != NONE).then_some(next)
     }
 
     /// The bound of a node with logical cell `cell`: the cell grown by the

@@ -161,6 +161,29 @@ pub struct Slots<T> {
     reuses: u64,
 }
 
+/// The handles of a [`Slots`]' live slots by index (what
+/// [`Slots::live_handle_at`] reads), apart from the values so that it is
+/// `Sync` for any `T`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LiveHandles<'a> {
+    owner: u32,
+    stamps: &'a [u64],
+}
+
+impl LiveHandles<'_> {
+    /// The handle of the live slot `index`.
+    #[inline]
+    pub(crate) fn at(self, index: u32) -> Handle {
+        let s = self.stamps[index as usize];
+        debug_assert!(s & 1 == 1, "slot {index} is live");
+        Handle {
+            index,
+            generation: (s >> 1) as u32,
+            owner: self.owner,
+        }
+    }
+}
+
 /// A slot's stamp: its generation and whether it is live.
 #[inline]
 fn stamp(generation: u32, live: bool) -> u64 {
@@ -408,12 +431,16 @@ impl<T> Slots<T> {
     /// the check.
     #[inline]
     pub(crate) fn live_handle_at(&self, index: u32) -> Handle {
-        let s = self.stamps[index as usize];
-        debug_assert!(s & 1 == 1, "slot {index} is live");
-        Handle {
-            index,
-            generation: (s >> 1) as u32,
+        self.live_handles().at(index)
+    }
+
+    /// The handles of the live slots, without the values: shareable across
+    /// threads whatever `T` is.
+    #[inline]
+    pub(crate) fn live_handles(&self) -> LiveHandles<'_> {
+        LiveHandles {
             owner: self.owner,
+            stamps: &self.stamps,
         }
     }
 

@@ -197,7 +197,7 @@ fn verified_reports_an_invented_pair() {
 fn every_structure_2d() -> Vec<Box<dyn BroadPhase<Vec2, u32>>> {
     let mut all: Vec<Box<dyn BroadPhase<Vec2, u32>>> = STRUCTURE_NAMES
         .iter()
-        .map(|n| structure_by_name::<Vec2, u32>(n).unwrap())
+        .map(|n| -> Box<dyn BroadPhase<Vec2, u32>> { structure_by_name(n).unwrap() })
         .collect();
     all.push(Box::new(Verified::new(Brute::<Vec2, u32>::new()).unwrap()));
     all

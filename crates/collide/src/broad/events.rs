@@ -3,6 +3,7 @@
 
 use super::contract::StepStats;
 use super::headroom::{keep_headroom, reserve_headroom};
+use super::parallel::{for_each_range_mut, parts_for, split_points};
 use crate::handle::{Handle, Slots};
 use std::cmp::Ordering;
 use std::fmt;
@@ -214,6 +215,12 @@ pub(crate) struct PairTracker {
     /// new keys with the keys of the current pairs' slots and copies the
     /// kept pairs.
     keyed_at: Option<u64>,
+    /// A merge split across threads: each part's started and stopped pairs.
+    parts: Vec<(Vec<Pair>, Vec<Pair>)>,
+    /// A merge split across threads: where each part's keys and old pairs
+    /// start (parts + 1 each).
+    key_cuts: Vec<usize>,
+    old_cuts: Vec<usize>,
 }
 
 impl PairTracker {
@@ -255,17 +262,20 @@ impl PairTracker {
     /// pair and the lists are compared by [`FrameEvents::set_difference`].
     pub(crate) fn finish_keys<T>(&mut self, keys: &[u64], objects: &Slots<T>) -> &FrameEvents {
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, unique");
-        let pair_of = |k: u64| {
-            let (a, b) = (
-                objects.live_handle_at((k >> 32) as u32),
-                objects.live_handle_at(k as u32),
-            );
+        let handles = objects.live_handles();
+        let pair_of = move |k: u64| {
+            let (a, b) = (handles.at((k >> 32) as u32), handles.at(k as u32));
             debug_assert!(a < b, "pair keys hold the lower slot first");
             Pair { a, b }
         };
         let reuses = objects.reuses();
         if self.keyed_at == Some(reuses) {
-            self.merge_keys(keys, pair_of);
+            let split = parts_for(keys.len().max(self.current.len()));
+            if split > 1 {
+                self.merge_keys_split(split, keys, pair_of);
+            } else {
+                self.merge_keys(keys, pair_of);
+            }
         } else {
             let next = self.begin();
             next.extend(keys.iter().map(|&k| pair_of(k)));
@@ -310,6 +320,83 @@ impl PairTracker {
             let pair = pair_of(new);
             started.push(pair);
             next.push(pair);
+        }
+        std::mem::swap(&mut self.current, &mut self.next);
+        self.make_room();
+    }
+
+    /// [`PairTracker::merge_keys`] cut into `split` parts that run on the
+    /// thread pool, with the same result. Part `k` takes an equal share of
+    /// the keys and the old pairs whose keys fall from its first key up to
+    /// the next part's; the new pair list (one pair per key) is written in
+    /// place, each part into its keys' range, and the parts' started and
+    /// stopped pairs are appended in part order.
+    fn merge_keys_split(
+        &mut self,
+        split: usize,
+        keys: &[u64],
+        pair_of: impl Fn(u64) -> Pair + Copy + Sync,
+    ) {
+        let old_pairs = &self.current[..];
+        split_points(keys.len(), split, |_| true, &mut self.key_cuts);
+        let key_cuts = &self.key_cuts[..];
+        self.old_cuts.clear();
+        self.old_cuts.extend((0..=split).map(|k| match key_cuts[k] {
+            0 => 0,
+            at if at >= keys.len() => old_pairs.len(),
+            at => old_pairs.partition_point(|p| p.key() < keys[at]),
+        }));
+        let old_cuts = &self.old_cuts[..];
+        if self.parts.len() < split {
+            self.parts.resize_with(split, Default::default);
+        }
+        // Any pair will do as filler: every entry is overwritten.
+        let filler = old_pairs
+            .first()
+            .copied()
+            .or_else(|| keys.first().map(|&k| pair_of(k)));
+        if let Some(filler) = filler {
+            self.next.resize(keys.len(), filler);
+        }
+        self.next.truncate(keys.len());
+        let merge_part =
+            |k: usize, next: &mut [Pair], (started, stopped): &mut (Vec<Pair>, Vec<Pair>)| {
+                started.clear();
+                stopped.clear();
+                let old_pairs = &old_pairs[old_cuts[k]..old_cuts[k + 1]];
+                let keys = &keys[key_cuts[k]..key_cuts[k + 1]];
+                let mut i = 0;
+                for (slot, &new) in next.iter_mut().zip(keys) {
+                    while i < old_pairs.len() && old_pairs[i].key() < new {
+                        stopped.push(old_pairs[i]);
+                        i += 1;
+                    }
+                    if i < old_pairs.len() && old_pairs[i].key() == new {
+                        *slot = old_pairs[i];
+                        i += 1;
+                    } else {
+                        let pair = pair_of(new);
+                        started.push(pair);
+                        *slot = pair;
+                    }
+                }
+                stopped.extend_from_slice(&old_pairs[i..]);
+            };
+        for_each_range_mut(
+            &mut self.next,
+            key_cuts,
+            &mut self.parts[..split],
+            &merge_part,
+        );
+        let parts = &self.parts[..split];
+        let FrameEvents { started, stopped } = &mut self.events;
+        started.clear();
+        stopped.clear();
+        reserve_headroom(started, parts.iter().map(|p| p.0.len()).sum());
+        reserve_headroom(stopped, parts.iter().map(|p| p.1.len()).sum());
+        for (part_started, part_stopped) in parts {
+            started.extend_from_slice(part_started);
+            stopped.extend_from_slice(part_stopped);
         }
         std::mem::swap(&mut self.current, &mut self.next);
         self.make_room();

@@ -24,6 +24,7 @@ mod events;
 mod grid;
 mod headroom;
 mod kdtree;
+mod parallel;
 mod query;
 mod radix;
 mod registry;

@@ -30,7 +30,9 @@ pub const STRUCTURE_NAMES: &[&str] = &[
 /// ```
 pub const DEFAULT_STRUCTURE: &str = "hashgrid";
 
-/// A new, empty structure by name, or `None` for an unknown name.
+/// A new, empty structure by name, or `None` for an unknown name. It is
+/// `Send`, so it can be stepped on another thread or inside a rayon pool
+/// of the caller's choosing.
 ///
 /// ```
 /// use glam::Vec2;
@@ -38,7 +40,9 @@ pub const DEFAULT_STRUCTURE: &str = "hashgrid";
 /// assert_eq!(world.name(), "brute");
 /// assert!(collide::structure_by_name::<Vec2, u64>("nope").is_none());
 /// ```
-pub fn structure_by_name<V: Vector, T: 'static>(name: &str) -> Option<Box<dyn BroadPhase<V, T>>> {
+pub fn structure_by_name<V: Vector, T: Send + 'static>(
+    name: &str,
+) -> Option<Box<dyn BroadPhase<V, T> + Send>> {
     match name {
         "brute" => Some(Box::new(Brute::<V, T>::new())),
         "sap" => Some(Box::new(Sap::<V, T>::new(SapKind::AllAxes))),

@@ -4,9 +4,10 @@
 //! objects against each other.
 
 use super::core::Place;
-use super::level::Level;
+use super::level::{Level, Reg, gather_range};
 use crate::broad::events::pair_key;
 use crate::broad::headroom::{reserve_headroom, with_margin};
+use crate::broad::parallel::{for_each_part, for_each_range_mut, parts_for, split_points};
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -17,38 +18,65 @@ pub(crate) struct PairScratch {
     pub(crate) keys: Vec<u64>,
     order: Vec<u32>,
     sort: Vec<u64>,
+    /// A split step's parts: each part's keys and box tests.
+    parts: Vec<(Vec<u64>, u64)>,
+    /// A split step's part boundaries.
+    bounds: Vec<usize>,
 }
 
-/// Finds every overlapping pair once, into `scratch.keys` (sorted), and
-/// returns the number of box tests made. Levels must be refreshed (their
-/// registrations and gathered boxes current).
+/// Gathers every level's boxes, finds every overlapping pair once, into
+/// `scratch.keys` (sorted), and returns the number of box tests made.
+/// Levels must be refreshed (their registrations current).
 pub(crate) fn grid_pairs<V: Vector>(
-    levels: &[Level<V>],
+    levels: &mut [Level<V>],
     boxes: &[Aabb<V>],
     levels_of: &[u8],
     places: &[Place],
     overflow: &[u32],
     scratch: &mut PairScratch,
 ) -> u64 {
-    let keys = &mut scratch.keys;
+    let PairScratch {
+        keys,
+        order,
+        sort,
+        parts,
+        bounds,
+    } = scratch;
     keys.clear();
     let mut tested = 0;
-    for level in levels {
-        tested += cell_pairs(level, keys);
+    for level in levels.iter_mut() {
+        tested += level_pairs(level, boxes, keys, parts, bounds);
     }
+    let levels = &*levels;
     if levels.len() > 1 {
         // Each object probes the coarser levels; a pair across levels is
         // found once, from its finer side.
-        for (i, place) in places.iter().enumerate() {
-            if *place != Place::Cells {
-                continue;
+        let probe_coarser = |i: usize, keys: &mut Vec<u64>| {
+            if places[i] != Place::Cells {
+                return 0;
             }
             let from = usize::from(levels_of[i]) + 1;
+            let mut tested = 0;
             for level in &levels[from.min(levels.len())..] {
                 if !level.regs.is_empty() {
                     tested += probe(level, i as u32, &boxes[i], keys);
                 }
             }
+            tested
+        };
+        let split = parts_for(places.len());
+        if split <= 1 {
+            tested += (0..places.len())
+                .map(|i| probe_coarser(i, keys))
+                .sum::<u64>();
+        } else {
+            split_points(places.len(), split, |_| true, bounds);
+            let bounds = &bounds[..];
+            tested += run_parts(parts, split, keys, |k, out| {
+                (bounds[k]..bounds[k + 1])
+                    .map(|i| probe_coarser(i, out))
+                    .sum()
+            });
         }
     }
     for &o in overflow {
@@ -56,9 +84,87 @@ pub(crate) fn grid_pairs<V: Vector>(
             tested += probe(level, o, &boxes[o as usize], keys);
         }
     }
-    tested += sweep(boxes, overflow, &mut scratch.order, keys);
-    crate::broad::radix::radix_sort_by_key(keys, &mut scratch.sort, |k| *k);
+    tested += sweep(boxes, overflow, order, keys);
+    crate::broad::radix::radix_sort_by_key(keys, sort, |k| *k);
     tested
+}
+
+/// Gathers `level`'s boxes and appends the pairs within its cells to
+/// `keys`; returns the box tests made. A large level is cut between cells
+/// into parts that run on the thread pool (see `broad/parallel.rs`), each
+/// gathering its own boxes and then testing them while they are in its
+/// core's cache; the parts' keys are appended in part order. (One task per
+/// part rather than a gather and a pair pass: handing work to a sleeping
+/// thread took up to a millisecond on the benchmark machine.)
+fn level_pairs<V: Vector>(
+    level: &mut Level<V>,
+    boxes: &[Aabb<V>],
+    keys: &mut Vec<u64>,
+    parts: &mut Vec<(Vec<u64>, u64)>,
+    bounds: &mut Vec<usize>,
+) -> u64 {
+    let split = parts_for(level.regs.len());
+    if split <= 1 {
+        level.gather(boxes);
+        return cell_pairs(&level.regs, &level.boxes, keys);
+    }
+    level.size_boxes();
+    let regs = &level.regs[..];
+    split_points(
+        regs.len(),
+        split,
+        |at| regs[at].key != regs[at - 1].key,
+        bounds,
+    );
+    if parts.len() < split {
+        parts.resize_with(split, Default::default);
+    }
+    let bounds = &bounds[..];
+    let gather_and_test = |k: usize, out: &mut [Aabb<V>], (found, tested): &mut (Vec<u64>, u64)| {
+        let regs = &regs[bounds[k]..bounds[k + 1]];
+        gather_range(regs, out, boxes);
+        found.clear();
+        *tested = cell_pairs(regs, out, found);
+    };
+    for_each_range_mut(
+        &mut level.boxes,
+        bounds,
+        &mut parts[..split],
+        &gather_and_test,
+    );
+    append_parts(&parts[..split], keys)
+}
+
+/// Appends the parts' keys to `keys` in part order; returns the sum of
+/// their box tests.
+fn append_parts(parts: &[(Vec<u64>, u64)], keys: &mut Vec<u64>) -> u64 {
+    let found: usize = parts.iter().map(|(out, _)| out.len()).sum();
+    reserve_headroom(keys, keys.len() + found);
+    for (out, _) in parts {
+        keys.extend_from_slice(out);
+    }
+    parts.iter().map(|(_, tested)| tested).sum()
+}
+
+/// Runs `work(k, keys of part k)` for `split` parts on the thread pool,
+/// then appends the parts' keys to `keys` in part order; returns the sum of
+/// what `work` returned (box tests). The parts' buffers are kept for the
+/// next step.
+fn run_parts(
+    parts: &mut Vec<(Vec<u64>, u64)>,
+    split: usize,
+    keys: &mut Vec<u64>,
+    work: impl Fn(usize, &mut Vec<u64>) -> u64 + Sync + Send,
+) -> u64 {
+    if parts.len() < split {
+        parts.resize_with(split, Default::default);
+    }
+    let parts = &mut parts[..split];
+    for_each_part(parts, |k, (out, tested)| {
+        out.clear();
+        *tested = work(k, out);
+    });
+    append_parts(parts, keys)
 }
 
 /// Objects sharing a cell; a pair counts only in its corner cell. Reads the
@@ -70,8 +176,7 @@ pub(crate) fn grid_pairs<V: Vector>(
 /// this kernel's share of a perf profile fell from 18% to 14% without it).
 /// Testing each registration against the next few whatever their cell,
 /// to avoid the loops over short runs, was slower (17%).
-fn cell_pairs<V: Vector>(level: &Level<V>, keys: &mut Vec<u64>) -> u64 {
-    let (regs, boxes) = (&level.regs, &level.boxes);
+fn cell_pairs<V: Vector>(regs: &[Reg], boxes: &[Aabb<V>], keys: &mut Vec<u64>) -> u64 {
     let mut at = keys.len();
     let mut tested = 0;
     let mut start = 0;

@@ -7,6 +7,8 @@
 
 mod register;
 
+pub(crate) use register::gather_range;
+
 use super::cells::{CellCoord, CellFrame, CellRange, hashed_coords, hashed_key};
 use crate::geometry::{Aabb, Vector};
 use std::ops::{ControlFlow, Range};
@@ -97,6 +99,21 @@ pub(crate) struct Level<V: Vector> {
     /// [`Reg::pack`].
     packed: Vec<u64>,
     packed_scratch: Vec<u64>,
+    /// Where a merge split across threads cuts the registrations.
+    cuts: MergeCuts,
+}
+
+/// The bookkeeping of a merge split across threads, kept between steps.
+#[derive(Debug, Default)]
+struct MergeCuts {
+    /// Part boundaries in the registrations (parts + 1).
+    bounds: Vec<usize>,
+    /// Kept registrations per part.
+    kept: Vec<usize>,
+    /// Where each part's fresh registrations start (parts + 1).
+    fresh_at: Vec<usize>,
+    /// Where each part's output starts (parts + 1).
+    offsets: Vec<usize>,
 }
 
 impl<V: Vector> Level<V> {
@@ -111,6 +128,7 @@ impl<V: Vector> Level<V> {
             scratch: Vec::new(),
             packed: Vec::new(),
             packed_scratch: Vec::new(),
+            cuts: MergeCuts::default(),
         }
     }
 

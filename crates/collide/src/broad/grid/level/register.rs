@@ -6,6 +6,7 @@
 use super::{Level, Reg, all_axes, lowest_bits};
 use crate::broad::grid::cells::CellRange;
 use crate::broad::headroom::reserve_headroom;
+use crate::broad::parallel::{for_each_part, for_each_range_mut, parts_for, split_points};
 use crate::broad::radix::{RADIX_MIN, radix_sort_by_key};
 use crate::geometry::{Aabb, Vector};
 
@@ -21,7 +22,7 @@ impl<V: Vector> Level<V> {
     /// path for incoherent motion).
     pub(crate) fn reregister(
         &mut self,
-        is_stale: impl Fn(u32) -> bool,
+        is_stale: impl Fn(u32) -> bool + Sync,
         fresh: impl Iterator<Item = (u32, CellRange)>,
         everything: bool,
     ) {
@@ -53,13 +54,13 @@ impl<V: Vector> Level<V> {
     /// `buffer` with the fresh registrations, sorts them by key (radix
     /// sorted into `scratch` when many) and merges them in (`scratch`
     /// holding the kept ones).
-    fn refill<R: Copy + Default>(
+    fn refill<R: Copy + Default + Sync>(
         &mut self,
         buffer: &mut Vec<R>,
         scratch: &mut Vec<R>,
         fresh: impl Iterator<Item = (u32, CellRange)>,
-        (store, unpack): (impl Fn(Reg) -> R + Copy, impl Fn(R) -> Reg + Copy),
-        is_stale: impl Fn(u32) -> bool,
+        (store, unpack): (impl Fn(Reg) -> R + Copy, impl Fn(R) -> Reg + Copy + Sync),
+        is_stale: impl Fn(u32) -> bool + Sync,
     ) {
         self.fill(buffer, fresh, store);
         if buffer.len() > RADIX_MIN {
@@ -96,12 +97,12 @@ impl<V: Vector> Level<V> {
     /// 3.61 ms against packed ones 1.52, 2.92, 3.17 ms; then, another
     /// pairing, the copy in the merge 2.32, 1.83, 1.72 ms against the copy
     /// apart 1.61, 1.51, 1.61 ms (see BENCHMARKS.md).
-    fn merge_fresh<R: Copy + Default>(
+    fn merge_fresh<R: Copy + Default + Sync>(
         &mut self,
-        is_stale: impl Fn(u32) -> bool,
+        is_stale: impl Fn(u32) -> bool + Sync,
         incoming: &[R],
         kept: &mut Vec<R>,
-        (store, unpack): (impl Fn(Reg) -> R, impl Fn(R) -> Reg + Copy),
+        (store, unpack): (impl Fn(Reg) -> R, impl Fn(R) -> Reg + Copy + Sync),
     ) {
         if incoming.len() * FEW_STALE < self.regs.len() {
             self.merge_fresh_plain(is_stale, incoming, unpack);
@@ -140,12 +141,17 @@ impl<V: Vector> Level<V> {
     /// [`Level::merge_fresh`] with a branch per entry, for few stale ones;
     /// the boxes are copied by [`Level::gather`] in a pass of their own
     /// (copying them here measured slower).
-    fn merge_fresh_plain<R: Copy>(
+    fn merge_fresh_plain<R: Copy + Sync>(
         &mut self,
-        is_stale: impl Fn(u32) -> bool,
+        is_stale: impl Fn(u32) -> bool + Sync,
         incoming: &[R],
-        unpack: impl Fn(R) -> Reg,
+        unpack: impl Fn(R) -> Reg + Copy + Sync,
     ) {
+        let split = parts_for(self.regs.len());
+        if split > 1 {
+            self.merge_fresh_split(split, is_stale, incoming, unpack);
+            return;
+        }
         self.next.clear();
         let mut fresh = incoming.iter().map(|&r| unpack(r)).peekable();
         for reg in &self.regs {
@@ -160,6 +166,88 @@ impl<V: Vector> Level<V> {
         self.next.extend(fresh);
         std::mem::swap(&mut self.regs, &mut self.next);
         // The two lists trade places every step: both keep the margin.
+        let len = self.regs.len();
+        reserve_headroom(&mut self.regs, len);
+        reserve_headroom(&mut self.next, len);
+    }
+
+    /// [`Level::merge_fresh_plain`] cut into `split` parts that run on the
+    /// thread pool, with the same result. The registrations are cut between
+    /// cells; each part takes the fresh ones whose keys fall from its first
+    /// key up to the next part's, and writes its kept and fresh ones into
+    /// its own range of the output, which starts after the kept entries of
+    /// the parts before it and their fresh ones.
+    fn merge_fresh_split<R: Copy + Sync>(
+        &mut self,
+        split: usize,
+        is_stale: impl Fn(u32) -> bool + Sync,
+        incoming: &[R],
+        unpack: impl Fn(R) -> Reg + Copy + Sync,
+    ) {
+        let regs = &self.regs[..];
+        let cuts = &mut self.cuts;
+        split_points(
+            regs.len(),
+            split,
+            |at| regs[at].key != regs[at - 1].key,
+            &mut cuts.bounds,
+        );
+        let bounds = &cuts.bounds[..];
+        cuts.kept.clear();
+        cuts.kept.resize(split, 0);
+        for_each_part(&mut cuts.kept, |k, kept| {
+            let part = &regs[bounds[k]..bounds[k + 1]];
+            *kept = part.iter().filter(|r| !is_stale(r.object)).count();
+        });
+        // Where each part's fresh registrations start in `incoming`, and
+        // where its output starts.
+        cuts.fresh_at.clear();
+        cuts.offsets.clear();
+        let mut kept_before = 0;
+        for k in 0..=split {
+            let fresh_at = match bounds.get(k) {
+                Some(&at) if k > 0 && at < regs.len() => {
+                    let key = regs[at].key;
+                    incoming.partition_point(|&r| unpack(r).key < key)
+                }
+                _ if k == 0 => 0,
+                _ => incoming.len(),
+            };
+            cuts.fresh_at.push(fresh_at);
+            cuts.offsets.push(kept_before + fresh_at);
+            kept_before += cuts.kept.get(k).copied().unwrap_or(0);
+        }
+        let total = cuts.offsets[split];
+        debug_assert_eq!(total, kept_before + incoming.len());
+        reserve_headroom(&mut self.next, total);
+        self.next.resize(total, Reg::default());
+        let fresh_at = &cuts.fresh_at[..];
+        let mut units = vec![(); split];
+        let merge_part = |k: usize, out: &mut [Reg], _: &mut ()| {
+            let part = &regs[bounds[k]..bounds[k + 1]];
+            let fresh = &incoming[fresh_at[k]..fresh_at[k + 1]];
+            let mut fresh = fresh.iter().map(|&r| unpack(r)).peekable();
+            let mut at = 0;
+            for reg in part {
+                if is_stale(reg.object) {
+                    continue;
+                }
+                while let Some(new) = fresh.next_if(|n| n.key < reg.key) {
+                    out[at] = new;
+                    at += 1;
+                }
+                out[at] = *reg;
+                at += 1;
+            }
+            for new in fresh {
+                out[at] = new;
+                at += 1;
+            }
+            debug_assert_eq!(at, out.len());
+        };
+        // A vector of `()` allocates nothing.
+        for_each_range_mut(&mut self.next, &cuts.offsets, &mut units, &merge_part);
+        std::mem::swap(&mut self.regs, &mut self.next);
         let len = self.regs.len();
         reserve_headroom(&mut self.regs, len);
         reserve_headroom(&mut self.next, len);
@@ -249,6 +337,24 @@ impl<V: Vector> Level<V> {
         reserve_headroom(&mut self.boxes, self.regs.len());
         self.boxes
             .extend(self.regs.iter().map(|r| boxes[r.object as usize]));
+    }
+
+    /// Makes `boxes` as long as the registrations without filling it, for
+    /// parts that each gather their own range (see
+    /// [`gather_range`]).
+    pub(crate) fn size_boxes(&mut self) {
+        // Every entry is overwritten: resizing keeps the old contents and
+        // writes only a longer tail.
+        reserve_headroom(&mut self.boxes, self.regs.len());
+        self.boxes.resize(self.regs.len(), Aabb::default());
+    }
+}
+
+/// [`Level::gather`] for one range of registrations, into its range of
+/// boxes.
+pub(crate) fn gather_range<V: Vector>(regs: &[Reg], out: &mut [Aabb<V>], boxes: &[Aabb<V>]) {
+    for (slot, reg) in out.iter_mut().zip(regs) {
+        *slot = boxes[reg.object as usize];
     }
 }
 

@@ -1,0 +1,83 @@
+//! The grids split across threads find what brute force finds, with the
+//! same events whatever the thread count. Unit tests see a low
+//! `PARALLEL_MIN` (see `broad/parallel.rs`), so these scenes of a couple of
+//! thousand objects take the split paths: the pair kernel, the probes of
+//! coarser levels, the box gather, the merge of re-registrations and the
+//! tracker's merge of pair keys.
+
+use super::{Grid, GridKind};
+use crate::broad::brute::Brute;
+use crate::broad::contract::BroadPhase;
+use crate::geometry::Vector;
+use crate::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
+use glam::{Vec2, Vec3};
+
+/// Every frame's events (in scene ids) of `world` on `config`, stepped
+/// inside a pool of `threads` threads.
+fn events_per_frame<V: Vector>(
+    mut world: impl BroadPhase<V, u64> + Send,
+    config: SceneConfig,
+    frames: usize,
+    threads: usize,
+) -> Vec<Vec<IdEvent>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let mut scene = Scene::<V>::new(config);
+    let (mut runner, mut records) = (Runner::new(), Vec::new());
+    (0..frames)
+        .map(|_| {
+            scene.next_frame(&mut records);
+            let mut events = Vec::new();
+            pool.install(|| {
+                runner
+                    .apply(&mut world, &records)
+                    .expect("scene records apply");
+                runner.step(&mut world, &mut events);
+            });
+            events
+        })
+        .collect()
+}
+
+fn grids_agree_with_brute_force_on_any_thread_count<V: Vector>() {
+    let motions = [Motion::Slow, Motion::Fast, Motion::Teleport, Motion::Churn];
+    for kind in [SceneKind::Uniform, SceneKind::Clustered] {
+        for motion in motions {
+            let config = SceneConfig {
+                motion,
+                ..SceneConfig::new(kind, 1_500)
+            };
+            let frames = 8;
+            let expected = events_per_frame(Brute::<V, u64>::new(), config, frames, 1);
+            for grid_kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+                for threads in [1, 2, 3, 5] {
+                    let grid = Grid::<V, u64>::with_config(grid_kind, Default::default())
+                        .expect("default settings");
+                    let found = events_per_frame(grid, config, frames, threads);
+                    for (frame, (found, expected)) in found.iter().zip(&expected).enumerate() {
+                        assert!(
+                            found == expected,
+                            "{grid_kind:?} on {}D {kind} {motion}, {threads} threads, frame \
+                             {frame}: {} events, brute force {}",
+                            V::DIM,
+                            found.len(),
+                            expected.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn grids_agree_with_brute_force_on_any_thread_count_2d() {
+    grids_agree_with_brute_force_on_any_thread_count::<Vec2>();
+}
+
+#[test]
+fn grids_agree_with_brute_force_on_any_thread_count_3d() {
+    grids_agree_with_brute_force_on_any_thread_count::<Vec3>();
+}

@@ -63,6 +63,12 @@ struct Args {
     /// src/queries.rs). `--motion` and `--frames` are ignored.
     #[arg(long)]
     queries: Option<usize>,
+    /// Threads: everything runs inside a rayon pool of this size, so our
+    /// grids split large steps across it (the peers run on one thread
+    /// whatever this says). The default, 1, is the single-threaded
+    /// comparison.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
 }
 
 /// Names of the peers as the tables print them, 2D and 3D together.
@@ -586,6 +592,20 @@ fn machine() -> String {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()
+    {
+        Ok(pool) => pool.install(|| run(args)),
+        Err(e) => {
+            eprintln!("error: cannot start {} threads: {e}", args.threads);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Everything, inside the pool of `--threads` threads.
+fn run(args: Args) -> ExitCode {
     let known: Vec<&str> = collide::STRUCTURE_NAMES
         .iter()
         .chain(PEER_NAMES)
@@ -605,6 +625,10 @@ fn main() -> ExitCode {
     println!("# collide-bench\n");
     println!("- command: `{}`", command.join(" "));
     println!("- machine: {}", machine());
+    println!(
+        "- threads: {} (ours step on a rayon pool of this size; the peers on one thread)",
+        args.threads
+    );
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
         return query_mode(&args, count);

@@ -56,6 +56,11 @@ pub struct BenchArgs {
     /// Skip the HTML page.
     #[arg(long)]
     pub no_report: bool,
+    /// Threads our structures may step on (a rayon pool of this size; the
+    /// grids split large steps across it). The default, 1, times them
+    /// single-threaded.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
 }
 
 /// One structure's run on one scene.
@@ -116,14 +121,22 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
         .collect();
     let _ = writeln!(
         out,
-        "collide bench: {} scene(s), {} frames each, structures: {}\n\
+        "collide bench: {} scene(s), {} frames each, structures: {}, {} thread(s)\n\
          timed per frame: the frame's inserts, moves and removes plus the step (us/step: the \
          step alone); means and p99 over frames 1 on (frame 0 builds: \"build us\"); \
          every frame's events compared with the reference's\n",
         cases.len(),
         args.frames,
-        selected.join(", ")
+        selected.join(", "),
+        args.threads
     );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()
+        .map_err(|e| BenchFailure {
+            message: format!("cannot start {} threads: {e}", args.threads),
+            status: 1,
+        })?;
     // On standard error, hidden when it is not a terminal.
     let bar = ProgressBar::new((cases.len() * (selected.len() + 1)) as u64).with_style(
         ProgressStyle::with_template("{msg:>28} [{bar:30}] {pos}/{len} runs {elapsed}")
@@ -138,8 +151,8 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
         };
         bar.set_message(format!("{dim}D {kind} {motion} n={n}"));
         let (case_rows, scene) = match dim {
-            2 => run_case::<Vec2>(config, args.frames as usize, &selected, &bar)?,
-            _ => run_case::<Vec3>(config, args.frames as usize, &selected, &bar)?,
+            2 => run_case::<Vec2>(config, args.frames as usize, &selected, &pool, &bar)?,
+            _ => run_case::<Vec3>(config, args.frames as usize, &selected, &pool, &bar)?,
         };
         bar.suspend(|| {
             let _ = write!(out, "{}", describe(&case_rows));
@@ -165,11 +178,13 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
     Ok(())
 }
 
-/// Runs the reference and then every selected structure on one scene.
+/// Runs the reference and then every selected structure on one scene, each
+/// inside `pool`.
 fn run_case<V: Vector>(
     config: SceneConfig,
     frames: usize,
     selected: &[&'static str],
+    pool: &rayon::ThreadPool,
     bar: &ProgressBar,
 ) -> Result<(Vec<BenchRow>, SceneResult), BenchFailure> {
     let mut scene = Scene::<V>::new(config);
@@ -197,14 +212,15 @@ fn run_case<V: Vector>(
         message: format!("{label}: {e}"),
         status: 1,
     };
-    let expected = run_structure(reference, &recorded, options).map_err(failed)?;
+    let run = |name: &str| pool.install(|| run_structure(name, &recorded, options));
+    let expected = run(reference).map_err(failed)?;
     bar.inc(1);
     let mut rows = Vec::new();
     for &name in selected {
         let report = if name == reference {
             expected.clone()
         } else {
-            run_structure(name, &recorded, options).map_err(failed)?
+            run(name).map_err(failed)?
         };
         if let Some(frame) = first_difference(&report, &expected) {
             return Err(BenchFailure {

@@ -598,6 +598,8 @@ fn bench_times_a_subset_checks_it_and_writes_csv_and_charts() {
         "6",
         "--only",
         "grid,sap,bvh",
+        "--threads",
+        "2",
         "--csv",
         csv.to_str().unwrap(),
         "--out",
@@ -605,6 +607,7 @@ fn bench_times_a_subset_checks_it_and_writes_csv_and_charts() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
+    assert!(stdout.contains("sap, grid, bvh, 2 thread(s)"), "{stdout}");
     for dim in [2, 3] {
         assert!(
             stdout.contains(&format!(

@@ -176,6 +176,12 @@ fn run_parts(
 /// this kernel's share of a perf profile fell from 18% to 14% without it).
 /// Testing each registration against the next few whatever their cell,
 /// to avoid the loops over short runs, was slower (17%).
+///
+/// Inlined into both callers (one level whole, or one part of it): called
+/// out of line, the inner loop took 8 instructions per tested pair instead
+/// of 6 (cachegrind, `frame_times grid 20000 slow uniform 20 2`, one
+/// thread).
+#[inline(always)]
 fn cell_pairs<V: Vector>(regs: &[Reg], boxes: &[Aabb<V>], keys: &mut Vec<u64>) -> u64 {
     let mut at = keys.len();
     let mut tested = 0;

@@ -121,6 +121,9 @@ pub struct Sap<V: Vector, T = ()> {
     pub(super) band_hi: Vec<u32>,
     /// `sap1`: per band, keys to merge in this step.
     pub(super) band_fresh: Vec<Vec<u64>>,
+    /// `sap1`: per band, how many keys a fill is about to push (counted
+    /// first, so each band's array is made room for once).
+    pub(super) band_counts: Vec<u32>,
     /// `sap1`: proxies whose bands changed this step, with their old ones.
     pub(super) rebanded: Vec<(u32, u32, u32)>,
     /// `sap1`: one band's objects in its order, for its scan.
@@ -226,6 +229,7 @@ impl<V: Vector, T> Sap<V, T> {
             band_lo: Vec::new(),
             band_hi: Vec::new(),
             band_fresh: Vec::new(),
+            band_counts: Vec::new(),
             rebanded: Vec::new(),
             band_columns: BandColumns::default(),
             band_pairs: Vec::new(),

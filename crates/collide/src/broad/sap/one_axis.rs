@@ -30,7 +30,7 @@ use super::config::{SapKind, SapStats};
 use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
 use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
-use crate::broad::headroom::keep_headroom;
+use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::geometry::Vector;
 
 /// `sap1`'s band width, in median object sizes along the band axis.
@@ -193,10 +193,16 @@ impl<V: Vector, T> Sap<V, T> {
         Ok(())
     }
 
-    /// Rebuilds every band's array from the objects.
+    /// Rebuilds every band's array from the objects. Each band's keys are
+    /// counted first and its array made room for with a margin (see
+    /// `headroom.rs`), so band sizes that wander from one re-sort to the
+    /// next, and arrays handed from one band to another when the bands are
+    /// re-cut, settle without allocating.
     pub(super) fn sort_bands_from_scratch(&mut self) {
         debug_assert_eq!(self.kind, SapKind::OneAxis);
         let count = self.bands.count as usize;
+        reserve_headroom(&mut self.axes, count);
+        reserve_headroom(&mut self.spare_bands, self.axes.len());
         // Bands dropped keep their memory for bands added later.
         while self.axes.len() > count {
             let spare = self.axes.pop().expect("more bands than the count");
@@ -205,11 +211,12 @@ impl<V: Vector, T> Sap<V, T> {
         while self.axes.len() < count {
             self.axes.push(self.spare_bands.pop().unwrap_or_default());
         }
-        self.axes.iter_mut().for_each(Vec::clear);
         let n = self.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
-        let axis = self.sweep_axis;
+        reserve_headroom(&mut self.band_counts, count);
+        self.band_counts.clear();
+        self.band_counts.resize(count, 0);
         for (p, aabb) in self.boxes.iter().enumerate() {
             let s = self.status[p];
             if s & ALIVE == 0 || s & SPANNER != 0 {
@@ -218,24 +225,74 @@ impl<V: Vector, T> Sap<V, T> {
             let (lo, hi) = self.bands.range_of(aabb);
             (self.band_lo[p], self.band_hi[p]) = (lo, hi);
             for band in lo..=hi {
-                let min = aabb.min().axis(axis);
+                self.band_counts[band as usize] += 1;
+            }
+        }
+        for (keys, &keys_in_band) in self.axes.iter_mut().zip(&self.band_counts) {
+            keys.clear();
+            reserve_headroom(keys, keys_in_band as usize);
+        }
+        let axis = self.sweep_axis;
+        for (p, aabb) in self.boxes.iter().enumerate() {
+            let s = self.status[p];
+            if s & ALIVE == 0 || s & SPANNER != 0 {
+                continue;
+            }
+            let (lo, hi) = (self.band_lo[p], self.band_hi[p]);
+            let min = aabb.min().axis(axis);
+            for band in lo..=hi {
                 self.axes[band as usize].push(band_key(min, band == lo, p as u32));
             }
         }
         for keys in &mut self.axes {
             sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
         }
+        self.stock_spare_bands();
+    }
+
+    /// Keeps arrays ready for the bands a later re-cut may add (the world
+    /// growing): when none is left, an eighth of the band count plus one,
+    /// each with room for half an average band (bands added at the edges
+    /// start small). Every band's list of arrivals, the spares' included,
+    /// gets room for a few before a band first needs it. Taking a spare
+    /// allocates nothing, so the band count can wander up to those without
+    /// allocating.
+    fn stock_spare_bands(&mut self) {
+        if self.spare_bands.is_empty() {
+            let count = self.axes.len();
+            let keys: usize = self.axes.iter().map(Vec::len).sum();
+            let room = keys / count.max(1) / 2;
+            let spares = count / 8 + 1;
+            reserve_headroom(&mut self.spare_bands, spares);
+            self.spare_bands
+                .extend((0..spares).map(|_| Vec::with_capacity(with_margin(room))));
+        }
+        let bands = self.axes.len() + self.spare_bands.len();
+        if self.band_fresh.len() < bands {
+            reserve_headroom(&mut self.band_fresh, bands);
+            self.band_fresh.resize_with(bands, Vec::new);
+        }
+        for fresh in &mut self.band_fresh {
+            reserve_headroom(fresh, 0);
+        }
     }
 
     /// Merges the keys of entering objects, and of objects that entered
-    /// new bands, into those bands.
+    /// new bands, into those bands. The keys per band are counted first,
+    /// so each band's list of fresh keys is made room for once.
     pub(super) fn merge_into_bands(&mut self) {
         let count = self.axes.len();
-        self.band_fresh.resize_with(count, Vec::new);
+        if self.band_fresh.len() < count {
+            reserve_headroom(&mut self.band_fresh, count);
+            self.band_fresh.resize_with(count, Vec::new);
+        }
+        reserve_headroom(&mut self.band_counts, count);
+        self.band_counts.clear();
+        self.band_counts.resize(count, 0);
         let axis = self.sweep_axis;
-        let mut any = false;
         let Self {
             band_fresh,
+            band_counts,
             boxes,
             band_lo,
             band_hi,
@@ -243,30 +300,42 @@ impl<V: Vector, T> Sap<V, T> {
             rebanded,
             ..
         } = self;
-        let mut push = |p: u32, old: Option<(u32, u32)>| {
+        // The bands object `p` enters: all of its bands, or those outside
+        // its old ones.
+        let new_bands = |p: u32, old: Option<(u32, u32)>| {
             let (lo, hi) = (band_lo[p as usize], band_hi[p as usize]);
-            let min = boxes[p as usize].min().axis(axis);
-            for band in lo..=hi {
-                if old.is_none_or(|(old_lo, old_hi)| band < old_lo || band > old_hi) {
-                    band_fresh[band as usize].push(band_key(min, band == lo, p));
-                    any = true;
-                }
-            }
+            (lo..=hi).filter(move |&band| {
+                old.is_none_or(|(old_lo, old_hi)| band < old_lo || band > old_hi)
+            })
         };
-        for &p in entering.iter() {
-            push(p, None);
-        }
-        for &(p, old_lo, old_hi) in rebanded.iter() {
-            push(p, Some((old_lo, old_hi)));
+        let arrivals = || {
+            let fresh = entering.iter().map(|&p| (p, None));
+            fresh.chain(rebanded.iter().map(|&(p, lo, hi)| (p, Some((lo, hi)))))
+        };
+        let mut any = false;
+        for (p, old) in arrivals() {
+            for band in new_bands(p, old) {
+                band_counts[band as usize] += 1;
+                any = true;
+            }
         }
         if !any {
             return;
+        }
+        for (fresh, &arriving) in band_fresh.iter_mut().zip(band_counts.iter()) {
+            reserve_headroom(fresh, arriving as usize);
+        }
+        for (p, old) in arrivals() {
+            let lo = band_lo[p as usize];
+            let min = boxes[p as usize].min().axis(axis);
+            for band in new_bands(p, old) {
+                band_fresh[band as usize].push(band_key(min, band == lo, p));
+            }
         }
         for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
             if !fresh.is_empty() {
                 fresh.sort_unstable();
                 merge_into(keys, fresh);
-                keep_headroom(fresh);
                 fresh.clear();
             }
         }

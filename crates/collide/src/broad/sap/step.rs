@@ -561,6 +561,7 @@ impl<V: Vector, T> Sap<V, T> {
             self.tracker.finish_keys(&self.scratch, &self.objects);
             self.keys = keys;
         }
+        keep_headroom(&mut spanner_keys);
         self.fresh = spanner_keys;
     }
 

@@ -6,6 +6,7 @@ mod contender;
 mod memory;
 mod peers;
 mod queries;
+mod report;
 
 use clap::Parser;
 use collide::Vector;
@@ -69,6 +70,14 @@ struct Args {
     /// comparison.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
+    /// Also put this run's document (its tables and the targets table)
+    /// into this file, between the markers of `--section` (see
+    /// `regenerate.sh`, which rebuilds BENCHMARKS.md this way).
+    #[arg(long, requires = "section")]
+    write: Option<PathBuf>,
+    /// The section of `--write`'s file this run replaces.
+    #[arg(long, requires = "write")]
+    section: Option<String>,
 }
 
 /// Names of the peers as the tables print them, 2D and 3D together.
@@ -522,12 +531,12 @@ fn csv(rows: &[Row]) -> String {
 
 /// `--queries`: one table per scene; fails when one of ours answered a
 /// checked probe wrongly.
-fn query_mode(args: &Args, count: usize) -> ExitCode {
-    println!(
+fn query_mode(args: &Args, count: usize, doc: &mut report::Doc) -> ExitCode {
+    doc.line(&format!(
         "- timed: {count} probes of each kind, through each implementation's own query API; \
          microseconds per query; the first 300 of each kind are checked against brute force \
          under collide's strict rules\n"
-    );
+    ));
     let mut wrong = false;
     for &dim in &args.dim {
         for &kind in &args.scene {
@@ -553,18 +562,56 @@ fn query_mode(args: &Args, count: usize) -> ExitCode {
                     })
                 };
                 progress("");
-                println!("## Queries, {dim}D {kind}, n = {n}\n");
-                print!("{}", queries::query_table(&rows));
-                println!();
+                doc.line(&format!("## Queries, {dim}D {kind}, n = {n}\n"));
+                doc.put(&queries::query_table(&rows));
+                doc.line("");
                 wrong |= rows.iter().any(|r| r.wrong > 0 && is_ours(&r.name));
             }
         }
     }
-    if wrong {
+    let code = if wrong {
         eprintln!("ERROR: one of ours answered a checked query wrongly (see the tables)");
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    };
+    write_section(args, doc, code)
+}
+
+/// The commit the run was built from, as `git` reports it for the
+/// working tree ("commit abc1234", with "plus uncommitted changes" when
+/// a tracked file other than BENCHMARKS.md differs), or "unknown commit"
+/// without git.
+fn code_version() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(commit) => {
+            // BENCHMARKS.md aside: `regenerate.sh`'s runs write it.
+            let status = [
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ":/",
+                ":(top,exclude)BENCHMARKS.md",
+            ];
+            let dirty = git(&status).is_some_and(|changes| !changes.is_empty());
+            let changes = if dirty {
+                " plus uncommitted changes"
+            } else {
+                ""
+            };
+            format!("commit {commit}{changes}")
+        }
+        None => "unknown commit".to_string(),
     }
 }
 
@@ -621,32 +668,37 @@ fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
 
-    let command: Vec<String> = std::env::args().collect();
-    println!("# collide-bench\n");
-    println!("- command: `{}`", command.join(" "));
-    println!("- machine: {}", machine());
-    println!(
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let mut doc = report::Doc::default();
+    doc.line("# collide-bench\n");
+    doc.line(&format!(
+        "- command: `cargo run --release --manifest-path crates/collide-bench/Cargo.toml -- {}`",
+        arguments.join(" ")
+    ));
+    doc.line(&format!("- code: {}", code_version()));
+    doc.line(&format!("- machine: {}", machine()));
+    doc.line(&format!(
         "- threads: {} (ours step on a rayon pool of this size; the peers on one thread)",
         args.threads
-    );
-    println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
+    ));
+    doc.line(&format!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS")));
     if let Some(count) = args.queries {
-        return query_mode(&args, count);
+        return query_mode(&args, count, &mut doc);
     }
-    println!(
+    doc.line(&format!(
         "- timed per frame: applying the frame's records plus producing the full pair list; \
          build = frame 0; mean and p99 over frames 1..{} ({} frames); microseconds",
         args.frames - 1,
         args.frames - 1
-    );
-    println!(
+    ));
+    doc.line(
         "- mean / floor: the mean over the time to read every box of a frame once (see the \
          notes under each table); peak memory: the most heap the implementation held at once, \
-         from its construction through its frames (a counting allocator)"
+         from its construction through its frames (a counting allocator)",
     );
-    println!(
+    doc.line(
         "- every frame's pairs (as sorted scene ids, peers' touching pairs filtered by \
-         collide's strict rule) are compared with the reference's\n"
+         collide's strict rule) are compared with the reference's\n",
     );
 
     let mut all: Vec<Row> = Vec::new();
@@ -675,34 +727,34 @@ fn run(args: Args) -> ExitCode {
                     };
                     bar.inc(1);
                     bar.suspend(|| {
-                        println!(
+                        doc.line(&format!(
                             "## {dim}D {kind}, {motion}, n = {n} ({} frames)\n",
                             args.frames
-                        );
-                        print!("{}", table(&rows));
-                        println!();
+                        ));
+                        doc.put(&table(&rows));
+                        doc.line("");
                         for note in &notes {
-                            println!("- {note}");
+                            doc.line(&format!("- {note}"));
                         }
                         for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
                             let what = r.first_disagreement.as_deref().unwrap_or_default();
                             if r.ours {
-                                println!(
+                                doc.line(&format!(
                                     "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
                                     r.structure, r.frames_disagreeing
-                                );
+                                ));
                                 eprintln!(
                                     "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
                                     r.structure, r.frames_disagreeing
                                 );
                             } else {
-                                println!(
+                                doc.line(&format!(
                                     "- `{}` (peer) disagreed on {} frames; {what}",
                                     r.structure, r.frames_disagreeing
-                                );
+                                ));
                             }
                         }
-                        println!();
+                        doc.line("");
                         let _ = std::io::stdout().flush();
                     });
                     all.extend(rows);
@@ -711,6 +763,12 @@ fn run(args: Args) -> ExitCode {
         }
     }
     bar.finish_and_clear();
+    doc.line("## Issue 8's targets\n");
+    doc.line(
+        "Our fastest structure in each case against the fastest peer and the peer with the \
+         least peak memory (times are means per frame over frames 1 on):\n",
+    );
+    doc.line(&report::targets(&all, args.threads));
 
     if let Some(path) = &args.csv {
         if let Err(e) = std::fs::write(path, csv(&all)) {
@@ -723,7 +781,7 @@ fn run(args: Args) -> ExitCode {
         .iter()
         .filter(|r| r.ours && r.frames_disagreeing > 0)
         .collect();
-    if wrong.is_empty() {
+    let code = if wrong.is_empty() {
         ExitCode::SUCCESS
     } else {
         eprintln!(
@@ -731,5 +789,25 @@ fn run(args: Args) -> ExitCode {
             wrong.len()
         );
         ExitCode::FAILURE
+    };
+    write_section(&args, &doc, code)
+}
+
+/// With `--write FILE --section NAME`, puts the run's document into that
+/// section of FILE; returns `code`, or status 2 when the file cannot be
+/// written or has no such section.
+fn write_section(args: &Args, doc: &report::Doc, code: ExitCode) -> ExitCode {
+    let (Some(path), Some(section)) = (&args.write, &args.section) else {
+        return code;
+    };
+    match report::splice(path, section, doc.text()) {
+        Ok(()) => {
+            eprintln!("wrote section `{section}` of {}", path.display());
+            code
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates the measured sections of BENCHMARKS.md (issue 8): every one
+# of collide's structures and the Rust peers on the shared scenes, every
+# frame checked against a reference, each run writing its tables and its
+# table of issue 8's targets between the markers of its section. The prose
+# around the sections is written by hand from what they show.
+#
+#   crates/collide-bench/regenerate.sh            # everything, about an hour on 2 cores
+#   crates/collide-bench/regenerate.sh million    # only the sections named
+#
+# Run it on a quiet machine: the runs time single frames.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bench() {
+  cargo run --release --quiet --manifest-path crates/collide-bench/Cargo.toml -- \
+    --write BENCHMARKS.md "$@" >/dev/null
+}
+
+run_section() {
+  local name=$1
+  shift
+  if [ "${#SECTIONS[@]}" -eq 0 ] || [[ " ${SECTIONS[*]} " == *" $name "* ]]; then
+    echo "section $name: $*" >&2
+    bench --section "$name" "$@"
+  fi
+}
+
+SECTIONS=("$@")
+
+# The issue's targets: N = 10,000 and 100,000, every scene and motion.
+run_section targets --dim 2,3 --scene uniform,flat,clustered,large \
+  --motion slow,fast,teleport,churn --n 10000,100000 --frames 20
+# Small scenes.
+run_section small --dim 2,3 --scene uniform,flat,clustered,large \
+  --motion slow,fast,teleport,churn --n 1000 --frames 30
+# A million objects, one thread, then ours on two (the peers on one).
+run_section million --dim 2 --scene uniform --motion slow,fast --n 1000000 --frames 8 \
+  --only grid,hashgrid,sap1,broccoli,parry-refit,flat_spatial
+run_section million-2-threads --threads 2 --dim 2 --scene uniform --motion slow --n 1000000 \
+  --frames 8 --only grid,hashgrid,broccoli

@@ -340,9 +340,11 @@ impl PairTracker {
         let old_pairs = &self.current[..];
         split_points(keys.len(), split, |_| true, &mut self.key_cuts);
         let key_cuts = &self.key_cuts[..];
+        // Part 0 starts at the first old pair and the last part ends at the
+        // last one whatever the keys (none at all: every old pair stops).
         self.old_cuts.clear();
         self.old_cuts.extend((0..=split).map(|k| match key_cuts[k] {
-            0 => 0,
+            _ if k == 0 => 0,
             at if at >= keys.len() => old_pairs.len(),
             at => old_pairs.partition_point(|p| p.key() < keys[at]),
         }));
@@ -381,6 +383,9 @@ impl PairTracker {
                     }
                 }
                 stopped.extend_from_slice(&old_pairs[i..]);
+                // Room for as many next step, whose cuts fall elsewhere.
+                keep_headroom(started);
+                keep_headroom(stopped);
             };
         for_each_range_mut(
             &mut self.next,
@@ -519,6 +524,51 @@ mod tests {
     /// Regression: a removed object's slot taken by a new object that
     /// overlaps the same neighbour gives the same pair key in both steps,
     /// but the pairs differ; the merge of keys alone would report nothing.
+    /// The merge split into parts gives what the merge on one thread gives,
+    /// for any number of parts, including steps with no pairs after many
+    /// (regression: every old pair was dropped without a stopped event) and
+    /// steps with fewer keys than parts.
+    #[test]
+    fn the_split_merge_of_keys_matches_the_merge_on_one_thread() {
+        let mut slots = Slots::new();
+        for _ in 0..300 {
+            slots.insert(()).unwrap();
+        }
+        let handles = slots.live_handles();
+        let pair_of = move |k: u64| Pair::new(handles.at((k >> 32) as u32), handles.at(k as u32));
+        let mut rng = SceneRng::new(5);
+        let mut random_keys = |count: u64| {
+            let mut keys: Vec<u64> = (0..count)
+                .map(|_| {
+                    let a = (rng.next_u64() % 150) as u32;
+                    pair_key(a, 150 + (rng.next_u64() % 150) as u32)
+                })
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            keys
+        };
+        let steps = [
+            random_keys(2_000),
+            Vec::new(),
+            random_keys(2_000),
+            random_keys(1_500),
+            random_keys(3),
+            Vec::new(),
+            Vec::new(),
+            random_keys(2_500),
+        ];
+        for split in [2, 3, 5, 8, 64] {
+            let (mut one, mut parts) = (PairTracker::default(), PairTracker::default());
+            for (step, keys) in steps.iter().enumerate() {
+                one.merge_keys(keys, pair_of);
+                parts.merge_keys_split(split, keys, pair_of);
+                assert_eq!(parts.events, one.events, "{split} parts, step {step}");
+                assert_eq!(parts.current, one.current, "{split} parts, step {step}");
+            }
+        }
+    }
+
     #[test]
     fn a_reused_slot_ends_the_old_pair_and_starts_the_new_one() {
         let mut slots = Slots::new();

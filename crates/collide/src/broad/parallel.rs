@@ -30,7 +30,8 @@ const PARTS_PER_THREAD: usize = 4;
 
 /// The number of parts to split `len` items into: 1 (run on the calling
 /// thread) for fewer than [`PARALLEL_MIN`] items or one thread, otherwise
-/// a few per thread, each of at least `PARALLEL_MIN / 4` items.
+/// a few per thread, no more than one per `PARALLEL_MIN / 4` items (parts
+/// cut between cells or by key can still come out smaller, or empty).
 pub(crate) fn parts_for(len: usize) -> usize {
     if len < PARALLEL_MIN {
         return 1;

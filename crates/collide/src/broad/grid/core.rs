@@ -91,9 +91,10 @@ pub(super) enum Place {
 /// for `hgrid`; memory: about 40 bytes per (object, cell) registration.
 ///
 /// With the `parallel` feature (on by default), a step over a level of
-/// 16,384 registrations or more runs on rayon's current thread pool, cut
-/// between cells; the events are the same on any number of threads. Step
-/// inside a pool of your own to choose the threads:
+/// 16,384 registrations or more is cut between cells into parts that run
+/// on rayon's current thread pool when it has more than one thread; the
+/// events are the same on any number of threads. Step inside a pool of
+/// your own to choose the threads:
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Grid};

@@ -6,7 +6,7 @@
 use super::core::Place;
 use super::level::{Level, Reg, gather_range};
 use crate::broad::events::pair_key;
-use crate::broad::headroom::{reserve_headroom, with_margin};
+use crate::broad::headroom::{keep_headroom, reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_part, for_each_range_mut, parts_for, split_points};
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
@@ -163,6 +163,8 @@ fn run_parts(
     for_each_part(parts, |k, (out, tested)| {
         out.clear();
         *tested = work(k, out);
+        // Room for as many next step, whose cuts fall elsewhere.
+        keep_headroom(out);
     });
     append_parts(parts, keys)
 }

@@ -81,3 +81,33 @@ fn grids_agree_with_brute_force_on_any_thread_count_2d() {
 fn grids_agree_with_brute_force_on_any_thread_count_3d() {
     grids_agree_with_brute_force_on_any_thread_count::<Vec3>();
 }
+
+/// Regression: a step that finds no pairs after many, on more than one
+/// thread, ended every pair without a stopped event (the tracker's split
+/// merge gave its parts no old pairs when there were no keys).
+#[test]
+fn removing_everything_stops_every_pair_on_any_thread_count() {
+    use crate::geometry::Aabb;
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let mut grid = Grid::<Vec2, ()>::hashed();
+        let boxes = (0..100).map(|i| {
+            let x = (i % 10) as f32 * 0.1;
+            Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 2.0, 2.0)).expect("a valid box")
+        });
+        let handles: Vec<_> = boxes
+            .map(|b| grid.insert(b, ()).expect("inserted"))
+            .collect();
+        let started = pool.install(|| grid.step().started.len());
+        assert_eq!(started, 100 * 99 / 2, "{threads} threads");
+        for h in handles {
+            grid.remove(h).expect("removed");
+        }
+        let stopped = pool.install(|| grid.step().stopped.len());
+        assert_eq!(stopped, 100 * 99 / 2, "{threads} threads");
+        assert!(grid.pairs().is_empty());
+    }
+}

@@ -16,8 +16,9 @@ const FEW_STALE: usize = 8;
 
 impl<V: Vector> Level<V> {
     /// Replaces the registrations of the objects `is_stale` names with
-    /// `fresh` ones, keeping the order by key; [`Level::gather`] then copies
-    /// the objects' boxes next to them. With `everything`, `fresh` holds
+    /// `fresh` ones, keeping the order by key; the pair step then copies the
+    /// objects' boxes next to them ([`Level::gather`], or [`gather_range`]
+    /// per part when split). With `everything`, `fresh` holds
     /// every object of the level and the old entries are all dropped (the
     /// path for incoherent motion).
     pub(crate) fn reregister(
@@ -139,8 +140,8 @@ impl<V: Vector> Level<V> {
     }
 
     /// [`Level::merge_fresh`] with a branch per entry, for few stale ones;
-    /// the boxes are copied by [`Level::gather`] in a pass of their own
-    /// (copying them here measured slower).
+    /// the boxes are copied afterwards by the pair step (copying them here
+    /// measured slower).
     fn merge_fresh_plain<R: Copy + Sync>(
         &mut self,
         is_stale: impl Fn(u32) -> bool + Sync,

@@ -27,6 +27,13 @@ run_section() {
 }
 
 SECTIONS=("$@")
+KNOWN="targets small million million-2-threads"
+for name in "${SECTIONS[@]}"; do
+  if [[ " $KNOWN " != *" $name "* ]]; then
+    echo "error: unknown section \`$name\`; the sections are: $KNOWN" >&2
+    exit 2
+  fi
+done
 
 # The targets: N = 10,000 and 100,000, every scene and motion.
 run_section targets --dim 2,3 --scene uniform,flat,clustered,large \

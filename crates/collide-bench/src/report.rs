@@ -2,8 +2,8 @@
 //! that `--write FILE --section NAME` can put it into BENCHMARKS.md between
 //! that section's markers, and the table of issue 8's targets.
 
-use crate::Row;
-use collide::scene::Motion;
+use crate::{Row, mib};
+use collide::scene::{Motion, SceneKind};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -113,11 +113,11 @@ fn met(ok: bool) -> &'static str {
 /// the peer with the least memory, and whether issue 8's targets are met,
 /// then how many were.
 pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
-    let mut cases: Vec<(usize, String, String, usize)> = Vec::new();
+    let case_of = |r: &Row| (r.dim, r.scene, r.motion, r.n);
+    let mut cases: Vec<(usize, SceneKind, Motion, usize)> = Vec::new();
     for r in rows {
-        let case = (r.dim, r.scene.to_string(), r.motion.to_string(), r.n);
-        if !cases.contains(&case) {
-            cases.push(case);
+        if !cases.contains(&case_of(r)) {
+            cases.push(case_of(r));
         }
     }
     let mut out = String::new();
@@ -130,13 +130,9 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
         "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|---|"
     );
     let (mut speed, mut memory, mut p99) = ((0, 0), (0, 0), (0, 0));
-    for (dim, scene, motion, n) in &cases {
-        let in_case = |r: &&Row| {
-            r.dim == *dim
-                && r.scene.to_string() == *scene
-                && r.motion.to_string() == *motion
-                && r.n == *n
-        };
+    for &case in &cases {
+        let (dim, scene, motion, n) = case;
+        let in_case = |r: &&Row| case_of(r) == case;
         let fastest = |ours: bool| {
             rows.iter()
                 .filter(in_case)
@@ -153,10 +149,7 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
             .min_by_key(|r| r.peak_bytes)
             .expect("a peer ran");
         let ratio = peer.mean_us / best.mean_us;
-        let (target, speed_ok) = match (
-            speed_target(*n, best.motion),
-            million_limit_us(best, threads),
-        ) {
+        let (target, speed_ok) = match (speed_target(n, motion), million_limit_us(best, threads)) {
             (Some(t), _) => (format!("{t:.0}×"), Some(ratio >= t)),
             (None, Some(limit)) => (
                 format!("< {:.0} ms", limit / 1000.0),
@@ -173,7 +166,6 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
         }
         memory = (memory.0 + usize::from(memory_ok), memory.1 + 1);
         p99 = (p99.0 + usize::from(p99_ok), p99.1 + 1);
-        let mib = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
         let _ = writeln!(
             out,
             "| {dim}D {scene} {motion} {n} | {} | {:.2} | {p99_ratio:.2} | {:.0} | {:.1} | {} | {:.2} | {ratio:.2} | {target} | {} | {:.1} ({}) | {memory_ratio:.2} | {} | {} |",

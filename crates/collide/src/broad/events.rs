@@ -285,44 +285,36 @@ impl PairTracker {
         &self.events
     }
 
-    /// The merge of [`PairTracker::finish_keys`]: the last step's pairs,
-    /// compared by the key of their slots, against this step's keys.
-    fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair) {
-        let old_pairs = &self.current;
-        debug_assert!(old_pairs.windows(2).all(|w| w[0].key() < w[1].key()));
-        let (next, started, stopped) = (
-            &mut self.next,
-            &mut self.events.started,
-            &mut self.events.stopped,
-        );
-        next.clear();
+    /// The merge of [`PairTracker::finish_keys`] on the calling thread: the
+    /// last step's pairs, compared by the key of their slots, against this
+    /// step's keys ([`merge_part`] over everything).
+    fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair + Copy) {
+        debug_assert!(self.current.windows(2).all(|w| w[0].key() < w[1].key()));
+        self.size_next(keys, pair_of);
+        let FrameEvents { started, stopped } = &mut self.events;
         started.clear();
         stopped.clear();
-        let (mut i, mut j) = (0, 0);
-        while i < old_pairs.len() && j < keys.len() {
-            let (old, new) = (old_pairs[i].key(), keys[j]);
-            if old == new {
-                next.push(old_pairs[i]);
-                i += 1;
-                j += 1;
-            } else if old < new {
-                stopped.push(old_pairs[i]);
-                i += 1;
-            } else {
-                let pair = pair_of(new);
-                started.push(pair);
-                next.push(pair);
-                j += 1;
-            }
-        }
-        stopped.extend_from_slice(&old_pairs[i..]);
-        for &new in &keys[j..] {
-            let pair = pair_of(new);
-            started.push(pair);
-            next.push(pair);
-        }
+        merge_part(
+            &self.current,
+            keys,
+            &mut self.next,
+            started,
+            stopped,
+            pair_of,
+        );
         std::mem::swap(&mut self.current, &mut self.next);
         self.make_room();
+    }
+
+    /// Makes the next pair list as long as `keys` (one pair per key); its
+    /// old contents stay, to be overwritten.
+    fn size_next(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair) {
+        // Any pair will do as filler: every entry is overwritten.
+        let filler = self.current.first().copied();
+        if let Some(filler) = filler.or_else(|| keys.first().map(|&k| pair_of(k))) {
+            self.next.resize(keys.len(), filler);
+        }
+        self.next.truncate(keys.len());
     }
 
     /// [`PairTracker::merge_keys`] cut into `split` parts that run on the
@@ -337,6 +329,7 @@ impl PairTracker {
         keys: &[u64],
         pair_of: impl Fn(u64) -> Pair + Copy + Sync,
     ) {
+        self.size_next(keys, pair_of);
         let old_pairs = &self.current[..];
         split_points(keys.len(), split, |_| true, &mut self.key_cuts);
         let key_cuts = &self.key_cuts[..];
@@ -352,37 +345,13 @@ impl PairTracker {
         if self.parts.len() < split {
             self.parts.resize_with(split, Default::default);
         }
-        // Any pair will do as filler: every entry is overwritten.
-        let filler = old_pairs
-            .first()
-            .copied()
-            .or_else(|| keys.first().map(|&k| pair_of(k)));
-        if let Some(filler) = filler {
-            self.next.resize(keys.len(), filler);
-        }
-        self.next.truncate(keys.len());
-        let merge_part =
+        let merge_cut =
             |k: usize, next: &mut [Pair], (started, stopped): &mut (Vec<Pair>, Vec<Pair>)| {
                 started.clear();
                 stopped.clear();
                 let old_pairs = &old_pairs[old_cuts[k]..old_cuts[k + 1]];
                 let keys = &keys[key_cuts[k]..key_cuts[k + 1]];
-                let mut i = 0;
-                for (slot, &new) in next.iter_mut().zip(keys) {
-                    while i < old_pairs.len() && old_pairs[i].key() < new {
-                        stopped.push(old_pairs[i]);
-                        i += 1;
-                    }
-                    if i < old_pairs.len() && old_pairs[i].key() == new {
-                        *slot = old_pairs[i];
-                        i += 1;
-                    } else {
-                        let pair = pair_of(new);
-                        started.push(pair);
-                        *slot = pair;
-                    }
-                }
-                stopped.extend_from_slice(&old_pairs[i..]);
+                merge_part(old_pairs, keys, next, started, stopped, pair_of);
                 // Room for as many next step, whose cuts fall elsewhere.
                 keep_headroom(started);
                 keep_headroom(stopped);
@@ -391,7 +360,7 @@ impl PairTracker {
             &mut self.next,
             key_cuts,
             &mut self.parts[..split],
-            &merge_part,
+            &merge_cut,
         );
         let parts = &self.parts[..split];
         let FrameEvents { started, stopped } = &mut self.events;
@@ -479,6 +448,38 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     (u64::from(lo) << 32) | u64::from(hi)
 }
 
+/// The merge of two steps' pairs, by key, for one range of keys: writes
+/// `next[j]` for `keys[j]` (the old pair when its key is among the old
+/// ones, otherwise a new pair, also pushed to `started`) and pushes the old
+/// pairs whose keys are not among `keys` to `stopped`. `old_pairs` are the
+/// old pairs whose keys fall in the range's span.
+fn merge_part(
+    old_pairs: &[Pair],
+    keys: &[u64],
+    next: &mut [Pair],
+    started: &mut Vec<Pair>,
+    stopped: &mut Vec<Pair>,
+    pair_of: impl Fn(u64) -> Pair,
+) {
+    debug_assert_eq!(next.len(), keys.len());
+    let mut i = 0;
+    for (slot, &new) in next.iter_mut().zip(keys) {
+        while i < old_pairs.len() && old_pairs[i].key() < new {
+            stopped.push(old_pairs[i]);
+            i += 1;
+        }
+        if i < old_pairs.len() && old_pairs[i].key() == new {
+            *slot = old_pairs[i];
+            i += 1;
+        } else {
+            let pair = pair_of(new);
+            started.push(pair);
+            *slot = pair;
+        }
+    }
+    stopped.extend_from_slice(&old_pairs[i..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,9 +522,6 @@ mod tests {
         }
     }
 
-    /// Regression: a removed object's slot taken by a new object that
-    /// overlaps the same neighbour gives the same pair key in both steps,
-    /// but the pairs differ; the merge of keys alone would report nothing.
     /// The merge split into parts gives what the merge on one thread gives,
     /// for any number of parts, including steps with no pairs after many
     /// (regression: every old pair was dropped without a stopped event) and
@@ -569,6 +567,9 @@ mod tests {
         }
     }
 
+    /// Regression: a removed object's slot taken by a new object that
+    /// overlaps the same neighbour gives the same pair key in both steps,
+    /// but the pairs differ; the merge of keys alone would report nothing.
     #[test]
     fn a_reused_slot_ends_the_old_pair_and_starts_the_new_one() {
         let mut slots = Slots::new();

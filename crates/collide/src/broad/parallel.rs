@@ -47,7 +47,7 @@ pub(crate) fn parts_for(len: usize) -> usize {
 
 /// The number of threads the step's kernels may use: rayon's current pool,
 /// or 1 without the `parallel` feature.
-pub(crate) fn thread_count() -> usize {
+fn thread_count() -> usize {
     #[cfg(feature = "parallel")]
     {
         rayon::current_num_threads()

@@ -205,14 +205,13 @@ impl<V: Vector> Level<V> {
         cuts.fresh_at.clear();
         cuts.offsets.clear();
         let mut kept_before = 0;
-        for k in 0..=split {
-            let fresh_at = match bounds.get(k) {
-                Some(&at) if k > 0 && at < regs.len() => {
-                    let key = regs[at].key;
-                    incoming.partition_point(|&r| unpack(r).key < key)
-                }
+        for (k, &at) in bounds.iter().enumerate() {
+            // Part 0 takes the fresh entries below every key, the last part
+            // those above.
+            let fresh_at = match at {
                 _ if k == 0 => 0,
-                _ => incoming.len(),
+                at if at >= regs.len() => incoming.len(),
+                at => incoming.partition_point(|&r| unpack(r).key < regs[at].key),
             };
             cuts.fresh_at.push(fresh_at);
             cuts.offsets.push(kept_before + fresh_at);

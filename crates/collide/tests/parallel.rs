@@ -1,7 +1,7 @@
 //! Steps split across threads at the library's real thresholds: the same
 //! events on every frame whatever the thread count (the unit tests in
-//! `src/broad/grid/parallel_tests.rs` check small scenes against brute
-//! force with the thresholds lowered).
+//! `src/broad/parallel_tests.rs` check small scenes against brute force
+//! with the thresholds lowered).
 
 #![cfg(feature = "parallel")]
 
@@ -72,4 +72,10 @@ fn grids_give_the_same_events_on_one_two_and_three_threads() {
     same_on_every_thread_count::<Vec2>("grid", SceneKind::Uniform, Motion::Slow, 25_000);
     same_on_every_thread_count::<Vec2>("hashgrid", SceneKind::Uniform, Motion::Fast, 25_000);
     same_on_every_thread_count::<Vec3>("hgrid", SceneKind::Clustered, Motion::Churn, 25_000);
+}
+
+#[test]
+fn sap1_gives_the_same_events_on_one_two_and_three_threads() {
+    same_on_every_thread_count::<Vec2>("sap1", SceneKind::Large, Motion::Slow, 25_000);
+    same_on_every_thread_count::<Vec3>("sap1", SceneKind::Flat, Motion::Fast, 25_000);
 }

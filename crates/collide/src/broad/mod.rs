@@ -25,11 +25,14 @@ mod grid;
 mod headroom;
 mod kdtree;
 mod parallel;
+#[cfg(all(test, feature = "parallel"))]
+mod parallel_tests;
 mod query;
 mod radix;
 mod registry;
 mod sap;
 mod snapshot;
+mod split_sort;
 mod tree;
 mod verify;
 

@@ -20,7 +20,7 @@
 pub(crate) const PARALLEL_MIN: usize = 1 << 14;
 /// Unit tests split from a few hundred items, so that their small scenes
 /// take the split paths (on the default pool, and on the pools of
-/// `grid/parallel_tests.rs`).
+/// `broad/parallel_tests.rs`).
 #[cfg(test)]
 pub(crate) const PARALLEL_MIN: usize = 256;
 
@@ -154,6 +154,34 @@ pub(crate) fn split_points(
     bounds.push(len);
 }
 
+/// Splits `0..count` into `parts` ranges of about equal total `weight`,
+/// writing the `parts + 1` boundaries into `bounds` (a range may come out
+/// empty). Used to hand out `sap1`'s bands, whose lengths differ, so that
+/// each part gets about as many keys.
+pub(crate) fn split_by_weight(
+    count: usize,
+    parts: usize,
+    weight: impl Fn(usize) -> usize,
+    bounds: &mut Vec<usize>,
+) {
+    let total: usize = (0..count).map(&weight).sum();
+    bounds.clear();
+    bounds.push(0);
+    let mut sum = 0;
+    for i in 0..count {
+        // Part k starts at the first item with at least k / parts of the
+        // total before it.
+        while bounds.len() < parts && sum * parts >= total * bounds.len() && sum > 0 {
+            bounds.push(i);
+        }
+        sum += weight(i);
+    }
+    while bounds.len() < parts {
+        bounds.push(count);
+    }
+    bounds.push(count);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +206,27 @@ mod tests {
                 assert!(between_runs, "cut inside a run at {at}");
             }
         }
+    }
+
+    #[test]
+    fn weighted_splits_even_out_the_weight_and_cover_everything() {
+        let weights = [5, 0, 1, 1, 1, 1, 9, 0, 2, 2, 2, 0];
+        let mut bounds = Vec::new();
+        for parts in [1, 2, 3, 4, 7, 20] {
+            split_by_weight(weights.len(), parts, |i| weights[i], &mut bounds);
+            assert_eq!(bounds.len(), parts + 1);
+            assert_eq!((bounds[0], bounds[parts]), (0, weights.len()));
+            assert!(bounds.windows(2).all(|w| w[0] <= w[1]), "{bounds:?}");
+        }
+        split_by_weight(weights.len(), 2, |i| weights[i], &mut bounds);
+        // 24 in all: the second part starts at the first item with 12 or
+        // more before it (18 before item 7).
+        assert_eq!(bounds, [0, 7, 12]);
+        split_by_weight(weights.len(), 3, |i| weights[i], &mut bounds);
+        assert_eq!(bounds, [0, 5, 7, 12]);
+        // Nothing to weigh: every item in the first part.
+        split_by_weight(4, 3, |_| 0, &mut bounds);
+        assert_eq!(bounds, [0, 4, 4, 4]);
     }
 
     #[test]

@@ -8,8 +8,6 @@ mod core;
 mod level;
 mod levels;
 mod pairs;
-#[cfg(all(test, feature = "parallel"))]
-mod parallel_tests;
 mod query;
 mod ray;
 

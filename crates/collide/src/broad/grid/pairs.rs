@@ -8,6 +8,7 @@ use super::level::{Level, Reg, gather_range};
 use crate::broad::events::pair_key;
 use crate::broad::headroom::{keep_headroom, reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_part, for_each_range_mut, parts_for, split_points};
+use crate::broad::split_sort::{SplitSort, pair_key_bits};
 use crate::geometry::{Aabb, Vector};
 use std::ops::ControlFlow;
 
@@ -17,7 +18,7 @@ pub(crate) struct PairScratch {
     /// Overlapping pairs as `lower index << 32 | higher index`, sorted.
     pub(crate) keys: Vec<u64>,
     order: Vec<u32>,
-    sort: Vec<u64>,
+    sort: SplitSort,
     /// A split step's parts: each part's keys and box tests.
     parts: Vec<(Vec<u64>, u64)>,
     /// A split step's part boundaries.
@@ -85,7 +86,7 @@ pub(crate) fn grid_pairs<V: Vector>(
         }
     }
     tested += sweep(boxes, overflow, order, keys);
-    crate::broad::radix::radix_sort_by_key(keys, sort, |k| *k);
+    sort.sort(keys, pair_key_bits(boxes.len()));
     tested
 }
 

@@ -15,10 +15,107 @@
 //! were tested one at a time, 32.2 and 0.14 million with blocks only; the
 //! same on 2D `flat`.
 
+use super::endpoints::proxy;
+use super::one_axis::in_first_band;
 use super::sweep::{LANES, block_overlaps};
 use crate::broad::events::pair_key;
 use crate::broad::headroom::{reserve_headroom, with_margin};
+use crate::broad::parallel::{for_each_part, parts_for, split_by_weight};
 use crate::geometry::{Aabb, Vector};
+use crate::handle::Handle;
+
+/// The scan of every band, on the calling thread or cut into parts of
+/// whole bands that run on the thread pool (see `broad/parallel.rs`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct BandScan {
+    /// The columns of the band being scanned on the calling thread.
+    columns: BandColumns,
+    /// A split scan's parts: each its own columns and pairs.
+    parts: Vec<ScanPart>,
+    /// A split scan's boundaries, in bands.
+    bounds: Vec<usize>,
+}
+
+/// One part of a split scan.
+#[derive(Clone, Debug, Default)]
+struct ScanPart {
+    columns: BandColumns,
+    keys: Vec<u64>,
+    tested: u64,
+}
+
+impl BandScan {
+    /// Scans every band of `bands` (arrays of band keys, see `one_axis.rs`)
+    /// and appends the slot pair keys of the pairs they hold (each once, in
+    /// its home band) to `keys`, unsorted; returns the candidates tested.
+    /// With 16,384 keys or more in all (`PARALLEL_MIN`), the bands are
+    /// cut into parts of about equal keys; the parts' pairs are appended in
+    /// part order, so `keys` is the same whatever the thread count.
+    pub(super) fn scan_all<V: Vector>(
+        &mut self,
+        bands: &[Vec<u64>],
+        boxes: &[Aabb<V>],
+        handle_of: &[Handle],
+        sweep_axis: usize,
+        keys: &mut Vec<u64>,
+    ) -> u64 {
+        let total: usize = bands.iter().map(Vec::len).sum();
+        let split = parts_for(total).min(bands.len());
+        if split <= 1 {
+            return scan_bands(bands, boxes, handle_of, sweep_axis, &mut self.columns, keys);
+        }
+        split_by_weight(bands.len(), split, |b| bands[b].len(), &mut self.bounds);
+        if self.parts.len() < split {
+            self.parts.resize_with(split, Default::default);
+        }
+        let bounds = &self.bounds[..];
+        for_each_part(&mut self.parts[..split], |k, part| {
+            part.keys.clear();
+            part.tested = scan_bands(
+                &bands[bounds[k]..bounds[k + 1]],
+                boxes,
+                handle_of,
+                sweep_axis,
+                &mut part.columns,
+                &mut part.keys,
+            );
+        });
+        let parts = &self.parts[..split];
+        let found: usize = parts.iter().map(|part| part.keys.len()).sum();
+        reserve_headroom(keys, keys.len() + found);
+        for part in parts {
+            keys.extend_from_slice(&part.keys);
+        }
+        parts.iter().map(|part| part.tested).sum()
+    }
+}
+
+/// Scans each of `bands` in turn through `columns`, appending pair keys to
+/// `keys`; returns the candidates tested.
+fn scan_bands<V: Vector>(
+    bands: &[Vec<u64>],
+    boxes: &[Aabb<V>],
+    handle_of: &[Handle],
+    sweep_axis: usize,
+    columns: &mut BandColumns,
+    keys: &mut Vec<u64>,
+) -> u64 {
+    let mut candidates = 0;
+    let mut at = keys.len();
+    for band in bands {
+        if band.len() < 2 {
+            continue;
+        }
+        columns.reset::<V>(band.len());
+        for (i, &k) in band.iter().enumerate() {
+            let p = proxy(k) as usize;
+            columns.set(i, &boxes[p], handle_of[p].index(), in_first_band(k));
+        }
+        candidates += columns.scan::<V>(sweep_axis, keys, &mut at);
+    }
+    keys.truncate(at);
+    candidates
+}
 
 /// One band's boxes, slots and first-band marks in the band's order, as
 /// columns, with [`LANES`] entries of padding that overlap nothing so a

@@ -2,7 +2,7 @@
 //! broad-phase contract. The step itself is in `step.rs`.
 
 use super::axis_count::AxisCounts;
-use super::band_scan::BandColumns;
+use super::band_scan::BandScan;
 use super::bands::Bands;
 use super::config::{SapConfig, SapKind, SapStats};
 use super::endpoints::{MAX_PROXIES, is_start, proxy, scan_slab};
@@ -13,6 +13,7 @@ use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
 use crate::broad::snapshot::Snapshot;
+use crate::broad::split_sort::SplitSort;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, HandleError, Slots};
@@ -126,8 +127,15 @@ pub struct Sap<V: Vector, T = ()> {
     pub(super) band_counts: Vec<u32>,
     /// `sap1`: proxies whose bands changed this step, with their old ones.
     pub(super) rebanded: Vec<(u32, u32, u32)>,
-    /// `sap1`: one band's objects in its order, for its scan.
-    pub(super) band_columns: BandColumns,
+    /// `sap1`: a split repair's boundaries, in bands, and each part's
+    /// swaps (`None`: over its budget).
+    pub(super) repair_bounds: Vec<usize>,
+    pub(super) repair_swaps: Vec<Option<u64>>,
+    /// `sap1`: the scan of the bands (columns and split parts).
+    pub(super) band_scan: BandScan,
+    /// `sap1`: the sort of the bands' pairs (split across threads when
+    /// they are many).
+    pub(super) split_sort: SplitSort,
     /// `sap1`: slot pair keys of the pairs among objects in the bands,
     /// sorted, kept from step to step.
     pub(super) band_pairs: Vec<u64>,
@@ -231,7 +239,10 @@ impl<V: Vector, T> Sap<V, T> {
             band_fresh: Vec::new(),
             band_counts: Vec::new(),
             rebanded: Vec::new(),
-            band_columns: BandColumns::default(),
+            repair_bounds: Vec::new(),
+            repair_swaps: Vec::new(),
+            band_scan: BandScan::default(),
+            split_sort: SplitSort::default(),
             band_pairs: Vec::new(),
             max_extent: 0.0,
             max_extent_stale: true,

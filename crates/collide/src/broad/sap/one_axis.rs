@@ -31,6 +31,7 @@ use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
 use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
 use crate::broad::headroom::{reserve_headroom, with_margin};
+use crate::broad::parallel::{for_each_range_mut, parts_for, split_by_weight};
 use crate::geometry::Vector;
 
 /// `sap1`'s band width, in median object sizes along the band axis.
@@ -157,7 +158,10 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Repairs every band's array: new keys for the moved objects that
     /// stay, dropping those that left the band or the axes, then an
-    /// insertion sort (its swaps counted in `stats`).
+    /// insertion sort (its swaps counted in `stats`). With 16,384 keys or
+    /// more in all, the bands are cut into parts of about equal keys that
+    /// run on the thread pool (see `broad/parallel.rs`); each band is
+    /// repaired the same way whichever thread does it.
     pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
         let axis = self.sweep_axis;
         let (kind, resort) = (self.kind, self.config.resort);
@@ -167,13 +171,14 @@ impl<V: Vector, T> Sap<V, T> {
             status,
             band_lo,
             band_hi,
+            repair_bounds: bounds,
+            repair_swaps: part_swaps,
             ..
         } = self;
-        let mut swaps = 0u64;
-        for (band, keys) in axes.iter_mut().enumerate() {
-            let band = band as u32;
+        let (boxes, status, band_lo, band_hi) = (&*boxes, &*status, &*band_lo, &*band_hi);
+        let repair_band = |band: u32, keys: &mut Vec<u64>| {
             let budget = swap_budget(kind, resort, keys.len());
-            swaps += repair(
+            repair(
                 keys,
                 |k| {
                     let p = proxy(k) as usize;
@@ -187,8 +192,38 @@ impl<V: Vector, T> Sap<V, T> {
                 },
                 |_, _| {},
                 budget,
-            )?;
-        }
+            )
+        };
+        let total: usize = axes.iter().map(Vec::len).sum();
+        let split = parts_for(total).min(axes.len());
+        let swaps = if split <= 1 {
+            let mut swaps = 0u64;
+            for (band, keys) in axes.iter_mut().enumerate() {
+                swaps += repair_band(band as u32, keys)?;
+            }
+            swaps
+        } else {
+            split_by_weight(axes.len(), split, |b| axes[b].len(), bounds);
+            part_swaps.clear();
+            part_swaps.resize(split, None);
+            let bounds = &bounds[..];
+            let repair_part = |k: usize, bands: &mut [Vec<u64>], swaps: &mut Option<u64>| {
+                let mut sum = 0u64;
+                for (b, keys) in bands.iter_mut().enumerate() {
+                    let Ok(band_swaps) = repair_band((bounds[k] + b) as u32, keys) else {
+                        return; // `swaps` stays `None`
+                    };
+                    sum += band_swaps;
+                }
+                *swaps = Some(sum);
+            };
+            for_each_range_mut(axes, bounds, part_swaps, &repair_part);
+            let mut swaps = 0u64;
+            for part in part_swaps.iter() {
+                swaps += part.ok_or(OverBudget)?;
+            }
+            swaps
+        };
         stats.swaps[axis] = swaps;
         Ok(())
     }
@@ -342,31 +377,15 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// Scans every band, keeping each pair only in its home band; pushes
-    /// slot pair keys to `keys`. Returns the candidates tested.
+    /// slot pair keys to `keys` (unsorted). Returns the candidates tested.
     pub(super) fn scan_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
-        let Self {
-            axes,
-            boxes,
-            handle_of,
-            sweep_axis,
-            band_columns: columns,
-            ..
-        } = self;
-        let mut candidates = 0;
-        let mut at = keys.len();
-        for band in axes.iter() {
-            if band.len() < 2 {
-                continue;
-            }
-            columns.reset::<V>(band.len());
-            for (i, &k) in band.iter().enumerate() {
-                let p = proxy(k) as usize;
-                columns.set(i, &boxes[p], handle_of[p].index(), in_first_band(k));
-            }
-            candidates += columns.scan::<V>(*sweep_axis, keys, &mut at);
-        }
-        keys.truncate(at);
-        candidates
+        self.band_scan.scan_all(
+            &self.axes,
+            &self.boxes,
+            &self.handle_of,
+            self.sweep_axis,
+            keys,
+        )
     }
 }
 

@@ -13,6 +13,7 @@ use super::sweep::{SweepFor, Test, sweep};
 use crate::broad::events::{Pair, pair_key};
 use crate::broad::headroom::{keep_headroom, reserve_headroom};
 use crate::broad::radix::{merge_sorted, radix_sort_by_key};
+use crate::broad::split_sort::pair_key_bits;
 use crate::geometry::Vector;
 
 /// After an over-budget step, this many steps re-sort directly before the
@@ -539,7 +540,9 @@ impl<V: Vector, T> Sap<V, T> {
             let mut pairs = std::mem::take(&mut self.band_pairs);
             pairs.clear();
             let candidates = self.scan_bands(&mut pairs);
-            sort_unique(&mut pairs, &mut self.scratch, 0);
+            let key_bits = pair_key_bits(self.objects.capacity_index());
+            self.split_sort.sort(&mut pairs, key_bits);
+            debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]));
             self.band_pairs = pairs;
             self.max_extent_stale = true;
             stats.sweep_candidates = candidates;

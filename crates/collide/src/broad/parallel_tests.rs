@@ -1,13 +1,15 @@
-//! The grids split across threads find what brute force finds, with the
+//! Structures split across threads find what brute force finds, with the
 //! same events whatever the thread count. Unit tests see a low
 //! `PARALLEL_MIN` (see `broad/parallel.rs`), so these scenes of a couple of
-//! thousand objects take the split paths: the pair kernel, the probes of
-//! coarser levels, the box gather, the merge of re-registrations and the
+//! thousand objects take the split paths: the grids' pair kernel, probes of
+//! coarser levels, box gather and merge of re-registrations; `sap1`'s
+//! repair and scan of its bands; the split sort of pair keys; and the
 //! tracker's merge of pair keys.
 
-use super::{Grid, GridKind};
 use crate::broad::brute::Brute;
 use crate::broad::contract::BroadPhase;
+use crate::broad::grid::Grid;
+use crate::broad::registry::structure_by_name;
 use crate::geometry::Vector;
 use crate::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
@@ -41,9 +43,13 @@ fn events_per_frame<V: Vector>(
         .collect()
 }
 
-fn grids_agree_with_brute_force_on_any_thread_count<V: Vector>() {
+/// The structures whose steps split (by their names for
+/// `structure_by_name`).
+const SPLIT_STRUCTURES: [&str; 4] = ["grid", "hashgrid", "hgrid", "sap1"];
+
+fn structures_agree_with_brute_force_on_any_thread_count<V: Vector>() {
     let motions = [Motion::Slow, Motion::Fast, Motion::Teleport, Motion::Churn];
-    for kind in [SceneKind::Uniform, SceneKind::Clustered] {
+    for kind in SceneKind::ALL {
         for motion in motions {
             let config = SceneConfig {
                 motion,
@@ -51,15 +57,14 @@ fn grids_agree_with_brute_force_on_any_thread_count<V: Vector>() {
             };
             let frames = 8;
             let expected = events_per_frame(Brute::<V, u64>::new(), config, frames, 1);
-            for grid_kind in [GridKind::Dense, GridKind::Hashed, GridKind::Hierarchical] {
+            for name in SPLIT_STRUCTURES {
                 for threads in [1, 2, 3, 5] {
-                    let grid = Grid::<V, u64>::with_config(grid_kind, Default::default())
-                        .expect("default settings");
-                    let found = events_per_frame(grid, config, frames, threads);
+                    let world = structure_by_name::<V, u64>(name).expect("a structure");
+                    let found = events_per_frame(world, config, frames, threads);
                     for (frame, (found, expected)) in found.iter().zip(&expected).enumerate() {
                         assert!(
                             found == expected,
-                            "{grid_kind:?} on {}D {kind} {motion}, {threads} threads, frame \
+                            "{name} on {}D {kind} {motion}, {threads} threads, frame \
                              {frame}: {} events, brute force {}",
                             V::DIM,
                             found.len(),
@@ -73,13 +78,13 @@ fn grids_agree_with_brute_force_on_any_thread_count<V: Vector>() {
 }
 
 #[test]
-fn grids_agree_with_brute_force_on_any_thread_count_2d() {
-    grids_agree_with_brute_force_on_any_thread_count::<Vec2>();
+fn structures_agree_with_brute_force_on_any_thread_count_2d() {
+    structures_agree_with_brute_force_on_any_thread_count::<Vec2>();
 }
 
 #[test]
-fn grids_agree_with_brute_force_on_any_thread_count_3d() {
-    grids_agree_with_brute_force_on_any_thread_count::<Vec3>();
+fn structures_agree_with_brute_force_on_any_thread_count_3d() {
+    structures_agree_with_brute_force_on_any_thread_count::<Vec3>();
 }
 
 /// Regression: a step that finds no pairs after many, on more than one

@@ -12,6 +12,8 @@ const PEERS: &[&str] = &[
     "bvh",
     "parry2d",
     "parry3d",
+    "rapier2d",
+    "rapier3d",
 ];
 
 fn main() {

@@ -27,7 +27,7 @@ run_section() {
 }
 
 SECTIONS=("$@")
-KNOWN="targets small million million-2-threads"
+KNOWN="targets small million million-scenes million-2-threads"
 for name in "${SECTIONS[@]}"; do
   if [[ " $KNOWN " != *" $name "* ]]; then
     echo "error: unknown section \`$name\`; the sections are: $KNOWN" >&2
@@ -44,5 +44,8 @@ run_section small --dim 2,3 --scene uniform,flat,clustered,large \
 # A million objects, one thread, then ours on two (the peers on one).
 run_section million --dim 2 --scene uniform --motion slow,fast --n 1000000 --frames 8 \
   --only grid,hashgrid,sap1,broccoli,parry-refit,flat_spatial
+# A million objects on the other scenes, slow motion, one thread.
+run_section million-scenes --dim 2 --scene flat,clustered,large --motion slow --n 1000000 \
+  --frames 6 --only grid,hashgrid,sap1,broccoli,parry-refit
 run_section million-2-threads --threads 2 --dim 2 --scene uniform --motion slow --n 1000000 \
   --frames 8 --only grid,hashgrid,broccoli

@@ -65,7 +65,7 @@ struct Args {
     #[arg(long)]
     queries: Option<usize>,
     /// Threads: everything runs inside a rayon pool of this size, so our
-    /// grids split large steps across it (the peers run on one thread
+    /// structures (all but `sap`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
     /// comparison.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -88,6 +88,7 @@ const PEER_NAMES: &[&str] = &[
     "bvh-crate",
     "parry-refit",
     "parry-rebuild",
+    peers::rapier::dim2::Rapier::NAME,
 ];
 
 /// Per dimension: which peers exist and how to build them.
@@ -105,6 +106,7 @@ impl Dim for Vec2 {
             "bvh-crate" => Box::new(peers::bvh_crate::BvhCrate::<Vec2, 2>::new()),
             "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
             "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
+            "rapier" => Box::new(peers::rapier::dim2::Rapier::new()),
             _ => return None,
         })
     }
@@ -118,6 +120,7 @@ impl Dim for Vec3 {
             "bvh-crate" => Box::new(peers::bvh_crate::BvhCrate::<Vec3, 3>::new()),
             "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
             "parry-rebuild" => Box::new(ParryBvh::new(Mode::Rebuild)),
+            "rapier" => Box::new(peers::rapier::dim3::Rapier::new()),
             _ => return None,
         })
     }

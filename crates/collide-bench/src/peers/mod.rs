@@ -8,6 +8,7 @@ pub mod broccoli;
 pub mod bvh_crate;
 pub mod flat_spatial;
 pub mod parry;
+pub mod rapier;
 pub mod rstar;
 
 use collide::scene::IdMap;

@@ -3,14 +3,20 @@
 //! `PARALLEL_MIN` (see `broad/parallel.rs`), so these scenes of a couple of
 //! thousand objects take the split paths: the grids' pair kernel, probes of
 //! coarser levels, box gather and merge of re-registrations; `sap1`'s
-//! repair and scan of its bands; the split sort of pair keys; and the
-//! tracker's merge of pair keys.
+//! repair and scan of its bands; the BVH's traversals and queries; the
+//! trees' nodes' pairs; the split sort of pair keys; and the tracker's
+//! merge of pair keys.
 
 use crate::broad::brute::Brute;
+use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;
+use crate::broad::events::Pair;
 use crate::broad::grid::Grid;
 use crate::broad::registry::structure_by_name;
+use crate::broad::tree::Tree;
+use crate::geometry::Aabb;
 use crate::geometry::Vector;
+use crate::scene::SceneRng;
 use crate::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
@@ -45,7 +51,7 @@ fn events_per_frame<V: Vector>(
 
 /// The structures whose steps split (by their names for
 /// `structure_by_name`).
-const SPLIT_STRUCTURES: [&str; 4] = ["grid", "hashgrid", "hgrid", "sap1"];
+const SPLIT_STRUCTURES: [&str; 7] = ["grid", "hashgrid", "hgrid", "sap1", "bvh", "tree", "loose"];
 
 fn structures_agree_with_brute_force_on_any_thread_count<V: Vector>() {
     let motions = [Motion::Slow, Motion::Fast, Motion::Teleport, Motion::Churn];
@@ -92,7 +98,6 @@ fn structures_agree_with_brute_force_on_any_thread_count_3d() {
 /// merge gave its parts no old pairs when there were no keys).
 #[test]
 fn removing_everything_stops_every_pair_on_any_thread_count() {
-    use crate::geometry::Aabb;
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -114,5 +119,97 @@ fn removing_everything_stops_every_pair_on_any_thread_count() {
         let stopped = pool.install(|| grid.step().stopped.len());
         assert_eq!(stopped, 100 * 99 / 2, "{threads} threads");
         assert!(grid.pairs().is_empty());
+    }
+}
+
+/// Inserts 2,000 boxes into `world` and brute force, then steps both 20
+/// times on a pool of `threads` threads, moving every third object to a
+/// box from `moved` at each step from step 12 on; checks the events and
+/// pairs against brute force on every step.
+fn script_against_brute_force(
+    world: &mut (dyn BroadPhase<Vec2, ()> + Send),
+    threads: usize,
+    moved: fn(&mut SceneRng) -> Aabb<Vec2>,
+) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let mut brute = Brute::<Vec2, ()>::new();
+    let mut rng = SceneRng::new(5);
+    let handles: Vec<_> = (0..2_000)
+        .map(|_| {
+            let b = boxed(&mut rng, 0.0, 300.0);
+            let h = world.insert(b, ()).expect("inserted");
+            let g = brute.insert(b, ()).expect("inserted");
+            (h, g)
+        })
+        .collect();
+    let keys = |pairs: &[Pair]| -> Vec<(u32, u32)> {
+        pairs
+            .iter()
+            .map(|p| (p.a().index(), p.b().index()))
+            .collect()
+    };
+    for step in 0..20 {
+        if step >= 12 {
+            for &(h, g) in handles.iter().step_by(3) {
+                let b = moved(&mut rng);
+                world.update(h, b).expect("updated");
+                brute.update(g, b).expect("updated");
+            }
+        }
+        let counts = pool.install(|| {
+            let e = world.step();
+            (e.started.len(), e.stopped.len())
+        });
+        let e = brute.step();
+        let name = world.name().to_string();
+        assert_eq!(
+            counts,
+            (e.started.len(), e.stopped.len()),
+            "{name}, {threads} threads, step {step}: started and stopped events"
+        );
+        assert!(
+            keys(world.pairs()) == keys(brute.pairs()),
+            "{name}, {threads} threads, step {step}: {} pairs, brute force {}",
+            world.pairs().len(),
+            brute.pairs().len()
+        );
+    }
+}
+
+/// A box of 1 to 9 units a side with its corner in `lo..hi` on each axis.
+fn boxed(rng: &mut SceneRng, lo: f32, hi: f32) -> Aabb<Vec2> {
+    let (x, y) = (rng.range(lo, hi), rng.range(lo, hi));
+    let (w, h) = (rng.range(1.0, 9.0), rng.range(1.0, 9.0));
+    Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h)).expect("a valid box")
+}
+
+/// The BVH's split traversal of moving objects against resting ones: most
+/// objects rest while a third teleports step after step (so every step
+/// finds its pairs by traversals rather than the candidate cache).
+#[test]
+fn bvh_traversals_against_resting_objects_on_any_thread_count() {
+    for threads in [1, 2, 3] {
+        let mut bvh = Bvh::<Vec2, ()>::new();
+        script_against_brute_force(&mut bvh, threads, |rng| boxed(rng, 0.0, 300.0));
+        assert!(bvh.resting() > 1_000, "most objects rest");
+    }
+}
+
+/// The trees' split probes of overflow objects: a third of the objects
+/// move to a strip across the edge of the root's bound (fixed at the first
+/// step), where many of those outside overlap those still inside.
+#[test]
+fn trees_probe_overflow_objects_on_any_thread_count() {
+    for threads in [1, 2, 3] {
+        let mut tight = Tree::<Vec2, ()>::tight();
+        script_against_brute_force(&mut tight, threads, |rng| boxed(rng, 270.0, 350.0));
+        assert!(tight.overflow_objects() > 100, "many objects overflow");
+        // A loose root's bound reaches half its cell further.
+        let mut loose = Tree::<Vec2, ()>::loose();
+        script_against_brute_force(&mut loose, threads, |rng| boxed(rng, 420.0, 520.0));
+        assert!(loose.overflow_objects() > 100, "many objects overflow");
     }
 }

@@ -22,7 +22,7 @@
 
 use super::headroom::reserve_headroom;
 use super::parallel::{for_each_range_mut, parts_for, split_by_weight};
-use super::radix::radix_sort_by_key;
+use super::radix::{radix_sort_by_key, sort_keys};
 
 /// Bits of the top digit that cuts the keys into buckets.
 const BUCKET_BITS: u32 = 8;
@@ -69,14 +69,14 @@ impl Default for Chunk {
 
 impl SplitSort {
     /// Sorts `keys` ascending, every key below `2^key_bits`: on the calling
-    /// thread (`radix_sort_by_key`) under `PARALLEL_MIN` keys or with one
+    /// thread (`sort_keys`) under `PARALLEL_MIN` keys or with one
     /// thread, else as the module documentation says. A key at or past the
     /// bound is not lost: the keys are then sorted on one thread.
     pub(crate) fn sort(&mut self, keys: &mut Vec<u64>, key_bits: u32) {
         let n = keys.len();
         let split = parts_for(n);
         if split <= 1 || key_bits > 64 {
-            radix_sort_by_key(keys, &mut self.grouped, |&k| k);
+            sort_keys(keys, &mut self.grouped);
             return;
         }
         // Bucket = the top BUCKET_BITS of the keys' `key_bits`.

@@ -17,11 +17,13 @@
 //! happens step after step (fast motion) the cache is dropped and the
 //! traversal tests the boxes at the leaves directly, until motion calms.
 
-use super::pairs::{PairScratch, cross_pairs, self_pairs};
+use super::pairs::{PairScratch, all_pairs};
 use super::tree::{Arena, NONE};
 use crate::broad::events::pair_key;
 use crate::broad::headroom::{keep_headroom, reserve_headroom};
+use crate::broad::parallel::{for_each_part, parts_for};
 use crate::broad::radix::sort_keys;
+use crate::broad::split_sort::{SplitSort, pair_key_bits};
 use crate::geometry::{Aabb, Vector};
 
 /// More fresh objects than one in this many object slots: find every
@@ -64,13 +66,74 @@ pub(super) struct Candidates {
     /// Whether the last step had more fresh objects than one in
     /// [`REFIND_SHARE`].
     many_last: bool,
-    stack: Vec<u32>,
+    /// The fresh objects' queries: one part on the calling thread, or
+    /// several on the thread pool.
+    query_parts: Vec<QueryPart>,
     pair_scratch: PairScratch,
     /// The radix sorts' scratch.
     sort_scratch: Vec<u64>,
+    /// The traversals' sort of their keys (split across threads when they
+    /// are many).
+    split_sort: SplitSort,
     /// Per object: the leaves its leaf overlapped at its last query (see
     /// [`Candidates::crowd`]), [`CROWD_UNKNOWN`] if none since its insert.
     crowd: Vec<u8>,
+}
+
+/// One part's queries of fresh objects (see [`Candidates::query_fresh`]):
+/// its stack, the pairs it found, each object's crowd, its node visits.
+#[derive(Clone, Debug, Default)]
+struct QueryPart {
+    stack: Vec<u32>,
+    found: Vec<u64>,
+    crowds: Vec<(u32, u8)>,
+    visits: u64,
+}
+
+/// A fresh object's query counts as this many items against
+/// `PARALLEL_MIN` when deciding whether to split the queries: it walks a
+/// few dozen nodes, where the grids' items are a registration each.
+const QUERY_ITEMS: usize = 8;
+
+/// Pushes onto `part.found` the key of every object in `arena` whose leaf
+/// overlaps `bound` (object `i`'s leaf), other than `i`, once per pair: a
+/// fresh other object (`fresh[j]`) finds the pair itself when it has the
+/// smaller index. Returns the nodes visited and the leaves overlapped.
+fn query<V: Vector>(
+    arena: &Arena<V>,
+    bound: &Aabb<V>,
+    i: u32,
+    fresh: &[bool],
+    part: &mut QueryPart,
+) -> (u64, u32) {
+    let (mut visits, mut hits) = (0, 0);
+    let stack = &mut part.stack;
+    stack.clear();
+    if arena.root != NONE && arena.nodes[arena.root as usize].bound.overlaps(bound) {
+        stack.push(arena.root);
+    }
+    // Children are tested before they are stacked (one read of each
+    // while its parent's links are at hand).
+    while let Some(n) = stack.pop() {
+        visits += 1;
+        let node = &arena.nodes[n as usize];
+        if node.is_leaf() {
+            let j = node.object;
+            if j != i {
+                hits += 1;
+                if i < j || fresh.get(j as usize) != Some(&true) {
+                    part.found.push(pair_key(i, j));
+                }
+            }
+            continue;
+        }
+        for child in [node.left, node.right] {
+            if arena.nodes[child as usize].bound.overlaps(bound) {
+                stack.push(child);
+            }
+        }
+    }
+    (visits, hits)
 }
 
 /// `crowd` of an object not queried since it was inserted.
@@ -116,27 +179,25 @@ impl Candidates {
             // the box test at the leaves, and the candidates again once the
             // motion calms down.
             keys.clear();
-            let own = self_pairs(moving, Some(boxes), &mut self.pair_scratch, keys);
-            let cross = cross_pairs(moving, resting, Some(boxes), &mut self.pair_scratch, keys);
-            sort_keys(keys, &mut self.sort_scratch);
+            let found = all_pairs(moving, resting, Some(boxes), &mut self.pair_scratch, keys);
+            self.split_sort.sort(keys, pair_key_bits(live));
             self.keys.clear();
             self.valid = false;
             self.clear_fresh();
-            done.tested = own.tested + cross.tested;
+            done.tested = found.tested;
             return done;
         }
         self.many_last = many;
         if many || !self.valid {
             self.keys.clear();
-            self_pairs(moving, None, &mut self.pair_scratch, &mut self.keys);
-            cross_pairs(
+            all_pairs(
                 moving,
                 resting,
                 None,
                 &mut self.pair_scratch,
                 &mut self.keys,
             );
-            sort_keys(&mut self.keys, &mut self.sort_scratch);
+            self.split_sort.sort(&mut self.keys, pair_key_bits(live));
             self.valid = true;
             self.clear_fresh();
         } else {
@@ -151,18 +212,7 @@ impl Candidates {
                 } // else removed (a fresh object is never resting)
             }
             sort_keys(&mut self.order, &mut self.sort_scratch);
-            for k in 0..self.order.len() {
-                let (leaf, i) = ((self.order[k] >> 32) as u32, self.order[k] as u32);
-                let bound = moving.nodes[leaf as usize].bound;
-                done.queries += 1;
-                let (own_visits, own_hits) = self.query(moving, &bound, i);
-                let (cross_visits, cross_hits) = self.query(resting, &bound, i);
-                done.query_visits += own_visits + cross_visits;
-                if self.crowd.len() <= i as usize {
-                    self.crowd.resize(i as usize + 1, CROWD_UNKNOWN);
-                }
-                self.crowd[i as usize] = (own_hits + cross_hits).min(254) as u8;
-            }
+            self.query_fresh(moving, resting, &mut done);
             sort_keys(&mut self.found, &mut self.sort_scratch);
             self.merge_old_and_found();
             self.clear_fresh();
@@ -188,10 +238,10 @@ impl Candidates {
     /// that a steady state allocates nothing (see `headroom.rs`): the
     /// candidates, the list they are merged into, the fresh objects' finds
     /// and order, the sort's scratch, and the step's `output` (the pair
-    /// keys, which a traversal sorts with the same scratch).
+    /// keys; a traversal's sort may trade them with its own scratch, which
+    /// it makes room in itself).
     pub(super) fn make_room(&mut self, output: &mut Vec<u64>) {
         keep_headroom(&mut self.fresh);
-        keep_headroom(&mut self.stack);
         // The sorts (radix ones past 2,048 keys) may trade any of these
         // with the scratch: all get room for the largest.
         let sorted = [&self.keys, &self.next, &self.found, &self.order, output]
@@ -239,38 +289,74 @@ impl Candidates {
         std::mem::swap(&mut self.keys, &mut self.next);
     }
 
-    /// Pushes onto `self.found` the key of every object in `arena` whose
-    /// leaf overlaps `bound` (object `i`'s leaf), other than `i`, once per
-    /// pair: a fresh other object finds the pair itself when it has the
-    /// smaller index. Returns the nodes visited and the leaves overlapped.
-    fn query<V: Vector>(&mut self, arena: &Arena<V>, bound: &Aabb<V>, i: u32) -> (u64, u32) {
-        let (mut visits, mut hits) = (0, 0);
-        self.stack.clear();
-        if arena.root != NONE && arena.nodes[arena.root as usize].bound.overlaps(bound) {
-            self.stack.push(arena.root);
-        }
-        // Children are tested before they are stacked (one read of each
-        // while its parent's links are at hand).
-        while let Some(n) = self.stack.pop() {
-            visits += 1;
-            let node = &arena.nodes[n as usize];
-            if node.is_leaf() {
-                let j = node.object;
-                if j != i {
-                    hits += 1;
-                    if i < j || !self.is_fresh(j) {
-                        self.found.push(pair_key(i, j));
-                    }
-                }
-                continue;
+    /// Queries the trees for every object in `self.order`, pushing the
+    /// pairs found onto `self.found` and noting each object's crowd. With
+    /// many queries (each counted as [`QUERY_ITEMS`] items against
+    /// `PARALLEL_MIN`) and more than one thread, the queries are cut into
+    /// parts that run on the thread pool, each into its own list, appended
+    /// in part order.
+    fn query_fresh<V: Vector>(
+        &mut self,
+        moving: &Arena<V>,
+        resting: &Arena<V>,
+        done: &mut Refresh,
+    ) {
+        let order = &self.order[..];
+        let fresh = &self.fresh_mark[..];
+        let query_range = |range: std::ops::Range<usize>, part: &mut QueryPart| {
+            for &entry in &order[range] {
+                let (leaf, i) = ((entry >> 32) as u32, entry as u32);
+                let bound = moving.nodes[leaf as usize].bound;
+                let (own_visits, own_hits) = query(moving, &bound, i, fresh, part);
+                let (cross_visits, cross_hits) = query(resting, &bound, i, fresh, part);
+                part.visits += own_visits + cross_visits;
+                part.crowds
+                    .push((i, (own_hits + cross_hits).min(254) as u8));
             }
-            for child in [node.left, node.right] {
-                if arena.nodes[child as usize].bound.overlaps(bound) {
-                    self.stack.push(child);
-                }
+        };
+        let split = parts_for(order.len() * QUERY_ITEMS);
+        if self.query_parts.len() < split {
+            self.query_parts.resize_with(split, Default::default);
+        }
+        let parts = &mut self.query_parts[..split];
+        for part in parts.iter_mut() {
+            part.found.clear();
+            part.crowds.clear();
+            part.visits = 0;
+            // Room for a deep walk from the first step (see `headroom.rs`).
+            reserve_headroom(&mut part.stack, 0);
+        }
+        if split <= 1 {
+            // Straight into `found`, without a copy.
+            std::mem::swap(&mut parts[0].found, &mut self.found);
+            query_range(0..order.len(), &mut parts[0]);
+            std::mem::swap(&mut parts[0].found, &mut self.found);
+        } else {
+            let len = order.len();
+            for_each_part(parts, |k, part| {
+                query_range(len * k / split..len * (k + 1) / split, part)
+            });
+            let found: usize = parts.iter().map(|part| part.found.len()).sum();
+            let have = self.found.len();
+            reserve_headroom(&mut self.found, have + found);
+            for part in parts.iter() {
+                self.found.extend_from_slice(&part.found);
             }
         }
-        (visits, hits)
+        done.queries += order.len() as u64;
+        for part in self.query_parts[..split].iter_mut() {
+            done.query_visits += part.visits;
+            for &(i, crowd) in &part.crowds {
+                if self.crowd.len() <= i as usize {
+                    self.crowd.resize(i as usize + 1, CROWD_UNKNOWN);
+                }
+                self.crowd[i as usize] = crowd;
+            }
+            keep_headroom(&mut part.crowds);
+            if split > 1 {
+                keep_headroom(&mut part.found);
+            }
+        }
     }
 
     /// How many other objects' leaves object `i`'s leaf overlapped when it

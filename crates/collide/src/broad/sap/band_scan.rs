@@ -19,7 +19,7 @@ use super::endpoints::proxy;
 use super::one_axis::in_first_band;
 use super::sweep::{LANES, block_overlaps};
 use crate::broad::events::pair_key;
-use crate::broad::headroom::{reserve_headroom, with_margin};
+use crate::broad::headroom::{keep_headroom, reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_part, parts_for, split_by_weight};
 use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
@@ -80,11 +80,13 @@ impl BandScan {
                 &mut part.keys,
             );
         });
-        let parts = &self.parts[..split];
+        let parts = &mut self.parts[..split];
         let found: usize = parts.iter().map(|part| part.keys.len()).sum();
         reserve_headroom(keys, keys.len() + found);
-        for part in parts {
+        for part in parts.iter_mut() {
             keys.extend_from_slice(&part.keys);
+            // Room for as many next step (see `headroom.rs`).
+            keep_headroom(&mut part.keys);
         }
         parts.iter().map(|part| part.tested).sum()
     }

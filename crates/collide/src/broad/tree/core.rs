@@ -2,7 +2,7 @@
 //! loose (`loose`), behind the broad-phase contract.
 
 use super::nodes::{Limits, NONE, Nodes};
-use super::pairs::{FlatLists, tree_pairs};
+use super::pairs::{PairScratch, tree_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::headroom::keep_headroom;
@@ -117,8 +117,9 @@ pub struct Tree<V: Vector, T = ()> {
     pub(super) overflow: Vec<u32>,
     tracker: PairTracker,
     keys: Vec<u64>,
-    /// The step's flat copy of the node lists (see `pairs.rs`).
-    flat: FlatLists<V>,
+    /// The step's pair finding's memory: a flat copy of the node lists
+    /// and the parts of a split step (see `pairs.rs`).
+    pair_scratch: PairScratch<V>,
     stats: StepStats,
     moves: u64,
 }
@@ -181,7 +182,7 @@ impl<V: Vector, T> Tree<V, T> {
             overflow: Vec::new(),
             tracker: PairTracker::default(),
             keys: Vec::new(),
-            flat: FlatLists::default(),
+            pair_scratch: PairScratch::default(),
             stats: StepStats::default(),
             moves: 0,
         };
@@ -442,9 +443,9 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
             self.configure(root);
         }
         let mut keys = std::mem::take(&mut self.keys);
-        let mut flat = std::mem::take(&mut self.flat);
-        let tested = tree_pairs(self, &mut flat, &mut keys);
-        self.flat = flat;
+        let mut scratch = std::mem::take(&mut self.pair_scratch);
+        let tested = tree_pairs(self, &mut scratch, &mut keys);
+        self.pair_scratch = scratch;
         // Room for as many pairs next step, and more (see `headroom.rs`).
         keep_headroom(&mut keys);
         self.tracker.finish_keys(&keys, &self.objects);

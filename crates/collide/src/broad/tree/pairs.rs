@@ -4,8 +4,10 @@
 use super::core::Tree;
 use super::nodes::Nodes;
 use crate::broad::events::pair_key;
-use crate::broad::headroom::reserve_headroom;
+use crate::broad::headroom::{keep_headroom, reserve_headroom};
+use crate::broad::parallel::{for_each_part, parts_for, split_by_weight};
 use crate::broad::query::{QueryBudget, QueryStats};
+use crate::broad::split_sort::{SplitSort, pair_key_bits};
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
@@ -16,7 +18,7 @@ use std::ops::ControlFlow;
 /// dependent loads: following the links in the walk itself made the tight
 /// tree on 2D `clustered` slow at 100,000 objects 1.6 times slower).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct FlatLists<V: Vector> {
+struct FlatLists<V: Vector> {
     ids: Vec<u32>,
     boxes: Vec<Aabb<V>>,
     /// Per node: where its objects start in `ids` and `boxes` (its end is
@@ -54,30 +56,110 @@ impl<V: Vector> FlatLists<V> {
     }
 }
 
+/// Memory a step's pair finding reuses.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairScratch<V: Vector> {
+    flat: FlatLists<V>,
+    /// A split step's nodes with objects at or below them, its parts'
+    /// boundaries in those, and each part's keys and box tests.
+    tasks: Vec<u32>,
+    bounds: Vec<usize>,
+    parts: Vec<(Vec<u64>, u64)>,
+    /// The sort of the keys (split across threads when they are many).
+    sort: SplitSort,
+}
+
 /// Every overlapping pair once, into `keys` (sorted); returns the number of
-/// box tests. `flat` is the step's scratch.
+/// box tests. With 16,384 objects or more (`PARALLEL_MIN`) and more than
+/// one thread, the nodes are cut into parts that run on the thread pool
+/// (each node's own pairs, see `Walk::node_pairs`, do not depend on any
+/// other node's), as are the overflow objects' probes; each part finds
+/// its pairs into its own list, appended in part order.
 pub(crate) fn tree_pairs<V: Vector, T>(
     tree: &Tree<V, T>,
-    flat: &mut FlatLists<V>,
+    scratch: &mut PairScratch<V>,
     keys: &mut Vec<u64>,
 ) -> u64 {
     keys.clear();
     let mut tested = 0;
     if let Some(nodes) = &tree.nodes {
-        flat.fill(nodes, &tree.boxes);
-        let mut walk = Walk {
-            nodes,
+        let PairScratch {
             flat,
-            keys: &mut *keys,
-            tested: 0,
-            loose: tree.kind == super::TreeKind::Loose,
-        };
-        walk.self_pairs(0);
-        // Overflow objects against the tree.
-        for &o in &tree.overflow {
-            walk.probe(0, o, &tree.boxes[o as usize]);
+            tasks,
+            bounds,
+            parts,
+            ..
+        } = &mut *scratch;
+        flat.fill(nodes, &tree.boxes);
+        let (flat, loose) = (&*flat, tree.kind == super::TreeKind::Loose);
+        let split = parts_for(tree.boxes.len());
+        if split <= 1 {
+            let mut walk = Walk {
+                nodes,
+                flat,
+                keys: &mut *keys,
+                tested: 0,
+                loose,
+            };
+            walk.self_pairs(0);
+            // Overflow objects against the tree.
+            for &o in &tree.overflow {
+                walk.probe(0, o, &tree.boxes[o as usize]);
+            }
+            tested = walk.tested;
+        } else {
+            // The nodes with objects at or below them, from the root.
+            tasks.clear();
+            tasks.push(0);
+            let mut at = 0;
+            while at < tasks.len() {
+                let node = tasks[at];
+                at += 1;
+                for c in nodes.children(node) {
+                    if nodes.nodes[c as usize].subtree > 0 {
+                        tasks.push(c);
+                    }
+                }
+            }
+            // Each object probes the subtree below it, about as far
+            // whatever its node (its box is small against the world): a
+            // node weighs its objects. Weighing them by the subtree instead
+            // gave one of two threads three times the other's probes.
+            let weight = |t: usize| nodes.nodes[tasks[t] as usize].count as usize + 1;
+            split_by_weight(tasks.len(), split, weight, bounds);
+            if parts.len() < split {
+                parts.resize_with(split, Default::default);
+            }
+            let (tasks, bounds) = (&tasks[..], &bounds[..]);
+            let (overflow, boxes) = (&tree.overflow[..], &tree.boxes[..]);
+            for_each_part(&mut parts[..split], |k, (found, part_tested)| {
+                found.clear();
+                let mut walk = Walk {
+                    nodes,
+                    flat,
+                    keys: found,
+                    tested: 0,
+                    loose,
+                };
+                for &node in &tasks[bounds[k]..bounds[k + 1]] {
+                    walk.node_pairs(node);
+                }
+                let probes = overflow.len() * k / split..overflow.len() * (k + 1) / split;
+                for &o in &overflow[probes] {
+                    walk.probe(0, o, &boxes[o as usize]);
+                }
+                *part_tested = walk.tested;
+            });
+            let parts = &mut parts[..split];
+            let found: usize = parts.iter().map(|(found, _)| found.len()).sum();
+            reserve_headroom(keys, found);
+            for (found, part_tested) in parts.iter_mut() {
+                keys.extend_from_slice(found);
+                tested += *part_tested;
+                // Room for as many next step (see `headroom.rs`).
+                keep_headroom(found);
+            }
         }
-        tested = walk.tested;
     }
     // Overflow objects against each other.
     for (k, &a) in tree.overflow.iter().enumerate() {
@@ -88,7 +170,7 @@ pub(crate) fn tree_pairs<V: Vector, T>(
             }
         }
     }
-    keys.sort_unstable();
+    scratch.sort.sort(keys, pair_key_bits(tree.boxes.len()));
     tested
 }
 
@@ -120,11 +202,23 @@ impl<V: Vector> Walk<'_, V> {
         }
     }
 
-    /// All pairs within the subtree under `node`: its own objects among
-    /// themselves and against its descendants, each child's subtree, and
-    /// (loose trees only, whose sibling bounds overlap) pairs across
-    /// sibling subtrees.
+    /// All pairs within the subtree under `node`: those of `node` and of
+    /// every node below it with objects.
     fn self_pairs(&mut self, node: u32) {
+        self.node_pairs(node);
+        for c in self.nodes.children(node) {
+            if self.nodes.nodes[c as usize].subtree > 0 {
+                self.self_pairs(c);
+            }
+        }
+    }
+
+    /// The pairs `node` answers for: its own objects among themselves and
+    /// against its descendants, and (loose trees only, whose sibling
+    /// bounds overlap) pairs across its children's subtrees. Every pair
+    /// within a subtree is one node's, so the nodes' pairs can be found in
+    /// any order, on any thread.
+    fn node_pairs(&mut self, node: u32) {
         let (ids, boxes) = self.flat.of(node);
         for (k, (&a, box_a)) in ids.iter().zip(boxes).enumerate() {
             self.tested += (ids.len() - k - 1) as u64;
@@ -137,13 +231,8 @@ impl<V: Vector> Walk<'_, V> {
                 self.probe(c, a, box_a);
             }
         }
-        let children = self.nodes.children(node);
-        for c in children.clone() {
-            if self.nodes.nodes[c as usize].subtree > 0 {
-                self.self_pairs(c);
-            }
-        }
         if self.loose {
+            let children = self.nodes.children(node);
             for c1 in children.clone() {
                 for c2 in c1 + 1..children.end {
                     self.cross_pairs(c1, c2);

@@ -65,7 +65,7 @@ struct Args {
     #[arg(long)]
     queries: Option<usize>,
     /// Threads: everything runs inside a rayon pool of this size, so our
-    /// structures (all but `sap`) split large steps across it (the peers run on one thread
+    /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
     /// comparison.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]

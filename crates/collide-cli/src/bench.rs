@@ -57,7 +57,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_report: bool,
     /// Threads our structures may step on (a rayon pool of this size;
-    /// all but `sap` split large steps across it). The default, 1, times them
+    /// all but `sap` and `brute` split large steps across it). The default, 1, times them
     /// single-threaded.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,

@@ -79,3 +79,13 @@ fn sap1_gives_the_same_events_on_one_two_and_three_threads() {
     same_on_every_thread_count::<Vec2>("sap1", SceneKind::Large, Motion::Slow, 25_000);
     same_on_every_thread_count::<Vec3>("sap1", SceneKind::Flat, Motion::Fast, 25_000);
 }
+
+#[test]
+fn bvh_and_trees_give_the_same_events_on_one_two_and_three_threads() {
+    // Fast motion: the BVH finds its pairs by its split traversals.
+    same_on_every_thread_count::<Vec2>("bvh", SceneKind::Uniform, Motion::Fast, 25_000);
+    // Slow motion: by the split queries of its fresh objects.
+    same_on_every_thread_count::<Vec3>("bvh", SceneKind::Clustered, Motion::Slow, 25_000);
+    same_on_every_thread_count::<Vec2>("tree", SceneKind::Uniform, Motion::Churn, 25_000);
+    same_on_every_thread_count::<Vec3>("loose", SceneKind::Large, Motion::Teleport, 25_000);
+}

@@ -1,15 +1,23 @@
 //! rapier's broad phase (`rapier2d` / `rapier3d`'s `BroadPhaseBvh`) driven
-//! alone, as `rapier` in the tables: every object is a parentless cuboid
-//! collider (so no rigid bodies), moved with `set_translation` (and given a
-//! new shape when its size changes), and each frame the broad phase's
-//! `update` gets the colliders moved, inserted and removed.
+//! alone, as `rapier` in the tables. Every object is a parentless cuboid
+//! collider (so no rigid bodies). A new object's collider is inserted and
+//! named to `update` as modified; a moved object's leaf is given its new
+//! box with `BroadPhaseBvh::set_aabb`, the public way to move a leaf
+//! without a physics pipeline (through `update` a collider counts as
+//! re-parented on every call: its change flags, set at its creation, are
+//! cleared only by rapier's pipelines, and `update` then removes and
+//! re-inserts its leaf). The box given is the object's, loosened by half
+//! the prediction distance, as rapier's pipeline computes it for a
+//! parentless collider. Each frame `update` gets the colliders inserted
+//! and removed, and the collider set's own lists of them are drained, as
+//! a pipeline does.
 //!
 //! rapier's broad phase reports when the fattened leaves of two colliders
 //! start and stop overlapping (its `AddPair` / `DeletePair` events); a
 //! physics pipeline hands those pairs to its narrow phase. To produce what
 //! our structures produce, the contender keeps that pair set (with each
 //! collider's partners, since a removed collider's pairs end without an
-//! event) and, inside the timed frame, keeps the pairs whose boxes overlap.
+//! event) and, inside the timed frame, keeps the pairs whose boxes touch.
 //!
 //! Settings: rapier's defaults (length unit 1, its prediction distance and
 //! change-detection margins), with every collision type active (two
@@ -26,8 +34,8 @@ macro_rules! rapier_peer {
                 IntegrationParameters, IslandManager, RigidBodySet, SoftBodySet,
             };
             use $rapier::geometry::{
-                ActiveCollisionTypes, BroadPhaseBvh, BroadPhasePairEvent, ColliderBuilder,
-                ColliderHandle, ColliderSet, SharedShape,
+                Aabb as RapierAabb, ActiveCollisionTypes, BroadPhaseBvh, BroadPhasePairEvent,
+                ColliderBuilder, ColliderHandle, ColliderSet, SharedShape,
             };
             use $rapier::math::Vector as RapierVector;
             use rustc_hash::FxHashSet;
@@ -63,7 +71,8 @@ macro_rules! rapier_peer {
                 /// slot's partners in them.
                 pairs: FxHashSet<(u32, u32)>,
                 partners: Vec<Vec<u32>>,
-                modified: Vec<ColliderHandle>,
+                /// This frame's new colliders, and removed ones.
+                inserted: Vec<ColliderHandle>,
                 removed: Vec<ColliderHandle>,
                 events: Vec<BroadPhasePairEvent>,
                 /// The last frame's pairs whose boxes overlap.
@@ -86,7 +95,7 @@ macro_rules! rapier_peer {
                         boxes: Vec::new(),
                         pairs: FxHashSet::default(),
                         partners: Vec::new(),
-                        modified: Vec::new(),
+                        inserted: Vec::new(),
                         removed: Vec::new(),
                         events: Vec::new(),
                         candidates: Vec::new(),
@@ -94,27 +103,28 @@ macro_rules! rapier_peer {
                 }
 
                 fn upsert(&mut self, id: u64, aabb: Aabb<$vec>) {
-                    let (centre, shape) = cuboid(&aabb);
                     let handle = match self.handles.get(id) {
                         Some(&handle) => {
-                            let old = self.boxes[slot(handle) as usize];
-                            let collider = self
-                                .colliders
-                                .get_mut(handle)
-                                .expect("a live collider");
-                            collider.set_translation(centre);
-                            if old.max() - old.min() != aabb.max() - aabb.min() {
-                                collider.set_shape(shape);
-                            }
+                            // Half the prediction distance each side, as
+                            // `Collider::compute_broad_phase_aabb` does.
+                            let margin = self.params.prediction_distance() / 2.0;
+                            let (lo, hi) = (aabb.min(), aabb.max());
+                            let leaf = RapierAabb::new(
+                                RapierVector::new($(lo.$axis - margin),+),
+                                RapierVector::new($(hi.$axis + margin),+),
+                            );
+                            self.broad_phase.set_aabb(&self.params, handle, leaf);
                             handle
                         }
                         None => {
+                            let (centre, shape) = cuboid(&aabb);
                             let collider = ColliderBuilder::new(shape)
                                 .translation(centre)
                                 .active_collision_types(ActiveCollisionTypes::all())
                                 .build();
                             let handle = self.colliders.insert(collider);
                             self.handles.insert(id, handle);
+                            self.inserted.push(handle);
                             handle
                         }
                     };
@@ -126,7 +136,6 @@ macro_rules! rapier_peer {
                     }
                     self.ids[s] = id;
                     self.boxes[s] = aabb;
-                    self.modified.push(handle);
                 }
 
                 fn remove(&mut self, id: u64) {
@@ -157,7 +166,7 @@ macro_rules! rapier_peer {
                 }
 
                 fn frame(&mut self, records: &[Record<$vec>]) {
-                    self.modified.clear();
+                    self.inserted.clear();
                     self.removed.clear();
                     for record in records {
                         match *record {
@@ -168,13 +177,16 @@ macro_rules! rapier_peer {
                     // A collider inserted and removed in one frame is only
                     // removed.
                     let colliders = &self.colliders;
-                    self.modified.retain(|&h| colliders.contains(h));
+                    self.inserted.retain(|&h| colliders.contains(h));
+                    // The set's own lists, which a pipeline drains each step.
+                    drop(self.colliders.take_modified());
+                    drop(self.colliders.take_removed());
                     self.events.clear();
                     self.broad_phase.update(
                         &self.params,
                         &self.colliders,
                         &self.bodies,
-                        &self.modified,
+                        &self.inserted,
                         &self.removed,
                         &mut self.events,
                     );

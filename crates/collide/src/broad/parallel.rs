@@ -7,8 +7,8 @@
 //! `rayon::ThreadPool::install`. Each part writes into its own buffer, and
 //! the parts are put together in part order, so what the step finds does
 //! not depend on which thread ran which part, nor on how many threads there
-//! are. The grids sort their pair keys afterwards in any case, so only the
-//! set found matters to their events.
+//! are. The structures sort their pair keys afterwards in any case, so
+//! only the set found matters to their events.
 //!
 //! A kernel under [`PARALLEL_MIN`] items runs on the calling thread: handing
 //! a few thousand items to other threads costs more than it saves. Without

@@ -54,7 +54,7 @@ struct Chunk {
     /// Bucket `b`'s keys are at `starts[b]..starts[b + 1]` of the chunk's
     /// range.
     starts: [u32; BUCKETS + 1],
-    /// A key was `max_key` or more: sort on one thread instead.
+    /// A key was `2^key_bits` or more: sort on one thread instead.
     out_of_bound: bool,
 }
 

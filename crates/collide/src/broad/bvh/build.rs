@@ -127,7 +127,8 @@ impl<V: Vector> Arena<V> {
             return;
         }
         self.root = self.build_under(method, leaves, scratch, NONE, placed);
-        // Each node was allocated before its children, none freed.
+        // Depth first: each node allocated before its left subtree, that
+        // before its right one; none freed.
         self.preorder = true;
     }
 

@@ -233,6 +233,9 @@ pub(super) fn all_pairs<V: Vector>(
                     .max(resting.nodes[y as usize].height)
         }
     };
+    // Room for as many next step (see `headroom.rs`); the stacks grow to
+    // the trees' depth and stay.
+    keep_headroom(tasks);
     let tasks = &tasks[..];
     split_by_weight(tasks.len(), split, |t| weight(&tasks[t]), bounds);
     if parts.len() < split {
@@ -319,6 +322,12 @@ fn pair_children_under<V: Vector>(
         while !nodes[last as usize].is_leaf() {
             last = nodes[last as usize].right;
         }
+        debug_assert!(
+            nodes[root as usize..=last as usize]
+                .iter()
+                .all(|n| n.is_leaf() || (n.left > root && n.right <= last)),
+            "a subtree in pre-order is one run of nodes"
+        );
         nodes[root as usize..=last as usize]
             .iter()
             .for_each(&mut pair_children);

@@ -58,10 +58,12 @@ pub(crate) struct Arena<V: Vector> {
     pub(crate) root: u32,
     /// The internal nodes' areas summed by the last whole build.
     pub(super) built_area: f64,
-    /// Every node's children come after it in `nodes` and none is free:
-    /// true after a whole build (which places nodes in pre-order), until
-    /// anything changes the tree's shape. Then a pass over `nodes`
-    /// backwards refits every node after its children.
+    /// The nodes are in depth-first pre-order (each node, then its whole
+    /// left subtree, then its right one) and none is free: true after a
+    /// whole build, until anything changes the tree's shape. Then a pass
+    /// over `nodes` backwards refits every node after its children, and a
+    /// subtree is the run of nodes from its root to its rightmost leaf
+    /// (the split traversal in `pairs.rs` reads it so).
     pub(super) preorder: bool,
 }
 

@@ -121,6 +121,8 @@ pub(crate) fn tree_pairs<V: Vector, T>(
                     }
                 }
             }
+            // Room for as many next step (see `headroom.rs`).
+            keep_headroom(tasks);
             // Each object probes the subtree below it, about as far
             // whatever its node (its box is small against the world): a
             // node weighs its objects. Weighing them by the subtree instead

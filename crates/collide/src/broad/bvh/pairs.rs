@@ -41,34 +41,10 @@ pub(super) fn self_pairs<V: Vector>(
     scratch: &mut PairScratch,
     keys: &mut Vec<u64>,
 ) -> Traversal {
-    let nodes = &arena.nodes;
-    // Every internal node's two children against each other: in memory
-    // order when every node is in the tree (after a whole build), else
-    // found from the root.
+    // Every internal node's two children against each other.
     scratch.pairs.clear();
-    let mut pair_children = |node: &Node<V>| {
-        if !node.is_leaf() {
-            let (left, right) = (&nodes[node.left as usize], &nodes[node.right as usize]);
-            if left.bound.overlaps(&right.bound) {
-                scratch.pairs.push((node.left, node.right));
-            }
-        }
-    };
-    if arena.preorder {
-        nodes.iter().for_each(&mut pair_children);
-    } else {
-        scratch.nodes.clear();
-        if arena.root != NONE {
-            scratch.nodes.push(arena.root);
-        }
-        while let Some(n) = scratch.nodes.pop() {
-            let node = &nodes[n as usize];
-            if !node.is_leaf() {
-                scratch.nodes.push(node.left);
-                scratch.nodes.push(node.right);
-            }
-            pair_children(node);
-        }
+    if arena.root != NONE {
+        pair_children_under(arena, arena.root, &mut scratch.nodes, &mut scratch.pairs);
     }
     descend(arena, arena, boxes, &mut scratch.pairs, keys)
 }
@@ -299,7 +275,9 @@ struct PartScratch {
 }
 
 /// Pushes onto `pairs` the children of every internal node in the
-/// subtree under `root` whose bounds overlap (`walk` is scratch).
+/// subtree under `root` whose bounds overlap: in memory order when the
+/// nodes are in pre-order (after a whole build), else found by a walk
+/// from `root` (`walk` is scratch).
 fn pair_children_under<V: Vector>(
     arena: &Arena<V>,
     root: u32,

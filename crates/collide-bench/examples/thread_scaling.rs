@@ -12,7 +12,11 @@
 //! Arguments: structure name, objects, motion, scene, frames, dimension
 //! (`2` or `3`) and the thread counts (comma-separated; the first is the
 //! baseline). Prints the median step time over frames 1 on per thread
-//! count, the speed-up over the baseline, and Amdahl's law fitted to the
+//! count and the speed-up over the baseline, the same for applying the
+//! frame's records (`Runner::apply`: an `update` per move, or with `batch`
+//! as an eighth argument `Runner::batching`'s `update_many` per run of
+//! moves; and any inserts and removes), and Amdahl's law fitted to the
+//! step times on the
 //! first two counts: the share of the step that ran in parallel and the
 //! speed-up it predicts for more threads (an upper bound: memory bandwidth
 //! is shared).
@@ -38,14 +42,25 @@ fn main() {
         motion,
         ..SceneConfig::new(kind, n)
     };
+    let batching = match arg(7, "").as_str() {
+        "" => false,
+        "batch" => true,
+        other => panic!("`{other}`: the eighth argument is `batch` or nothing"),
+    };
     match arg(5, "2").as_str() {
-        "2" => run::<Vec2>(&name, config, frames, &threads),
-        "3" => run::<Vec3>(&name, config, frames, &threads),
+        "2" => run::<Vec2>(&name, config, frames, &threads, batching),
+        "3" => run::<Vec3>(&name, config, frames, &threads, batching),
         other => panic!("dimension `{other}`: 2 or 3"),
     }
 }
 
-fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, threads: &[usize]) {
+fn run<V: Vector>(
+    name: &str,
+    config: SceneConfig,
+    frames: usize,
+    threads: &[usize],
+    batching: bool,
+) {
     let pools: Vec<rayon::ThreadPool> = threads
         .iter()
         .map(|&t| {
@@ -59,8 +74,16 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, threads: &[usi
         .iter()
         .map(|_| structure_by_name::<V, u64>(name).unwrap_or_else(|| panic!("unknown `{name}`")))
         .collect();
-    let mut runners: Vec<Runner> = threads.iter().map(|_| Runner::new()).collect();
+    let runner = || {
+        if batching {
+            Runner::batching()
+        } else {
+            Runner::new()
+        }
+    };
+    let mut runners: Vec<Runner<V>> = threads.iter().map(|_| runner()).collect();
     let mut times: Vec<Vec<f64>> = threads.iter().map(|_| Vec::new()).collect();
+    let mut apply_times: Vec<Vec<f64>> = threads.iter().map(|_| Vec::new()).collect();
     let mut events: Vec<Vec<IdEvent>> = threads.iter().map(|_| Vec::new()).collect();
     let mut scene = Scene::<V>::new(config);
     let mut records = Vec::new();
@@ -81,16 +104,18 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, threads: &[usi
             // The updates run in the pool too, as in a game whose frame runs
             // there: the step then starts on the core whose cache holds
             // what the updates touched.
-            let elapsed = pools[k].install(|| {
+            let (applying, stepping) = pools[k].install(|| {
+                let start = Instant::now();
                 runner
                     .apply(world.as_mut(), records)
                     .expect("scene records apply");
-                let start = Instant::now();
+                let applied = Instant::now();
                 world.step();
-                start.elapsed()
+                (applied - start, applied.elapsed())
             });
             if frame > 0 {
-                times[k].push(elapsed.as_secs_f64() * 1e3);
+                times[k].push(stepping.as_secs_f64() * 1e3);
+                apply_times[k].push(applying.as_secs_f64() * 1e3);
             }
             // Untimed: the events in the scene's ids (handles differ
             // between copies).
@@ -110,9 +135,14 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, threads: &[usi
         v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
     };
     let medians: Vec<f64> = times.iter_mut().map(median).collect();
-    println!("threads  median step ms  speed-up");
-    for (t, m) in threads.iter().zip(&medians) {
-        println!("{t:7} {m:15.2} {:9.2}", medians[0] / m);
+    let apply_medians: Vec<f64> = apply_times.iter_mut().map(median).collect();
+    println!("threads  median step ms  speed-up  median apply ms  speed-up");
+    for ((t, m), a) in threads.iter().zip(&medians).zip(&apply_medians) {
+        println!(
+            "{t:7} {m:15.2} {:9.2} {a:16.2} {:9.2}",
+            medians[0] / m,
+            apply_medians[0] / a
+        );
     }
     println!("events (in scene ids) and pair counts identical on every frame");
     if threads.len() >= 2 && threads[1] > threads[0] {

@@ -30,7 +30,7 @@ pub trait Contender<V: Vector> {
 pub struct Ours<V: Vector> {
     name: String,
     world: Box<dyn BroadPhase<V, u64>>,
-    runner: Runner,
+    runner: Runner<V>,
     events: Vec<IdEvent>,
 }
 

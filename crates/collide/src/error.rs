@@ -26,6 +26,17 @@ pub enum Error {
     /// A handle was stale, foreign, or the structure is full.
     #[error(transparent)]
     Handle(#[from] HandleError),
+    /// [`update_many`](crate::BroadPhase::update_many) was given a different
+    /// number of boxes than handles.
+    #[error(
+        "update_many got {handles} handles but {boxes} boxes; give one box per handle, in the same order"
+    )]
+    BatchLengths {
+        /// Handles given.
+        handles: usize,
+        /// Boxes given.
+        boxes: usize,
+    },
     /// A structure setting is out of range.
     #[error("setting `{name}` is {value}, but it must be {expected}")]
     Setting {

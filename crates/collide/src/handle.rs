@@ -182,6 +182,14 @@ impl LiveHandles<'_> {
             owner: self.owner,
         }
     }
+
+    /// Whether `handle` names a live object of these slots (what
+    /// [`Slots::check`] accepts).
+    #[inline]
+    pub(crate) fn holds(self, handle: Handle) -> bool {
+        handle.owner == self.owner
+            && self.stamps.get(handle.index as usize) == Some(&stamp(handle.generation, true))
+    }
 }
 
 /// A slot's stamp: its generation and whether it is live.

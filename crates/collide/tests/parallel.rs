@@ -10,6 +10,7 @@ use collide::{BroadPhase, Vector, structure_by_name};
 use glam::{Vec2, Vec3};
 
 /// Every frame's events and pair count of structure `name` on `config`,
+/// applied in batches (`update_many`, which the grids split too) and
 /// stepped inside a pool of `threads` threads.
 fn run<V: Vector>(
     name: &str,
@@ -23,7 +24,7 @@ fn run<V: Vector>(
         .expect("a thread pool");
     let mut world = structure_by_name::<V, u64>(name).expect("a structure");
     let mut scene = Scene::<V>::new(config);
-    let (mut runner, mut records) = (Runner::new(), Vec::new());
+    let (mut runner, mut records) = (Runner::batching(), Vec::new());
     (0..frames)
         .map(|_| {
             scene.next_frame(&mut records);

@@ -126,6 +126,51 @@ pub trait BroadPhase<V: Vector, T> {
     /// ```
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error>;
 
+    /// Gives many objects new boxes at once: `handles[k]` gets `boxes[k]`,
+    /// the same as calling [`update`](Self::update) for each in order. The
+    /// two slices are columns, as an ECS keeps them; different lengths are
+    /// refused with [`Error::BatchLengths`] before anything is applied. A
+    /// handle named twice ends with its last box; at a stale or foreign
+    /// handle the batch stops with that error, the moves before it applied
+    /// and the rest not.
+    ///
+    /// The grids split a large batch across threads (rayon's current pool)
+    /// when its handles' slots rise strictly, as they do when a game names
+    /// its objects in the order it inserted them; the result is the same on
+    /// any number of threads. Other structures apply the moves one by one.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Error, Grid, HandleError};
+    /// use glam::Vec2;
+    /// let mut world: Grid<Vec2> = Grid::hashed();
+    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
+    /// let b = world.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, ())?;
+    /// let c = world.insert(Aabb2::new(Vec2::splat(8.0), Vec2::splat(9.0))?, ())?;
+    /// let near = Aabb2::new(Vec2::splat(0.5), Vec2::splat(1.5))?;
+    /// world.update_many(&[a, b], &[near, near])?;
+    /// assert_eq!(world.step().started.len(), 1);
+    ///
+    /// // A removed object's handle stops the batch where it stands.
+    /// world.remove(b)?;
+    /// let far = Aabb2::new(Vec2::splat(90.0), Vec2::splat(91.0))?;
+    /// let refused = world.update_many(&[a, b, c], &[far, far, far]);
+    /// assert_eq!(refused, Err(HandleError::Stale(b).into()));
+    /// assert_eq!(world.aabb(a), Some(far)); // before it: applied
+    /// assert_ne!(world.aabb(c), Some(far)); // after it: not
+    ///
+    /// // One box per handle.
+    /// let short = world.update_many(&[a, c], &[near]);
+    /// assert_eq!(short, Err(Error::BatchLengths { handles: 2, boxes: 1 }));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        check_batch_lengths(handles, boxes)?;
+        for (&handle, &aabb) in handles.iter().zip(boxes) {
+            self.update(handle, aabb)?;
+        }
+        Ok(())
+    }
+
     /// Removes an object and returns its user value. Its pairs are reported
     /// as stopped at the next step.
     ///
@@ -518,6 +563,18 @@ pub trait BroadPhase<V: Vector, T> {
     }
 }
 
+/// [`Error::BatchLengths`] unless there is one box per handle.
+pub(crate) fn check_batch_lengths<B>(handles: &[Handle], boxes: &[B]) -> Result<(), Error> {
+    if handles.len() == boxes.len() {
+        Ok(())
+    } else {
+        Err(Error::BatchLengths {
+            handles: handles.len(),
+            boxes: boxes.len(),
+        })
+    }
+}
+
 /// A box that every box with a non-empty interior overlaps: the query
 /// bounds of an unbounded region.
 pub(crate) fn everything<V: Vector>() -> Aabb<V> {
@@ -536,6 +593,9 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
     }
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         (**self).update(handle, aabb)
+    }
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        (**self).update_many(handles, boxes)
     }
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         (**self).remove(handle)

@@ -17,6 +17,7 @@
 //!
 //! Depends on geometry and handles only.
 
+mod batch;
 mod brute;
 mod bvh;
 mod contract;

@@ -120,15 +120,17 @@ pub(crate) fn for_each_range_mut<T: Send, S: Send>(
 }
 
 /// `rayon::join` with the `parallel` feature, one after the other without.
-fn join(left: impl FnOnce() + Send, right: impl FnOnce() + Send) {
+pub(crate) fn join<A: Send, B: Send>(
+    left: impl FnOnce() -> A + Send,
+    right: impl FnOnce() -> B + Send,
+) -> (A, B) {
     #[cfg(feature = "parallel")]
     {
-        rayon::join(left, right);
+        rayon::join(left, right)
     }
     #[cfg(not(feature = "parallel"))]
     {
-        left();
-        right();
+        (left(), right())
     }
 }
 

@@ -4,8 +4,9 @@
 //! thousand objects take the split paths: the grids' pair kernel, probes of
 //! coarser levels, box gather and merge of re-registrations; `sap1`'s
 //! repair and scan of its bands; the BVH's traversals and queries; the
-//! trees' nodes' pairs; the split sort of pair keys; and the tracker's
-//! merge of pair keys.
+//! trees' nodes' pairs; the split sort of pair keys; the tracker's merge
+//! of pair keys; and the grids' batch updates (the scenes are applied by a
+//! batching [`Runner`], so each frame's moves go to `update_many`).
 
 use crate::broad::brute::Brute;
 use crate::broad::bvh::Bvh;
@@ -20,8 +21,8 @@ use crate::scene::SceneRng;
 use crate::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
-/// Every frame's events (in scene ids) of `world` on `config`, stepped
-/// inside a pool of `threads` threads.
+/// Every frame's events (in scene ids) of `world` on `config`, applied in
+/// batches and stepped inside a pool of `threads` threads.
 fn events_per_frame<V: Vector>(
     mut world: impl BroadPhase<V, u64> + Send,
     config: SceneConfig,
@@ -33,7 +34,7 @@ fn events_per_frame<V: Vector>(
         .build()
         .expect("a thread pool");
     let mut scene = Scene::<V>::new(config);
-    let (mut runner, mut records) = (Runner::new(), Vec::new());
+    let (mut runner, mut records) = (Runner::batching(), Vec::new());
     (0..frames)
         .map(|_| {
             scene.next_frame(&mut records);

@@ -3,7 +3,7 @@
 //! on; every structure's tests use it.
 
 use super::brute::Brute;
-use super::contract::{BroadPhase, StepStats};
+use super::contract::{BroadPhase, StepStats, check_batch_lengths};
 use super::events::{FrameEvents, Pair};
 use super::query::{QueryBudget, QueryStats, RayHit};
 use super::snapshot::Snapshot;
@@ -414,6 +414,21 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.inner.update(handle, aabb)?;
         let reference = self.reference_of(handle)?;
         self.reference.update(reference, aabb)
+    }
+
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        // The structure's own batch path (split across threads for a grid),
+        // then the reference move by move, up to the first handle the
+        // structure refused (which has no reference either).
+        check_batch_lengths(handles, boxes)?;
+        let applied = self.inner.update_many(handles, boxes);
+        for (&handle, &aabb) in handles.iter().zip(boxes) {
+            let Ok(reference) = self.reference_of(handle) else {
+                break;
+            };
+            self.reference.update(reference, aabb)?;
+        }
+        applied
     }
 
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {

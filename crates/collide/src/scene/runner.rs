@@ -5,7 +5,7 @@ use super::idmap::IdMap;
 use super::record::Record;
 use crate::broad::BroadPhase;
 use crate::error::Error;
-use crate::geometry::Vector;
+use crate::geometry::{Aabb, Vector};
 use crate::handle::{Handle, RemovedLog};
 
 /// One pair event in the caller's ids: `a < b`.
@@ -74,24 +74,77 @@ pub enum RunError {
 /// assert_eq!(world.len(), 200);
 /// # Ok::<(), collide::scene::RunError>(())
 /// ```
-#[derive(Debug, Default)]
-pub struct Runner {
+#[derive(Debug)]
+pub struct Runner<V: Vector> {
     handles: IdMap<Handle>,
+    /// Whether moves go to [`BroadPhase::update_many`] in runs (see
+    /// [`Runner::batching`]) instead of one [`BroadPhase::update`] each.
+    batching: bool,
+    /// A batching runner's moves since the last insert or remove (handles
+    /// and their new boxes), kept between frames so that applying
+    /// allocates nothing in steady state.
+    moved: Vec<Handle>,
+    moved_to: Vec<Aabb<V>>,
     /// Removed since the last step: the ids that the stopped events of
     /// removed objects need.
     removed: RemovedLog<u64>,
 }
 
-impl Runner {
+impl<V: Vector> Default for Runner<V> {
+    fn default() -> Self {
+        Self {
+            handles: IdMap::default(),
+            batching: false,
+            moved: Vec::new(),
+            moved_to: Vec::new(),
+            removed: RemovedLog::default(),
+        }
+    }
+}
+
+impl<V: Vector> Runner<V> {
     /// A runner with no objects.
     ///
     /// ```
     /// use collide::scene::Runner;
-    /// let runner = Runner::new();
+    /// let runner = Runner::<glam::Vec2>::new();
     /// assert!(runner.is_empty() && runner.handle(0).is_none());
     /// ```
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A runner that hands each run of moves between inserts and removes to
+    /// [`BroadPhase::update_many`] as two columns (handles, boxes), as a
+    /// game that keeps its objects in columns would; the grids split such
+    /// a batch across threads. [`Runner::new`]'s runner calls
+    /// [`BroadPhase::update`] per move instead, which is faster for frames
+    /// of records: gathering the columns costs more than splitting them
+    /// saves (BENCHMARKS.md, "Batch updates").
+    ///
+    /// ```
+    /// use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
+    /// use collide::{BroadPhase, Grid};
+    /// use glam::Vec2;
+    /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 500));
+    /// let (mut one, mut batched) = (Grid::<Vec2, u64>::hashed(), Grid::<Vec2, u64>::hashed());
+    /// let (mut runner, mut batching) = (Runner::new(), Runner::batching());
+    /// let (mut frame, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    /// for _ in 0..5 {
+    ///     scene.next_frame(&mut frame);
+    ///     runner.apply(&mut one, &frame)?;
+    ///     batching.apply(&mut batched, &frame)?;
+    ///     runner.step(&mut one, &mut a);
+    ///     batching.step(&mut batched, &mut b);
+    ///     assert_eq!(a, b);
+    /// }
+    /// # Ok::<(), collide::scene::RunError>(())
+    /// ```
+    pub fn batching() -> Self {
+        Self {
+            batching: true,
+            ..Self::default()
+        }
     }
 
     /// The handle of object `id`, if present.
@@ -163,27 +216,49 @@ impl Runner {
     /// assert!(world.pairs().is_empty()); // applied, not yet stepped
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn apply<V: Vector>(
+    pub fn apply(
         &mut self,
         world: &mut (impl BroadPhase<V, u64> + ?Sized),
         records: &[Record<V>],
     ) -> Result<(), RunError> {
+        self.moved.clear();
+        self.moved_to.clear();
         for record in records {
             match *record {
                 Record::Upsert { id, aabb } => match self.handles.get(id) {
+                    Some(&h) if self.batching => {
+                        self.moved.push(h);
+                        self.moved_to.push(aabb);
+                    }
                     Some(&h) => world.update(h, aabb)?,
                     None => {
+                        self.flush_moves(world)?;
                         let h = world.insert(aabb, id)?;
                         self.handles.insert(id, h);
                     }
                 },
                 Record::Remove { id } => {
+                    self.flush_moves(world)?;
                     let h = *self.handles.get(id).ok_or(RunError::UnknownId(id))?;
                     world.remove(h)?;
                     self.handles.remove(id);
                     self.removed.push(h, id);
                 }
             }
+        }
+        self.flush_moves(world)
+    }
+
+    /// Applies the moves gathered since the last insert or remove, so that
+    /// the records take effect in their order.
+    fn flush_moves(
+        &mut self,
+        world: &mut (impl BroadPhase<V, u64> + ?Sized),
+    ) -> Result<(), RunError> {
+        if !self.moved.is_empty() {
+            world.update_many(&self.moved, &self.moved_to)?;
+            self.moved.clear();
+            self.moved_to.clear();
         }
         Ok(())
     }
@@ -206,11 +281,7 @@ impl Runner {
     /// assert_eq!(events, vec![IdEvent { a: 1, b: 2, started: false }]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn step<V: Vector>(
-        &mut self,
-        world: &mut (impl BroadPhase<V, u64> + ?Sized),
-        out: &mut Vec<IdEvent>,
-    ) {
+    pub fn step(&mut self, world: &mut (impl BroadPhase<V, u64> + ?Sized), out: &mut Vec<IdEvent>) {
         world.step();
         self.collect_events(world, out);
     }
@@ -236,7 +307,7 @@ impl Runner {
     /// assert_eq!(events, vec![IdEvent { a: 3, b: 4, started: true }]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn collect_events<V: Vector>(
+    pub fn collect_events(
         &mut self,
         world: &(impl BroadPhase<V, u64> + ?Sized),
         out: &mut Vec<IdEvent>,

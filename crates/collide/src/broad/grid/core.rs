@@ -137,6 +137,9 @@ pub struct Grid<V: Vector, T = ()> {
     /// changed cells or level) since the last step, each once.
     pub(super) dirty: Vec<bool>,
     pub(super) dirty_list: Vec<u32>,
+    /// Scratch of [`update_many`](BroadPhase::update_many): one outcome
+    /// byte per move of a split batch.
+    pub(super) outcomes: Vec<u8>,
     pub(super) base_cell: f32,
     /// `hgrid`: the highest level; larger objects go to the overflow list.
     pub(super) top_level: usize,
@@ -222,6 +225,7 @@ impl<V: Vector, T> Grid<V, T> {
             levels: Vec::new(),
             dirty: Vec::new(),
             dirty_list: Vec::new(),
+            outcomes: Vec::new(),
             base_cell: 0.0,
             top_level: 0,
             overflow: Vec::new(),
@@ -376,10 +380,12 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
 
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
-        let i = handle.index();
-        self.boxes[i as usize] = aabb;
-        self.relocate(i);
+        self.move_object(handle.index(), aabb);
         Ok(())
+    }
+
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        self.update_batch(handles, boxes)
     }
 
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {

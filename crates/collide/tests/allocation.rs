@@ -233,3 +233,65 @@ fn sap1_allocates_nothing_between_its_remeasures() {
     let runs = allocating_runs::<Vec3>(&["sap1"], &Motion::ALL, SAP1_WARM_FRAMES);
     assert_none(runs, SAP1_WARM_FRAMES);
 }
+
+/// The grids' split batch update (`update_many` above the real threshold,
+/// on two threads) allocates nothing once warm, counted on the thread that
+/// calls it (the parts that other threads run are not counted; they write
+/// only into the grid's arrays).
+#[cfg(feature = "parallel")]
+#[test]
+fn split_batch_updates_allocate_nothing_once_warm() {
+    const SPLIT_OBJECTS: usize = 20_000;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    let mut found = Vec::new();
+    for name in ["grid", "hashgrid", "hgrid"] {
+        for motion in [Motion::Slow, Motion::Fast] {
+            let mut world = collide::structure_by_name::<Vec2, u64>(name).expect("a grid");
+            let mut scene = Scene::<Vec2>::new(SceneConfig {
+                motion,
+                ..SceneConfig::new(SceneKind::Uniform, SPLIT_OBJECTS)
+            });
+            let (mut records, mut handles, mut boxes) = (Vec::new(), Vec::new(), Vec::new());
+            let mut by_id: Vec<Handle> = Vec::new();
+            let mut made = 0;
+            for frame in 0..12 {
+                scene.next_frame(&mut records);
+                if frame == 0 {
+                    for record in &records {
+                        let Record::Upsert { aabb, .. } = *record else {
+                            panic!("the first frame inserts");
+                        };
+                        by_id.push(world.insert(aabb, record.id()).expect("inserted"));
+                    }
+                } else {
+                    handles.clear();
+                    boxes.clear();
+                    for record in &records {
+                        let Record::Upsert { id, aabb } = *record else {
+                            panic!("{motion} only moves objects");
+                        };
+                        handles.push(by_id[id as usize]);
+                        boxes.push(aabb);
+                    }
+                    let (result, n) = pool
+                        .install(|| counted(frame >= 8, || world.update_many(&handles, &boxes)));
+                    result.expect("live handles");
+                    made += n;
+                }
+                pool.install(|| world.step());
+            }
+            if made > 0 {
+                found.push(format!("{name} {motion}: {made} allocations"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "split batch updates allocated after the warm-up (8 frames, {SPLIT_OBJECTS} objects, \
+         4 frames counted); rerun with COLLIDE_ALLOC_TRACE=1 for backtraces:\n{}",
+        found.join("\n")
+    );
+}

@@ -8,7 +8,7 @@
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, BroadPhase, Error, Handle, HandleError, STRUCTURE_NAMES, Vector};
-use collide::{Pair, structure_by_name};
+use collide::{Grid, Pair, structure_by_name};
 use glam::{Vec2, Vec3};
 
 fn batches_match_one_by_one<V: Vector>() {
@@ -92,9 +92,12 @@ fn bad_handles_stop_the_batch<V: Vector>() {
         let mut moved = handles.clone();
         let mut boxes: Vec<Aabb<V>> = (0..handles.len()).map(target).collect();
 
-        // A foreign handle first: the moves before it are applied.
+        // A foreign handle first, with the slot of the handle it replaces
+        // (so the slots still rise and the grids take their split path):
+        // the moves before it are applied.
         let mut other = structure_by_name::<V, u64>(name).expect("a structure");
-        let foreign = row(other.as_mut(), 1)[0];
+        let foreign = row(other.as_mut(), bad_at as u64 + 1)[bad_at];
+        assert_eq!(foreign.index(), handles[bad_at].index());
         let real = std::mem::replace(&mut moved[bad_at], foreign);
         let refused = world.update_many(&moved, &boxes);
         assert!(
@@ -111,20 +114,33 @@ fn bad_handles_stop_the_batch<V: Vector>() {
         }
         assert_eq!(world.step().started.len(), bad_at / 2, "{name}");
 
-        // Then a removed object's handle, at the same place.
+        // Then a removed object's handle, at the same place, in a batch
+        // that moves every object a quarter along (no pairs): the moves
+        // before it end the even objects' pairs, those after it do not
+        // happen.
         moved[bad_at] = real;
         world.remove(real).expect("removed");
-        // (It had not moved, so it had no pair; the moves before it are
-        // where they already were: no events.)
-        let refused = world.update_many(&moved, &boxes);
+        let quarter: Vec<Aabb<V>> = (0..handles.len()).map(|k| shifted(k, 0.25)).collect();
+        let refused = world.update_many(&moved, &quarter);
         assert_eq!(
             refused,
             Err(Error::Handle(HandleError::Stale(real))),
             "{name}"
         );
+        for (k, &h) in handles.iter().enumerate() {
+            if k != bad_at {
+                let expected = if k < bad_at {
+                    quarter[k]
+                } else {
+                    shifted(k, 0.0)
+                };
+                assert_eq!(world.aabb(h), Some(expected), "{name}: object {k}");
+            }
+        }
         let events = world.step();
-        assert!(
-            events.started.is_empty() && events.stopped.is_empty(),
+        assert_eq!(
+            (events.started.len(), events.stopped.len()),
+            (0, bad_at / 2),
             "{name}"
         );
 
@@ -132,22 +148,93 @@ fn bad_handles_stop_the_batch<V: Vector>() {
         moved.remove(bad_at);
         boxes.remove(bad_at);
         world.update_many(&moved, &boxes).expect("a good batch");
-        assert_eq!(
-            world.step().started.len(),
-            count as usize / 2 - 1 - bad_at / 2,
-            "{name}"
-        );
+        assert_eq!(world.step().started.len(), count as usize / 2 - 1, "{name}");
     }
+}
+
+/// Two threads, so that the grids' split path runs whatever the machine.
+fn two_threads() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool")
 }
 
 #[test]
 fn a_stale_or_foreign_handle_stops_the_batch_2d() {
-    bad_handles_stop_the_batch::<Vec2>();
+    two_threads().install(bad_handles_stop_the_batch::<Vec2>);
 }
 
 #[test]
 fn a_stale_or_foreign_handle_stops_the_batch_3d() {
-    bad_handles_stop_the_batch::<Vec3>();
+    two_threads().install(bad_handles_stop_the_batch::<Vec3>);
+}
+
+/// A grid fed by a batching runner on two threads (the split path, at the
+/// real threshold) and one fed an `update` per move on one thread agree on
+/// every frame in everything they report: events, step and grid counters
+/// (cells entered and left, level changes, overflow), boxes and levels.
+fn split_grid_matches_one_by_one<V: Vector>(
+    make: fn() -> Grid<V, u64>,
+    kind: SceneKind,
+    motion: Motion,
+) {
+    let config = SceneConfig {
+        motion,
+        ..SceneConfig::new(kind, 20_000)
+    };
+    let (one, two) = (
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a thread pool"),
+        two_threads(),
+    );
+    let (mut single, mut split) = (make(), make());
+    let (mut runner, mut batching) = (Runner::new(), Runner::batching());
+    let (mut scene, mut records) = (Scene::<V>::new(config), Vec::new());
+    let (mut expected, mut found) = (Vec::new(), Vec::new());
+    let label = format!("{} {}D {kind} {motion}", single.name(), V::DIM);
+    for frame in 0..6 {
+        scene.next_frame(&mut records);
+        one.install(|| {
+            runner.apply(&mut single, &records).expect("records apply");
+            runner.step(&mut single, &mut expected);
+        });
+        two.install(|| {
+            batching.apply(&mut split, &records).expect("records apply");
+            batching.step(&mut split, &mut found);
+        });
+        assert!(found == expected, "{label}, frame {frame}: events differ");
+        assert_eq!(split.stats(), single.stats(), "{label}, frame {frame}");
+        assert_eq!(
+            split.grid_stats(),
+            single.grid_stats(),
+            "{label}, frame {frame}"
+        );
+        for id in 0..config.n as u64 {
+            let (a, b) = (runner.handle(id), batching.handle(id));
+            let (a, b) = (a.expect("present"), b.expect("present"));
+            assert_eq!(
+                split.aabb(b),
+                single.aabb(a),
+                "{label}, frame {frame}, object {id}"
+            );
+            assert_eq!(
+                split.level_of(b),
+                single.level_of(a),
+                "{label}, frame {frame}, object {id}"
+            );
+        }
+    }
+}
+
+#[test]
+fn split_batches_leave_the_grids_as_one_update_per_move_does() {
+    split_grid_matches_one_by_one::<Vec2>(Grid::dense, SceneKind::Uniform, Motion::Slow);
+    split_grid_matches_one_by_one::<Vec2>(Grid::hashed, SceneKind::Clustered, Motion::Fast);
+    split_grid_matches_one_by_one::<Vec2>(Grid::hierarchical, SceneKind::Large, Motion::Fast);
+    split_grid_matches_one_by_one::<Vec3>(Grid::hierarchical, SceneKind::Uniform, Motion::Teleport);
 }
 
 #[test]
@@ -189,5 +276,99 @@ fn columns_of_different_lengths_are_refused_before_anything_moves() {
             "{name}"
         );
         assert_eq!(world.aabb(handles[0]), Some(shifted(0, 0.0)), "{name}");
+    }
+}
+
+/// The moves that the shared scenes never make, through the split path:
+/// objects that grow and shrink (another level in `hgrid`, many cells or
+/// the overflow list in the others) and objects that leave the dense
+/// grid's bounds and come back, against one `update` per move.
+#[test]
+fn split_batches_move_objects_between_levels_and_the_overflow_list() {
+    let side = 130; // 16,900 objects: above the real split threshold
+    let count = side * side;
+    let place = |k: usize, frame: usize| {
+        let (x, y) = ((k % side) as f32 * 3.0, (k / side) as f32 * 3.0);
+        let drift = 0.4 * (frame % 3) as f32;
+        // From frame 1 on (frame 0 settles the cell size and bounds).
+        // Larger than a quarter of the world (overflow in `hgrid` too), a
+        // higher level, or the usual size.
+        let size = match (k + frame) % 91 {
+            _ if frame == 0 => 1.0,
+            0 => 300.0,
+            r if r % 7 == 0 => 40.0,
+            _ => 1.0,
+        };
+        // Far away: out of the dense grid's bounds (the largest objects
+        // too, so that they pair with few others).
+        let far = if frame > 0 && ((k + frame).is_multiple_of(11) || size > 100.0) {
+            1.0e5
+        } else {
+            0.0
+        };
+        let min = Vec2::new(x + drift + far, y);
+        Aabb::new(min, min + Vec2::splat(size)).expect("a box")
+    };
+    for make in [
+        Grid::<Vec2, u64>::dense,
+        Grid::<Vec2, u64>::hashed,
+        Grid::<Vec2, u64>::hierarchical,
+    ] {
+        let (mut single, mut split) = (make(), make());
+        let label = single.name().to_string();
+        let boxes: Vec<Aabb<Vec2>> = (0..count).map(|k| place(k, 0)).collect();
+        let insert = |world: &mut Grid<Vec2, u64>| -> Vec<Handle> {
+            let handles = (0..count)
+                .map(|k| world.insert(boxes[k], k as u64).expect("inserted"))
+                .collect();
+            world.step();
+            handles
+        };
+        let (a, b) = (insert(&mut single), insert(&mut split));
+        let pool = two_threads();
+        for frame in 1..5 {
+            let boxes: Vec<Aabb<Vec2>> = (0..count).map(|k| place(k, frame)).collect();
+            for (&h, &aabb) in a.iter().zip(&boxes) {
+                single.update(h, aabb).expect("a live handle");
+            }
+            pool.install(|| split.update_many(&b, &boxes))
+                .expect("live handles");
+            // The two grids' handles differ by owner only: compare slots.
+            let slots = |events: &collide::FrameEvents| {
+                [&events.started, &events.stopped].map(|pairs| {
+                    pairs
+                        .iter()
+                        .map(|p| (p.a().index(), p.b().index()))
+                        .collect::<Vec<_>>()
+                })
+            };
+            let expected = slots(single.step());
+            let found = pool.install(|| slots(split.step()));
+            assert!(
+                found == expected,
+                "{label}, frame {frame}: started {} and stopped {} split, {} and {} one by one",
+                found[0].len(),
+                found[1].len(),
+                expected[0].len(),
+                expected[1].len()
+            );
+            assert_eq!(split.stats(), single.stats(), "{label}, frame {frame}");
+            let stats = split.grid_stats();
+            assert_eq!(stats, single.grid_stats(), "{label}, frame {frame}");
+            assert!(stats.overflow_objects > 0, "{label}: some objects overflow");
+            if label == "hgrid" {
+                assert!(
+                    stats.level_changes > 0,
+                    "{label}: some objects change level"
+                );
+            }
+            for k in 0..count {
+                assert_eq!(
+                    split.level_of(b[k]),
+                    single.level_of(a[k]),
+                    "{label}, object {k}"
+                );
+            }
+        }
     }
 }

@@ -62,8 +62,9 @@ pub(crate) fn check_moves(
         holds: &(impl Fn(Handle) -> bool + Sync),
     ) -> MovesChecked {
         if parts <= 1 {
-            // One pass for both answers; no early exit, as a refused
-            // handle is rare and the rising order is needed to its end.
+            // One pass for both answers, with no early exit: a refused
+            // handle is rare. (Slots that stop rising after a refused
+            // handle send the batch one by one, which is only slower.)
             let mut checked = MovesChecked {
                 first_refused: None,
                 rising: true,
@@ -151,9 +152,15 @@ pub(crate) fn apply_split<A: Sync + Copy, S: SlotSplit>(
     halves(handles, values, outcomes, slots, parts, kernel)
 }
 
-/// Cuts an array view that starts at slot `base` in two at slot `slot`:
-/// the pieces and the second one's base. For [`SlotSplit`] impls.
+/// Cuts an array view that starts at slot `base` in two at slot `slot`
+/// (the second piece then starts at `slot`). For [`SlotSplit`] impls; the
+/// split path cuts only at slots of rising moves, so `slot` is never below
+/// `base`.
 pub(crate) fn cut<T>(slice: &mut [T], base: u32, slot: u32) -> (&mut [T], &mut [T]) {
+    debug_assert!(
+        slot >= base,
+        "cut at slot {slot} below the view's base {base}"
+    );
     slice.split_at_mut((slot - base) as usize)
 }
 

@@ -339,9 +339,10 @@ impl<T> Slots<T> {
                 expected: self.owner,
             });
         }
-        match self.stamps.get(handle.index as usize) {
-            Some(&s) if s == stamp(handle.generation, true) => Ok(()),
-            _ => Err(HandleError::Stale(handle)),
+        if self.live_handles().holds(handle) {
+            Ok(())
+        } else {
+            Err(HandleError::Stale(handle))
         }
     }
 

@@ -8,7 +8,7 @@
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, BroadPhase, Error, Handle, HandleError, STRUCTURE_NAMES, Vector};
-use collide::{Grid, Pair, structure_by_name};
+use collide::{Grid, Pair, Verified, structure_by_name};
 use glam::{Vec2, Vec3};
 
 fn batches_match_one_by_one<V: Vector>() {
@@ -370,5 +370,40 @@ fn split_batches_move_objects_between_levels_and_the_overflow_list() {
                 );
             }
         }
+    }
+}
+
+/// `Verified` keeps its brute-force reference in step through a batch, a
+/// batch stopped by a stale handle and one refused for its lengths.
+#[test]
+fn verified_structures_follow_batches_and_their_refusals() {
+    for name in STRUCTURE_NAMES {
+        let world = structure_by_name::<Vec2, u64>(name).expect("a structure");
+        let mut world = Verified::new(world).expect("an empty structure");
+        let handles = row(&mut world, 300);
+        world.step_checked().expect("agrees");
+        let onto = |k: usize| shifted::<Vec2>(k, if k.is_multiple_of(2) { 1.5 } else { 0.0 });
+        let boxes: Vec<Aabb<Vec2>> = (0..handles.len()).map(onto).collect();
+        assert!(matches!(
+            world.update_many(&handles, &boxes[..10]),
+            Err(Error::BatchLengths { .. })
+        ));
+        world.remove(handles[200]).expect("removed");
+        let refused = world.update_many(&handles, &boxes);
+        assert_eq!(
+            refused,
+            Err(Error::Handle(HandleError::Stale(handles[200]))),
+            "{name}"
+        );
+        let started = world.step_checked().expect("agrees").started.len();
+        assert_eq!(
+            started, 100,
+            "{name}: the even objects before the stale handle"
+        );
+        let (rest, rest_boxes) = (&handles[201..], &boxes[201..]);
+        world.update_many(rest, rest_boxes).expect("live handles");
+        let started = world.step_checked().expect("agrees").started.len();
+        assert_eq!(started, 49, "{name}: the even objects after it");
+        assert_eq!(world.divergence(), None, "{name}");
     }
 }

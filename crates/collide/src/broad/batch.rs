@@ -8,14 +8,14 @@
 //! is cut in two at a move, and the structure's per-slot arrays at that
 //! move's slot, recursively with `rayon::join` (no allocation), so that
 //! each part owns the slots of its own moves and no two parts write the
-//! same memory. Each move leaves an outcome byte; the structure then reads
+//! same memory. Each move leaves an outcome; the structure then reads
 //! the outcomes in move order on the calling thread for what must stay
 //! sequential (its lists, a move to another level), so the result is what
 //! updating the objects one by one gives, on any number of threads.
 //!
 //! What it costs: one pass that checks every handle and the order of the
 //! slots (split the same way), then the split kernel, then the sequential
-//! walk of the outcomes (one byte per move).
+//! walk of the outcomes (one per move).
 
 use super::parallel::join;
 use crate::handle::Handle;
@@ -102,21 +102,21 @@ pub(crate) fn check_moves(
 /// `parts` parts on the thread pool, each part with the view of the slots
 /// its moves name; writes each move's outcome into `outcomes` (one per
 /// move) and returns the sum of the kernel's counts.
-pub(crate) fn apply_split<A: Sync + Copy, S: SlotSplit>(
+pub(crate) fn apply_split<A: Sync + Copy, O: Send, S: SlotSplit>(
     handles: &[Handle],
     values: &[A],
-    outcomes: &mut [u8],
+    outcomes: &mut [O],
     slots: S,
     parts: usize,
-    kernel: &(impl Fn(&mut S, u32, A) -> (u8, u64) + Sync),
+    kernel: &(impl Fn(&mut S, u32, A) -> (O, u64) + Sync),
 ) -> u64 {
-    fn halves<A: Sync + Copy, S: SlotSplit>(
+    fn halves<A: Sync + Copy, O: Send, S: SlotSplit>(
         handles: &[Handle],
         values: &[A],
-        outcomes: &mut [u8],
+        outcomes: &mut [O],
         mut slots: S,
         parts: usize,
-        kernel: &(impl Fn(&mut S, u32, A) -> (u8, u64) + Sync),
+        kernel: &(impl Fn(&mut S, u32, A) -> (O, u64) + Sync),
     ) -> u64 {
         let mid = handles.len() * (parts / 2) / parts.max(1);
         if parts <= 1 || mid == 0 {

@@ -5,6 +5,7 @@
 use super::cells::CellRange;
 use super::config::GridConfig;
 use super::level::Level;
+use super::levels::Shift;
 use super::pairs::{PairScratch, grid_pairs};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
@@ -138,8 +139,8 @@ pub struct Grid<V: Vector, T = ()> {
     pub(super) dirty: Vec<bool>,
     pub(super) dirty_list: Vec<u32>,
     /// Scratch of [`update_many`](BroadPhase::update_many): one outcome
-    /// byte per move of a split batch.
-    pub(super) outcomes: Vec<u8>,
+    /// per move of a split batch.
+    pub(super) outcomes: Vec<Shift>,
     pub(super) base_cell: f32,
     /// `hgrid`: the highest level; larger objects go to the overflow list.
     pub(super) top_level: usize,

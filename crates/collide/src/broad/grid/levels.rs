@@ -11,7 +11,7 @@ use crate::broad::contract::{BroadPhase, check_batch_lengths};
 use crate::broad::parallel::parts_for;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
-use crate::handle::{Handle, HandleError};
+use crate::handle::Handle;
 
 /// Levels of a hierarchical grid: level `L` has cells of `base * 2^L`.
 pub(crate) const MAX_LEVELS: usize = 24;
@@ -248,16 +248,14 @@ impl<V: Vector, T> Grid<V, T> {
             }
             return Ok(());
         }
-        // The moves before the first refused one, then its error.
+        // The moves before the first refused one split; from it on one by
+        // one, so that its `update` gives the error and stops there.
         let good = checked.first_refused.unwrap_or(handles.len());
         self.update_split(&handles[..good], &boxes[..good], parts);
-        match handles.get(good) {
-            Some(&handle) => Err(self.objects.check(handle).err().unwrap_or(
-                // Refused by the check above, so `check` refuses it too.
-                HandleError::Stale(handle),
-            ))?,
-            None => Ok(()),
+        for (&handle, &aabb) in handles[good..].iter().zip(&boxes[good..]) {
+            self.update(handle, aabb)?;
         }
+        Ok(())
     }
 
     /// The split path of [`Grid::update_batch`] for live handles whose
@@ -265,7 +263,7 @@ impl<V: Vector, T> Grid<V, T> {
     fn update_split(&mut self, handles: &[Handle], boxes: &[Aabb<V>], parts: usize) {
         let mut outcomes = std::mem::take(&mut self.outcomes);
         outcomes.clear();
-        outcomes.resize(handles.len(), 0);
+        outcomes.resize(handles.len(), Shift::Kept);
         let (rule, max_cells, levels) = (
             self.level_rule(),
             self.config.max_cells_per_object,
@@ -292,13 +290,11 @@ impl<V: Vector, T> Grid<V, T> {
                 &mut s.ranges[at],
                 &mut s.dirty[at],
             );
-            (shift as u8, changes)
+            (shift, changes)
         };
         self.cell_changes += apply_split(handles, boxes, &mut outcomes, view, parts, &kernel);
         for (&handle, &outcome) in handles.iter().zip(&outcomes) {
-            if outcome != Shift::Kept as u8 {
-                self.settle(handle.index(), Shift::from_byte(outcome));
-            }
+            self.settle(handle.index(), outcome);
         }
         self.outcomes = outcomes;
     }
@@ -355,28 +351,17 @@ fn placed_level(places: &[Place], levels_of: &[u8], i: u32) -> Option<u8> {
     (places[i as usize] == Place::Cells).then(|| levels_of[i as usize])
 }
 
-/// The outcome of [`shift_within_level`] (a byte per move in a batch).
+/// The outcome of [`shift_within_level`] (one per move in a batch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Shift {
+pub(super) enum Shift {
     /// Same cells, or new cells of an object already marked dirty.
-    Kept = 0,
+    Kept,
     /// New cells in the same level, and newly marked dirty: it joins the
     /// dirty list.
-    Dirtied = 1,
+    Dirtied,
     /// Another level, too many cells, outside the bounds, or not in cells
     /// at all: unregister and register again.
-    Replace = 2,
-}
-
-impl Shift {
-    fn from_byte(byte: u8) -> Self {
-        match byte {
-            1 => Shift::Dirtied,
-            2 => Shift::Replace,
-            _ => Shift::Kept,
-        }
-    }
+    Replace,
 }
 
 /// Re-registers one object within its level when it can, touching only

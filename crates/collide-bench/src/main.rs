@@ -56,6 +56,11 @@ struct Args {
     /// sap1-alongx-nospan) run only when named here.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Leave out these implementations (comma-separated names), e.g.
+    /// `rapier`, whose broad phase takes seconds per frame at 100,000
+    /// teleporting objects; the reference still runs.
+    #[arg(long, value_delimiter = ',')]
+    skip: Vec<String>,
     /// Also write every row to this CSV file.
     #[arg(long)]
     csv: Option<PathBuf>,
@@ -78,6 +83,36 @@ struct Args {
     /// The section of `--write`'s file this run replaces.
     #[arg(long, requires = "write")]
     section: Option<String>,
+}
+
+impl Args {
+    /// The implementations this run measures.
+    fn selection(&self) -> Selection<'_> {
+        Selection {
+            only: &self.only,
+            skip: &self.skip,
+        }
+    }
+}
+
+/// Which implementations a run measures, from `--only` and `--skip`.
+#[derive(Clone, Copy)]
+pub struct Selection<'a> {
+    only: &'a [String],
+    skip: &'a [String],
+}
+
+impl Selection<'_> {
+    /// Whether `name` runs: named in `--only` (or `--only` empty) and not
+    /// in `--skip`.
+    pub fn includes(&self, name: &str) -> bool {
+        (self.only.is_empty() || self.named(name)) && !self.skip.iter().any(|s| s == name)
+    }
+
+    /// Whether `--only` names `name` (the variants run only then).
+    fn named(&self, name: &str) -> bool {
+        self.only.iter().any(|o| o == name)
+    }
 }
 
 /// Names of the peers as the tables print them, 2D and 3D together.
@@ -382,13 +417,17 @@ fn progress(line: &str) {
 
 /// Runs every selected implementation on one scene; returns the rows and
 /// notes for the table.
-fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<Row>, Vec<String>) {
+fn run_case<V: Dim>(
+    config: SceneConfig,
+    frames: u64,
+    selection: Selection<'_>,
+) -> (Vec<Row>, Vec<String>) {
     let reference = if config.n <= BRUTE_REFERENCE_MAX_N {
         "brute"
     } else {
         "hashgrid"
     };
-    let selected = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let selected = |name: &str| selection.includes(name);
     let mut notes = vec![format!("reference: `{reference}`")];
     let mut names = Vec::new();
     for &name in collide::STRUCTURE_NAMES {
@@ -403,7 +442,7 @@ fn run_case<V: Dim>(config: SceneConfig, frames: u64, only: &[String]) -> (Vec<R
     names.extend(
         VARIANT_NAMES
             .iter()
-            .filter(|v| only.iter().any(|o| o == *v)),
+            .filter(|v| selection.named(v) && selected(v)),
     );
     let mut missing = Vec::new();
     for &name in PEER_NAMES {
@@ -540,13 +579,14 @@ fn query_mode(args: &Args, count: usize, doc: &mut report::Doc) -> ExitCode {
          microseconds per query; the first 300 of each kind are checked against brute force \
          under collide's strict rules\n"
     ));
+    let selection = args.selection();
     let mut wrong = false;
     for &dim in &args.dim {
         for &kind in &args.scene {
             for &n in &args.n {
                 progress(&format!("queries {dim}D {kind} n={n}"));
                 let rows = if dim == 2 {
-                    queries::run_queries::<Vec2>(kind, n, count, &args.only, &|objects| {
+                    queries::run_queries::<Vec2>(kind, n, count, selection, &|objects| {
                         vec![
                             Box::new(queries::parry2::ParryQuerier::new(objects)),
                             Box::new(queries::rstar_querier::RstarQuerier::<Vec2, 2>::new(
@@ -555,7 +595,7 @@ fn query_mode(args: &Args, count: usize, doc: &mut report::Doc) -> ExitCode {
                         ]
                     })
                 } else {
-                    queries::run_queries::<Vec3>(kind, n, count, &args.only, &|objects| {
+                    queries::run_queries::<Vec3>(kind, n, count, selection, &|objects| {
                         vec![
                             Box::new(queries::parry3::ParryQuerier::new(objects)),
                             Box::new(queries::rstar_querier::RstarQuerier::<Vec3, 3>::new(
@@ -663,13 +703,16 @@ fn run(args: Args) -> ExitCode {
         .chain(&["parry-bvh"])
         .copied()
         .collect();
-    if let Some(bad) = args.only.iter().find(|o| !known.contains(&o.as_str())) {
-        eprintln!(
-            "error: unknown name `{bad}` in --only; expected some of: {}",
-            known.join(", ")
-        );
-        return ExitCode::from(2);
+    for (option, names) in [("--only", &args.only), ("--skip", &args.skip)] {
+        if let Some(bad) = names.iter().find(|o| !known.contains(&o.as_str())) {
+            eprintln!(
+                "error: unknown name `{bad}` in {option}; expected some of: {}",
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        }
     }
+    let selection = args.selection();
 
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let mut doc = report::Doc::default();
@@ -725,8 +768,8 @@ fn run(args: Args) -> ExitCode {
                     };
                     bar.set_message(format!("{dim}D {kind} {motion} n={n}"));
                     let (rows, notes) = match dim {
-                        2 => run_case::<Vec2>(config, args.frames, &args.only),
-                        _ => run_case::<Vec3>(config, args.frames, &args.only),
+                        2 => run_case::<Vec2>(config, args.frames, selection),
+                        _ => run_case::<Vec3>(config, args.frames, selection),
                     };
                     bar.inc(1);
                     bar.suspend(|| {

@@ -473,11 +473,11 @@ pub fn run_queries<V: Vector>(
     kind: collide::scene::SceneKind,
     n: usize,
     count: usize,
-    only: &[String],
+    selection: crate::Selection<'_>,
     peers: PeerBuilder<'_, V>,
 ) -> Vec<QueryRow> {
     let fx = Fixture::<V>::new(kind, n, count);
-    let selected = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let selected = |name: &str| selection.includes(name);
     let mut rows = Vec::new();
     for &name in collide::STRUCTURE_NAMES {
         if !selected(name) || (name == "brute" && n > 5_000) {

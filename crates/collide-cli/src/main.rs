@@ -10,6 +10,8 @@
 //! - `collide bench`: our structures timed on chosen scenes, with a CSV file
 //!   and an HTML page of charts.
 
+#![forbid(unsafe_code)]
+
 mod bench;
 mod cell_study;
 mod demo;

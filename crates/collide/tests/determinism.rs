@@ -1,5 +1,6 @@
 //! Determinism: a hash of the event stream of each shared scene, the same on
-//! every run and whatever runs beside it on other threads.
+//! every run, on every structure, whatever runs beside it on other threads
+//! and whatever the size of the thread pool a step runs in.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{STRUCTURE_NAMES, Vector, structure_by_name};
@@ -7,9 +8,30 @@ use glam::{Vec2, Vec3};
 
 /// FNV-1a over the event stream (frame, a, b, started) of `structure`.
 fn event_hash<V: Vector>(structure: &str, config: SceneConfig, frames: usize) -> u64 {
+    event_hash_on::<V>(structure, config, frames, None)
+}
+
+/// [`event_hash`], every frame applied (in batches) and stepped inside a
+/// rayon pool of `threads` threads when given.
+fn event_hash_on<V: Vector>(
+    structure: &str,
+    config: SceneConfig,
+    frames: usize,
+    threads: Option<usize>,
+) -> u64 {
+    let pool = threads.map(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    });
     let mut world = structure_by_name::<V, u64>(structure).unwrap();
     let mut scene = Scene::<V>::new(config);
-    let mut runner = Runner::new();
+    let mut runner = if threads.is_some() {
+        Runner::batching()
+    } else {
+        Runner::new()
+    };
     let (mut records, mut events) = (Vec::new(), Vec::new());
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |x: u64| {
@@ -19,8 +41,14 @@ fn event_hash<V: Vector>(structure: &str, config: SceneConfig, frames: usize) ->
     };
     for frame in 0..frames {
         scene.next_frame(&mut records);
-        runner.apply(&mut world, &records).unwrap();
-        runner.step(&mut world, &mut events);
+        let mut frame_work = || {
+            runner.apply(&mut world, &records).unwrap();
+            runner.step(&mut world, &mut events);
+        };
+        match &pool {
+            Some(pool) => pool.install(frame_work),
+            None => frame_work(),
+        }
         for e in &events {
             eat(frame as u64);
             eat(e.a);
@@ -133,4 +161,89 @@ fn every_structure_gives_brute_forces_stream_whatever_runs_beside_it() {
             assert_eq!(hashes, reference, "{name} differs from brute force");
         }
     });
+}
+
+/// The shared scenes at this many objects: above every structure's
+/// threshold for splitting a step or a batch across threads.
+const LARGE_N: usize = 25_000;
+
+/// The large scenes, a motion each, 2D and 3D.
+fn large_scenes() -> Vec<(String, usize, SceneConfig)> {
+    let mut out = Vec::new();
+    for (kind, motion) in [
+        (SceneKind::Uniform, Motion::Slow),
+        (SceneKind::Flat, Motion::Fast),
+        (SceneKind::Clustered, Motion::Churn),
+        (SceneKind::Large, Motion::Teleport),
+    ] {
+        for dim in [2, 3] {
+            let config = SceneConfig {
+                motion,
+                seed: 2026,
+                ..SceneConfig::new(kind, LARGE_N)
+            };
+            out.push((format!("{dim}D {kind} {motion}"), dim, config));
+        }
+    }
+    out
+}
+
+fn large_hash(structure: &str, dim: usize, config: SceneConfig, threads: usize) -> u64 {
+    let frames = 4;
+    match dim {
+        2 => event_hash_on::<Vec2>(structure, config, frames, Some(threads)),
+        _ => event_hash_on::<Vec3>(structure, config, frames, Some(threads)),
+    }
+}
+
+/// The expected hashes of the large scenes (4 frames at 25,000 objects),
+/// from `hashgrid` on one thread.
+const EXPECTED_LARGE: &[(&str, u64)] = &[
+    ("2D uniform slow", 0x02965f2c66e4b090),
+    ("3D uniform slow", 0x307f8f406e55980e),
+    ("2D flat fast", 0x019cb2c6d4a63df9),
+    ("3D flat fast", 0xa1a5747673724e7e),
+    ("2D clustered churn", 0x2000219ac4b221b8),
+    ("3D clustered churn", 0xfa1a35cff99d95ca),
+    ("2D large teleport", 0x801823d426927f91),
+    ("3D large teleport", 0xea1a98519c3c1ee7),
+];
+
+#[test]
+fn large_scenes_hash_the_same_on_every_structure_and_thread_count() {
+    let scenes = large_scenes();
+    let got: Vec<(String, u64)> = scenes
+        .iter()
+        .map(|(name, dim, config)| (name.clone(), large_hash("hashgrid", *dim, *config, 1)))
+        .collect();
+    let table: String = got
+        .iter()
+        .map(|(name, hash)| format!("    (\"{name}\", 0x{hash:016x}),\n"))
+        .collect();
+    let expected: Vec<(String, u64)> = EXPECTED_LARGE
+        .iter()
+        .map(|(n, h)| (n.to_string(), *h))
+        .collect();
+    assert!(
+        got == expected,
+        "the event streams of the large shared scenes changed.\n\
+         If the change is intended (a new scene generator, a new event order), \
+         replace EXPECTED_LARGE in crates/collide/tests/determinism.rs with:\n{table}\
+         and say why in the commit message. If it is not intended, a structure, \
+         the runner or the scene generator has become nondeterministic."
+    );
+    // Every structure but brute force (quadratic at this size), on two
+    // and three threads.
+    for name in STRUCTURE_NAMES.iter().filter(|n| **n != "brute") {
+        for ((scene, dim, config), (_, want)) in scenes.iter().zip(&got) {
+            for threads in [2, 3] {
+                assert_eq!(
+                    large_hash(name, *dim, *config, threads),
+                    *want,
+                    "{name} on {threads} threads, {scene}: the event stream differs from \
+                     hashgrid's on one thread"
+                );
+            }
+        }
+    }
 }

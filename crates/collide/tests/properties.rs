@@ -1,5 +1,15 @@
-//! Property tests: the overlap rule's symmetry and translation invariance,
-//! and no panic on arbitrary trace text.
+//! Property tests: every structure against brute force on random operation
+//! sequences (shrunk to a minimal failing sequence by proptest, see
+//! `tests/harness/ops.rs`), the overlap rule's symmetry and translation
+//! invariance, and no panic on arbitrary trace text.
+//!
+//! A failure prints the minimal sequence; proptest also records its seed
+//! in `properties.proptest-regressions` (replayed first on every run).
+//! Once fixed, keep the sequence as a named test in `tests/regressions.rs`.
+
+mod harness;
+
+use harness::ops;
 
 use collide::trace::parse_str;
 use collide::{Aabb2, Aabb3};
@@ -25,6 +35,93 @@ fn any_box3() -> impl Strategy<Value = Aabb3> {
             let min = Vec3::from(min);
             Aabb3::new(min, min + Vec3::from(size)).unwrap()
         })
+}
+
+fn corner() -> impl Strategy<Value = [i8; 3]> {
+    prop::array::uniform3(-8i8..8)
+}
+
+fn size() -> impl Strategy<Value = [u8; 3]> {
+    prop::array::uniform3(0u8..4)
+}
+
+/// Operation sequences: mostly inserts, moves and steps, with removes,
+/// teleports, bad handles, batches and queries among them.
+fn op_sequence() -> impl Strategy<Value = Vec<ops::Op>> {
+    use ops::Op;
+    let op = prop_oneof![
+        6 => (corner(), size()).prop_map(|(at, size)| Op::Insert { at, size }),
+        1 => (1u8..12, corner(), size()).prop_map(|(count, at, size)| Op::MassInsert { count, at, size }),
+        8 => (any::<u8>(), corner(), size()).prop_map(|(slot, at, size)| Op::Update { slot, at, size }),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(slot, far)| Op::Teleport { slot, far }),
+        2 => any::<u8>().prop_map(|slot| Op::Remove { slot }),
+        1 => (any::<u8>(), any::<bool>()).prop_map(|(slot, move_it)| Op::Stale { slot, move_it }),
+        1 => any::<bool>().prop_map(|move_it| Op::Foreign { move_it }),
+        1 => (any::<u8>(), 0u8..24, corner(), 0u8..40)
+            .prop_map(|(slot, count, shift, stale_at)| Op::Batch { slot, count, shift, stale_at }),
+        4 => Just(Op::Step),
+        1 => (corner(), size()).prop_map(|(at, size)| Op::QueryBox { at, size }),
+        1 => corner().prop_map(|at| Op::QueryPoint { at }),
+        1 => (corner(), corner(), any::<u8>())
+            .prop_map(|(from, direction, max_t)| Op::QueryRay { from, direction, max_t }),
+    ];
+    prop::collection::vec(op, 1..120)
+}
+
+/// Sequences per structure and dimension: 200, or `PROPTEST_CASES` for a
+/// longer search (`PROPTEST_CASES=20000 cargo test -p collide --test
+/// properties`).
+fn sequences_per_test() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(200)
+}
+
+/// One property test per structure and dimension: random sequences on
+/// every placement of the lattice (small, negative and huge coordinates).
+macro_rules! matches_brute_force {
+    ($($test:ident: $name:literal, $v:ty;)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(sequences_per_test()))]
+            $(
+                #[test]
+                fn $test(placement in 0..ops::PLACEMENTS.len(), sequence in op_sequence()) {
+                    if let Err(e) = ops::check::<$v>($name, placement, &sequence) {
+                        prop_assert!(false, "{}", e);
+                    }
+                }
+            )*
+        }
+    };
+}
+
+matches_brute_force! {
+    sap_2d: "sap", Vec2;
+    sap_3d: "sap", Vec3;
+    sap1_2d: "sap1", Vec2;
+    sap1_3d: "sap1", Vec3;
+    grid_2d: "grid", Vec2;
+    grid_3d: "grid", Vec3;
+    hashgrid_2d: "hashgrid", Vec2;
+    hashgrid_3d: "hashgrid", Vec3;
+    hgrid_2d: "hgrid", Vec2;
+    hgrid_3d: "hgrid", Vec3;
+    tree_2d: "tree", Vec2;
+    tree_3d: "tree", Vec3;
+    loose_2d: "loose", Vec2;
+    loose_3d: "loose", Vec3;
+    bvh_2d: "bvh", Vec2;
+    bvh_3d: "bvh", Vec3;
+}
+
+#[test]
+fn the_property_tests_cover_every_structure() {
+    // A structure added to the registry needs its two lines above.
+    let covered = [
+        "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh",
+    ];
+    assert_eq!(collide::STRUCTURE_NAMES, covered);
 }
 
 proptest! {

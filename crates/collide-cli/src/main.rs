@@ -9,9 +9,12 @@
 //!   frustum query on a trace's objects at a frame.
 //! - `collide bench`: our structures timed on chosen scenes, with a CSV file
 //!   and an HTML page of charts.
+//! - `collide advise TRACE`: every structure on a recorded game, ranked, beside
+//!   what `auto`'s decision table picks.
 
 #![forbid(unsafe_code)]
 
+mod advise;
 mod bench;
 mod cell_study;
 mod demo;
@@ -51,6 +54,9 @@ enum Command {
     /// Time our structures on chosen scenes (events checked on every
     /// frame), with a CSV file and an HTML page of charts.
     Bench(bench::BenchArgs),
+    /// Replay a trace through every structure and say which suits it,
+    /// beside what `auto`'s decision table would pick.
+    Advise(advise::AdviseArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +73,9 @@ fn main() -> ExitCode {
         Command::Record(args) => record::record(&args),
         Command::Query(args) => query::query(&args, &mut stdout).map_err(|f| (f.message, f.status)),
         Command::Bench(args) => bench::bench(&args, &mut stdout).map_err(|f| (f.message, f.status)),
+        Command::Advise(args) => {
+            advise::advise(&args, &mut stdout).map_err(|f| (f.message, f.status))
+        }
     };
     let _ = stdout.flush();
     match result {

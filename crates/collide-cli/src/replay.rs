@@ -165,7 +165,9 @@ pub fn stats_table(reports: &[RunReport]) -> Table {
     table
 }
 
-fn check_agreement(reports: &[RunReport], out: &mut dyn Write) -> Result<(), Failure> {
+/// Fails, naming the first differing event, unless every report has the
+/// same event stream; then says so on `out`.
+pub(crate) fn check_agreement(reports: &[RunReport], out: &mut dyn Write) -> Result<(), Failure> {
     let first = &reports[0];
     for other in &reports[1..] {
         if let Some(k) = (0..first.events.len().max(other.events.len()))

@@ -644,3 +644,48 @@ fn bench_refuses_an_unknown_structure_with_status_2() {
     );
     assert!(stderr.contains("hashgrid"), "{stderr}");
 }
+
+#[test]
+fn advise_ranks_every_structure_beside_autos_pick() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("flat.trace");
+    let trace = trace.to_str().unwrap();
+    let out = collide(&[
+        "record", "flat", "--n", "400", "--frames", "12", "--dim", "2", "--out", trace,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = collide(&["advise", trace]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("agree on every event of every frame"),
+        "{stdout}"
+    );
+    // Every structure ranked (brute force too, at 400 objects).
+    for name in STRUCTURE_NAMES {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} missing:\n{stdout}"
+        );
+    }
+    // The flat scene's profile, and the table's pick.
+    assert!(stdout.contains("auto's table picks"), "{stdout}");
+    assert!(
+        stdout.lines().filter(|l| l.ends_with("sap1")).count() >= 1,
+        "{stdout}"
+    );
+    assert!(stdout.contains("use `"), "{stdout}");
+    assert!(stdout.contains("auto's decision table"), "{stdout}");
+}
+
+#[test]
+fn advise_on_a_bad_trace_exits_with_status_2() {
+    assert_input_error(&["advise", "/nonexistent/game.trace"], "cannot open trace");
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.trace");
+    std::fs::write(&empty, "dim 2\n").unwrap();
+    assert_input_error(
+        &["advise", empty.to_str().unwrap()],
+        "the trace has no frames",
+    );
+}

@@ -67,6 +67,25 @@ pub struct SceneProfile {
     pub size_spread: f32,
 }
 
+impl SceneProfile {
+    /// Measures a set of boxes (what `Auto` does at a review).
+    ///
+    /// ```
+    /// use collide::{Aabb2, SceneProfile};
+    /// use glam::Vec2;
+    /// let row: Vec<Aabb2> = (0..100)
+    ///     .map(|i| Aabb2::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::new(i as f32 * 10.0 + 2.0, 2.0)))
+    ///     .collect::<Result<_, _>>()?;
+    /// let profile = SceneProfile::of(&row);
+    /// assert_eq!(profile.objects, 100);
+    /// assert!(profile.flatness > 1e6); // every centre at y = 1
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
+    pub fn of<V: Vector>(boxes: &[Aabb<V>]) -> Self {
+        profile(boxes.iter(), &mut Vec::new())
+    }
+}
+
 /// Objects up to this count: brute force.
 const SMALL_SCENE: usize = 32;
 /// Sizes this spread apart (90th over 10th percentile): the hierarchical

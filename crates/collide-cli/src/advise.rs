@@ -6,7 +6,7 @@
 //! the scene at a few frames and what its decision table picks from that,
 //! so a disagreement between the table and the measurement shows.
 
-use crate::measure::{RunOptions, RunReport, run_structure};
+use crate::measure::{RunOptions, RunReport, apply_records, run_structure};
 use crate::replay::{Failure, check_agreement, open_trace};
 use crate::table::{Table, micros, thousands};
 use clap::Args;
@@ -99,16 +99,7 @@ fn profiles<V: Vector>(frames: &[Vec<Record<V>>]) -> Vec<(usize, SceneProfile)> 
     let mut boxes: BTreeMap<u64, Aabb<V>> = BTreeMap::new();
     let mut out = Vec::new();
     for (f, records) in frames.iter().enumerate() {
-        for record in records {
-            match *record {
-                Record::Upsert { id, aabb } => {
-                    boxes.insert(id, aabb);
-                }
-                Record::Remove { id } => {
-                    boxes.remove(&id);
-                }
-            }
-        }
+        apply_records(&mut boxes, records);
         if at.contains(&f) && out.last().is_none_or(|(g, _)| *g != f) {
             let present: Vec<Aabb<V>> = boxes.values().copied().collect();
             out.push((f, SceneProfile::of(&present)));

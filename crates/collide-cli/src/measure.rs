@@ -2,8 +2,9 @@
 //! shared engine of `collide replay` and `collide demo`.
 
 use collide::scene::{IdEvent, Record, RunError, Runner};
-use collide::{BroadPhase, Vector, Verified, structure_by_name};
+use collide::{Aabb, BroadPhase, Vector, Verified, structure_by_name};
 use indicatif::ProgressBar;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// One event with its frame, in trace ids.
@@ -89,6 +90,16 @@ pub struct RunOptions<'a> {
     pub keep_events: bool,
     /// Advanced once per frame.
     pub progress: Option<&'a ProgressBar>,
+}
+
+/// Applies a frame's records to a map of the boxes present, by id.
+pub fn apply_records<V: Vector>(boxes: &mut BTreeMap<u64, Aabb<V>>, records: &[Record<V>]) {
+    for record in records {
+        match *record {
+            Record::Upsert { id, aabb } => boxes.insert(id, aabb),
+            Record::Remove { id } => boxes.remove(&id),
+        };
+    }
 }
 
 /// Runs the structure `name` over `frames`.

@@ -53,12 +53,7 @@ impl Animation {
         let mut data = Vec::new();
         let mut kept = 0;
         for (index, records) in frames.iter().enumerate() {
-            for record in records {
-                match *record {
-                    Record::Upsert { id, aabb } => boxes.insert(id, aabb),
-                    Record::Remove { id } => boxes.remove(&id),
-                };
-            }
+            crate::measure::apply_records(&mut boxes, records);
             runner
                 .apply(&mut world, records)
                 .expect("scene records are valid");

@@ -40,7 +40,8 @@ use std::cell::Cell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-/// The system allocator, keeping the bytes held in [`HELD`].
+/// The system allocator, keeping the bytes and allocations held in
+/// [`HELD`] and [`ALLOCATIONS`] (and this thread's share in `MINE`).
 struct CountingAlloc;
 
 static HELD: AtomicI64 = AtomicI64::new(0);

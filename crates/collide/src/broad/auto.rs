@@ -16,9 +16,11 @@
 //! [`AutoConfig::confirm`] reviews in a row (hysteresis, so a scene on the
 //! edge of a rule does not flap).
 //!
-//! Cost: the inner structure's, plus per step a sort of the pair keys
-//! mapped to `Auto`'s slots, and per review a pass over the boxes. A
-//! switch rebuilds: one insert per object, on the step that switches.
+//! Cost: the inner structure's, plus per step its pair keys mapped to
+//! `Auto`'s slots (sorted only when the inner slots differ from `Auto`'s)
+//! and merged into `Auto`'s pair list, and per review a pass over the
+//! boxes. A switch rebuilds: one insert per object, on the step that
+//! switches.
 
 use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair, PairTracker, pair_key};
@@ -175,6 +177,15 @@ fn profile<'a, V: Vector>(
     }
 }
 
+/// Records that the inner handle `inner` holds `Auto`'s slot `slot`.
+fn map_inner(slot_of_inner: &mut Vec<u32>, inner: Handle, slot: u32) {
+    let i = inner.index() as usize;
+    if slot_of_inner.len() <= i {
+        slot_of_inner.resize(i + 1, u32::MAX);
+    }
+    slot_of_inner[i] = slot;
+}
+
 /// `auto`: the structure that suits the scene, chosen and switched by
 /// measurement.
 ///
@@ -186,9 +197,9 @@ fn profile<'a, V: Vector>(
 /// events of that step are the difference of its pairs before and after,
 /// as on every step, so a switch neither loses nor repeats an event.
 ///
-/// Cost: the inner structure's, plus a sort of the pair keys each step, a
-/// pass over the boxes each review, and one insert per object on a
-/// switch.
+/// Cost: the inner structure's, plus its pairs mapped and merged into
+/// `Auto`'s each step, a pass over the boxes each review, and one insert
+/// per object on a switch.
 ///
 /// ```
 /// use collide::{Aabb2, Auto, BroadPhase};
@@ -306,23 +317,18 @@ impl<V: Vector, T: Send> Auto<V, T> {
             return Err(unknown);
         }
         let mut next = structure_by_name::<V, u32>(name).ok_or(unknown)?;
-        let mut slot_of_inner = Vec::with_capacity(self.objects.len());
-        let live: Vec<(Handle, Aabb<V>)> = self.objects.iter().map(|(h, o)| (h, o.0)).collect();
-        let mut inner_handles = Vec::with_capacity(live.len());
-        for &(h, aabb) in &live {
-            let inner = next.insert(aabb, h.index())?;
-            let i = inner.index() as usize;
-            if slot_of_inner.len() <= i {
-                slot_of_inner.resize(i + 1, u32::MAX);
-            }
-            slot_of_inner[i] = h.index();
-            inner_handles.push(inner);
-        }
-        for (&(h, _), inner) in live.iter().zip(inner_handles) {
+        // Built aside: an error leaves the running structure as it was.
+        let placed = self
+            .objects
+            .iter()
+            .map(|(h, o)| next.insert(o.0, h.index()).map(|inner| (h, inner)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        self.slot_of_inner.clear();
+        for (h, inner) in placed {
             self.objects.get_mut(h)?.2 = inner;
+            map_inner(&mut self.slot_of_inner, inner, h.index());
         }
         self.inner = next;
-        self.slot_of_inner = slot_of_inner;
         self.pending = None;
         self.switches += 1;
         Ok(())
@@ -381,11 +387,7 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
             }
         };
         debug_assert_eq!(handle.index(), slot);
-        let i = inner.index() as usize;
-        if self.slot_of_inner.len() <= i {
-            self.slot_of_inner.resize(i + 1, u32::MAX);
-        }
-        self.slot_of_inner[i] = slot;
+        map_inner(&mut self.slot_of_inner, inner, slot);
         Ok(handle)
     }
 

@@ -36,8 +36,9 @@ pub enum Op {
         at: [i8; 3],
         size: [u8; 3],
     },
-    /// Move a live object far away: near `f32::MAX` or `-f32::MAX`, or a
-    /// box that spans the whole lattice, chosen by `far`.
+    /// Move a live object far away, chosen by `far`: near `f32::MAX` or
+    /// `-f32::MAX`, 10^30 along one axis only, or a box spanning the whole
+    /// lattice.
     Teleport { slot: u8, far: u8 },
     /// Remove a live object.
     Remove { slot: u8 },

@@ -75,6 +75,11 @@ struct Args {
     /// comparison.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
+    /// Runs of every implementation per scene, in rounds (each round runs
+    /// them all once, in table order); a row is the run with the median
+    /// mean, which steadies comparisons on a noisy machine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=99))]
+    repeat: u32,
     /// Also put this run's document (its tables and the targets table)
     /// into this file, between the markers of `--section` (see
     /// `regenerate.sh`, which rebuilds BENCHMARKS.md this way).
@@ -421,6 +426,7 @@ fn run_case<V: Dim>(
     config: SceneConfig,
     frames: u64,
     selection: Selection<'_>,
+    repeat: u32,
 ) -> (Vec<Row>, Vec<String>) {
     let reference = if config.n <= BRUTE_REFERENCE_MAX_N {
         "brute"
@@ -480,28 +486,49 @@ fn run_case<V: Dim>(
         floor_us,
         Check::Record(&mut reference_pairs),
     );
+    // Each implementation's runs, in rounds; the median run is its row.
+    let mut runs: Vec<(&str, Vec<Row>)> = Vec::new();
     if selected(reference) {
-        rows.push(row);
+        runs.push((reference, vec![row]));
     }
-    for name in names {
-        if name == reference || !selected(name) {
-            continue;
-        }
-        progress(&format!(
-            "{}D {} {} n={}: {name}",
-            V::DIM,
-            config.kind,
-            config.motion,
-            config.n
+    runs.extend(
+        names
+            .into_iter()
+            .filter(|&name| name != reference && selected(name))
+            .map(|name| (name, Vec::new())),
+    );
+    if repeat > 1 {
+        notes.push(format!(
+            "each row: the median of {repeat} runs by mean, run in rounds"
         ));
-        let row = measure::<V>(
-            name,
-            config,
-            frames,
-            floor_us,
-            Check::Compare(&reference_pairs),
-        );
-        rows.push(row);
+    }
+    for round in 0..repeat {
+        for (name, rows) in &mut runs {
+            if rows.len() > round as usize {
+                continue; // the reference's first run
+            }
+            progress(&format!(
+                "{}D {} {} n={}: {name} ({}/{repeat})",
+                V::DIM,
+                config.kind,
+                config.motion,
+                config.n,
+                round + 1
+            ));
+            rows.push(measure::<V>(
+                name,
+                config,
+                frames,
+                floor_us,
+                Check::Compare(&reference_pairs),
+            ));
+        }
+    }
+    for (name, mut runs) in runs {
+        runs.sort_by(|a, b| a.mean_us.total_cmp(&b.mean_us));
+        let mut median = runs.swap_remove(runs.len() / 2);
+        median.reference = name == reference;
+        rows.push(median);
     }
     progress("");
     rows.sort_by(|a, b| a.mean_us.total_cmp(&b.mean_us));
@@ -768,8 +795,8 @@ fn run(args: Args) -> ExitCode {
                     };
                     bar.set_message(format!("{dim}D {kind} {motion} n={n}"));
                     let (rows, notes) = match dim {
-                        2 => run_case::<Vec2>(config, args.frames, selection),
-                        _ => run_case::<Vec3>(config, args.frames, selection),
+                        2 => run_case::<Vec2>(config, args.frames, selection, args.repeat),
+                        _ => run_case::<Vec3>(config, args.frames, selection, args.repeat),
                     };
                     bar.inc(1);
                     bar.suspend(|| {

@@ -1,20 +1,25 @@
 //! `collide advise`: which structure suits a recorded game (issue 10).
 //!
 //! Replays the trace through every structure (brute force too when the
-//! scene is small), checks that they agree on every event, and ranks them
-//! by time per frame. Beside the ranking it prints what `auto` measures of
-//! the scene at a few frames and what its decision table picks from that,
-//! so a disagreement between the table and the measurement shows.
+//! scene is small), checks that they agree on every frame's events, and
+//! ranks them by mean time per frame, with the p99 and the peak heap of
+//! each. Beside the ranking it prints what `auto` measures of the scene at
+//! a few frames and what its decision table picks from that, then a
+//! paragraph of advice in plain words, and writes the charts into an HTML
+//! page (`--out`).
 
+use crate::heap;
 use crate::measure::{RunOptions, RunReport, apply_records, run_structure};
-use crate::replay::{Failure, check_agreement, open_trace};
+use crate::replay::{Failure, open_trace};
+use crate::report::{SceneResult, write_advise_report};
 use crate::table::{Table, micros, thousands};
 use clap::Args;
-use collide::scene::Record;
+use collide::scene::{Record, SceneStats};
 use collide::trace::AnyTrace;
 use collide::{Aabb, STRUCTURE_NAMES, SceneProfile, Vector, choose_structure};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -23,6 +28,9 @@ use std::path::PathBuf;
 pub struct AdviseArgs {
     /// The trace file (see `collide::trace` for the format).
     pub trace: PathBuf,
+    /// Where to write the HTML page of charts.
+    #[arg(long, default_value = "collide-report/advise.html")]
+    pub out: PathBuf,
 }
 
 /// Brute force runs only up to this many objects (it is quadratic).
@@ -67,9 +75,10 @@ fn advise_frames<V: Vector>(
         bar.set_prefix(name.to_string());
         let options = RunOptions {
             verify: false,
-            keep_events: true,
+            keep_events: false,
             progress: Some(&bar),
         };
+        heap::reset_peak();
         let report = run_structure(name, frames, options)
             .map_err(|e| Failure::input(format!("{}: {e}", args.trace.display())))?;
         reports.push(report);
@@ -79,54 +88,122 @@ fn advise_frames<V: Vector>(
         message: format!("cannot write output: {e}"),
         status: 1,
     };
-    check_agreement(&reports, out)?;
-    reports.sort_by(|a, b| a.mean_frame_micros().total_cmp(&b.mean_frame_micros()));
+    check_digests(&reports, args)?;
+    writeln!(
+        out,
+        "all {} structures agree on the events of every frame",
+        reports.len()
+    )
+    .map_err(io)?;
+    reports.sort_by(|a, b| {
+        let mean = |r: &RunReport| r.steady_frame_micros().0;
+        mean(a).total_cmp(&mean(b))
+    });
     write!(out, "{}", ranking(&reports).render()).map_err(io)?;
     writeln!(out).map_err(io)?;
     write!(out, "{}", profile_table(&profiles).render()).map_err(io)?;
     writeln!(out).map_err(io)?;
-    for line in advice(&reports, &profiles) {
-        writeln!(out, "{line}").map_err(io)?;
+    let paragraph = advice(&reports, &profiles);
+    writeln!(out, "{}", wrap(&paragraph, 78)).map_err(io)?;
+    let scene = SceneResult {
+        label: args
+            .trace
+            .file_name()
+            .map_or_else(|| "trace".into(), |n| n.to_string_lossy().into_owned()),
+        side: 0.0,
+        stats: SceneStats::default(),
+        reports,
+    };
+    let tables = format!(
+        "{}\n{}",
+        ranking(&scene.reports).render(),
+        profile_table(&profiles).render()
+    );
+    let path =
+        write_advise_report(&args.out, &scene, &tables, &paragraph).map_err(|e| Failure {
+            message: format!("cannot write {}: {e}", args.out.display()),
+            status: 1,
+        })?;
+    writeln!(out, "\ncharts: {}", path.display()).map_err(io)?;
+    Ok(())
+}
+
+/// Fails, naming the first frame whose events differ, unless every
+/// report has the same event digests.
+fn check_digests(reports: &[RunReport], args: &AdviseArgs) -> Result<(), Failure> {
+    let first = &reports[0];
+    for other in &reports[1..] {
+        if let Some(frame) = (0..first.event_digests.len().max(other.event_digests.len()))
+            .find(|&f| first.event_digests.get(f) != other.event_digests.get(f))
+        {
+            return Err(Failure {
+                message: format!(
+                    "{} and {} disagree on the events of frame {frame}; see them with \
+                     `collide replay {} --structure all --events -`",
+                    first.structure,
+                    other.structure,
+                    args.trace.display()
+                ),
+                status: 1,
+            });
+        }
     }
     Ok(())
 }
 
 /// The scene at [`PROFILES`] frames spread over the trace (the last one
-/// included), as `auto` measures it.
+/// included), as `auto` measures it: the coherence from the frame before
+/// (objects present in both).
 fn profiles<V: Vector>(frames: &[Vec<Record<V>>]) -> Vec<(usize, SceneProfile)> {
     let last = frames.len() - 1;
     let at: Vec<usize> = (0..PROFILES).map(|k| last * k / (PROFILES - 1)).collect();
     let mut boxes: BTreeMap<u64, Aabb<V>> = BTreeMap::new();
     let mut out = Vec::new();
     for (f, records) in frames.iter().enumerate() {
+        let before = at.contains(&f).then(|| boxes.clone());
         apply_records(&mut boxes, records);
         if at.contains(&f) && out.last().is_none_or(|(g, _)| *g != f) {
             let present: Vec<Aabb<V>> = boxes.values().copied().collect();
-            out.push((f, SceneProfile::of(&present)));
+            let mut profile = SceneProfile::of(&present);
+            if let Some(before) = before.filter(|b| !b.is_empty()) {
+                let (then, now): (Vec<Aabb<V>>, Vec<Aabb<V>>) = before
+                    .iter()
+                    .filter_map(|(id, b)| boxes.get(id).map(|now| (*b, *now)))
+                    .unzip();
+                profile.coherence = SceneProfile::of_motion(&then, &now).coherence;
+            }
+            out.push((f, profile));
         }
     }
     out
 }
 
 fn ranking(reports: &[RunReport]) -> Table {
-    let fastest = reports[0].mean_frame_micros();
+    let fastest = reports[0].steady_frame_micros().0;
     let mut table = Table::new(&[
         "structure",
         "mean us/frame",
-        "p99 us/step",
+        "p99 us/frame",
         "x fastest",
+        "peak heap MiB",
         "candidates/frame",
     ]);
     for r in reports {
+        let (mean, p99) = r.steady_frame_micros();
         table.row(vec![
             r.structure.clone(),
-            micros(r.mean_frame_micros()),
-            micros(r.p99_step_micros()),
-            format!("{:.2}", r.mean_frame_micros() / fastest),
+            micros(mean),
+            micros(p99),
+            format!("{:.2}", mean / fastest),
+            format!("{:.2}", mib(r.peak_heap_bytes)),
             thousands(r.per_frame(r.candidates_tested)),
         ]);
     }
     table
+}
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
 }
 
 fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
@@ -135,6 +212,9 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
         "objects",
         "flatness",
         "size spread",
+        "spanning %",
+        "coherence",
+        "clustering",
         "auto's table picks",
     ]);
     for (frame, p) in profiles {
@@ -143,56 +223,152 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
             thousands(p.objects as f64),
             format!("{:.1}", p.flatness),
             format!("{:.1}", p.size_spread),
-            choose_structure(p).to_string(),
+            format!("{:.1}", p.spanning_share * 100.0),
+            format!("{:.3}", p.coherence),
+            format!("{:.1}", p.clustering),
+            choose_structure(p).structure.to_string(),
         ]);
     }
     table
 }
 
-/// The advice: the fastest structure, and how the decision table and
-/// `auto` itself compare with it.
-fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> Vec<String> {
+/// The scene in plain words, from its last profile.
+fn describe_scene(p: &SceneProfile) -> String {
+    let mut words = format!("{} objects in {}D", thousands(p.objects as f64), p.dim);
+    let spread = if p.flatness >= 100.0 {
+        format!(
+            ", spread in a thin band (the centres vary {:.0} times more along one axis than \
+             another)",
+            p.flatness
+        )
+    } else if p.clustering >= 4.0 {
+        format!(
+            ", crowded into hotspots ({:.0} times the neighbours of an even spread)",
+            p.clustering
+        )
+    } else {
+        ", spread evenly".to_string()
+    };
+    words.push_str(&spread);
+    if p.size_spread >= 4.0 {
+        let _ = write!(words, ", of sizes {:.0} times apart", p.size_spread);
+    } else {
+        words.push_str(", of similar sizes");
+    }
+    if p.spanning_share > 0.0 {
+        let _ = write!(
+            words,
+            ", {:.1}% of them spanning the world",
+            p.spanning_share * 100.0
+        );
+    }
+    if p.coherence < 0.95 {
+        let _ = write!(
+            words,
+            ", moving incoherently ({:.0}% of neighbours swap order in a frame)",
+            (1.0 - p.coherence) * 100.0
+        );
+    } else {
+        words.push_str(", moving smoothly");
+    }
+    words
+}
+
+/// The advice, one paragraph: the scene, the fastest structure and the
+/// next, the decision table's pick and `auto`'s own time, and what to use.
+fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     let fastest = &reports[0];
+    let best = fastest.steady_frame_micros().0;
     let time_of = |name: &str| {
         reports
             .iter()
             .find(|r| r.structure == name)
-            .map(RunReport::mean_frame_micros)
+            .map(|r| r.steady_frame_micros().0)
     };
-    let mut lines = vec![format!(
-        "use `{}`: the fastest here, {} us a frame",
+    let mut text = String::new();
+    if let Some((_, last)) = profiles.last() {
+        let _ = write!(text, "This game has {}. ", describe_scene(last));
+    }
+    let (_, p99) = fastest.steady_frame_micros();
+    let _ = write!(
+        text,
+        "`{}` was the fastest: {} us a frame on average, {} at the 99th percentile, \
+         holding {:.2} MiB at most.",
         fastest.structure,
-        micros(fastest.mean_frame_micros())
-    )];
+        micros(best),
+        micros(p99),
+        mib(fastest.peak_heap_bytes)
+    );
     if let Some(next) = reports.get(1) {
-        lines.push(format!(
-            "next: `{}`, {:.2} times as long",
+        let _ = write!(
+            text,
+            " `{}` came next at {:.2} times its time.",
             next.structure,
-            next.mean_frame_micros() / fastest.mean_frame_micros()
-        ));
+            next.steady_frame_micros().0 / best
+        );
     }
     if let Some((_, last)) = profiles.last() {
         let pick = choose_structure(last);
-        match time_of(pick) {
-            Some(_) if pick == fastest.structure => lines.push(format!(
-                "auto's decision table agrees: it picks `{pick}` from the last frame's profile"
-            )),
-            Some(t) => lines.push(format!(
-                "auto's decision table picks `{pick}` from the last frame's profile: {:.2} times \
-                 the fastest here",
-                t / fastest.mean_frame_micros()
-            )),
-            None => lines.push(format!(
-                "auto's decision table picks `{pick}`, which was not run (too many objects)"
-            )),
+        match time_of(pick.structure) {
+            Some(_) if pick.structure == fastest.structure => {
+                let _ = write!(
+                    text,
+                    " auto's decision table picks it too ({}).",
+                    pick.reason
+                );
+            }
+            Some(t) => {
+                let _ = write!(
+                    text,
+                    " auto's decision table picks `{}` ({}), {:.2} times the fastest here.",
+                    pick.structure,
+                    pick.reason,
+                    t / best
+                );
+            }
+            None => {
+                let _ = write!(
+                    text,
+                    " auto's decision table picks `{}`, which was not run (too many objects \
+                     for it).",
+                    pick.structure
+                );
+            }
         }
     }
-    if let Some(t) = time_of("auto") {
-        lines.push(format!(
-            "`auto` itself: {} us a frame, {:.2} times the fastest",
-            micros(t),
-            t / fastest.mean_frame_micros()
-        ));
+    let auto = time_of("auto").map(|t| t / best);
+    if let Some(ratio) = auto {
+        let _ = write!(
+            text,
+            " `auto` itself, measuring and switching as it runs, took {ratio:.2} times the \
+             fastest."
+        );
     }
-    lines
+    let _ = write!(text, " Use `{}` for games like this one", fastest.structure);
+    match auto {
+        Some(r) if r <= 1.15 && fastest.structure != "auto" => text.push_str(
+            ", or `auto` if its scenes differ from level to level: here it stays within 15% \
+             of the best.",
+        ),
+        _ => text.push('.'),
+    }
+    text
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        if line > 0 && line + 1 + word.len() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
 }

@@ -18,6 +18,7 @@ mod advise;
 mod bench;
 mod cell_study;
 mod demo;
+mod heap;
 mod measure;
 mod query;
 mod record;

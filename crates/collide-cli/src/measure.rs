@@ -31,6 +31,13 @@ pub struct RunReport {
     pub steady_changes: u64,
     /// The event stream, when asked for.
     pub events: Vec<FrameEvent>,
+    /// A digest of each frame's events (FNV-1a over their ids and kinds,
+    /// in order): equal streams give equal digests, frame by frame.
+    pub event_digests: Vec<u64>,
+    /// The most heap the run held at once above what was held when it
+    /// started (the structure, the runner's id map and its scratch; the
+    /// report's own per-frame columns are allocated before), in bytes.
+    pub peak_heap_bytes: usize,
     /// The first divergence from brute force, when verified.
     pub divergence: Option<String>,
 }
@@ -133,9 +140,13 @@ pub fn run<V: Vector>(
         structure: world.name().to_string(),
         step_micros: Vec::with_capacity(frames.len()),
         frame_micros: Vec::with_capacity(frames.len()),
+        event_digests: Vec::with_capacity(frames.len()),
         ..RunReport::default()
     };
     let mut events = Vec::new();
+    // The kept event stream grows with the run: its bytes are taken out
+    // of the peak below, which is exact when no events are kept.
+    crate::heap::reset_peak();
     for (index, records) in frames.iter().enumerate() {
         let frame_start = Instant::now();
         runner.apply(world, records)?;
@@ -149,6 +160,7 @@ pub fn run<V: Vector>(
             .frame_micros
             .push((done - frame_start).as_secs_f64() * 1e6);
         runner.collect_events(world, &mut events);
+        report.event_digests.push(digest(&events));
         let stats = world.stats();
         report.frames += 1;
         report.peak_objects = report.peak_objects.max(world.len());
@@ -168,5 +180,21 @@ pub fn run<V: Vector>(
             bar.inc(1);
         }
     }
+    let kept = report.events.capacity() * std::mem::size_of::<FrameEvent>();
+    report.peak_heap_bytes = crate::heap::peak_bytes().saturating_sub(kept);
     Ok(report)
+}
+
+/// FNV-1a over a frame's events: ids and kind, in order.
+fn digest(events: &[IdEvent]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for e in events {
+        for word in [e.a, e.b, u64::from(e.started)] {
+            for byte in word.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
+            }
+        }
+    }
+    hash
 }

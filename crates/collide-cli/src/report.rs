@@ -128,6 +128,101 @@ pub fn write_bench_report(path: &Path, scenes: &[SceneResult]) -> std::io::Resul
     Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
+/// Writes `collide advise`'s page to `path` (creating its folder): charts
+/// of the mean and p99 time per frame and of the peak heap of every
+/// structure on the trace, a chart of each structure's time frame by
+/// frame, the advice and the tables. Returns the path.
+pub fn write_advise_report(
+    path: &Path,
+    trace: &SceneResult,
+    tables: &str,
+    advice: &str,
+) -> std::io::Result<PathBuf> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut html = String::from(HEAD);
+    let _ = writeln!(
+        html,
+        "<h1>collide advise: {}</h1>\n<p>{}</p>",
+        escape(&trace.label),
+        escape(advice)
+    );
+    let groups = std::slice::from_ref(trace);
+    let charts: [(&str, Metric); 3] = [
+        ("Mean time per frame, frames 1 on (microseconds)", |r| {
+            r.steady_frame_micros().0
+        }),
+        ("p99 time per frame, frames 1 on (microseconds)", |r| {
+            r.steady_frame_micros().1
+        }),
+        ("Peak heap (MiB)", |r| {
+            r.peak_heap_bytes as f64 / (1024.0 * 1024.0)
+        }),
+    ];
+    for (title, metric) in charts {
+        html.push_str(&bar_chart(title, groups, metric));
+    }
+    html.push_str(&timeline(
+        "Time per frame (microseconds), frame by frame",
+        &trace.reports,
+    ));
+    let _ = writeln!(html, "<h2>Tables</h2>\n<pre>{}</pre>", escape(tables));
+    html.push_str("</body></html>\n");
+    std::fs::write(path, html)?;
+    Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// A line chart of each report's time per frame (frames 1 on), one line
+/// per structure: where a structure's frames spike shows.
+fn timeline(title: &str, reports: &[RunReport]) -> String {
+    let frames = reports
+        .iter()
+        .map(|r| r.frame_micros.len())
+        .max()
+        .unwrap_or(0);
+    let max = reports
+        .iter()
+        .flat_map(|r| r.frame_micros.iter().skip(1).copied())
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let (left, top, plot_w, plot_h) = (70.0, 30.0, 720.0, 240.0);
+    let (width, height) = (left + plot_w + 160.0, top + plot_h + 40.0);
+    let mut svg = open_chart(
+        title,
+        (width, height),
+        (left, top, left + plot_w, plot_h),
+        max,
+        crate::table::micros,
+    );
+    let x_of = |f: usize| left + plot_w * f as f64 / (frames.max(2) - 1) as f64;
+    for (k, r) in reports.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        let points: Vec<String> = r
+            .frame_micros
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(f, &t)| format!("{:.1},{:.1}", x_of(f), top + plot_h - plot_h * t / max))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.2\" points=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"{colour}\">{}</text>",
+            points.join(" "),
+            left + plot_w + 10.0,
+            top + 14.0 * (k + 1) as f64,
+            escape(&r.structure)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">frame</text></svg></figure>",
+        left + plot_w / 2.0,
+        height - 8.0
+    );
+    svg
+}
+
 /// Writes the report to `path` (creating its folder) and returns the path.
 pub fn write_report(
     path: &Path,
@@ -238,6 +333,35 @@ pub fn render(
 type Metric = fn(&RunReport) -> f64;
 
 /// A grouped bar chart: one group per scene, one bar per structure.
+/// Opens a captioned SVG chart and draws its five horizontal grid lines,
+/// labelled from 0 to `max` with `label`. The second tuple is the plot's left
+/// edge, its top, the right end of the grid lines and the plot's height, in SVG
+/// units.
+fn open_chart(
+    title: &str,
+    (width, height): (f64, f64),
+    (left, top, right, plot_h): (f64, f64, f64, f64),
+    max: f64,
+    label: fn(f64) -> String,
+) -> String {
+    let mut svg = format!(
+        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\">\n",
+        escape(title)
+    );
+    for tick in 0..=4 {
+        let value = max * tick as f64 / 4.0;
+        let y = top + plot_h - plot_h * tick as f64 / 4.0;
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{right}\" y1=\"{y}\" y2=\"{y}\" class=\"grid\"/><text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>",
+            left - 6.0,
+            y + 4.0,
+            label(value)
+        );
+    }
+    svg
+}
+
 fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
     let structures: Vec<&str> = results
         .first()
@@ -252,22 +376,13 @@ fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
     let bar_w = ((group_w - 20.0) / structures.len().max(1) as f64 - bar_gap).max(4.0);
     let width = left + group_w * results.len() as f64 + 20.0;
     let height = top + plot_h + 70.0;
-    let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\">\n",
-        escape(title)
+    let mut svg = open_chart(
+        title,
+        (width, height),
+        (left, top, width - 10.0, plot_h),
+        max,
+        crate::table::thousands,
     );
-    for tick in 0..=4 {
-        let value = max * tick as f64 / 4.0;
-        let y = top + plot_h - plot_h * tick as f64 / 4.0;
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\" class=\"grid\"/><text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>",
-            width - 10.0,
-            left - 6.0,
-            y + 4.0,
-            crate::table::thousands(value)
-        );
-    }
     for (g, result) in results.iter().enumerate() {
         let x0 = left + group_w * g as f64 + 10.0;
         for (s, report) in result.reports.iter().enumerate() {

@@ -650,18 +650,24 @@ fn advise_ranks_every_structure_beside_autos_pick() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("flat.trace");
     let trace = trace.to_str().unwrap();
+    let page = dir.path().join("charts").join("advise.html");
     let out = collide(&[
         "record", "flat", "--n", "400", "--frames", "12", "--dim", "2", "--out", trace,
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = collide(&["advise", trace]);
+    let out = collide(&["advise", trace, "--out", page.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("agree on every event of every frame"),
+        stdout.contains("agree on the events of every frame"),
         "{stdout}"
     );
-    // Every structure ranked (brute force too, at 400 objects).
+    // Every structure ranked (brute force too, at 400 objects), with its
+    // mean, p99 and memory.
+    assert!(
+        stdout.contains("p99 us/frame") && stdout.contains("peak heap MiB"),
+        "{stdout}"
+    );
     for name in STRUCTURE_NAMES {
         assert!(
             stdout.lines().any(|l| l.starts_with(&format!("{name} "))),
@@ -670,12 +676,26 @@ fn advise_ranks_every_structure_beside_autos_pick() {
     }
     // The flat scene's profile, and the table's pick.
     assert!(stdout.contains("auto's table picks"), "{stdout}");
+    assert!(stdout.contains("coherence"), "{stdout}");
     assert!(
         stdout.lines().filter(|l| l.ends_with("sap1")).count() >= 1,
         "{stdout}"
     );
-    assert!(stdout.contains("use `"), "{stdout}");
+    // The paragraph of advice, in words.
+    assert!(
+        stdout.contains("This game has 400 objects in 2D"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("thin band"), "{stdout}");
+    assert!(stdout.contains("Use `"), "{stdout}");
     assert!(stdout.contains("auto's decision table"), "{stdout}");
+    // The charts, in the page named.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<svg") && html.contains("Peak heap"),
+        "{html}"
+    );
+    assert!(html.contains("frame by frame"), "{html}");
 }
 
 #[test]

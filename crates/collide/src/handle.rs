@@ -491,6 +491,15 @@ impl<T> Slots<T> {
                 })
             })
     }
+
+    /// Live values in slot order with their slot indices, to change in
+    /// place.
+    pub(crate) fn iter_slots_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> + '_ {
+        self.values
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, v)| v.as_mut().map(|v| (i as u32, v)))
+    }
 }
 
 impl<T> Slots<T> {

@@ -105,13 +105,26 @@ const BRUTE_OBJECTS: usize = 300;
 /// reaches a new high still grows, and its re-measure every 60 steps
 /// (step 61 is in the window) re-cuts the bands and classifies spanners
 /// anew. Between re-measures it allocates nothing:
-/// [`sap1_allocates_nothing_between_its_remeasures`].
-const NOT_YET: &[&str] = &["sap1"];
+/// [`sap1_allocates_nothing_between_its_remeasures`]. `auto` allocates
+/// what the structure it runs allocates:
+/// [`auto_allocates_no_more_than_the_structure_it_runs`].
+const NOT_YET: &[&str] = &["sap1", "auto"];
 
 /// The allocations made by `name`'s calls over the counted frames of one
 /// scene, after `warm` frames.
 fn allocations<V: Vector>(name: &str, kind: SceneKind, motion: Motion, warm: usize) -> u64 {
     let mut world = collide::structure_by_name::<V, u64>(name).expect("a listed structure");
+    allocations_of(world.as_mut(), kind, motion, warm)
+}
+
+/// [`allocations`] of a structure made by the caller.
+fn allocations_of<V: Vector>(
+    world: &mut dyn BroadPhase<V, u64>,
+    kind: SceneKind,
+    motion: Motion,
+    warm: usize,
+) -> u64 {
+    let name = world.name();
     let mut scene = Scene::<V>::new(SceneConfig {
         motion,
         ..SceneConfig::new(
@@ -294,4 +307,33 @@ fn split_batch_updates_allocate_nothing_once_warm() {
          4 frames counted); rerun with COLLIDE_ALLOC_TRACE=1 for backtraces:\n{}",
         found.join("\n")
     );
+}
+
+/// `auto` (issue 10) over the main window: its own bookkeeping (handle
+/// maps, mapped events, reviews) allocates nothing once warm, so it
+/// allocates no more than the structure it runs, run alone on the same
+/// scene (which may be `sap1`, or a grid meeting a new high of churn).
+#[test]
+fn auto_allocates_no_more_than_the_structure_it_runs() {
+    fn runs<V: Vector>() -> Vec<String> {
+        let mut found = Vec::new();
+        for kind in SceneKind::ALL {
+            for motion in Motion::ALL {
+                let mut auto = collide::Auto::<V, u64>::new();
+                let n = allocations_of(&mut auto, kind, motion, WARM_FRAMES);
+                let running = auto.current();
+                let alone = allocations::<V>(running, kind, motion, WARM_FRAMES);
+                if n > alone {
+                    found.push(format!(
+                        "auto {}D {kind} {motion}: {n} allocations, {running} alone {alone}",
+                        V::DIM
+                    ));
+                }
+            }
+        }
+        found
+    }
+    let mut found = runs::<Vec2>();
+    found.extend(runs::<Vec3>());
+    assert_none(found, WARM_FRAMES);
 }

@@ -3,7 +3,9 @@
 //! by hand (to every structure, every few frames) and by its own reviews
 //! on a scene that changes character.
 
-use collide::scene::{IdEvent, Motion, Record, Runner, Scene, SceneConfig, SceneKind};
+use collide::scene::{
+    IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
+};
 use collide::{
     Aabb, Auto, AutoConfig, BroadPhase, Brute, STRUCTURE_NAMES, SceneProfile, Vector,
     choose_structure,
@@ -162,6 +164,7 @@ fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_no
     let config = AutoConfig {
         review_every: 5,
         confirm: 2,
+        switch_frames: 3,
     };
     let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
     let mut seen = Vec::new();
@@ -184,6 +187,118 @@ fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_no
     );
 }
 
+/// What `auto` ran over a run: each structure with the step it took over,
+/// and every step that had a switch under way.
+#[derive(Debug, Default)]
+struct Timeline {
+    ran: Vec<(String, u64)>,
+    building: Vec<u64>,
+}
+
+impl Timeline {
+    /// Notes `auto`'s status between steps (from the first step on).
+    fn note<V: Vector>(&mut self, auto: &Auto<V, u64>) {
+        let status = auto.status();
+        if status.steps == 0 {
+            return;
+        }
+        if self.ran.last().map(|(name, _)| name.as_str()) != Some(status.structure) {
+            self.ran
+                .push((status.structure.to_string(), status.since_step));
+        }
+        if status.switching_to.is_some() {
+            self.building.push(status.steps);
+        }
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.ran.iter().map(|(name, _)| name.as_str()).collect()
+    }
+}
+
+/// `auto`, reviewing every 10 steps, on a scene that changes character,
+/// beside brute force; what it ran.
+fn changing_run<V: Vector>(kind: SceneKind, motion: Motion) -> Timeline {
+    let config = AutoConfig {
+        review_every: 10,
+        confirm: 2,
+        switch_frames: 3,
+    };
+    let mut auto = Auto::<V, u64>::with_config(config).unwrap();
+    let frames = scene_frames::<V>(kind, motion, 800, (4 * PHASE_FRAMES + 30) as usize);
+    let mut timeline = Timeline::default();
+    beside_brute(
+        &mut auto,
+        &frames,
+        |_, auto| timeline.note(auto),
+        &format!("{}D {kind} {motion}", V::DIM),
+    );
+    timeline.note(&auto);
+    timeline
+}
+
+#[test]
+fn scenes_that_change_character_switch_by_themselves_losing_nothing() {
+    for motion in [Motion::Slow, Motion::Churn] {
+        for kind in SceneKind::CHANGING {
+            let d2 = changing_run::<Vec2>(kind, motion);
+            let d3 = changing_run::<Vec3>(kind, motion);
+            // Uniform turning flat and back: the sweep while flat, the
+            // grid before and after, in 2D and 3D alike.
+            if kind == SceneKind::Flattening {
+                for t in [&d2, &d3] {
+                    assert_eq!(
+                        t.names(),
+                        ["grid", "sap1", "grid"],
+                        "{kind} {motion}: {t:?}"
+                    );
+                }
+            }
+            // Floors and walls appearing in 2D: the sweep while they stand.
+            if kind == SceneKind::Walls {
+                assert_eq!(
+                    d2.names(),
+                    ["grid", "sap1", "grid"],
+                    "{kind} {motion}: {d2:?}"
+                );
+            }
+            // Every switch after the first pick was built over 3 steps
+            // while the old structure answered (it began in the step
+            // before the two noted here), and took over on the third.
+            for t in [&d2, &d3] {
+                for &(_, since) in &t.ran[1..] {
+                    assert!(
+                        t.building.contains(&(since - 1)) && t.building.contains(&since),
+                        "{kind} {motion}: {t:?}"
+                    );
+                    assert!(!t.building.contains(&(since + 1)), "{kind} {motion}: {t:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn status_says_what_runs_since_when_and_why() {
+    let mut auto = Auto::<Vec2, u64>::new();
+    let frames = scene_frames::<Vec2>(SceneKind::Flat, Motion::Slow, 800, 3);
+    let mut runner = Runner::new();
+    let mut events = Vec::new();
+    for records in &frames {
+        runner.apply(&mut auto, records).unwrap();
+        runner.step(&mut auto, &mut events);
+    }
+    let status = auto.status();
+    assert_eq!((status.structure, status.since_step), ("sap1", 0));
+    assert!(status.reason.contains("flat"), "{status:?}");
+    assert_eq!((status.steps, status.switches), (3, 1));
+    assert!(status.profile.flatness > 100.0, "{status:?}");
+    auto.switch_to("grid").unwrap();
+    let status = auto.status();
+    assert_eq!((status.structure, status.since_step), ("grid", 3));
+    assert_eq!(status.reason, "switched by hand");
+}
+
 #[test]
 fn hysteresis_waits_for_agreeing_reviews() {
     // A flat scene: the first review picks sap1 at once; a scene that then
@@ -191,6 +306,7 @@ fn hysteresis_waits_for_agreeing_reviews() {
     let config = AutoConfig {
         review_every: 1,
         confirm: 3,
+        switch_frames: 1,
     };
     let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
     let flat = squashing_scene(400, 2, 1.0, 1.0);
@@ -211,16 +327,30 @@ fn hysteresis_waits_for_agreeing_reviews() {
 
 #[test]
 fn the_decision_table() {
-    let p = |objects, flatness, size_spread| SceneProfile {
+    let p = |objects, flatness, size_spread, spanning_share| SceneProfile {
         objects,
+        dim: 2,
         flatness,
         size_spread,
+        spanning_share,
+        ..SceneProfile::default()
     };
-    assert_eq!(choose_structure(&p(10, 1.0, 1.0)), "brute");
-    assert_eq!(choose_structure(&p(5_000, 1.0, 1.5)), "grid");
-    assert_eq!(choose_structure(&p(5_000, 500.0, 1.5)), "sap1");
-    assert_eq!(choose_structure(&p(5_000, 1.0, 40.0)), "hgrid");
-    assert_eq!(choose_structure(&p(5_000, 500.0, 40.0)), "hgrid");
+    let p3 = |objects, flatness, size_spread, spanning_share| SceneProfile {
+        dim: 3,
+        ..p(objects, flatness, size_spread, spanning_share)
+    };
+    let pick = |profile: SceneProfile| choose_structure(&profile).structure;
+    assert_eq!(pick(p(10, 1.0, 1.0, 0.0)), "brute");
+    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.0)), "grid");
+    assert_eq!(pick(p(1_000, 500.0, 1.5, 0.0)), "sap1");
+    assert_eq!(pick(p(50_000, 500.0, 1.5, 0.0)), "grid");
+    assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), "sap1");
+    assert_eq!(pick(p3(50_000, 500.0, 1.5, 0.0)), "grid");
+    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), "sap1");
+    assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), "grid");
+    assert_eq!(pick(p(5_000, 1.0, 40.0, 0.0)), "hgrid");
+    assert_eq!(pick(p(5_000, 500.0, 40.0, 0.02)), "hgrid");
+    assert!(!choose_structure(&p(5_000, 1.0, 1.5, 0.0)).reason.is_empty());
 }
 
 #[test]

@@ -40,7 +40,7 @@ mod split_sort;
 mod tree;
 mod verify;
 
-pub use auto::{Auto, AutoConfig, SceneProfile, choose_structure};
+pub use auto::{Auto, AutoConfig, AutoStatus, Choice, SceneProfile, choose_structure};
 pub use brute::Brute;
 pub use bvh::{Bvh, BvhBuild, BvhQuality};
 pub use contract::{BroadPhase, StepStats};

@@ -1,6 +1,7 @@
 //! The shared scenes: seeded, deterministic generators of moving boxes in 2D
 //! and 3D, used by tests, benchmarks and the demo alike.
 
+use super::changing;
 use super::record::Record;
 use super::rng::SceneRng;
 use crate::geometry::{Aabb, Vector};
@@ -30,6 +31,18 @@ pub enum SceneKind {
     /// span the world along x (floors and walls), as in seed 000 (1000
     /// objects and 20 spanning ones).
     Large,
+    /// `Uniform` turning flat and back: every axis but x squeezed to 4%
+    /// of the side and released, in a cycle (see [`PHASE_FRAMES`](super::PHASE_FRAMES)).
+    Flattening,
+    /// `Uniform` with 70% of the movers gathering into one hotspot and
+    /// spreading out again, in a cycle.
+    Hotspot,
+    /// `Uniform` with 2% of `n` world-spanning objects appearing and going
+    /// again, in a cycle.
+    Walls,
+    /// `Uniform` whose motion turns fast, then teleporting, then fast and
+    /// slow again, in a cycle (whatever [`SceneConfig::motion`] says).
+    Speeding,
 }
 
 impl SceneKind {
@@ -41,6 +54,36 @@ impl SceneKind {
     /// assert_eq!(names, ["uniform", "flat", "clustered", "large"]);
     /// ```
     pub const ALL: [SceneKind; 4] = [Self::Uniform, Self::Flat, Self::Clustered, Self::Large];
+
+    /// The scenes that change character while they run (issue 10), each
+    /// a cycle of four phases of [`PHASE_FRAMES`](super::PHASE_FRAMES) frames: as generated,
+    /// turning, changed, turning back. Not in [`SceneKind::ALL`]: the
+    /// tests and benchmarks of every structure run the steady kinds, and
+    /// these where a structure's choice or its memory of the scene
+    /// matters.
+    ///
+    /// ```
+    /// use collide::scene::SceneKind;
+    /// let names = SceneKind::CHANGING.map(SceneKind::name);
+    /// assert_eq!(names, ["flattening", "hotspot", "walls", "speeding"]);
+    /// assert_eq!("walls".parse::<SceneKind>()?, SceneKind::Walls);
+    /// # Ok::<(), collide::scene::UnknownName>(())
+    /// ```
+    pub const CHANGING: [SceneKind; 4] =
+        [Self::Flattening, Self::Hotspot, Self::Walls, Self::Speeding];
+
+    /// Every kind a name parses to: [`SceneKind::ALL`], then
+    /// [`SceneKind::CHANGING`].
+    pub const NAMED: [SceneKind; 8] = [
+        Self::Uniform,
+        Self::Flat,
+        Self::Clustered,
+        Self::Large,
+        Self::Flattening,
+        Self::Hotspot,
+        Self::Walls,
+        Self::Speeding,
+    ];
 
     /// The name used on the command line.
     ///
@@ -56,6 +99,10 @@ impl SceneKind {
             Self::Flat => "flat",
             Self::Clustered => "clustered",
             Self::Large => "large",
+            Self::Flattening => "flattening",
+            Self::Hotspot => "hotspot",
+            Self::Walls => "walls",
+            Self::Speeding => "speeding",
         }
     }
 }
@@ -109,6 +156,9 @@ impl Motion {
         Self::Churn,
         Self::Resting,
     ];
+
+    /// Every motion a name parses to: [`Motion::ALL`].
+    pub const NAMED: [Motion; 5] = Self::ALL;
 
     /// The name used on the command line.
     ///
@@ -164,13 +214,13 @@ macro_rules! named_enum {
         impl FromStr for $ty {
             type Err = UnknownName;
             fn from_str(s: &str) -> Result<Self, UnknownName> {
-                Self::ALL
+                Self::NAMED
                     .into_iter()
                     .find(|k| k.name() == s)
                     .ok_or_else(|| UnknownName {
                         what: $what,
                         given: s.to_string(),
-                        expected: Self::ALL.map(|k| k.name()).join(", "),
+                        expected: Self::NAMED.map(|k| k.name()).join(", "),
                     })
             }
         }
@@ -295,6 +345,12 @@ pub struct Scene<V: Vector> {
     frame: u64,
 }
 
+/// The number of world-spanning objects `large` has, and `walls` while
+/// they are up.
+fn spanning_count(n: usize) -> usize {
+    (n as f32 * SPANNING_SHARE).round() as usize
+}
+
 impl<V: Vector> Scene<V> {
     /// Generates the initial objects of `config`.
     ///
@@ -337,7 +393,7 @@ impl<V: Vector> Scene<V> {
             frame: 0,
         };
         let spanning = match config.kind {
-            SceneKind::Large => (config.n as f32 * SPANNING_SHARE).round() as usize,
+            SceneKind::Large => spanning_count(config.n),
             _ => 0,
         };
         for _ in 0..spanning {
@@ -423,7 +479,39 @@ impl<V: Vector> Scene<V> {
         self.fixed
             .iter()
             .chain(&self.movers)
-            .map(|b| (b.id, b.aabb()))
+            .map(|b| (b.id, self.shown(b)))
+    }
+
+    /// A body's box as the scene shows it at the current frame (a
+    /// changing scene lays its change over where the body is).
+    fn shown(&self, body: &Body<V>) -> Aabb<V> {
+        let center = changing::shown_center(
+            self.config.kind,
+            self.frame,
+            self.side,
+            body.id,
+            body.center,
+        );
+        Aabb::from_center_half_extents(center, body.half)
+            .expect("scene boxes are finite with non-negative half extents")
+    }
+
+    /// `walls`: puts the world-spanning objects up or takes them down as
+    /// the cycle says, writing the records.
+    fn raise_or_lower_walls(&mut self, out: &mut Vec<Record<V>>) {
+        let up = changing::walls_up(self.frame);
+        if up && self.fixed.is_empty() {
+            for _ in 0..spanning_count(self.config.n) {
+                let body = self.spanning_body();
+                out.push(Record::Upsert {
+                    id: body.id,
+                    aabb: body.aabb(),
+                });
+                self.fixed.push(body);
+            }
+        } else if !up {
+            out.extend(self.fixed.drain(..).map(|b| Record::Remove { id: b.id }));
+        }
     }
 
     /// Writes the next frame's records into `out` (cleared first).
@@ -471,6 +559,17 @@ impl<V: Vector> Scene<V> {
     }
 
     fn advance(&mut self, out: &mut Vec<Record<V>>) {
+        let kind = self.config.kind;
+        if kind == SceneKind::Walls {
+            self.raise_or_lower_walls(out);
+        }
+        let (speed, teleports) = match kind {
+            SceneKind::Speeding => changing::speeding(self.frame),
+            _ => (1.0, self.config.motion == Motion::Teleport),
+        };
+        // A changing scene names every object each frame: its shown box
+        // moves even when the body does not.
+        let name_all = changing::is_changing(kind) && kind != SceneKind::Walls;
         let mut born = 0;
         if self.config.motion == Motion::Churn && !self.movers.is_empty() {
             let count = ((self.movers.len() as f32 * CHURN_SHARE) as usize).max(1);
@@ -483,7 +582,7 @@ impl<V: Vector> Scene<V> {
                 let body = self.new_mover();
                 out.push(Record::Upsert {
                     id: body.id,
-                    aabb: body.aabb(),
+                    aabb: self.shown(&body),
                 });
                 self.movers.push(body);
             }
@@ -502,21 +601,28 @@ impl<V: Vector> Scene<V> {
                     body.awake = !body.awake;
                 }
                 if !body.awake {
+                    if name_all {
+                        let aabb = self.shown(&self.movers[index]);
+                        out.push(Record::Upsert {
+                            id: self.movers[index].id,
+                            aabb,
+                        });
+                    }
                     continue;
                 }
             }
-            let teleport =
-                self.config.motion == Motion::Teleport && self.rng.unit() < TELEPORT_SHARE;
+            let teleport = teleports && self.rng.unit() < TELEPORT_SHARE;
             let (lo, hi) = (self.lo, self.hi);
             let center = teleport.then(|| V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))));
             let body = &mut self.movers[index];
             match center {
                 Some(c) => body.center = c,
-                None => body.bounce(lo, hi),
+                None => body.bounce(lo, hi, speed),
             }
+            let aabb = self.shown(&self.movers[index]);
             out.push(Record::Upsert {
-                id: body.id,
-                aabb: body.aabb(),
+                id: self.movers[index].id,
+                aabb,
             });
         }
     }
@@ -603,11 +709,12 @@ impl<V: Vector> Body<V> {
             .expect("scene boxes are finite with non-negative half extents")
     }
 
-    /// One frame of constant velocity, reflected off the walls `[lo, hi]`.
-    fn bounce(&mut self, lo: V, hi: V) {
+    /// One frame of constant velocity (times `speed`), reflected off the
+    /// walls `[lo, hi]`.
+    fn bounce(&mut self, lo: V, hi: V, speed: f32) {
         let (mut c, mut v) = (self.center, self.velocity);
         for i in 0..V::DIM {
-            let (mut ci, mut vi) = (c.axis(i) + v.axis(i), v.axis(i));
+            let (mut ci, mut vi) = (c.axis(i) + v.axis(i) * speed, v.axis(i));
             if ci < lo.axis(i) {
                 ci = 2.0 * lo.axis(i) - ci;
                 vi = -vi;

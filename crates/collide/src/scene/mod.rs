@@ -6,6 +6,7 @@
 //!
 //! Sits above the broad phase: it uses structures, structures never use it.
 
+mod changing;
 mod generate;
 mod idmap;
 mod record;
@@ -13,6 +14,7 @@ mod rng;
 mod runner;
 mod stats;
 
+pub use changing::PHASE_FRAMES;
 pub use generate::{Motion, Scene, SceneConfig, SceneKind, UnknownName};
 pub use idmap::IdMap;
 pub use record::Record;

@@ -1,0 +1,479 @@
+//! What `auto` measures of a scene ([`SceneProfile`]) and the decision it
+//! takes from it ([`choose_structure`]): seed 000's table as a function,
+//! with thresholds fitted to the benchmarks.
+
+use crate::geometry::{Aabb, Vector};
+use std::fmt;
+
+/// What `Auto` measured of the scene at a review; [`choose_structure`]
+/// decides from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneProfile {
+    /// Objects present.
+    pub objects: usize,
+    /// Axes of the scene, 2 or 3.
+    pub dim: usize,
+    /// The largest variance of the boxes' centres on one axis over the
+    /// smallest (1 for a scene spread alike on every axis; world units
+    /// squared over world units squared).
+    pub flatness: f32,
+    /// The axis whose centres vary the most: the one a sweep would sort
+    /// along (seed 001).
+    pub sweep_axis: usize,
+    /// The 90th percentile of the objects' largest extent over the 10th
+    /// (1 when all are alike; a zero 10th percentile counts as the
+    /// smallest positive extent).
+    pub size_spread: f32,
+    /// Share of the objects, 0 to 1, whose box is a quarter or more of
+    /// the scene's largest extent long on some axis (floors and walls that
+    /// span the world).
+    pub spanning_share: f32,
+    /// Share of the neighbours along the sweep axis, 0 to 1, still in
+    /// order one step later: 1 when nothing crossed, about 0.5 when the
+    /// order is lost (teleports). 1 until measured (the first review, and
+    /// [`SceneProfile::of`]).
+    pub coherence: f32,
+    /// Crowding of the centres: the mean number of other centres sharing
+    /// a centre's cell, on a grid of about two centres a cell over their
+    /// bounds, over the same for centres spread uniformly (about 1 for a
+    /// uniform scene; 5 and more when most objects sit in hotspots).
+    pub clustering: f32,
+}
+
+impl Default for SceneProfile {
+    /// No objects: every measure at its neutral value.
+    fn default() -> Self {
+        Self {
+            objects: 0,
+            dim: 0,
+            flatness: 1.0,
+            sweep_axis: 0,
+            size_spread: 1.0,
+            spanning_share: 0.0,
+            coherence: 1.0,
+            clustering: 1.0,
+        }
+    }
+}
+
+impl fmt::Display for SceneProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} objects in {}D, flatness {:.1} (sweep axis {}), size spread {:.1}, \
+             {:.1}% spanning, coherence {:.3}, clustering {:.1}",
+            self.objects,
+            self.dim,
+            self.flatness,
+            self.sweep_axis,
+            self.size_spread,
+            self.spanning_share * 100.0,
+            self.coherence,
+            self.clustering
+        )
+    }
+}
+
+impl SceneProfile {
+    /// Measures a set of boxes (what `Auto` does at a review, less the
+    /// coherence, which needs two steps: it reads 1 here).
+    ///
+    /// ```
+    /// use collide::{Aabb2, SceneProfile};
+    /// use glam::Vec2;
+    /// let row: Vec<Aabb2> = (0..100)
+    ///     .map(|i| Aabb2::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::new(i as f32 * 10.0 + 2.0, 2.0)))
+    ///     .collect::<Result<_, _>>()?;
+    /// let profile = SceneProfile::of(&row);
+    /// assert_eq!(profile.objects, 100);
+    /// assert!(profile.flatness > 1e6); // every centre at y = 1
+    /// assert_eq!(profile.sweep_axis, 0);
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
+    pub fn of<V: Vector>(boxes: &[Aabb<V>]) -> Self {
+        Profiler::default().measure(|| boxes.iter())
+    }
+
+    /// Measures `after` as [`SceneProfile::of`] does, with the coherence
+    /// of the step from `before`: `before[i]` and `after[i]` are one
+    /// object a step apart (objects past the shorter slice are left out of
+    /// the coherence).
+    ///
+    /// ```
+    /// use collide::{Aabb2, SceneProfile};
+    /// use glam::Vec2;
+    /// let at = |x: f32| Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+    /// let before = [at(0.0)?, at(10.0)?, at(20.0)?, at(30.0)?, at(40.0)?];
+    /// let mut after = before;
+    /// after[0] = at(35.0)?; // jumps over three neighbours
+    /// let profile = SceneProfile::of_motion(&before, &after);
+    /// assert_eq!(profile.coherence, 0.75); // 3 of 4 neighbours still in order
+    /// # Ok::<(), collide::AabbError>(())
+    /// ```
+    pub fn of_motion<V: Vector>(before: &[Aabb<V>], after: &[Aabb<V>]) -> Self {
+        let mut profiler = Profiler::default();
+        let mut profile = profiler.measure(|| after.iter());
+        let axis = profile.sweep_axis;
+        profiler.keep_order(before.iter().enumerate().map(|(i, b)| (i as u32, b)), axis);
+        profile.coherence = profiler.coherence(|i| after.get(i as usize).copied());
+        profile
+    }
+}
+
+/// A structure picked by [`choose_structure`] and the rule that picked it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// One of [`STRUCTURE_NAMES`](crate::STRUCTURE_NAMES) (never `auto`).
+    pub structure: &'static str,
+    /// The rule, in plain words.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.structure, self.reason)
+    }
+}
+
+/// Objects up to this count: brute force.
+pub(crate) const SMALL_SCENE: usize = 32;
+/// Sizes this spread apart (90th over 10th percentile): the hierarchical
+/// grid.
+const SPREAD_SIZES: f32 = 16.0;
+/// Centres this much more spread on one axis than another: sweep and
+/// prune along it, up to a count.
+const FLAT_SCENE: f32 = 100.0;
+/// Flat scenes up to this many objects sweep, in 2D and in 3D; above it
+/// the grid's cells along the band are as fast or faster (BENCHMARKS.md:
+/// in 2D `sap1` is fastest on `flat` at 1,000 objects and 1.1 to 1.25
+/// times `grid` at 10,000; in 3D fastest or within 11% at 10,000 and 1.2
+/// to 1.4 times `grid` at 100,000).
+const FLAT_SWEEP_MAX_2D: usize = 3_000;
+const FLAT_SWEEP_MAX_3D: usize = 30_000;
+/// This share of world-spanning objects in 2D: sweep and prune.
+const SPANNING_2D: f32 = 0.005;
+
+/// The structure for a scene, seed 000's decision table as a function,
+/// fitted to our structures' measurements (BENCHMARKS.md, "auto"):
+///
+/// 1. up to 32 objects: brute force;
+/// 2. sizes whose 90th percentile is 16 times their 10th or more: the
+///    hierarchical grid;
+/// 3. in 2D, half a percent or more of the objects spanning a quarter of
+///    the world (floors, walls): one-axis sweep and prune, whose sorted
+///    axis holds a long box as one interval where a grid registers it in
+///    every cell it covers;
+/// 4. centres 100 times more spread (in variance) on one axis than
+///    another, up to 3,000 objects in 2D and 30,000 in 3D: one-axis sweep
+///    and prune;
+/// 5. otherwise the dense grid.
+///
+/// ```
+/// use collide::{SceneProfile, choose_structure};
+/// let flat = SceneProfile { objects: 1_000, dim: 2, flatness: 400.0, ..SceneProfile::default() };
+/// assert_eq!(choose_structure(&flat).structure, "sap1");
+/// let even = SceneProfile { objects: 5_000, dim: 2, ..SceneProfile::default() };
+/// assert_eq!(choose_structure(&even).structure, "grid");
+/// println!("{}", choose_structure(&even)); // "grid (...the reason...)"
+/// ```
+pub fn choose_structure(profile: &SceneProfile) -> Choice {
+    let (structure, reason) = if profile.objects <= SMALL_SCENE {
+        (
+            "brute",
+            "32 objects or fewer: testing every pair costs least",
+        )
+    } else if profile.size_spread >= SPREAD_SIZES {
+        (
+            "hgrid",
+            "sizes 16 times apart or more: a level of cells for each size",
+        )
+    } else if profile.dim == 2 && profile.spanning_share >= SPANNING_2D {
+        (
+            "sap1",
+            "objects spanning the world: a sorted axis holds each as one interval",
+        )
+    } else if profile.flatness >= FLAT_SCENE
+        && profile.objects
+            <= if profile.dim == 2 {
+                FLAT_SWEEP_MAX_2D
+            } else {
+                FLAT_SWEEP_MAX_3D
+            }
+    {
+        (
+            "sap1",
+            "a flat scene: one sorted axis along the band separates them",
+        )
+    } else {
+        (
+            "grid",
+            "objects of similar sizes spread in the world: one cell size fits",
+        )
+    };
+    Choice { structure, reason }
+}
+
+/// Reused memory for measuring scenes, and the sweep-axis order kept from
+/// the step before a review to measure coherence.
+#[derive(Debug, Default)]
+pub(crate) struct Profiler {
+    extents: Vec<f32>,
+    cells: Vec<u32>,
+    /// Sort keys (`min` on the sweep axis as ordered bits, slot) of the
+    /// step before the review, sorted.
+    order: Vec<u64>,
+    order_scratch: Vec<u64>,
+    order_axis: usize,
+}
+
+/// The share of the scene's extent a spanning box covers.
+const SPANNING_FRACTION: f64 = 0.25;
+
+/// `x` as a `u32` whose unsigned order is `f32::total_cmp`'s.
+fn ordered_bits(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }
+}
+
+impl Profiler {
+    /// Measures the boxes `boxes()` walks (twice), all but the coherence,
+    /// which reads 1.
+    pub(crate) fn measure<'a, V: Vector, I: Iterator<Item = &'a Aabb<V>>>(
+        &mut self,
+        boxes: impl Fn() -> I,
+    ) -> SceneProfile {
+        let mut count = 0usize;
+        let (mut sum, mut sum_sq) = ([0f64; 3], [0f64; 3]);
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let (mut box_lo, mut box_hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        self.extents.clear();
+        for b in boxes() {
+            count += 1;
+            let mut largest = 0f32;
+            for a in 0..V::DIM {
+                let (min, max) = (f64::from(b.min().axis(a)), f64::from(b.max().axis(a)));
+                let c = (min + max) * 0.5;
+                sum[a] += c;
+                sum_sq[a] += c * c;
+                lo[a] = lo[a].min(c);
+                hi[a] = hi[a].max(c);
+                box_lo[a] = box_lo[a].min(min);
+                box_hi[a] = box_hi[a].max(max);
+                largest = largest.max((max - min) as f32);
+            }
+            self.extents.push(largest);
+        }
+        if count == 0 {
+            return SceneProfile {
+                dim: V::DIM,
+                ..SceneProfile::default()
+            };
+        }
+        let n = count as f64;
+        let variance = |a: usize| (sum_sq[a] / n - (sum[a] / n).powi(2)).max(0.0);
+        let sweep_axis = (0..V::DIM).fold(0, |best, a| {
+            if variance(a) > variance(best) {
+                a
+            } else {
+                best
+            }
+        });
+        let (high, low) = (
+            variance(sweep_axis),
+            (0..V::DIM).map(variance).fold(f64::INFINITY, f64::min),
+        );
+        let flatness = if high == 0.0 {
+            1.0
+        } else {
+            (high / low.max(high * 1e-12)) as f32
+        };
+        // Spanning boxes, and centres counted into cells of about two.
+        let per_axis = ((n / 2.0).powf(1.0 / V::DIM as f64).floor() as usize).max(1);
+        let cells = per_axis.pow(V::DIM as u32);
+        self.cells.clear();
+        self.cells.resize(cells, 0);
+        // Spanning: a quarter of the scene's largest extent (so that the
+        // objects of a thin band are not all spanning across it).
+        let world = (0..V::DIM)
+            .map(|a| box_hi[a] - box_lo[a])
+            .fold(0f64, f64::max);
+        let mut spanning = 0usize;
+        for b in boxes() {
+            let mut cell = 0usize;
+            let mut spans = false;
+            for a in 0..V::DIM {
+                let (min, max) = (f64::from(b.min().axis(a)), f64::from(b.max().axis(a)));
+                spans |= world > 0.0 && max - min >= SPANNING_FRACTION * world;
+                let span = hi[a] - lo[a];
+                let at = if span > 0.0 && span.is_finite() {
+                    (((min + max) * 0.5 - lo[a]) / span * per_axis as f64) as usize
+                } else {
+                    0
+                };
+                cell = cell * per_axis + at.min(per_axis - 1);
+            }
+            spanning += usize::from(spans);
+            self.cells[cell] += 1;
+        }
+        let crowding: f64 = self
+            .cells
+            .iter()
+            .map(|&c| f64::from(c) * (f64::from(c) - 1.0).max(0.0))
+            .sum();
+        let clustering = if count < 2 {
+            1.0
+        } else {
+            (crowding * cells as f64 / (n * (n - 1.0))) as f32
+        };
+        SceneProfile {
+            objects: count,
+            dim: V::DIM,
+            flatness,
+            sweep_axis,
+            size_spread: self.size_spread(),
+            spanning_share: (spanning as f64 / n) as f32,
+            coherence: 1.0,
+            clustering,
+        }
+    }
+
+    /// The 90th percentile of the gathered extents over the 10th.
+    fn size_spread(&mut self) -> f32 {
+        let extents = &mut self.extents;
+        let mut percentile = |p: usize| {
+            let k = (extents.len() - 1) * p / 100;
+            *extents.select_nth_unstable_by(k, f32::total_cmp).1
+        };
+        let p90 = percentile(90);
+        let mut p10 = percentile(10);
+        if p10 <= 0.0 {
+            p10 = extents
+                .iter()
+                .copied()
+                .filter(|&e| e > 0.0)
+                .fold(f32::INFINITY, f32::min);
+        }
+        if p90 <= 0.0 || !p10.is_finite() || !p90.is_finite() {
+            1.0
+        } else {
+            p90 / p10
+        }
+    }
+
+    /// Keeps the order of `boxes` (by slot) along `axis`, for
+    /// [`Profiler::coherence`] one step later.
+    pub(crate) fn keep_order<'a, V: Vector>(
+        &mut self,
+        boxes: impl Iterator<Item = (u32, &'a Aabb<V>)>,
+        axis: usize,
+    ) {
+        self.order_axis = axis;
+        self.order.clear();
+        self.order.extend(
+            boxes.map(|(slot, b)| {
+                u64::from(ordered_bits(b.min().axis(axis))) << 32 | u64::from(slot)
+            }),
+        );
+        super::super::radix::sort_keys(&mut self.order, &mut self.order_scratch);
+    }
+
+    /// The share of neighbours in the kept order still in order now
+    /// (`box_of(slot)`: a slot's box now, `None` once removed); 1 when no
+    /// order was kept. Forgets the order.
+    pub(crate) fn coherence<V: Vector>(&mut self, box_of: impl Fn(u32) -> Option<Aabb<V>>) -> f32 {
+        let axis = self.order_axis;
+        let (mut neighbours, mut in_order) = (0usize, 0usize);
+        let mut last: Option<f32> = None;
+        for &key in &self.order {
+            let Some(b) = box_of(key as u32) else {
+                continue;
+            };
+            let x = b.min().axis(axis);
+            if let Some(previous) = last {
+                neighbours += 1;
+                in_order += usize::from(previous.total_cmp(&x).is_le());
+            }
+            last = Some(x);
+        }
+        self.order.clear();
+        if neighbours == 0 {
+            1.0
+        } else {
+            (in_order as f64 / neighbours as f64) as f32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn square(x: f32, y: f32, side: f32) -> Aabb<Vec2> {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + side, y + side)).unwrap()
+    }
+
+    #[test]
+    fn a_lattice_is_uniform_and_a_hotspot_is_clustered() {
+        let lattice: Vec<_> = (0..400)
+            .map(|i| square((i % 20) as f32 * 10.0, (i / 20) as f32 * 10.0, 1.0))
+            .collect();
+        let even = SceneProfile::of(&lattice);
+        assert!(even.clustering < 1.5, "{even}");
+        assert!(even.flatness < 1.1, "{even}");
+        assert_eq!(even.spanning_share, 0.0);
+        let mut hot = lattice.clone();
+        hot.extend((0..400).map(|i| square(50.0 + (i % 7) as f32 * 0.01, 50.0, 1.0)));
+        assert!(SceneProfile::of(&hot).clustering > 5.0);
+    }
+
+    #[test]
+    fn floors_count_as_spanning() {
+        let mut boxes: Vec<_> = (0..196)
+            .map(|i| square((i % 14) as f32 * 10.0, (i / 14) as f32 * 10.0, 1.0))
+            .collect();
+        boxes.extend((0..4).map(|k| {
+            Aabb::new(
+                Vec2::new(0.0, k as f32 * 30.0),
+                Vec2::new(131.0, k as f32 * 30.0 + 1.0),
+            )
+            .unwrap()
+        }));
+        let p = SceneProfile::of(&boxes);
+        assert!((p.spanning_share - 0.02).abs() < 1e-6, "{p}");
+    }
+
+    #[test]
+    fn coherence_counts_the_neighbours_still_in_order() {
+        let mut profiler = Profiler::default();
+        let boxes: Vec<_> = (0..10).map(|i| square(i as f32, 0.0, 1.0)).collect();
+        profiler.keep_order(boxes.iter().enumerate().map(|(i, b)| (i as u32, b)), 0);
+        // Slot 0 jumps to the end: one of the nine neighbours is out of order.
+        let moved = |slot: u32| {
+            Some(if slot == 0 {
+                square(100.0, 0.0, 1.0)
+            } else {
+                boxes[slot as usize]
+            })
+        };
+        assert!((profiler.coherence(moved) - 8.0 / 9.0).abs() < 1e-6);
+        // Forgotten once read.
+        assert_eq!(profiler.coherence(|_| None::<Aabb<Vec2>>), 1.0);
+    }
+
+    #[test]
+    fn huge_and_degenerate_scenes_measure_finite() {
+        let boxes = [
+            square(-3e38, -3e38, 0.0),
+            Aabb::new(Vec2::splat(-f32::MAX), Vec2::splat(f32::MAX)).unwrap(),
+            square(0.0, 0.0, 0.0),
+        ];
+        let p = SceneProfile::of(&boxes);
+        assert!(p.flatness.is_finite() && p.size_spread.is_finite() && p.clustering.is_finite());
+        assert_eq!(SceneProfile::of::<Vec2>(&[]).objects, 0);
+    }
+}

@@ -159,6 +159,11 @@ pub struct Slots<T> {
     /// Inserts that took a freed slot: while this stays the same, a slot
     /// index names the same object as before (see [`Slots::reuses`]).
     reuses: u64,
+    /// Set by [`Slots::adopt`]: another arena issues the handles, each
+    /// insert takes the one [`Slots::dictate`] named, and no free list is
+    /// kept.
+    adopted: bool,
+    dictated: Option<Handle>,
 }
 
 /// The handles of a [`Slots`]' live slots by index (what
@@ -221,6 +226,8 @@ impl<T> Slots<T> {
             free: Vec::new(),
             len: 0,
             reuses: 0,
+            adopted: false,
+            dictated: None,
         }
     }
 
@@ -295,6 +302,10 @@ impl<T> Slots<T> {
     /// # Ok::<(), collide::HandleError>(())
     /// ```
     pub fn insert(&mut self, value: T) -> Result<Handle, HandleError> {
+        if let Some(handle) = self.dictated.take() {
+            self.insert_dictated(handle, value);
+            return Ok(handle);
+        }
         let index = match self.free.pop() {
             Some(index) => {
                 self.reuses += 1;
@@ -407,7 +418,9 @@ impl<T> Slots<T> {
         match handle.generation.checked_add(1) {
             Some(next) => {
                 self.stamps[at] = stamp(next, false);
-                self.free.push(handle.index);
+                if !self.adopted {
+                    self.free.push(handle.index);
+                }
             }
             // Retired for good, so no handle can ever come back to life.
             None => self.stamps[at] = stamp(handle.generation, false),
@@ -491,15 +504,6 @@ impl<T> Slots<T> {
                 })
             })
     }
-
-    /// Live values in slot order with their slot indices, to change in
-    /// place.
-    pub(crate) fn iter_slots_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> + '_ {
-        self.values
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(i, v)| v.as_mut().map(|v| (i as u32, v)))
-    }
 }
 
 impl<T> Slots<T> {
@@ -515,7 +519,67 @@ impl<T> Slots<T> {
             free: Vec::new(),
             len: self.len,
             reuses: self.reuses,
+            adopted: self.adopted,
+            dictated: None,
         }
+    }
+
+    /// The handle the next [`Slots::insert`] will issue (when it
+    /// succeeds).
+    pub(crate) fn next_handle(&self) -> Handle {
+        let index = self.next_index();
+        let generation = self
+            .stamps
+            .get(index as usize)
+            .map_or(0, |&s| (s >> 1) as u32);
+        Handle {
+            index,
+            generation,
+            owner: self.owner,
+        }
+    }
+
+    /// Hands the issuing of handles to the arena `owner`: from now on each
+    /// insert takes the handle [`Slots::dictate`] named just before, so a
+    /// structure inside another (`Auto`) gives out the outer one's handles.
+    /// Only for an arena that never held anything.
+    pub(crate) fn adopt(&mut self, owner: u32) {
+        debug_assert!(self.values.is_empty(), "adopt a fresh arena");
+        self.owner = owner;
+        self.adopted = true;
+    }
+
+    /// Makes the next insert of an adopted arena take `handle`; refused
+    /// ([`HandleError::Foreign`]) unless the arena was adopted by the
+    /// handle's owner and its slot is free here.
+    pub(crate) fn dictate(&mut self, handle: Handle) -> Result<(), HandleError> {
+        let live = self
+            .stamps
+            .get(handle.index as usize)
+            .is_some_and(|s| s & 1 == 1);
+        if !self.adopted || handle.owner != self.owner || live {
+            return Err(HandleError::Foreign {
+                handle,
+                expected: self.owner,
+            });
+        }
+        self.dictated = Some(handle);
+        Ok(())
+    }
+
+    /// Puts `value` at the slot of `handle` (checked by
+    /// [`Slots::dictate`]), growing the arena with free slots up to it.
+    fn insert_dictated(&mut self, handle: Handle, value: T) {
+        let at = handle.index as usize;
+        if at < self.values.len() {
+            self.reuses += 1;
+        } else {
+            self.values.resize_with(at + 1, || None);
+            self.stamps.resize(at + 1, stamp(0, false));
+        }
+        self.values[at] = Some(value);
+        self.stamps[at] = stamp(handle.generation, true);
+        self.len += 1;
     }
 }
 
@@ -573,6 +637,33 @@ impl<T: Copy> RemovedLog<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_adopted_arena_takes_the_handles_its_owner_issues() {
+        let mut outer = Slots::new();
+        let mut hosted: Slots<char> = Slots::new();
+        hosted.adopt(outer.owner());
+        let stranger = Slots::<char>::new().next_handle();
+        assert!(hosted.dictate(stranger).is_err(), "another owner's handle");
+        let mut issued = Vec::new();
+        for value in ['a', 'b', 'c'] {
+            let next = outer.next_handle();
+            hosted.dictate(next).unwrap();
+            assert_eq!(hosted.insert(value).unwrap(), next);
+            assert_eq!(outer.insert(()).unwrap(), next);
+            issued.push(next);
+        }
+        assert!(hosted.dictate(issued[1]).is_err(), "a live slot");
+        hosted.remove(issued[1]).unwrap();
+        outer.remove(issued[1]).unwrap();
+        let reused = outer.next_handle();
+        assert_eq!((reused.index(), reused.generation()), (1, 1));
+        hosted.dictate(reused).unwrap();
+        assert_eq!(hosted.insert('d').unwrap(), reused);
+        assert_eq!(hosted.get(issued[1]), None, "the old handle is stale");
+        assert_eq!(hosted.get(reused), Some(&'d'));
+        assert!(hosted.free.is_empty(), "the owner keeps the free list");
+    }
 
     #[test]
     fn stale_handle_never_addresses_the_new_object() {

@@ -309,8 +309,8 @@ fn split_batch_updates_allocate_nothing_once_warm() {
     );
 }
 
-/// `auto` (issue 10) over the main window: its own bookkeeping (handle
-/// maps, mapped events, reviews) allocates nothing once warm, so it
+/// `auto` (issue 10) over the main window: its own bookkeeping (values,
+/// reviews, the events of a switch) allocates nothing once warm, so it
 /// allocates no more than the structure it runs, run alone on the same
 /// scene (which may be `sap1`, or a grid meeting a new high of churn).
 #[test]

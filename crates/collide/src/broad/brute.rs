@@ -173,3 +173,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
         Snapshot::copied(self.frozen())
     }
 }
+
+crate::broad::hosted::hosted_by_objects!(Brute);

@@ -27,6 +27,7 @@ mod contract;
 mod events;
 mod grid;
 mod headroom;
+mod hosted;
 mod kdtree;
 mod parallel;
 #[cfg(all(test, feature = "parallel"))]

@@ -116,6 +116,41 @@ impl<V: Vector> Frozen<V> for Listed<V> {
     }
 }
 
+/// Another snapshot under another name: `Auto`'s, which copies the
+/// structure it runs.
+struct Renamed<V: Vector> {
+    name: &'static str,
+    snapshot: Snapshot<V>,
+}
+
+impl<V: Vector> Frozen<V> for Renamed<V> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn len(&self) -> usize {
+        self.snapshot.frozen.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.snapshot.frozen.aabb(handle)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.snapshot.frozen.query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.snapshot.frozen.query_ray(ray, budget, visit)
+    }
+}
+
 /// A read-only copy of a structure as it was when taken (see
 /// [`BroadPhase::snapshot`]): queries on it see that moment whatever the
 /// owner does after (update, step, rebuild), on any number of threads at
@@ -171,6 +206,14 @@ impl<V: Vector> Snapshot<V> {
     /// values.
     pub(crate) fn copied<S: BroadPhase<V, ()> + Send + Sync + 'static>(structure: S) -> Self {
         Self::new(Copied(structure))
+    }
+
+    /// This snapshot, answering to `name`.
+    pub(crate) fn renamed(self, name: &'static str) -> Self {
+        Self::new(Renamed {
+            name,
+            snapshot: self,
+        })
     }
 
     /// The contract's fallback: lists the objects through

@@ -1,11 +1,13 @@
 //! `auto`: a broad phase that measures its scene and runs the structure
 //! that suits it, switching when the scene changes character (issue 10).
 //!
-//! `Auto` issues its own handles and holds one of the other structures
-//! inside, whose handles it maps to its own; a step's events are the inner
-//! structure's, mapped. Every [`AutoConfig::review_every`] steps it
-//! measures the scene ([`SceneProfile`]: variance of the centres per axis,
-//! spread of sizes, share of world-spanning objects, coherence of the
+//! `Auto` issues the handles and keeps the user values; one of the other
+//! structures runs inside it under those very handles (its arena adopts
+//! `Auto`'s owner id and takes the handle `Auto` names at each insert), so
+//! every move, query, event and pair passes straight through, with no
+//! handle to look up or map back. Every [`AutoConfig::review_every`] steps
+//! it measures the scene ([`SceneProfile`]: variance of the centres per
+//! axis, spread of sizes, share of world-spanning objects, coherence of the
 //! motion, clustering) and picks a structure with [`choose_structure`], the
 //! decision table of seed 000 as a function. It switches once the same
 //! other pick has come up [`AutoConfig::confirm`] reviews in a row
@@ -24,30 +26,28 @@
 //!
 //! Pick `auto` when the scene is not known in advance (a level editor, a
 //! game whose levels differ) or changes character while it runs. Cost:
-//! the inner structure's, plus per call a lookup of its own handle, per
-//! step its events mapped to `Auto`'s handles, per review a sample of at
-//! most 1,024 boxes measured (and sorted along one axis the step before),
-//! and during a switch the second structure's inserts and a doubled move
-//! for every object it holds. [`Auto::pairs`] maps the inner pair list
-//! when first asked after a step.
+//! the inner structure's, plus a virtual call per operation; per review
+//! a sample of at most 1,024 boxes measured (and sorted along one axis the
+//! step before); during a switch, the second structure's inserts and a
+//! doubled move for every object it holds.
 
-mod inner_map;
 mod profile;
+mod switch;
 
 pub use profile::{Choice, SceneProfile, choose_structure};
 
-use super::contract::{BroadPhase, StepStats};
+use super::contract::{BroadPhase, StepStats, check_batch_lengths};
 use super::events::{FrameEvents, Pair};
-use super::headroom::{keep_headroom, reserve_headroom};
-use super::query::{QueryBudget, QueryStats};
-use super::registry::{STRUCTURE_NAMES, structure_by_name};
+use super::headroom::keep_headroom;
+use super::hosted::Hosted;
+use super::query::{QueryBudget, QueryStats, RayHit};
+use super::snapshot::Snapshot;
 use crate::error::Error;
-use crate::geometry::{Aabb, Region, Vector};
+use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
-use inner_map::InnerMap;
 use profile::{Profiler, SMALL_SCENE};
 use std::ops::ControlFlow;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use switch::{Migration, hosted};
 
 /// When `Auto` reviews its choice and how it switches. See
 /// [`AutoConfig::default`].
@@ -97,39 +97,6 @@ pub struct AutoStatus {
     pub profile: SceneProfile,
 }
 
-/// One object: its value and its handle in the running structure (which
-/// keeps the box). Small, since every call reads it.
-struct Object<T> {
-    value: T,
-    inner: Handle,
-}
-
-/// A switch under way: the structure being built and how far.
-struct Migration<V: Vector> {
-    next: Box<dyn BroadPhase<V, u32> + Send>,
-    map: InnerMap,
-    /// By slot: the object's handle in `next`, once it holds it.
-    handles: Vec<Option<Handle>>,
-    /// Slots below this have been offered to `next`.
-    cursor: u32,
-    choice: Choice,
-}
-
-impl<V: Vector> Migration<V> {
-    /// The handle in `next` of slot `slot`, if it holds it yet.
-    fn handle(&self, slot: u32) -> Option<Handle> {
-        self.handles.get(slot as usize).copied().flatten()
-    }
-
-    fn set_handle(&mut self, slot: u32, handle: Option<Handle>) {
-        let i = slot as usize;
-        if self.handles.len() <= i {
-            self.handles.resize(i + 1, None);
-        }
-        self.handles[i] = handle;
-    }
-}
-
 /// `auto`: the structure that suits the scene, chosen and switched by
 /// measurement. A switch loses nothing: see [`AutoConfig::switch_frames`]
 /// and [`Auto::switch_to`].
@@ -152,19 +119,20 @@ impl<V: Vector> Migration<V> {
 /// # Ok::<(), collide::Error>(())
 /// ```
 pub struct Auto<V: Vector, T = ()> {
-    objects: Slots<Object<T>>,
-    inner: Box<dyn BroadPhase<V, u32> + Send>,
-    map: InnerMap,
+    /// Issues the handles, holds the values.
+    values: Slots<T>,
+    /// The running structure, under `values`' handles.
+    inner: Box<dyn Hosted<V>>,
     migration: Option<Migration<V>>,
     /// Set by a switch made at once: the pairs of the last step, from
     /// which the next step's events are the difference.
     before: Vec<Pair>,
     diff_pending: bool,
+    /// The step's events when they are not the running structure's: a
+    /// difference after a switch made at once, or the old structure's on
+    /// the step a new one takes over.
     events: FrameEvents,
-    /// The inner pairs mapped to `Auto`'s handles, made when first asked
-    /// after a step; `spare_pairs` keeps the memory between steps.
-    pairs: OnceLock<Vec<Pair>>,
-    spare_pairs: Mutex<Vec<Pair>>,
+    own_events: bool,
     config: AutoConfig,
     stats: StepStats,
     status: AutoStatus,
@@ -184,37 +152,10 @@ impl<V: Vector, T: Send> Default for Auto<V, T> {
     }
 }
 
-/// The registered name equal to `name`, unless it is `auto`.
-fn inner_name(name: &str) -> Result<&'static str, Error> {
-    STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .find(|&n| n == name && n != "auto")
-        .ok_or(Error::Setting {
-            name: "structure",
-            value: f64::NAN,
-            expected: "one of collide::STRUCTURE_NAMES other than auto",
-        })
-}
-
 /// Objects a review measures at most: a sample of every k-th slot beyond
 /// this many (the statistics are shares, ratios and percentiles, which a
 /// sample of a thousand gives closely enough for the decision).
 const SAMPLE: usize = 1024;
-
-/// Maps `pairs` of an inner structure through `map` into `out` (cleared),
-/// sorted.
-fn map_pairs(pairs: &[Pair], map: &InnerMap, out: &mut Vec<Pair>) {
-    out.clear();
-    out.extend(
-        pairs
-            .iter()
-            .map(|p| Pair::new(map.get(p.a()), map.get(p.b()))),
-    );
-    if !out.is_sorted() {
-        out.sort_unstable();
-    }
-}
 
 impl<V: Vector, T: Send> Auto<V, T> {
     /// An empty `Auto` with [`AutoConfig::default`]; it starts as
@@ -246,16 +187,16 @@ impl<V: Vector, T: Send> Auto<V, T> {
                 });
             }
         }
+        let values = Slots::new();
+        let inner = hosted::<V>("brute", values.owner()).expect("brute is hosted");
         Ok(Self {
-            objects: Slots::new(),
-            inner: structure_by_name::<V, u32>("brute").expect("brute is registered"),
-            map: InnerMap::default(),
+            values,
+            inner,
             migration: None,
             before: Vec::new(),
             diff_pending: false,
             events: FrameEvents::default(),
-            pairs: OnceLock::new(),
-            spare_pairs: Mutex::new(Vec::new()),
+            own_events: false,
             config,
             stats: StepStats::default(),
             status: AutoStatus {
@@ -312,131 +253,6 @@ impl<V: Vector, T: Send> Auto<V, T> {
         self.status
     }
 
-    /// Runs the structure `name` (one of
-    /// [`STRUCTURE_NAMES`](crate::STRUCTURE_NAMES) but `auto`) from now
-    /// on, built from every object at once; a switch under way is given
-    /// up. Handles, pairs and events go on unchanged: the next step's
-    /// events are the difference of its pairs from the last step's.
-    /// [`Error::Setting`] for an unknown name.
-    pub fn switch_to(&mut self, name: &str) -> Result<(), Error> {
-        let structure = inner_name(name)?;
-        self.switch_now(Choice {
-            structure,
-            reason: "switched by hand",
-        })
-    }
-
-    /// [`Auto::switch_to`] for `choice`.
-    fn switch_now(&mut self, choice: Choice) -> Result<(), Error> {
-        let mut next = structure_by_name::<V, u32>(choice.structure)
-            .expect("inner_name and choose_structure give registered names");
-        // Built aside: an error leaves the running structure as it was.
-        let inner = &self.inner;
-        let placed = self
-            .objects
-            .iter()
-            .map(|(h, o)| {
-                let aabb = inner.aabb(o.inner).expect("the running structure holds it");
-                next.insert(aabb, h.index()).map(|placed| (h, placed))
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
-        if !self.diff_pending {
-            let mut before = std::mem::take(&mut self.before);
-            before.clear();
-            before.extend_from_slice(self.pairs());
-            self.before = before;
-            self.diff_pending = true;
-        }
-        self.give_up_migration();
-        self.map.clear();
-        for (h, inner) in placed {
-            self.objects.get_mut(h)?.inner = inner;
-            self.map.insert(inner, h);
-        }
-        self.inner = next;
-        self.took_over(choice);
-        Ok(())
-    }
-
-    /// Records that `choice` runs from this step on.
-    fn took_over(&mut self, choice: Choice) {
-        self.pending = None;
-        self.status.structure = choice.structure;
-        self.status.reason = choice.reason;
-        self.status.since_step = self.status.steps;
-        self.status.switches += 1;
-        self.status.switching_to = None;
-    }
-
-    /// Drops a switch under way.
-    fn give_up_migration(&mut self) {
-        self.migration = None;
-        self.status.switching_to = None;
-    }
-
-    /// Starts building `choice` beside the running structure.
-    fn begin_migration(&mut self, choice: Choice) {
-        self.give_up_migration();
-        self.migration = Some(Migration {
-            next: structure_by_name::<V, u32>(choice.structure)
-                .expect("choose_structure gives registered names"),
-            map: InnerMap::default(),
-            handles: Vec::new(),
-            cursor: 0,
-            choice,
-        });
-        self.status.switching_to = Some(choice.structure);
-    }
-
-    /// Gives the structure being built its next share of the objects;
-    /// true once it holds them all.
-    fn advance_migration(&mut self) -> bool {
-        let Some(m) = &mut self.migration else {
-            return false;
-        };
-        let total = self.objects.capacity_index() as u32;
-        let share = total.div_ceil(self.config.switch_frames).max(1);
-        let end = m.cursor.saturating_add(share).min(total);
-        for slot in m.cursor..end {
-            let Some(h) = self.objects.handle_at(slot) else {
-                continue;
-            };
-            if m.handle(slot).is_none() {
-                let inner = self.objects.get(h).expect("a live handle").inner;
-                let aabb = self
-                    .inner
-                    .aabb(inner)
-                    .expect("the running structure holds it");
-                let next = m
-                    .next
-                    .insert(aabb, slot)
-                    .expect("every structure takes the boxes the running one took");
-                m.set_handle(slot, Some(next));
-                m.map.insert(next, h);
-            }
-        }
-        m.cursor = end;
-        end >= total
-    }
-
-    /// The step the structure being built holds every object: it steps
-    /// too (its pairs are the running one's) and runs from now on.
-    fn take_over(&mut self) {
-        let Some(mut m) = self.migration.take() else {
-            return;
-        };
-        m.next.step();
-        debug_assert_eq!(m.next.pairs().len(), self.inner.pairs().len());
-        for (slot, o) in self.objects.iter_slots_mut() {
-            o.inner = m
-                .handle(slot)
-                .expect("the new structure holds every object");
-        }
-        self.inner = m.next;
-        self.map = m.map;
-        self.took_over(m.choice);
-    }
-
     /// Before a step: every `review_every` steps (and at once when the
     /// object count changed fourfold since the last review), measure,
     /// pick, and switch once the same other pick has come `confirm` times
@@ -444,7 +260,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// axis, for the coherence.
     fn review(&mut self) {
         let steps = self.status.steps;
-        let n = self.objects.len();
+        let n = self.values.len();
         let last = self.objects_at_review.max(SMALL_SCENE);
         let jumped = n > 4 * last || (self.objects_at_review > SMALL_SCENE && 4 * n < last);
         let every = u64::from(self.config.review_every);
@@ -454,11 +270,10 @@ impl<V: Vector, T: Send> Auto<V, T> {
             self.gather_boxes();
         }
         if review {
-            let (objects, inner) = (&self.objects, &self.inner);
-            let coherence = self.profiler.coherence(|slot| {
-                let h = objects.handle_at(slot)?;
-                inner.aabb(objects.get(h)?.inner)
-            });
+            let (values, inner) = (&self.values, &self.inner);
+            let coherence = self
+                .profiler
+                .coherence(|slot| inner.aabb(values.handle_at(slot)?));
             let mut profile = self.profiler.measure(|| self.boxes.iter());
             profile.objects = n;
             profile.coherence = coherence;
@@ -480,18 +295,14 @@ impl<V: Vector, T: Send> Auto<V, T> {
     fn gather_boxes(&mut self) {
         self.boxes.clear();
         self.slots.clear();
-        let stride = self.objects.len().div_ceil(SAMPLE).max(1);
-        let capacity = self.objects.capacity_index() as u32;
+        let stride = self.values.len().div_ceil(SAMPLE).max(1);
+        let capacity = self.values.capacity_index() as u32;
         for slot in (0..capacity).step_by(stride) {
-            let Some(h) = self.objects.handle_at(slot) else {
+            let Some(h) = self.values.handle_at(slot) else {
                 continue;
             };
-            let inner = self.objects.get(h).expect("a live handle").inner;
-            self.boxes.push(
-                self.inner
-                    .aabb(inner)
-                    .expect("the running structure holds it"),
-            );
+            self.boxes
+                .push(self.inner.aabb(h).expect("the running structure holds it"));
             self.slots.push(slot);
         }
     }
@@ -514,57 +325,13 @@ impl<V: Vector, T: Send> Auto<V, T> {
         };
         if now {
             self.switch_now(choice)
-                .expect("a rebuild of valid boxes under fresh handles succeeds");
+                .expect("a rebuild of boxes the running structure took succeeds");
         } else if agreeing >= self.config.confirm {
             self.pending = None;
             self.begin_migration(choice);
         } else {
             self.pending = Some((choice.structure, agreeing));
         }
-    }
-
-    /// Maps the inner structure's events to `Auto`'s handles.
-    fn map_events(&mut self) {
-        let events = self.inner.events();
-        let map = &self.map;
-        for (from, to) in [
-            (&events.started, &mut self.events.started),
-            (&events.stopped, &mut self.events.stopped),
-        ] {
-            to.clear();
-            reserve_headroom(to, from.len());
-            to.extend(
-                from.iter()
-                    .map(|p| Pair::new(map.get(p.a()), map.get(p.b()))),
-            );
-            if !to.is_sorted() {
-                to.sort_unstable();
-            }
-        }
-    }
-
-    /// Frees the mapped pair list for reuse, after a step or a switch.
-    fn drop_mapped_pairs(&mut self) {
-        if let Some(pairs) = self.pairs.take() {
-            *self
-                .spare_pairs
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner) = pairs;
-        }
-    }
-
-    /// The error for a handle `objects` refuses.
-    #[cold]
-    fn refusal(&self, handle: Handle) -> Error {
-        self.objects
-            .check(handle)
-            .expect_err("a handle the arena refused")
-            .into()
-    }
-
-    /// `Auto`'s handle of a live inner handle.
-    fn handle_of(&self, inner: Handle) -> Handle {
-        self.map.get(inner)
     }
 }
 
@@ -574,138 +341,113 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
     }
 
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
-        // The inner structures first: an error leaves nothing behind.
-        let slot = self.objects.next_index();
-        let inner = self.inner.insert(aabb, slot)?;
-        let next = match &mut self.migration {
-            Some(m) => match m.next.insert(aabb, slot) {
-                Ok(next) => Some(next),
-                Err(e) => {
-                    self.inner.remove(inner).expect("just inserted");
-                    return Err(e);
-                }
-            },
-            None => None,
-        };
-        let object = Object { value, inner };
-        let handle = match self.objects.insert(object) {
-            Ok(h) => h,
-            Err(e) => {
-                self.inner.remove(inner).expect("just inserted");
-                if let (Some(m), Some(next)) = (&mut self.migration, next) {
-                    m.next.remove(next).expect("just inserted");
-                }
-                return Err(e.into());
-            }
-        };
-        debug_assert_eq!(handle.index(), slot);
-        self.map.insert(inner, handle);
-        if let (Some(m), Some(next)) = (&mut self.migration, next) {
-            m.map.insert(next, handle);
-            m.set_handle(slot, Some(next));
+        // The structures first, under the handle `values` will issue: an
+        // error leaves nothing behind.
+        let handle = self.values.next_handle();
+        self.inner.insert_at(handle, aabb)?;
+        if let Some(m) = &mut self.migration
+            && let Err(e) = m.next.insert_at(handle, aabb)
+        {
+            self.inner.remove(handle).expect("just inserted");
+            return Err(e);
         }
-        Ok(handle)
+        match self.values.insert(value) {
+            Ok(issued) => {
+                debug_assert_eq!(issued, handle);
+                Ok(handle)
+            }
+            Err(e) => {
+                self.inner.remove(handle).expect("just inserted");
+                if let Some(m) = &mut self.migration {
+                    m.next.remove(handle).expect("just inserted");
+                }
+                Err(e.into())
+            }
+        }
     }
 
+    #[inline]
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
-        let inner = self
-            .objects
-            .get(handle)
-            .ok_or_else(|| self.refusal(handle))?
-            .inner;
-        let Some(m) = &mut self.migration else {
-            return self.inner.update(inner, aabb);
-        };
-        let Some(next) = m.handle(handle.index()) else {
-            return self.inner.update(inner, aabb);
-        };
-        let before = self
-            .inner
-            .aabb(inner)
-            .expect("the running structure holds it");
-        self.inner.update(inner, aabb)?;
-        if let Err(e) = m.next.update(next, aabb) {
-            // Undone, so that both structures hold the same boxes.
-            self.inner
-                .update(inner, before)
-                .expect("the box it held before");
-            return Err(e);
+        match &mut self.migration {
+            Some(m) if m.next.aabb(handle).is_some() => {
+                let before = self
+                    .inner
+                    .aabb(handle)
+                    .expect("both structures hold the same objects");
+                self.inner.update(handle, aabb)?;
+                if let Err(e) = m.next.update(handle, aabb) {
+                    // Undone, so that both structures hold the same boxes.
+                    self.inner
+                        .update(handle, before)
+                        .expect("the box it held before");
+                    return Err(e);
+                }
+                Ok(())
+            }
+            _ => self.inner.update(handle, aabb),
+        }
+    }
+
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        if self.migration.is_none() {
+            return self.inner.update_many(handles, boxes);
+        }
+        check_batch_lengths(handles, boxes)?;
+        for (&handle, &aabb) in handles.iter().zip(boxes) {
+            self.update(handle, aabb)?;
         }
         Ok(())
     }
 
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
-        let object = self.objects.remove(handle)?;
-        self.inner.remove(object.inner)?;
+        self.values.check(handle)?;
+        self.inner.remove(handle)?;
         if let Some(m) = &mut self.migration
-            && let Some(next) = m.handle(handle.index())
+            && m.next.aabb(handle).is_some()
         {
-            m.set_handle(handle.index(), None);
-            m.next.remove(next)?;
+            m.next.remove(handle)?;
         }
-        Ok(object.value)
+        Ok(self.values.remove(handle)?)
     }
 
     fn step(&mut self) -> &FrameEvents {
         self.review();
         let complete = self.advance_migration();
         self.inner.step();
-        self.map.prepare();
-        self.drop_mapped_pairs();
+        let mut stats = self.inner.stats();
+        self.own_events = false;
         if self.diff_pending {
-            let mut current = std::mem::take(
-                self.spare_pairs
-                    .get_mut()
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
-            reserve_headroom(&mut current, self.inner.pairs().len());
-            map_pairs(self.inner.pairs(), &self.map, &mut current);
-            self.events.set_difference(&self.before, &current);
+            self.events.set_difference(&self.before, self.inner.pairs());
             keep_headroom(&mut self.events.started);
             keep_headroom(&mut self.events.stopped);
-            self.pairs
-                .set(current)
-                .expect("the mapped pairs were dropped above");
             self.diff_pending = false;
-        } else {
-            self.map_events();
+            self.own_events = true;
         }
-        let inner = self.inner.stats();
         if complete {
             self.take_over();
         }
-        self.map.forget_retired();
-        self.stats = StepStats {
-            objects: self.objects.len(),
-            candidates_tested: inner.candidates_tested,
-            maintenance_ops: inner.maintenance_ops,
-            pairs: inner.pairs,
-            started: self.events.started.len(),
-            stopped: self.events.stopped.len(),
-        };
+        let events = self.events();
+        stats.started = events.started.len();
+        stats.stopped = events.stopped.len();
+        self.stats = stats;
         self.status.steps += 1;
-        &self.events
+        self.events()
     }
 
     fn events(&self) -> &FrameEvents {
-        &self.events
+        if self.own_events {
+            &self.events
+        } else {
+            self.inner.events()
+        }
     }
 
     fn pairs(&self) -> &[Pair] {
         if self.diff_pending {
-            return &self.before;
+            &self.before
+        } else {
+            self.inner.pairs()
         }
-        self.pairs.get_or_init(|| {
-            let mut pairs = std::mem::take(
-                &mut *self
-                    .spare_pairs
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
-            reserve_headroom(&mut pairs, self.inner.pairs().len());
-            map_pairs(self.inner.pairs(), &self.map, &mut pairs);
-            pairs
-        })
     }
 
     fn stats(&self) -> StepStats {
@@ -713,15 +455,15 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
     }
 
     fn len(&self) -> usize {
-        self.objects.len()
+        self.values.len()
     }
 
     fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.inner.aabb(self.objects.get(handle)?.inner)
+        self.inner.aabb(handle)
     }
 
     fn value(&self, handle: Handle) -> Option<&T> {
-        self.objects.get(handle).map(|o| &o.value)
+        self.values.get(handle)
     }
 
     fn query_aabb(
@@ -729,8 +471,7 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         aabb: &Aabb<V>,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.inner
-            .query_aabb(aabb, &mut |inner| visit(self.handle_of(inner)))
+        self.inner.query_aabb(aabb, visit)
     }
 
     fn query_region(
@@ -739,7 +480,19 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         budget: QueryBudget,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> QueryStats {
-        self.inner
-            .query_region(region, budget, &mut |inner| visit(self.handle_of(inner)))
+        self.inner.query_region(region, budget, visit)
+    }
+
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_ray(ray, budget, visit)
+    }
+
+    fn snapshot(&self) -> Snapshot<V> {
+        self.inner.snapshot().renamed("auto")
     }
 }

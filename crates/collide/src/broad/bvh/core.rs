@@ -1083,3 +1083,5 @@ impl<V: Vector, T> Bvh<V, T> {
         self.view(&handle).search(region, budget, stats, visit)
     }
 }
+
+crate::broad::hosted::hosted_by_objects!(Bvh);

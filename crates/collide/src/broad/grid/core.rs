@@ -468,3 +468,5 @@ impl<V: Vector, T> Grid<V, T> {
         frozen
     }
 }
+
+crate::broad::hosted::hosted_by_objects!(Grid);

@@ -573,3 +573,5 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
         Snapshot::copied(self.frozen())
     }
 }
+
+crate::broad::hosted::hosted_by_objects!(Sap);

@@ -501,3 +501,5 @@ impl<V: Vector, T> Tree<V, T> {
         frozen
     }
 }
+
+crate::broad::hosted::hosted_by_objects!(Tree);

@@ -1,0 +1,175 @@
+//! How `Auto` changes structure: at once ([`Auto::switch_to`]) or spread
+//! over [`AutoConfig::switch_frames`](super::AutoConfig::switch_frames)
+//! steps (a [`Migration`]), without losing or repeating an event.
+
+use super::{Auto, Choice};
+use crate::broad::brute::Brute;
+use crate::broad::bvh::Bvh;
+use crate::broad::contract::BroadPhase;
+use crate::broad::grid::Grid;
+use crate::broad::hosted::Hosted;
+use crate::broad::registry::STRUCTURE_NAMES;
+use crate::broad::sap::{Sap, SapKind};
+use crate::broad::tree::Tree;
+use crate::error::Error;
+use crate::geometry::Vector;
+
+/// A switch under way: the structure being built and how far.
+pub(super) struct Migration<V: Vector> {
+    /// Holds, under `Auto`'s handles, every object of the slots below
+    /// `cursor` and every object inserted since the switch began.
+    pub(super) next: Box<dyn Hosted<V>>,
+    /// Slots below this have been offered to `next`.
+    cursor: u32,
+    choice: Choice,
+}
+
+/// A new, empty structure `name` (a registered name other than `auto`)
+/// that takes its handles from the arena `owner`.
+pub(super) fn hosted<V: Vector>(name: &str, owner: u32) -> Option<Box<dyn Hosted<V>>> {
+    let mut structure: Box<dyn Hosted<V>> = match name {
+        "brute" => Box::new(Brute::<V>::new()),
+        "sap" => Box::new(Sap::<V>::new(SapKind::AllAxes)),
+        "sap1" => Box::new(Sap::<V>::new(SapKind::OneAxis)),
+        "grid" => Box::new(Grid::<V>::dense()),
+        "hashgrid" => Box::new(Grid::<V>::hashed()),
+        "hgrid" => Box::new(Grid::<V>::hierarchical()),
+        "tree" => Box::new(Tree::<V>::tight()),
+        "loose" => Box::new(Tree::<V>::loose()),
+        "bvh" => Box::new(Bvh::<V>::new()),
+        _ => return None,
+    };
+    structure.adopt(owner);
+    Some(structure)
+}
+
+/// The registered name equal to `name`, unless it is `auto`.
+fn inner_name(name: &str) -> Result<&'static str, Error> {
+    STRUCTURE_NAMES
+        .iter()
+        .copied()
+        .find(|&n| n == name && n != "auto")
+        .ok_or(Error::Setting {
+            name: "structure",
+            value: f64::NAN,
+            expected: "one of collide::STRUCTURE_NAMES other than auto",
+        })
+}
+
+impl<V: Vector, T: Send> Auto<V, T> {
+    /// Runs the structure `name` (one of
+    /// [`STRUCTURE_NAMES`](crate::STRUCTURE_NAMES) but `auto`) from now
+    /// on, built from every object at once; a switch under way is given
+    /// up. Handles, pairs and events go on unchanged: the next step's
+    /// events are the difference of its pairs from the last step's.
+    /// [`Error::Setting`] for an unknown name.
+    pub fn switch_to(&mut self, name: &str) -> Result<(), Error> {
+        let structure = inner_name(name)?;
+        self.switch_now(Choice {
+            structure,
+            reason: "switched by hand",
+        })
+    }
+
+    /// The structure `name`, empty, under this `Auto`'s handles.
+    fn new_structure(&self, name: &str) -> Box<dyn Hosted<V>> {
+        hosted(name, self.values.owner())
+            .expect("inner_name and choose_structure give hosted structures")
+    }
+
+    /// [`Auto::switch_to`] for `choice`.
+    pub(super) fn switch_now(&mut self, choice: Choice) -> Result<(), Error> {
+        // Built aside: an error leaves the running structure as it was.
+        let mut next = self.new_structure(choice.structure);
+        for (handle, _) in self.values.iter() {
+            let aabb = self
+                .inner
+                .aabb(handle)
+                .expect("the running structure holds every object");
+            next.insert_at(handle, aabb)?;
+        }
+        if !self.diff_pending {
+            self.before.clear();
+            self.before.extend_from_slice(self.inner.pairs());
+            self.diff_pending = true;
+        }
+        self.give_up_migration();
+        self.inner = next;
+        self.took_over(choice);
+        Ok(())
+    }
+
+    /// Records that `choice` runs from this step on.
+    fn took_over(&mut self, choice: Choice) {
+        self.pending = None;
+        self.status.structure = choice.structure;
+        self.status.reason = choice.reason;
+        self.status.since_step = self.status.steps;
+        self.status.switches += 1;
+        self.status.switching_to = None;
+    }
+
+    /// Drops a switch under way.
+    pub(super) fn give_up_migration(&mut self) {
+        self.migration = None;
+        self.status.switching_to = None;
+    }
+
+    /// Starts building `choice` beside the running structure.
+    pub(super) fn begin_migration(&mut self, choice: Choice) {
+        self.give_up_migration();
+        self.migration = Some(Migration {
+            next: self.new_structure(choice.structure),
+            cursor: 0,
+            choice,
+        });
+        self.status.switching_to = Some(choice.structure);
+    }
+
+    /// Gives the structure being built its next share of the objects;
+    /// true once it holds them all.
+    pub(super) fn advance_migration(&mut self) -> bool {
+        let Some(m) = &mut self.migration else {
+            return false;
+        };
+        let total = self.values.capacity_index() as u32;
+        let share = total.div_ceil(self.config.switch_frames).max(1);
+        let end = m.cursor.saturating_add(share).min(total);
+        for slot in m.cursor..end {
+            let Some(handle) = self.values.handle_at(slot) else {
+                continue;
+            };
+            if m.next.aabb(handle).is_none() {
+                let aabb = self
+                    .inner
+                    .aabb(handle)
+                    .expect("the running structure holds every object");
+                m.next
+                    .insert_at(handle, aabb)
+                    .expect("every structure takes the boxes the running one took");
+            }
+        }
+        m.cursor = end;
+        end >= total
+    }
+
+    /// The step the structure being built holds every object, after the
+    /// running one stepped: it steps too (its pairs are the running one's,
+    /// all reported as started, which nobody sees), and runs from now on.
+    /// The step's events stay the old structure's.
+    pub(super) fn take_over(&mut self) {
+        let Some(mut m) = self.migration.take() else {
+            return;
+        };
+        m.next.step();
+        debug_assert_eq!(m.next.pairs(), self.inner.pairs());
+        if !self.own_events {
+            let events = self.inner.events();
+            self.events.started.clone_from(&events.started);
+            self.events.stopped.clone_from(&events.stopped);
+            self.own_events = true;
+        }
+        self.inner = m.next;
+        self.took_over(m.choice);
+    }
+}

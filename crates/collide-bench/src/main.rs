@@ -37,7 +37,8 @@ struct Args {
     /// Dimensions (2, 3); repeatable or comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [2, 3], value_parser = clap::value_parser!(u32).range(2..=3))]
     dim: Vec<u32>,
-    /// Scene kinds (uniform, flat, clustered, large).
+    /// Scene kinds (uniform, flat, clustered, large, and those that change
+    /// character: flattening, hotspot, walls, speeding).
     #[arg(long, value_delimiter = ',', default_values_t = [SceneKind::Uniform, SceneKind::Flat])]
     scene: Vec<SceneKind>,
     /// Motions (slow, fast, teleport, churn, resting).
@@ -842,6 +843,15 @@ fn run(args: Args) -> ExitCode {
          least peak memory (times are means per frame over frames 1 on):\n",
     );
     doc.line(&report::targets(&all, args.threads));
+    let auto = report::auto_target(&all);
+    if !auto.is_empty() {
+        doc.line("## Issue 10's target\n");
+        doc.line(
+            "`auto` (which measures the scene and runs the structure it picks) against the \
+             fastest of our other structures in each case, means per frame over frames 1 on:\n",
+        );
+        doc.line(&auto);
+    }
 
     if let Some(path) = &args.csv {
         if let Err(e) = std::fs::write(path, csv(&all)) {

@@ -190,6 +190,62 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
     out
 }
 
+/// Issue 10's target: `auto` within this multiple of the fastest other
+/// structure of ours, mean per frame.
+const AUTO_LIMIT: f64 = 1.15;
+
+/// One line per case that ran `auto`: its mean per frame beside the
+/// fastest other structure of ours, and whether issue 10's target is met,
+/// then how many were. Empty when no case ran `auto`.
+pub(crate) fn auto_target(rows: &[Row]) -> String {
+    let case_of = |r: &Row| (r.dim, r.scene, r.motion, r.n);
+    let mut out = String::new();
+    let mut met_count = (0, 0);
+    let mut seen = Vec::new();
+    for auto in rows.iter().filter(|r| r.structure == "auto") {
+        let case = case_of(auto);
+        if seen.contains(&case) {
+            continue;
+        }
+        seen.push(case);
+        let Some(best) = rows
+            .iter()
+            .filter(|r| case_of(r) == case && r.ours && r.structure != "auto")
+            .min_by(|a, b| a.mean_us.total_cmp(&b.mean_us))
+        else {
+            continue;
+        };
+        if out.is_empty() {
+            let _ = writeln!(
+                out,
+                "| case | fastest other of ours | us/frame | auto us/frame | auto / fastest | p99 auto / fastest | within {AUTO_LIMIT}× |"
+            );
+            let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|");
+        }
+        let ratio = auto.mean_us / best.mean_us;
+        let ok = ratio <= AUTO_LIMIT;
+        met_count = (met_count.0 + usize::from(ok), met_count.1 + 1);
+        let (dim, scene, motion, n) = case;
+        let _ = writeln!(
+            out,
+            "| {dim}D {scene} {motion} {n} | {} | {:.1} | {:.1} | {ratio:.2} | {:.2} | {} |",
+            best.structure,
+            best.mean_us,
+            auto.mean_us,
+            auto.p99_us / best.p99_us.max(1e-9),
+            met(ok),
+        );
+    }
+    if !out.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n`auto` within {AUTO_LIMIT} times the fastest other structure of ours: {} of {} cases.",
+            met_count.0, met_count.1
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +271,50 @@ mod tests {
         let error = splice(&path, "three", "x").unwrap_err();
         assert!(error.contains("no section `three`"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn row(scene: SceneKind, structure: &str, ours: bool, mean_us: f64) -> Row {
+        Row {
+            dim: 2,
+            scene,
+            motion: Motion::Slow,
+            n: 100,
+            frames: 2,
+            structure: structure.to_owned(),
+            ours,
+            reference: false,
+            build_us: 0.0,
+            mean_us,
+            p99_us: mean_us,
+            floor_multiple: 1.0,
+            peak_bytes: 0,
+            pairs_last: 0,
+            frames_disagreeing: 0,
+            filtered: 0,
+            first_disagreement: None,
+        }
+    }
+
+    #[test]
+    fn auto_is_compared_with_the_fastest_other_of_ours_not_with_peers() {
+        let rows = [
+            row(SceneKind::Uniform, "grid", true, 100.0),
+            row(SceneKind::Uniform, "sap1", true, 90.0),
+            row(SceneKind::Uniform, "broccoli", false, 10.0),
+            row(SceneKind::Uniform, "auto", true, 103.0),
+            row(SceneKind::Flat, "grid", true, 100.0),
+            row(SceneKind::Flat, "auto", true, 120.0),
+        ];
+        let table = auto_target(&rows);
+        assert!(
+            table.contains("| 2D uniform slow 100 | sap1 | 90.0 | 103.0 | 1.14 |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| 2D flat slow 100 | grid | 100.0 | 120.0 | 1.20 |"),
+            "{table}"
+        );
+        assert!(table.contains("1 of 2 cases"), "{table}");
+        assert!(auto_target(&rows[..3]).is_empty());
     }
 }

@@ -103,6 +103,10 @@ fn advise_frames<V: Vector>(
     writeln!(out).map_err(io)?;
     write!(out, "{}", profile_table(&profiles).render()).map_err(io)?;
     writeln!(out).map_err(io)?;
+    if let Some(auto) = reports.iter().find(|r| !r.auto_runs.is_empty()) {
+        write!(out, "{}", crate::replay::auto_timeline(auto)).map_err(io)?;
+        writeln!(out).map_err(io)?;
+    }
     let paragraph = advice(&reports, &profiles);
     writeln!(out, "{}", wrap(&paragraph, 78)).map_err(io)?;
     let scene = SceneResult {
@@ -215,6 +219,7 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
         "spanning %",
         "coherence",
         "clustering",
+        "density",
         "auto's table picks",
     ]);
     for (frame, p) in profiles {
@@ -226,6 +231,7 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
             format!("{:.1}", p.spanning_share * 100.0),
             format!("{:.3}", p.coherence),
             format!("{:.1}", p.clustering),
+            format!("{:.3}", p.density),
             choose_structure(p).structure.to_string(),
         ]);
     }

@@ -2,7 +2,7 @@
 //! shared engine of `collide replay` and `collide demo`.
 
 use collide::scene::{IdEvent, Record, RunError, Runner};
-use collide::{Aabb, BroadPhase, Vector, Verified, structure_by_name};
+use collide::{Aabb, Auto, BroadPhase, Vector, Verified, structure_by_name};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -40,6 +40,19 @@ pub struct RunReport {
     pub peak_heap_bytes: usize,
     /// The first divergence from brute force, when verified.
     pub divergence: Option<String>,
+    /// For `auto` (not verified): each structure it ran, from which step
+    /// and why, in order.
+    pub auto_runs: Vec<AutoRun>,
+    /// For `auto`: how many times it rebuilt the running grid.
+    pub auto_rebuilds: u64,
+}
+
+/// A structure `auto` ran: from which step and why ([`collide::AutoStatus`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutoRun {
+    pub structure: &'static str,
+    pub since_step: u64,
+    pub reason: &'static str,
 }
 
 impl RunReport {
@@ -115,6 +128,24 @@ pub fn run_structure<V: Vector>(
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,
 ) -> Result<RunReport, RunError> {
+    if name == "auto" && !options.verify {
+        let mut world = Auto::<V, u64>::new();
+        let mut runs: Vec<AutoRun> = Vec::new();
+        let mut report = run_observed(&mut world, frames, options, |auto| {
+            let status = auto.status();
+            // A rebuild keeps the name: only switches are listed.
+            if runs.last().map(|r| r.structure) != Some(status.structure) {
+                runs.push(AutoRun {
+                    structure: status.structure,
+                    since_step: status.since_step,
+                    reason: status.reason,
+                });
+            }
+        })?;
+        report.auto_runs = runs;
+        report.auto_rebuilds = world.status().rebuilds;
+        return Ok(report);
+    }
     let world = structure_by_name::<V, u64>(name).unwrap_or_else(|| {
         panic!("structure `{name}` is listed in STRUCTURE_NAMES but cannot be built")
     });
@@ -134,6 +165,17 @@ pub fn run<V: Vector>(
     world: &mut (impl BroadPhase<V, u64> + ?Sized),
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,
+) -> Result<RunReport, RunError> {
+    run_observed(world, frames, options, |_| {})
+}
+
+/// [`run`], calling `after_step` with the world after each step (outside
+/// the timing).
+pub fn run_observed<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
+    world: &mut W,
+    frames: &[Vec<Record<V>>],
+    options: RunOptions<'_>,
+    mut after_step: impl FnMut(&W),
 ) -> Result<RunReport, RunError> {
     let mut runner = Runner::new();
     let mut report = RunReport {
@@ -159,6 +201,7 @@ pub fn run<V: Vector>(
         report
             .frame_micros
             .push((done - frame_start).as_secs_f64() * 1e6);
+        after_step(world);
         runner.collect_events(world, &mut events);
         report.event_digests.push(digest(&events));
         let stats = world.stats();

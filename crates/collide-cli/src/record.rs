@@ -11,7 +11,8 @@ use std::path::PathBuf;
 /// Arguments of `collide record`.
 #[derive(Args, Debug, Clone)]
 pub struct RecordArgs {
-    /// The scene: uniform, flat, clustered or large.
+    /// The scene: uniform, flat, clustered or large, or one that changes
+    /// character as it runs: flattening, hotspot, walls or speeding.
     pub scene: SceneKind,
     /// Number of objects.
     #[arg(long, default_value_t = 1000, value_parser = parse_count)]

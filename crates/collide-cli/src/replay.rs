@@ -128,10 +128,43 @@ fn replay_frames<V: Vector>(
         )
         .map_err(io)?;
     }
+    for r in reports.iter().filter(|r| !r.auto_runs.is_empty()) {
+        write!(summary, "{}", auto_timeline(r)).map_err(io)?;
+    }
     if compare {
         check_agreement(&reports, summary)?;
     }
     Ok(())
+}
+
+/// What `auto` ran over a replay: each structure from the step it took
+/// over and why, and the rebuilds of a grid whose cells no longer fitted.
+pub(crate) fn auto_timeline(report: &RunReport) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::from(
+        "auto ran:
+",
+    );
+    for run in &report.auto_runs {
+        let _ = writeln!(
+            text,
+            "  {} from step {}: {}",
+            run.structure, run.since_step, run.reason
+        );
+    }
+    let _ = writeln!(
+        text,
+        "  {} switch{}, {} rebuild{} of a grid whose cells no longer fitted the density",
+        report.auto_runs.len().saturating_sub(1),
+        if report.auto_runs.len() == 2 {
+            ""
+        } else {
+            "es"
+        },
+        report.auto_rebuilds,
+        if report.auto_rebuilds == 1 { "" } else { "s" },
+    );
+    text
 }
 
 /// The per-structure statistics table of `--stats` and `--structure all`.

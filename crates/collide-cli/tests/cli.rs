@@ -709,3 +709,29 @@ fn advise_on_a_bad_trace_exits_with_status_2() {
         "the trace has no frames",
     );
 }
+
+#[test]
+fn replaying_through_auto_says_what_it_ran_from_which_step_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("flat.trace");
+    let out = collide(&[
+        "record",
+        "flat",
+        "--n",
+        "500",
+        "--frames",
+        "5",
+        "-o",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = collide(&["replay", trace.to_str().unwrap(), "--structure", "auto"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("auto ran:"), "{stdout}");
+    assert!(
+        stdout.contains("sap1 from step 0: a flat scene"),
+        "a flat scene of 500 objects sweeps from the first step:\n{stdout}"
+    );
+    assert!(stdout.contains("0 switches, 0 rebuilds"), "{stdout}");
+}

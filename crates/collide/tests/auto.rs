@@ -1,7 +1,8 @@
 //! `auto` (issue 10): the structure it runs changes, the events do not.
 //! Every frame's events and pairs equal brute force's across switches made
-//! by hand (to every structure, every few frames) and by its own reviews
-//! on a scene that changes character.
+//! by hand (to every structure, every few frames), by its own reviews on a
+//! scene that changes character, and by the rebuilds of a grid whose cells
+//! no longer fit.
 
 use collide::scene::{
     IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
@@ -344,8 +345,8 @@ fn the_decision_table() {
     assert_eq!(pick(p(5_000, 1.0, 1.5, 0.0)), "grid");
     assert_eq!(pick(p(1_000, 500.0, 1.5, 0.0)), "sap1");
     assert_eq!(pick(p(50_000, 500.0, 1.5, 0.0)), "grid");
-    assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), "sap1");
-    assert_eq!(pick(p3(50_000, 500.0, 1.5, 0.0)), "grid");
+    assert_eq!(pick(p3(2_000, 500.0, 1.5, 0.0)), "sap1");
+    assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), "grid");
     assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), "sap1");
     assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), "grid");
     assert_eq!(pick(p(5_000, 1.0, 40.0, 0.0)), "hgrid");
@@ -370,4 +371,124 @@ fn bad_settings_and_names_are_errors() {
     assert_eq!(auto.current(), "brute");
     auto.remove(h).unwrap();
     assert!(auto.remove(h).is_err());
+}
+
+/// A 2D lattice of `n` boxes 2 wide, 10 apart, scaled by `scale(frame)`
+/// about the origin and moved by `shift(frame)` along x, each box wobbling
+/// a little every frame.
+fn lattice_scene(
+    n: usize,
+    frames: usize,
+    scale: impl Fn(f32) -> f32,
+    shift: impl Fn(f32) -> f32,
+) -> Vec<Vec<Record<Vec2>>> {
+    let side = (n as f32).sqrt().ceil() as usize;
+    (0..frames)
+        .map(|f| {
+            let t = f as f32 / (frames - 1) as f32;
+            (0..n)
+                .map(|i| {
+                    let (col, row) = ((i % side) as f32, (i / side) as f32);
+                    let wobble = ((i * 7 + f * 3) % 11) as f32 * 0.05;
+                    let x = col * 10.0 * scale(t) + shift(t) + wobble;
+                    let y = row * 10.0 * scale(t) + wobble;
+                    Record::Upsert {
+                        id: i as u64,
+                        aabb: Aabb::new(Vec2::new(x, y), Vec2::new(x + 2.0, y + 2.0)).unwrap(),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs `frames` through `auto` reviewing every `review_every` steps,
+/// beside brute force; the structures it ran (by name, in order) and its
+/// status.
+fn reviewed_run(
+    frames: &[Vec<Record<Vec2>>],
+    review_every: u32,
+    what: &str,
+) -> (Vec<String>, collide::AutoStatus) {
+    let config = AutoConfig {
+        review_every,
+        confirm: 2,
+        switch_frames: 3,
+    };
+    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
+    let mut seen: Vec<String> = Vec::new();
+    beside_brute(
+        &mut auto,
+        frames,
+        |_, auto| {
+            if seen.last().map(String::as_str) != Some(auto.current()) {
+                seen.push(auto.current().to_string());
+            }
+        },
+        what,
+    );
+    (seen, auto.status())
+}
+
+#[test]
+fn a_grid_whose_scene_crowds_is_rebuilt_with_cells_that_fit_losing_nothing() {
+    // A 3D hotspot forming and dissolving: the grid runs throughout, its
+    // cells chosen for the even spread, then rebuilt for the crowd.
+    let config = AutoConfig {
+        review_every: 10,
+        confirm: 2,
+        switch_frames: 3,
+    };
+    let mut auto = Auto::<Vec3, u64>::with_config(config).unwrap();
+    let frames = scene_frames::<Vec3>(
+        SceneKind::Hotspot,
+        Motion::Slow,
+        3_000,
+        (4 * PHASE_FRAMES) as usize,
+    );
+    let mut ran: Vec<String> = Vec::new();
+    beside_brute(
+        &mut auto,
+        &frames,
+        |_, auto| {
+            if ran.last().map(String::as_str) != Some(auto.current()) {
+                ran.push(auto.current().to_string());
+            }
+        },
+        "3D hotspot",
+    );
+    let status = auto.status();
+    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert!(status.rebuilds >= 1, "{status:?}");
+    assert_eq!(status.switches, 1, "{status:?}");
+}
+
+#[test]
+fn a_dense_grid_whose_objects_leave_its_bounds_is_rebuilt_losing_nothing() {
+    // The same density throughout, the whole lattice moving twice its
+    // width along x: out of the bounds the dense grid took at first.
+    let frames = lattice_scene(900, 60, |_| 1.0, |t| 600.0 * t);
+    let (ran, status) = reviewed_run(&frames, 5, "moving away");
+    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert!(status.rebuilds >= 1, "{status:?}");
+}
+
+#[test]
+fn a_steady_scene_is_never_rebuilt() {
+    let frames = lattice_scene(900, 60, |_| 1.0, |_| 0.0);
+    let (ran, status) = reviewed_run(&frames, 5, "steady");
+    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert_eq!((status.switches, status.rebuilds), (1, 0), "{status:?}");
+}
+
+#[test]
+fn a_sudden_change_in_the_work_calls_a_review_before_its_time() {
+    // Steady, then squeezed to a tenth within four frames: the grid's
+    // candidate tests jump, and a review comes (and rebuilds the grid)
+    // long before the scheduled one.
+    let squeeze = |t: f32| 1.0 - 0.9 * ((t - 0.5) * 15.0).clamp(0.0, 1.0);
+    let frames = lattice_scene(900, 60, squeeze, |_| 0.0);
+    let (ran, status) = reviewed_run(&frames, 1_000, "squeezed at once");
+    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert!(status.rebuilds >= 1, "{status:?}");
 }

@@ -25,6 +25,17 @@ impl<T> HostedArena for Slots<T> {
     }
 }
 
+/// What a one-level grid runs with ([`Hosted::one_level_cells`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OneLevelCells<V: Vector> {
+    /// The cell edge length, in world units.
+    pub(crate) cell_size: f32,
+    /// The region a dense grid's cells cover; `None` for a hashed grid.
+    pub(crate) bounds: Option<Aabb<V>>,
+    /// Objects in the overflow list.
+    pub(crate) overflow: usize,
+}
+
 /// A structure that can hold its objects under handles another arena
 /// issued: after [`Hosted::adopt`], [`Hosted::insert_at`] puts each object
 /// under the handle it is given, and every other call takes those handles.
@@ -36,6 +47,13 @@ pub(crate) trait Hosted<V: Vector>: BroadPhase<V, ()> + Send {
     /// empty and fresh.
     fn adopt(&mut self, owner: u32) {
         self.arena().adopt(owner);
+    }
+
+    /// For a one-level grid (`grid`, `hashgrid`) that has chosen its
+    /// cells: their size and bounds, and the objects in its overflow list.
+    /// `None` for every other structure.
+    fn one_level_cells(&self) -> Option<OneLevelCells<V>> {
+        None
     }
 
     /// Inserts `aabb` under `handle`, which the adopted owner issued and

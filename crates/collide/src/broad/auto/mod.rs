@@ -11,7 +11,19 @@
 //! motion, clustering) and picks a structure with [`choose_structure`], the
 //! decision table of seed 000 as a function. It switches once the same
 //! other pick has come up [`AutoConfig::confirm`] reviews in a row
-//! (hysteresis, so a scene on the edge of a rule does not flap).
+//! (hysteresis, so a scene on the edge of a rule does not flap). A review
+//! comes early when the running structure's candidate tests in a step
+//! change fourfold (a scene squeezed flat within a few frames shows there
+//! first).
+//!
+//! A dense or hashed grid chooses its cell size once, for the density of
+//! its first step. When the density ([`SceneProfile::density`]) has
+//! changed twofold since and the grid's own cost model predicts its cells
+//! to cost 1.25 times those it would choose now (a hotspot forming, a
+//! cluster dispersing), or when an eighth of the objects have left a
+//! dense grid's bounds, `Auto` rebuilds it with the new cells (a dense
+//! one over its old bounds and the objects'), as it would switch
+//! ([`AutoStatus::rebuilds`]).
 //!
 //! A switch loses nothing (seed 002): the new structure is built beside
 //! the running one, a share of the objects each step over
@@ -28,16 +40,19 @@
 //! game whose levels differ) or changes character while it runs. Cost:
 //! the inner structure's, plus a virtual call per operation; per review
 //! a sample of at most 1,024 boxes measured (and sorted along one axis the
-//! step before); during a switch, the second structure's inserts and a
-//! doubled move for every object it holds.
+//! step before), and when the density has changed twofold a grid's cell
+//! size worked out on the same sample; during a switch or a rebuild, the second
+//! structure's inserts and a doubled move for every object it holds.
 
 mod profile;
+mod regrid;
 mod switch;
 
 pub use profile::{Choice, SceneProfile, choose_structure};
 
 use super::contract::{BroadPhase, StepStats, check_batch_lengths};
 use super::events::{FrameEvents, Pair};
+use super::grid::{CellSizeScratch, GridConfig};
 use super::headroom::keep_headroom;
 use super::hosted::Hosted;
 use super::query::{QueryBudget, QueryStats, RayHit};
@@ -46,6 +61,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
 use profile::{Profiler, SMALL_SCENE};
+use regrid::{BuiltFor, Work};
 use std::ops::ControlFlow;
 use switch::{Migration, hosted};
 
@@ -53,7 +69,8 @@ use switch::{Migration, hosted};
 /// [`AutoConfig::default`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AutoConfig {
-    /// Steps between reviews, `>= 1`.
+    /// Steps between scheduled reviews, `>= 1` (a review also comes
+    /// early when the running structure's work changes fourfold).
     pub review_every: u32,
     /// Reviews in a row that must pick the same other structure before
     /// `Auto` switches to it, `>= 1`.
@@ -67,11 +84,11 @@ pub struct AutoConfig {
 }
 
 impl Default for AutoConfig {
-    /// A review every 30 steps; a switch after 2 agreeing reviews, built
-    /// over 4 steps.
+    /// A review every 15 steps (a quarter of a second at 60 steps a
+    /// second); a switch after 2 agreeing reviews, built over 4 steps.
     fn default() -> Self {
         Self {
-            review_every: 30,
+            review_every: 15,
             confirm: 2,
             switch_frames: 4,
         }
@@ -91,6 +108,9 @@ pub struct AutoStatus {
     pub switching_to: Option<&'static str>,
     /// Switches so far.
     pub switches: u64,
+    /// Rebuilds of the running grid so far, whose cells no longer fitted
+    /// the scene (its density had changed).
+    pub rebuilds: u64,
     /// Steps taken so far.
     pub steps: u64,
     /// What the last review measured.
@@ -141,9 +161,17 @@ pub struct Auto<V: Vector, T = ()> {
     pending: Option<(&'static str, u32)>,
     objects_at_review: usize,
     profiler: Profiler,
-    /// Scratch for reviews: the boxes and their slots.
+    /// What the running grid was built with, to tell when its cells no
+    /// longer fit.
+    built_for: BuiltFor,
+    /// The running structure's candidate tests, watched for a change that
+    /// calls a review early.
+    work: Work,
+    /// Scratch for reviews: the boxes and their slots, and for working
+    /// out a grid's cell size.
     boxes: Vec<Aabb<V>>,
     slots: Vec<u32>,
+    cell_scratch: CellSizeScratch,
 }
 
 impl<V: Vector, T: Send> Default for Auto<V, T> {
@@ -188,7 +216,8 @@ impl<V: Vector, T: Send> Auto<V, T> {
             }
         }
         let values = Slots::new();
-        let inner = hosted::<V>("brute", values.owner()).expect("brute is hosted");
+        let inner =
+            hosted::<V>("brute", values.owner(), GridConfig::default()).expect("brute is hosted");
         Ok(Self {
             values,
             inner,
@@ -205,14 +234,18 @@ impl<V: Vector, T: Send> Auto<V, T> {
                 reason: "nothing measured yet",
                 switching_to: None,
                 switches: 0,
+                rebuilds: 0,
                 steps: 0,
                 profile: SceneProfile::default(),
             },
             pending: None,
             objects_at_review: 0,
             profiler: Profiler::default(),
+            built_for: BuiltFor::default(),
+            work: Work::default(),
             boxes: Vec::new(),
             slots: Vec::new(),
+            cell_scratch: CellSizeScratch::default(),
         })
     }
 
@@ -264,22 +297,33 @@ impl<V: Vector, T: Send> Auto<V, T> {
         let last = self.objects_at_review.max(SMALL_SCENE);
         let jumped = n > 4 * last || (self.objects_at_review > SMALL_SCENE && 4 * n < last);
         let every = u64::from(self.config.review_every);
-        let review = steps.is_multiple_of(every) || jumped;
+        let review = steps.is_multiple_of(every) || jumped || self.work.changed;
         let keep = (steps + 1).is_multiple_of(every);
         if review || keep {
             self.gather_boxes();
         }
         if review {
             let (values, inner) = (&self.values, &self.inner);
+            // An early review has no order kept: the last coherence.
             let coherence = self
                 .profiler
-                .coherence(|slot| inner.aabb(values.handle_at(slot)?));
+                .coherence(|slot| inner.aabb(values.handle_at(slot)?))
+                .unwrap_or(self.status.profile.coherence);
             let mut profile = self.profiler.measure(|| self.boxes.iter());
+            // The sample's summed volume stands for all the objects'.
+            profile.density *= n as f32 / profile.objects.max(1) as f32;
             profile.objects = n;
             profile.coherence = coherence;
             self.status.profile = profile;
             self.objects_at_review = n;
-            self.decide(choose_structure(&profile), steps == 0 || jumped);
+            self.work = Work::from(self.inner.stats().candidates_tested);
+            let choice = choose_structure(&profile);
+            let regrid = if choice.structure == self.status.structure {
+                self.cells_out_of_date(&profile)
+            } else {
+                None
+            };
+            self.decide(choice, regrid, steps == 0 || jumped);
         }
         if keep {
             self.profiler.keep_order(
@@ -293,30 +337,40 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// the objects, every k-th slot for at most [`SAMPLE`] of them, into
     /// the review's scratch: a review costs the same whatever the count.
     fn gather_boxes(&mut self) {
-        self.boxes.clear();
-        self.slots.clear();
-        let stride = self.values.len().div_ceil(SAMPLE).max(1);
-        let capacity = self.values.capacity_index() as u32;
-        for slot in (0..capacity).step_by(stride) {
-            let Some(h) = self.values.handle_at(slot) else {
-                continue;
-            };
-            self.boxes
-                .push(self.inner.aabb(h).expect("the running structure holds it"));
-            self.slots.push(slot);
-        }
+        let (boxes, slots) = (&mut self.boxes, &mut self.slots);
+        boxes.clear();
+        slots.clear();
+        sample_boxes(&self.values, self.inner.as_ref(), SAMPLE, |slot, b| {
+            boxes.push(b);
+            slots.push(slot);
+        });
     }
 
-    /// Acts on a review's pick: nothing when it is running, or being built;
-    /// at once when `now`; otherwise once `confirm` reviews agree.
-    fn decide(&mut self, choice: Choice, now: bool) {
+    /// Acts on a review's pick: nothing when it is being built (or the
+    /// running structure is being rebuilt); when it is running, nothing
+    /// but a rebuild of the running grid with the settings `regrid`, if
+    /// given, begun at once; a switch at once when `now`; otherwise once
+    /// `confirm` reviews agree.
+    fn decide(&mut self, choice: Choice, regrid: Option<GridConfig<V>>, now: bool) {
+        if self.status.switching_to == Some(choice.structure) {
+            return;
+        }
         if choice.structure == self.status.structure {
             self.status.reason = choice.reason;
             self.pending = None;
             self.give_up_migration();
-            return;
-        }
-        if self.status.switching_to == Some(choice.structure) {
+            if let Some(grid) = regrid {
+                let choice = Choice {
+                    reason: regrid::REGRID_REASON,
+                    ..choice
+                };
+                if now {
+                    self.switch_now(choice, grid)
+                        .expect("a rebuild of boxes the running structure took succeeds");
+                } else {
+                    self.begin_migration(choice, grid);
+                }
+            }
             return;
         }
         let agreeing = match self.pending {
@@ -324,13 +378,30 @@ impl<V: Vector, T: Send> Auto<V, T> {
             _ => 1,
         };
         if now {
-            self.switch_now(choice)
+            self.switch_now(choice, GridConfig::default())
                 .expect("a rebuild of boxes the running structure took succeeds");
         } else if agreeing >= self.config.confirm {
             self.pending = None;
-            self.begin_migration(choice);
+            self.begin_migration(choice, GridConfig::default());
         } else {
             self.pending = Some((choice.structure, agreeing));
+        }
+    }
+}
+
+/// Calls `visit` with the slot and box (from `inner`) of every k-th
+/// object of `values`, for at most about `limit` of them.
+fn sample_boxes<V: Vector, T>(
+    values: &Slots<T>,
+    inner: &dyn Hosted<V>,
+    limit: usize,
+    mut visit: impl FnMut(u32, Aabb<V>),
+) {
+    let stride = values.len().div_ceil(limit).max(1);
+    let capacity = values.capacity_index() as u32;
+    for slot in (0..capacity).step_by(stride) {
+        if let Some(h) = values.handle_at(slot) {
+            visit(slot, inner.aabb(h).expect("the running structure holds it"));
         }
     }
 }
@@ -415,6 +486,7 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         let complete = self.advance_migration();
         self.inner.step();
         let mut stats = self.inner.stats();
+        self.work.watch(stats.candidates_tested, self.values.len());
         self.own_events = false;
         if self.diff_pending {
             self.events.set_difference(&self.before, self.inner.pairs());

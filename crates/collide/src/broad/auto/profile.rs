@@ -38,6 +38,11 @@ pub struct SceneProfile {
     /// bounds, over the same for centres spread uniformly (about 1 for a
     /// uniform scene; 5 and more when most objects sit in hotspots).
     pub clustering: f32,
+    /// About how many boxes cover a point where the objects are: the
+    /// boxes' summed volume (area in 2D) over the volume of their bounds,
+    /// times `clustering` (0 for points; above 1 where they must overlap).
+    /// A grid's best cell size follows it.
+    pub density: f32,
 }
 
 impl Default for SceneProfile {
@@ -52,6 +57,7 @@ impl Default for SceneProfile {
             spanning_share: 0.0,
             coherence: 1.0,
             clustering: 1.0,
+            density: 0.0,
         }
     }
 }
@@ -61,7 +67,7 @@ impl fmt::Display for SceneProfile {
         write!(
             f,
             "{} objects in {}D, flatness {:.1} (sweep axis {}), size spread {:.1}, \
-             {:.1}% spanning, coherence {:.3}, clustering {:.1}",
+             {:.1}% spanning, coherence {:.3}, clustering {:.1}, density {:.2}",
             self.objects,
             self.dim,
             self.flatness,
@@ -69,7 +75,8 @@ impl fmt::Display for SceneProfile {
             self.size_spread,
             self.spanning_share * 100.0,
             self.coherence,
-            self.clustering
+            self.clustering,
+            self.density
         )
     }
 }
@@ -115,7 +122,9 @@ impl SceneProfile {
         let mut profile = profiler.measure(|| after.iter());
         let axis = profile.sweep_axis;
         profiler.keep_order(before.iter().enumerate().map(|(i, b)| (i as u32, b)), axis);
-        profile.coherence = profiler.coherence(|i| after.get(i as usize).copied());
+        profile.coherence = profiler
+            .coherence(|i| after.get(i as usize).copied())
+            .unwrap_or(1.0);
         profile
     }
 }
@@ -144,12 +153,12 @@ const SPREAD_SIZES: f32 = 16.0;
 /// prune along it, up to a count.
 const FLAT_SCENE: f32 = 100.0;
 /// Flat scenes up to this many objects sweep, in 2D and in 3D; above it
-/// the grid's cells along the band are as fast or faster (BENCHMARKS.md:
-/// in 2D `sap1` is fastest on `flat` at 1,000 objects and 1.1 to 1.25
-/// times `grid` at 10,000; in 3D fastest or within 11% at 10,000 and 1.2
-/// to 1.4 times `grid` at 100,000).
-const FLAT_SWEEP_MAX_2D: usize = 3_000;
-const FLAT_SWEEP_MAX_3D: usize = 30_000;
+/// a grid's cells, chosen for the band (and chosen again by `Auto` when
+/// the scene turns flat), are as fast or faster (BENCHMARKS.md, "auto":
+/// at 10,000 objects `sap1` is 1.1 to 1.25 times `grid` on 2D `flat`,
+/// and 1.04 times to 1.2 times it on 3D `flat` but with fast motion; in
+/// 2D `sap1` is the fastest at 1,000).
+const FLAT_SWEEP_MAX: usize = 3_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;
 
@@ -164,8 +173,7 @@ const SPANNING_2D: f32 = 0.005;
 ///    axis holds a long box as one interval where a grid registers it in
 ///    every cell it covers;
 /// 4. centres 100 times more spread (in variance) on one axis than
-///    another, up to 3,000 objects in 2D and 30,000 in 3D: one-axis sweep
-///    and prune;
+///    another, up to 3,000 objects: one-axis sweep and prune;
 /// 5. otherwise the dense grid.
 ///
 /// ```
@@ -192,14 +200,7 @@ pub fn choose_structure(profile: &SceneProfile) -> Choice {
             "sap1",
             "objects spanning the world: a sorted axis holds each as one interval",
         )
-    } else if profile.flatness >= FLAT_SCENE
-        && profile.objects
-            <= if profile.dim == 2 {
-                FLAT_SWEEP_MAX_2D
-            } else {
-                FLAT_SWEEP_MAX_3D
-            }
-    {
+    } else if profile.flatness >= FLAT_SCENE && profile.objects <= FLAT_SWEEP_MAX {
         (
             "sap1",
             "a flat scene: one sorted axis along the band separates them",
@@ -247,6 +248,7 @@ impl Profiler {
         boxes: impl Fn() -> I,
     ) -> SceneProfile {
         let mut count = 0usize;
+        let mut volume = 0f64;
         let (mut sum, mut sum_sq) = ([0f64; 3], [0f64; 3]);
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         let (mut box_lo, mut box_hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
@@ -254,6 +256,7 @@ impl Profiler {
         for b in boxes() {
             count += 1;
             let mut largest = 0f32;
+            let mut box_volume = 1f64;
             for a in 0..V::DIM {
                 let (min, max) = (f64::from(b.min().axis(a)), f64::from(b.max().axis(a)));
                 let c = (min + max) * 0.5;
@@ -264,7 +267,9 @@ impl Profiler {
                 box_lo[a] = box_lo[a].min(min);
                 box_hi[a] = box_hi[a].max(max);
                 largest = largest.max((max - min) as f32);
+                box_volume *= max - min;
             }
+            volume += box_volume;
             self.extents.push(largest);
         }
         if count == 0 {
@@ -329,6 +334,12 @@ impl Profiler {
         } else {
             (crowding * cells as f64 / (n * (n - 1.0))) as f32
         };
+        let bounds_volume: f64 = (0..V::DIM).map(|a| box_hi[a] - box_lo[a]).product();
+        let cover = if bounds_volume > 0.0 && bounds_volume.is_finite() && volume.is_finite() {
+            volume / bounds_volume
+        } else {
+            0.0
+        };
         SceneProfile {
             objects: count,
             dim: V::DIM,
@@ -338,6 +349,7 @@ impl Profiler {
             spanning_share: (spanning as f64 / n) as f32,
             coherence: 1.0,
             clustering,
+            density: (cover * f64::from(clustering)) as f32,
         }
     }
 
@@ -382,9 +394,16 @@ impl Profiler {
     }
 
     /// The share of neighbours in the kept order still in order now
-    /// (`box_of(slot)`: a slot's box now, `None` once removed); 1 when no
-    /// order was kept. Forgets the order.
-    pub(crate) fn coherence<V: Vector>(&mut self, box_of: impl Fn(u32) -> Option<Aabb<V>>) -> f32 {
+    /// (`box_of(slot)`: a slot's box now, `None` once removed); 1 when
+    /// none of them is left; `None` when no order was kept. Forgets the
+    /// order.
+    pub(crate) fn coherence<V: Vector>(
+        &mut self,
+        box_of: impl Fn(u32) -> Option<Aabb<V>>,
+    ) -> Option<f32> {
+        if self.order.is_empty() {
+            return None;
+        }
         let axis = self.order_axis;
         let (mut neighbours, mut in_order) = (0usize, 0usize);
         let mut last: Option<f32> = None;
@@ -400,11 +419,11 @@ impl Profiler {
             last = Some(x);
         }
         self.order.clear();
-        if neighbours == 0 {
+        Some(if neighbours == 0 {
             1.0
         } else {
             (in_order as f64 / neighbours as f64) as f32
-        }
+        })
     }
 }
 
@@ -460,9 +479,31 @@ mod tests {
                 boxes[slot as usize]
             })
         };
-        assert!((profiler.coherence(moved) - 8.0 / 9.0).abs() < 1e-6);
+        assert!((profiler.coherence(moved).unwrap() - 8.0 / 9.0).abs() < 1e-6);
         // Forgotten once read.
-        assert_eq!(profiler.coherence(|_| None::<Aabb<Vec2>>), 1.0);
+        assert_eq!(profiler.coherence(|_| None::<Aabb<Vec2>>), None);
+        // Kept, then every object removed: nothing out of order.
+        profiler.keep_order(boxes.iter().enumerate().map(|(i, b)| (i as u32, b)), 0);
+        assert_eq!(profiler.coherence(|_| None::<Aabb<Vec2>>), Some(1.0));
+    }
+
+    #[test]
+    fn density_counts_the_boxes_covering_a_point_where_they_are() {
+        // Unit squares tiling a 10 by 10 square: about one box a point.
+        let tiled: Vec<_> = (0..100)
+            .map(|i| square((i % 10) as f32, (i / 10) as f32, 1.0))
+            .collect();
+        let even = SceneProfile::of(&tiled).density;
+        assert!((0.5..2.0).contains(&even), "{even}");
+        // The rows squeezed ten times closer: about five times as dense.
+        let squeezed: Vec<_> = (0..100)
+            .map(|i| square((i % 10) as f32, (i / 10) as f32 * 0.1, 1.0))
+            .collect();
+        let dense = SceneProfile::of(&squeezed).density;
+        assert!(dense > 4.0 * even, "{even} then {dense}");
+        // Points cover nothing.
+        let points: Vec<_> = (0..100).map(|i| square(i as f32, 0.0, 0.0)).collect();
+        assert_eq!(SceneProfile::of(&points).density, 0.0);
     }
 
     #[test]
@@ -474,6 +515,7 @@ mod tests {
         ];
         let p = SceneProfile::of(&boxes);
         assert!(p.flatness.is_finite() && p.size_spread.is_finite() && p.clustering.is_finite());
+        assert!(p.density.is_finite());
         assert_eq!(SceneProfile::of::<Vec2>(&[]).objects, 0);
     }
 }

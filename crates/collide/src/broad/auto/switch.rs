@@ -2,11 +2,12 @@
 //! over [`AutoConfig::switch_frames`](super::AutoConfig::switch_frames)
 //! steps (a [`Migration`]), without losing or repeating an event.
 
+use super::regrid::{BuiltFor, REGRID_REASON, Work};
 use super::{Auto, Choice};
 use crate::broad::brute::Brute;
 use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;
-use crate::broad::grid::Grid;
+use crate::broad::grid::{Grid, GridConfig, GridKind};
 use crate::broad::hosted::Hosted;
 use crate::broad::registry::STRUCTURE_NAMES;
 use crate::broad::sap::{Sap, SapKind};
@@ -25,14 +26,22 @@ pub(super) struct Migration<V: Vector> {
 }
 
 /// A new, empty structure `name` (a registered name other than `auto`)
-/// that takes its handles from the arena `owner`.
-pub(super) fn hosted<V: Vector>(name: &str, owner: u32) -> Option<Box<dyn Hosted<V>>> {
+/// that takes its handles from the arena `owner`; a dense or hashed grid
+/// with the settings `grid` (cell size and bounds chosen at its first step
+/// where they are `None`).
+pub(super) fn hosted<V: Vector>(
+    name: &str,
+    owner: u32,
+    grid: GridConfig<V>,
+) -> Option<Box<dyn Hosted<V>>> {
+    let grid =
+        |kind| Grid::<V>::with_config(kind, grid).expect("cells and bounds a grid chose are valid");
     let mut structure: Box<dyn Hosted<V>> = match name {
         "brute" => Box::new(Brute::<V>::new()),
         "sap" => Box::new(Sap::<V>::new(SapKind::AllAxes)),
         "sap1" => Box::new(Sap::<V>::new(SapKind::OneAxis)),
-        "grid" => Box::new(Grid::<V>::dense()),
-        "hashgrid" => Box::new(Grid::<V>::hashed()),
+        "grid" => Box::new(grid(GridKind::Dense)),
+        "hashgrid" => Box::new(grid(GridKind::Hashed)),
         "hgrid" => Box::new(Grid::<V>::hierarchical()),
         "tree" => Box::new(Tree::<V>::tight()),
         "loose" => Box::new(Tree::<V>::loose()),
@@ -65,22 +74,25 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// [`Error::Setting`] for an unknown name.
     pub fn switch_to(&mut self, name: &str) -> Result<(), Error> {
         let structure = inner_name(name)?;
-        self.switch_now(Choice {
+        let choice = Choice {
             structure,
             reason: "switched by hand",
-        })
+        };
+        self.switch_now(choice, GridConfig::default())
     }
 
-    /// The structure `name`, empty, under this `Auto`'s handles.
-    fn new_structure(&self, name: &str) -> Box<dyn Hosted<V>> {
-        hosted(name, self.values.owner())
+    /// The structure `name`, empty, under this `Auto`'s handles (a dense
+    /// or hashed grid with the settings `grid`).
+    fn new_structure(&self, name: &str, grid: GridConfig<V>) -> Box<dyn Hosted<V>> {
+        hosted(name, self.values.owner(), grid)
             .expect("inner_name and choose_structure give hosted structures")
     }
 
-    /// [`Auto::switch_to`] for `choice`.
-    pub(super) fn switch_now(&mut self, choice: Choice) -> Result<(), Error> {
+    /// [`Auto::switch_to`] for `choice` (a dense or hashed grid with the
+    /// settings `grid`).
+    pub(super) fn switch_now(&mut self, choice: Choice, grid: GridConfig<V>) -> Result<(), Error> {
         // Built aside: an error leaves the running structure as it was.
-        let mut next = self.new_structure(choice.structure);
+        let mut next = self.new_structure(choice.structure, grid);
         for (handle, _) in self.values.iter() {
             let aabb = self
                 .inner
@@ -102,11 +114,20 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// Records that `choice` runs from this step on.
     fn took_over(&mut self, choice: Choice) {
         self.pending = None;
+        if choice.reason == REGRID_REASON {
+            self.status.rebuilds += 1;
+        } else {
+            self.status.switches += 1;
+        }
         self.status.structure = choice.structure;
         self.status.reason = choice.reason;
         self.status.since_step = self.status.steps;
-        self.status.switches += 1;
         self.status.switching_to = None;
+        self.built_for = BuiltFor {
+            density: self.status.profile.density,
+            overflow: None,
+        };
+        self.work = Work::default();
     }
 
     /// Drops a switch under way.
@@ -115,11 +136,12 @@ impl<V: Vector, T: Send> Auto<V, T> {
         self.status.switching_to = None;
     }
 
-    /// Starts building `choice` beside the running structure.
-    pub(super) fn begin_migration(&mut self, choice: Choice) {
+    /// Starts building `choice` beside the running structure (a dense or
+    /// hashed grid with the settings `grid`).
+    pub(super) fn begin_migration(&mut self, choice: Choice, grid: GridConfig<V>) {
         self.give_up_migration();
         self.migration = Some(Migration {
-            next: self.new_structure(choice.structure),
+            next: self.new_structure(choice.structure, grid),
             cursor: 0,
             choice,
         });

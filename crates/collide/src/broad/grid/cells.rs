@@ -69,6 +69,11 @@ impl CellFrame {
         self.size as f32
     }
 
+    /// The corner of cell 0, in world units.
+    pub(crate) fn origin(&self) -> [f64; 3] {
+        self.origin
+    }
+
     /// The cell on `axis` saturated to `-limit - 1 ..= limit`. The scaled
     /// coordinate is clamped in f64 first (clamping commutes with floor at
     /// integer bounds), then rounded to the nearest integer by adding

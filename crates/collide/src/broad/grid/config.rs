@@ -143,16 +143,20 @@ pub(crate) fn auto_cell_size<V: Vector>(
     max_cells_per_object: u32,
     by_cost: bool,
 ) -> f32 {
-    let mut extents: Vec<f32> = boxes.iter().map(largest_extent).collect();
-    if extents.is_empty() {
+    let mut scratch = CellSizeScratch::default();
+    let Some(p90) = p90_extent(boxes, &mut scratch.extents) else {
         return 1.0;
-    }
-    let k = (extents.len() * 9 / 10).min(extents.len() - 1);
-    let (_, p90, _) = extents.select_nth_unstable_by(k, f32::total_cmp);
-    let p90 = *p90;
+    };
     if p90 > 0.0 && p90.is_finite() {
         if by_cost {
-            return cost_based_cell_size(boxes, p90, max_cells_per_object);
+            return cost_based_cell_size(
+                boxes,
+                boxes.len(),
+                p90,
+                max_cells_per_object,
+                &mut scratch.keys,
+            )
+            .0;
         }
         return (CELL_FACTOR * p90).min(f32::MAX);
     }
@@ -162,13 +166,68 @@ pub(crate) fn auto_cell_size<V: Vector>(
         .copied()
         .reduce(|a, b| a.union(&b))
         .map_or(0.0, |b| largest_extent(&b));
-    let per_axis = (extents.len() as f32).powf(1.0 / V::DIM as f32);
+    let per_axis = (boxes.len() as f32).powf(1.0 / V::DIM as f32);
     let spacing = spread / per_axis;
     if spacing > 0.0 && spacing.is_finite() {
         spacing
     } else {
         1.0
     }
+}
+
+/// Reused memory for working out a cell size ([`judge_cell_size`]),
+/// so that doing it again allocates nothing.
+#[derive(Debug, Default)]
+pub(crate) struct CellSizeScratch {
+    extents: Vec<f32>,
+    keys: Vec<u64>,
+}
+
+impl CellSizeScratch {
+    /// Room for a sample of `boxes` in `dim` dimensions whose boxes cover
+    /// up to 2 cells per axis at the smallest size tried (boxes at the
+    /// 90th percentile extent do), twice over.
+    pub(crate) fn reserve(&mut self, boxes: usize, dim: usize) {
+        self.extents.reserve(boxes);
+        self.keys.reserve(boxes << (dim + 1));
+    }
+}
+
+/// For the objects that `sample` (every k-th of them) stands for,
+/// `represented` in all: the cell size a dense or hashed grid would choose
+/// now, and the predicted costs of it and of `current` (the size a grid
+/// runs with). `None` when the sample's boxes have no positive size to go
+/// by.
+pub(crate) fn judge_cell_size<V: Vector>(
+    sample: &[Aabb<V>],
+    represented: usize,
+    max_cells_per_object: u32,
+    current: f32,
+    scratch: &mut CellSizeScratch,
+) -> Option<CellVerdict> {
+    let p90 = p90_extent(sample, &mut scratch.extents)?;
+    if !(p90 > 0.0 && p90.is_finite()) {
+        return None;
+    }
+    let keys = &mut scratch.keys;
+    let (best, best_cost) =
+        cost_based_cell_size(sample, represented, p90, max_cells_per_object, keys);
+    let current_cost =
+        CostSample::new(sample, represented, max_cells_per_object).predicted_cost(current, keys);
+    Some(CellVerdict {
+        best,
+        best_cost,
+        current_cost,
+    })
+}
+
+/// The 90th percentile of the boxes' largest extent (gathered into
+/// `extents`); `None` for none.
+fn p90_extent<V: Vector>(boxes: &[Aabb<V>], extents: &mut Vec<f32>) -> Option<f32> {
+    extents.clear();
+    extents.extend(boxes.iter().map(largest_extent));
+    let k = (extents.len() * 9 / 10).min(extents.len().checked_sub(1)?);
+    Some(*extents.select_nth_unstable_by(k, f32::total_cmp).1)
 }
 
 fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
@@ -187,23 +246,62 @@ fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
 /// the objects' size, dense ones such as `flat` about their size. Objects
 /// that would cover more than `max_cells_per_object` cells (the overflow
 /// list's) are left out. Ties go to the smaller size.
-fn cost_based_cell_size<V: Vector>(boxes: &[Aabb<V>], p90: f32, max_cells_per_object: u32) -> f32 {
-    let stride = boxes.len().div_ceil(COST_SAMPLE);
-    let share = boxes.len().div_ceil(stride) as f64 / boxes.len() as f64;
-    let mut keys = Vec::new();
-    let mut best = (f64::INFINITY, CELL_FACTORS[0] * p90);
+///
+/// `boxes` stand for `represented` objects (as many or more: a sample);
+/// `keys` is scratch. Returns the size and its predicted cost.
+fn cost_based_cell_size<V: Vector>(
+    boxes: &[Aabb<V>],
+    represented: usize,
+    p90: f32,
+    max_cells_per_object: u32,
+    keys: &mut Vec<u64>,
+) -> (f32, f64) {
+    let sample = CostSample::new(boxes, represented, max_cells_per_object);
+    let mut best = (CELL_FACTORS[0] * p90, f64::INFINITY);
     for factor in CELL_FACTORS {
         let size = factor * p90;
         if !size.is_finite() {
             break; // boxes near f32::MAX: larger sizes overflow too
         }
+        let cost = sample.predicted_cost(size, keys);
+        if cost < best.1 {
+            best = (size, cost);
+        }
+    }
+    best
+}
+
+/// The boxes a cost is predicted from, every `stride`-th standing for
+/// `1 / share` objects.
+struct CostSample<'a, V: Vector> {
+    boxes: &'a [Aabb<V>],
+    stride: usize,
+    share: f64,
+    max_cells_per_object: u32,
+}
+
+impl<'a, V: Vector> CostSample<'a, V> {
+    fn new(boxes: &'a [Aabb<V>], represented: usize, max_cells_per_object: u32) -> Self {
+        let stride = boxes.len().div_ceil(COST_SAMPLE).max(1);
+        let share = boxes.len().div_ceil(stride) as f64 / represented.max(boxes.len()) as f64;
+        Self {
+            boxes,
+            stride,
+            share,
+            max_cells_per_object,
+        }
+    }
+
+    /// The predicted step cost of cells of `size` (see
+    /// [`cost_based_cell_size`]); `keys` is scratch.
+    fn predicted_cost(&self, size: f32, keys: &mut Vec<u64>) -> f64 {
         let frame = CellFrame::new([0.0; 3], size);
         keys.clear();
         let mut registrations = 0u64;
-        for aabb in boxes.iter().step_by(stride) {
+        for aabb in self.boxes.iter().step_by(self.stride) {
             let range = frame.range_of(aabb);
             let count = range.count(V::DIM);
-            if count > u64::from(max_cells_per_object) {
+            if count > u64::from(self.max_cells_per_object) {
                 continue;
             }
             registrations += count;
@@ -217,13 +315,21 @@ fn cost_based_cell_size<V: Vector>(boxes: &[Aabb<V>], p90: f32, max_cells_per_ob
                 k * (k - 1) / 2
             })
             .sum();
-        let cost =
-            REGISTRATION_COST * registrations as f64 / share + tests as f64 / (share * share);
-        if cost < best.0 {
-            best = (cost, size);
-        }
+        let share = self.share;
+        REGISTRATION_COST * registrations as f64 / share + tests as f64 / (share * share)
     }
-    best.1
+}
+
+/// What [`judge_cell_size`] found: the cell size a grid would choose now,
+/// and the predicted step costs of it and of the size it runs with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CellVerdict {
+    /// The size a dense or hashed grid would choose now.
+    pub(crate) best: f32,
+    /// Its predicted cost.
+    pub(crate) best_cost: f64,
+    /// The predicted cost of the size the grid runs with.
+    pub(crate) current_cost: f64,
 }
 
 #[cfg(test)]

@@ -469,4 +469,19 @@ impl<V: Vector, T> Grid<V, T> {
     }
 }
 
-crate::broad::hosted::hosted_by_objects!(Grid);
+impl<V: Vector> crate::broad::hosted::Hosted<V> for Grid<V> {
+    fn arena(&mut self) -> &mut dyn crate::broad::hosted::HostedArena {
+        &mut self.objects
+    }
+
+    fn one_level_cells(&self) -> Option<crate::broad::hosted::OneLevelCells<V>> {
+        if self.kind == GridKind::Hierarchical {
+            return None;
+        }
+        Some(crate::broad::hosted::OneLevelCells {
+            cell_size: self.cell_size()?,
+            bounds: self.levels.first().and_then(Level::dense_bounds),
+            overflow: self.overflow.len(),
+        })
+    }
+}

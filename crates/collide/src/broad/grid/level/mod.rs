@@ -141,6 +141,19 @@ impl<V: Vector> Level<V> {
         }
     }
 
+    /// A dense level's bounds: the region its cells cover; `None` for a
+    /// hashed level.
+    pub(crate) fn dense_bounds(&self) -> Option<Aabb<V>> {
+        let dims = self.dims?;
+        let (origin, size) = (self.frame.origin(), f64::from(self.frame.size()));
+        let corner = |a: usize, cells: i32| (origin[a] + f64::from(cells) * size) as f32;
+        Aabb::new(
+            V::from_axes(|a| corner(a, 0)),
+            V::from_axes(|a| corner(a, dims[a])),
+        )
+        .ok()
+    }
+
     /// The key of cell `c` (inside the bounds, for a dense level).
     #[inline]
     pub(crate) fn key(&self, c: CellCoord) -> u64 {

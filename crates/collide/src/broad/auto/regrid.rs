@@ -1,0 +1,174 @@
+//! When the grid running inside `Auto` no longer fits its scene: a dense
+//! or hashed grid chooses its cell size once, from the objects present at
+//! its first step (about their size when crowded, several times it when
+//! sparse). A scene that changes density afterwards (a hotspot forming,
+//! a level squeezed flat, a cluster dispersing) leaves it with cells
+//! several times too large or too small, or, for the dense grid, with
+//! objects outside its bounds in the overflow list. `Auto` then rebuilds
+//! the same structure, which chooses again, as it would switch (over
+//! [`AutoConfig::switch_frames`](super::AutoConfig::switch_frames) steps,
+//! losing no event).
+
+use super::Auto;
+use super::profile::SceneProfile;
+use crate::broad::grid::{GridConfig, judge_cell_size};
+use crate::geometry::{Aabb, Vector};
+
+/// The density (see [`SceneProfile::density`]) must have changed this
+/// many times, up or down, since the grid chose its cells before the cell
+/// size it would choose now is worked out.
+const DENSITY_CHANGE: f32 = 2.0;
+/// The cells a grid runs with must be predicted to cost this many times
+/// those it would choose now (the grid's own cost model: registrations
+/// and tests of objects sharing a cell, on the review's sample) for a
+/// rebuild: a clear gain, not the model's noise between neighbouring
+/// sizes. Cells one size off matter: on 3D `flattening` at 10,000 objects
+/// once flat (frames 125 to 174), cells 3 times the objects' size took
+/// 1,716 us a step against 1,247 for 2 times (collide-bench's
+/// `frame_times` example: `-- grid 10000 slow flattening 180 3 3`, then
+/// `... 3 2`).
+const COST_GAIN: f64 = 1.25;
+/// More objects than this share of all in the overflow list than when
+/// the grid was built: most have left its bounds.
+const OVERFLOW_SHARE: usize = 8;
+
+/// The reason `Auto` gives for a rebuild of the running grid.
+pub(super) const REGRID_REASON: &str =
+    "the scene's density changed: the grid rebuilt with cells that fit it";
+
+/// What a grid running inside `Auto` was built with.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BuiltFor {
+    /// The density measured at the review that picked it.
+    pub(super) density: f32,
+    /// The objects in its overflow list at the first review after it
+    /// chose its cells.
+    pub(super) overflow: Option<usize>,
+}
+
+impl<V: Vector, T: Send> Auto<V, T> {
+    /// The settings to rebuild the running structure with, when it is a
+    /// one-level grid whose cells no longer fit the scene `profile`
+    /// measured: objects have left its bounds, or the density has changed
+    /// [`DENSITY_CHANGE`] times and its cells are predicted to cost
+    /// [`COST_GAIN`] times those it would choose now. A density change
+    /// that leaves the cells fitting becomes the new reference, so the
+    /// check runs once per change. The costs are worked out on the
+    /// review's sample (`boxes`). A dense grid is rebuilt over its old
+    /// bounds and the sample's (a scene that shrinks may grow back).
+    pub(super) fn cells_out_of_date(&mut self, profile: &SceneProfile) -> Option<GridConfig<V>> {
+        let running = self.inner.one_level_cells()?;
+        let (cell, overflow) = (running.cell_size, running.overflow);
+        // At the first review of a grid: the room a check needs, so that
+        // one allocates nothing when it comes.
+        self.cell_scratch.reserve(self.boxes.len(), V::DIM);
+        let n = self.values.len();
+        let overflow_then = *self.built_for.overflow.get_or_insert(overflow);
+        let escaped = overflow > overflow_then + n / OVERFLOW_SHARE;
+        let (now, then) = (profile.density, self.built_for.density);
+        let changed = if now > 0.0 && then > 0.0 {
+            now >= DENSITY_CHANGE * then || then >= DENSITY_CHANGE * now
+        } else {
+            now != then
+        };
+        if !changed && !escaped {
+            return None;
+        }
+        self.built_for.density = now;
+        let max_cells = GridConfig::<V>::default().max_cells_per_object;
+        let verdict = judge_cell_size(&self.boxes, n, max_cells, cell, &mut self.cell_scratch);
+        let cell_size = match verdict {
+            Some(v) if escaped || v.current_cost > COST_GAIN * v.best_cost => v.best,
+            None if escaped => cell,
+            _ => return None,
+        };
+        let bounds = running.bounds.map(|old| {
+            let union = self.boxes.iter().fold(old, |u, b| u.union(b));
+            Aabb::new(
+                V::from_axes(|a| union.min().axis(a) - cell_size),
+                V::from_axes(|a| union.max().axis(a) + cell_size),
+            )
+            .unwrap_or(union)
+        });
+        Some(GridConfig {
+            cell_size: Some(cell_size),
+            bounds,
+            ..GridConfig::default()
+        })
+    }
+}
+
+/// Candidate tests a step must come to, this many times those of the
+/// step before the last review (or the first step of a new structure),
+/// up or down, beyond [`WORK_SLACK`] per object, to call a review at the
+/// next step instead of waiting for the next scheduled one: a scene that
+/// changes fast (a level squeezed flat within a few frames) shows first in
+/// the work of the structure that runs.
+const WORK_CHANGE: u64 = 4;
+/// Candidate tests per object a change must exceed to count.
+const WORK_SLACK: u64 = 2;
+
+/// The running structure's candidate tests per step, watched (see
+/// [`WORK_CHANGE`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Work {
+    /// The tests the change is measured from; `None` until a step gives
+    /// them.
+    baseline: Option<u64>,
+    /// Set when a step's tests changed [`WORK_CHANGE`] times: the next
+    /// step reviews.
+    pub(super) changed: bool,
+}
+
+impl Work {
+    /// Watching from `tests`, with no change seen.
+    pub(super) fn from(tests: u64) -> Self {
+        Self {
+            baseline: Some(tests),
+            changed: false,
+        }
+    }
+
+    /// Takes a step's `tests` among `objects`.
+    pub(super) fn watch(&mut self, tests: u64, objects: usize) {
+        let Some(baseline) = self.baseline else {
+            self.baseline = Some(tests);
+            return;
+        };
+        let slack = WORK_SLACK * objects as u64;
+        self.changed |= tests > WORK_CHANGE.saturating_mul(baseline).saturating_add(slack)
+            || baseline > WORK_CHANGE.saturating_mul(tests).saturating_add(slack);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_calls_a_review_when_it_changes_fourfold_beyond_the_slack() {
+        let objects = 1_000; // slack: 2,000 tests
+        let mut work = Work::from(10_000);
+        work.watch(40_000, objects);
+        work.watch(2_500, objects);
+        assert!(!work.changed, "within four times and the slack");
+        work.watch(42_001, objects);
+        assert!(work.changed, "up");
+        let mut work = Work::from(10_000);
+        work.watch(1_999, objects);
+        assert!(work.changed, "down");
+        // Few tests either way: the slack keeps it quiet.
+        let mut work = Work::from(10);
+        work.watch(1_500, objects);
+        assert!(!work.changed);
+    }
+
+    #[test]
+    fn work_takes_its_baseline_from_the_first_step_it_sees() {
+        let mut work = Work::default();
+        work.watch(100_000, 1_000);
+        assert!(!work.changed);
+        work.watch(20_000, 1_000);
+        assert!(work.changed);
+    }
+}

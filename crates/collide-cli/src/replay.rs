@@ -154,7 +154,8 @@ pub(crate) fn auto_timeline(report: &RunReport) -> String {
     }
     let _ = writeln!(
         text,
-        "  {} switch{}, {} rebuild{} of a grid whose cells no longer fitted the density",
+        "  {} switch{} after the first pick, {} rebuild{} of a grid whose cells no longer \
+         fitted the density",
         report.auto_runs.len().saturating_sub(1),
         if report.auto_runs.len() == 2 {
             ""

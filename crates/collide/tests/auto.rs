@@ -492,3 +492,34 @@ fn a_sudden_change_in_the_work_calls_a_review_before_its_time() {
     assert_eq!(ran, ["brute", "grid"], "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }
+
+#[test]
+fn a_flat_row_far_out_leaving_a_dense_grid_is_rebuilt_without_panicking() {
+    // A row of 3,100 boxes of no height (too many for the table's sweep of
+    // flat scenes: the grid) at y = 1e9, where a cell's width is lost in
+    // the rounding, moving out of the dense grid's bounds: the bounds a
+    // rebuild would take are flat, and the rebuilt grid fits its own.
+    let frames: Vec<Vec<Record<Vec2>>> = (0..60)
+        .map(|f| {
+            (0..3_100)
+                .map(|i| {
+                    let x = i as f32 * 3.0 + 40_000.0 * f as f32 / 59.0;
+                    Record::Upsert {
+                        id: i,
+                        aabb: Aabb::new(Vec2::new(x, 1e9), Vec2::new(x + 2.0, 1e9)).unwrap(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let config = AutoConfig {
+        review_every: 5,
+        confirm: 2,
+        switch_frames: 3,
+    };
+    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
+    beside_brute(&mut auto, &frames, |_, _| {}, "a flat row far out");
+    let status = auto.status();
+    assert_eq!(status.structure, "grid", "{status:?}");
+    assert!(status.rebuilds >= 1, "{status:?}");
+}

@@ -82,13 +82,18 @@ impl<V: Vector, T: Send> Auto<V, T> {
             None if escaped => cell,
             _ => return None,
         };
-        let bounds = running.bounds.map(|old| {
+        // Bounds a grid takes (positive on every axis), else none: the
+        // grid then fits them to the objects at its first step.
+        let bounds = running.bounds.and_then(|old| {
             let union = self.boxes.iter().fold(old, |u, b| u.union(b));
-            Aabb::new(
+            let grown = Aabb::new(
                 V::from_axes(|a| union.min().axis(a) - cell_size),
                 V::from_axes(|a| union.max().axis(a) + cell_size),
             )
-            .unwrap_or(union)
+            .ok()?;
+            (0..V::DIM)
+                .all(|a| grown.size().axis(a) > 0.0)
+                .then_some(grown)
         });
         Some(GridConfig {
             cell_size: Some(cell_size),

@@ -184,11 +184,13 @@ pub(crate) struct CellSizeScratch {
 }
 
 impl CellSizeScratch {
-    /// Room for a sample of `boxes` in `dim` dimensions whose boxes cover
-    /// up to 2 cells per axis at the smallest size tried (boxes at the
-    /// 90th percentile extent do), twice over.
+    /// Room (emptied) for a sample of `boxes` in `dim` dimensions whose
+    /// boxes cover on average up to twice 2 cells per axis at the smallest
+    /// size tried (boxes at the 90th percentile extent cover up to 2).
     pub(crate) fn reserve(&mut self, boxes: usize, dim: usize) {
+        self.extents.clear();
         self.extents.reserve(boxes);
+        self.keys.clear();
         self.keys.reserve(boxes << (dim + 1));
     }
 }

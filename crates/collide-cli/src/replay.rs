@@ -141,10 +141,7 @@ fn replay_frames<V: Vector>(
 /// over and why, and the rebuilds of a grid whose cells no longer fitted.
 pub(crate) fn auto_timeline(report: &RunReport) -> String {
     use std::fmt::Write as _;
-    let mut text = String::from(
-        "auto ran:
-",
-    );
+    let mut text = String::from("auto ran:\n");
     for run in &report.auto_runs {
         let _ = writeln!(
             text,

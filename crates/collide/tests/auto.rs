@@ -405,8 +405,8 @@ fn lattice_scene(
 /// Runs `frames` through `auto` reviewing every `review_every` steps,
 /// beside brute force; the structures it ran (by name, in order) and its
 /// status.
-fn reviewed_run(
-    frames: &[Vec<Record<Vec2>>],
+fn reviewed_run<V: Vector>(
+    frames: &[Vec<Record<V>>],
     review_every: u32,
     what: &str,
 ) -> (Vec<String>, collide::AutoStatus) {
@@ -415,7 +415,7 @@ fn reviewed_run(
         confirm: 2,
         switch_frames: 3,
     };
-    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
+    let mut auto = Auto::<V, u64>::with_config(config).unwrap();
     let mut seen: Vec<String> = Vec::new();
     beside_brute(
         &mut auto,
@@ -434,30 +434,13 @@ fn reviewed_run(
 fn a_grid_whose_scene_crowds_is_rebuilt_with_cells_that_fit_losing_nothing() {
     // A 3D hotspot forming and dissolving: the grid runs throughout, its
     // cells chosen for the even spread, then rebuilt for the crowd.
-    let config = AutoConfig {
-        review_every: 10,
-        confirm: 2,
-        switch_frames: 3,
-    };
-    let mut auto = Auto::<Vec3, u64>::with_config(config).unwrap();
     let frames = scene_frames::<Vec3>(
         SceneKind::Hotspot,
         Motion::Slow,
         3_000,
         (4 * PHASE_FRAMES) as usize,
     );
-    let mut ran: Vec<String> = Vec::new();
-    beside_brute(
-        &mut auto,
-        &frames,
-        |_, auto| {
-            if ran.last().map(String::as_str) != Some(auto.current()) {
-                ran.push(auto.current().to_string());
-            }
-        },
-        "3D hotspot",
-    );
-    let status = auto.status();
+    let (ran, status) = reviewed_run(&frames, 10, "3D hotspot");
     assert_eq!(ran, ["brute", "grid"], "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
     assert_eq!(status.switches, 1, "{status:?}");
@@ -512,14 +495,8 @@ fn a_flat_row_far_out_leaving_a_dense_grid_is_rebuilt_without_panicking() {
                 .collect()
         })
         .collect();
-    let config = AutoConfig {
-        review_every: 5,
-        confirm: 2,
-        switch_frames: 3,
-    };
-    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
-    beside_brute(&mut auto, &frames, |_, _| {}, "a flat row far out");
-    let status = auto.status();
+    let (ran, status) = reviewed_run(&frames, 5, "a flat row far out");
+    assert_eq!(ran, ["brute", "grid"], "{status:?}");
     assert_eq!(status.structure, "grid", "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }

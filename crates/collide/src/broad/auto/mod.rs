@@ -41,12 +41,13 @@
 //! the inner structure's, plus a virtual call per operation; per review
 //! a sample of at most 1,024 boxes measured (and sorted along one axis the
 //! step before), and when the density has changed twofold a grid's cell
-//! size worked out on the same sample; during a switch or a rebuild, the second
-//! structure's inserts and a doubled move for every object it holds.
+//! size worked out on the same sample; during a switch or a rebuild, the
+//! second structure's inserts and a doubled move for every object it holds.
 
 mod profile;
 mod regrid;
 mod switch;
+mod work;
 
 pub use profile::{Choice, SceneProfile, choose_structure};
 
@@ -61,9 +62,10 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
 use profile::{Profiler, SMALL_SCENE};
-use regrid::{BuiltFor, Work};
+use regrid::BuiltFor;
 use std::ops::ControlFlow;
 use switch::{Migration, hosted};
+use work::Work;
 
 /// When `Auto` reviews its choice and how it switches. See
 /// [`AutoConfig::default`].
@@ -316,7 +318,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
             profile.coherence = coherence;
             self.status.profile = profile;
             self.objects_at_review = n;
-            self.work = Work::from(self.inner.stats().candidates_tested);
+            self.work = Work::watching(self.inner.stats().candidates_tested);
             let choice = choose_structure(&profile);
             let regrid = if choice.structure == self.status.structure {
                 self.cells_out_of_date(&profile)
@@ -337,13 +339,18 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// the objects, every k-th slot for at most [`SAMPLE`] of them, into
     /// the review's scratch: a review costs the same whatever the count.
     fn gather_boxes(&mut self) {
-        let (boxes, slots) = (&mut self.boxes, &mut self.slots);
-        boxes.clear();
-        slots.clear();
-        sample_boxes(&self.values, self.inner.as_ref(), SAMPLE, |slot, b| {
-            boxes.push(b);
-            slots.push(slot);
-        });
+        self.boxes.clear();
+        self.slots.clear();
+        let stride = self.values.len().div_ceil(SAMPLE).max(1);
+        let capacity = self.values.capacity_index() as u32;
+        for slot in (0..capacity).step_by(stride) {
+            let Some(h) = self.values.handle_at(slot) else {
+                continue;
+            };
+            self.boxes
+                .push(self.inner.aabb(h).expect("the running structure holds it"));
+            self.slots.push(slot);
+        }
     }
 
     /// Acts on a review's pick: nothing when it is being built (or the
@@ -385,23 +392,6 @@ impl<V: Vector, T: Send> Auto<V, T> {
             self.begin_migration(choice, GridConfig::default());
         } else {
             self.pending = Some((choice.structure, agreeing));
-        }
-    }
-}
-
-/// Calls `visit` with the slot and box (from `inner`) of every k-th
-/// object of `values`, for at most about `limit` of them.
-fn sample_boxes<V: Vector, T>(
-    values: &Slots<T>,
-    inner: &dyn Hosted<V>,
-    limit: usize,
-    mut visit: impl FnMut(u32, Aabb<V>),
-) {
-    let stride = values.len().div_ceil(limit).max(1);
-    let capacity = values.capacity_index() as u32;
-    for slot in (0..capacity).step_by(stride) {
-        if let Some(h) = values.handle_at(slot) {
-            visit(slot, inner.aabb(h).expect("the running structure holds it"));
         }
     }
 }

@@ -2,7 +2,8 @@
 //! over [`AutoConfig::switch_frames`](super::AutoConfig::switch_frames)
 //! steps (a [`Migration`]), without losing or repeating an event.
 
-use super::regrid::{BuiltFor, REGRID_REASON, Work};
+use super::regrid::BuiltFor;
+use super::work::Work;
 use super::{Auto, Choice};
 use crate::broad::brute::Brute;
 use crate::broad::bvh::Bvh;
@@ -27,15 +28,16 @@ pub(super) struct Migration<V: Vector> {
 
 /// A new, empty structure `name` (a registered name other than `auto`)
 /// that takes its handles from the arena `owner`; a dense or hashed grid
-/// with the settings `grid` (cell size and bounds chosen at its first step
-/// where they are `None`).
+/// with the settings `grid_config` (cell size and bounds chosen at its
+/// first step where they are `None`).
 pub(super) fn hosted<V: Vector>(
     name: &str,
     owner: u32,
-    grid: GridConfig<V>,
+    grid_config: GridConfig<V>,
 ) -> Option<Box<dyn Hosted<V>>> {
-    let grid =
-        |kind| Grid::<V>::with_config(kind, grid).expect("cells and bounds a grid chose are valid");
+    let grid = |kind| {
+        Grid::<V>::with_config(kind, grid_config).expect("cells and bounds a grid chose are valid")
+    };
     let mut structure: Box<dyn Hosted<V>> = match name {
         "brute" => Box::new(Brute::<V>::new()),
         "sap" => Box::new(Sap::<V>::new(SapKind::AllAxes)),
@@ -114,7 +116,8 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// Records that `choice` runs from this step on.
     fn took_over(&mut self, choice: Choice) {
         self.pending = None;
-        if choice.reason == REGRID_REASON {
+        // The same structure anew is a rebuild.
+        if choice.structure == self.status.structure {
             self.status.rebuilds += 1;
         } else {
             self.status.switches += 1;

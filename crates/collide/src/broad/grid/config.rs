@@ -149,14 +149,8 @@ pub(crate) fn auto_cell_size<V: Vector>(
     };
     if p90 > 0.0 && p90.is_finite() {
         if by_cost {
-            return cost_based_cell_size(
-                boxes,
-                boxes.len(),
-                p90,
-                max_cells_per_object,
-                &mut scratch.keys,
-            )
-            .0;
+            let sample = CostSample::new(boxes, boxes.len(), max_cells_per_object);
+            return cost_based_cell_size(&sample, p90, &mut scratch.keys).0;
         }
         return (CELL_FACTOR * p90).min(f32::MAX);
     }
@@ -212,10 +206,9 @@ pub(crate) fn judge_cell_size<V: Vector>(
         return None;
     }
     let keys = &mut scratch.keys;
-    let (best, best_cost) =
-        cost_based_cell_size(sample, represented, p90, max_cells_per_object, keys);
-    let current_cost =
-        CostSample::new(sample, represented, max_cells_per_object).predicted_cost(current, keys);
+    let sample = CostSample::new(sample, represented, max_cells_per_object);
+    let (best, best_cost) = cost_based_cell_size(&sample, p90, keys);
+    let current_cost = sample.predicted_cost(current, keys);
     Some(CellVerdict {
         best,
         best_cost,
@@ -238,7 +231,7 @@ fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
 }
 
 /// The candidate cell size (each of [`CELL_FACTORS`] times `p90`) with the
-/// lowest predicted step cost for `boxes` where they are: registrations
+/// lowest predicted step cost for the `sample`'s boxes where they are: registrations
 /// times [`REGISTRATION_COST`] plus candidate tests (pairs of objects
 /// sharing a cell), counted by registering a sample of the boxes and
 /// scaled up to all of them (registrations grow with the sample, shared
@@ -249,16 +242,12 @@ fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
 /// that would cover more than `max_cells_per_object` cells (the overflow
 /// list's) are left out. Ties go to the smaller size.
 ///
-/// `boxes` stand for `represented` objects (as many or more: a sample);
 /// `keys` is scratch. Returns the size and its predicted cost.
 fn cost_based_cell_size<V: Vector>(
-    boxes: &[Aabb<V>],
-    represented: usize,
+    sample: &CostSample<'_, V>,
     p90: f32,
-    max_cells_per_object: u32,
     keys: &mut Vec<u64>,
 ) -> (f32, f64) {
-    let sample = CostSample::new(boxes, represented, max_cells_per_object);
     let mut best = (CELL_FACTORS[0] * p90, f64::INFINITY);
     for factor in CELL_FACTORS {
         let size = factor * p90;
@@ -273,8 +262,9 @@ fn cost_based_cell_size<V: Vector>(
     best
 }
 
-/// The boxes a cost is predicted from, every `stride`-th standing for
-/// `1 / share` objects.
+/// The boxes a cost is predicted from (those of a grid, or a sample of
+/// them standing for `represented` objects), every `stride`-th standing
+/// for `1 / share` objects.
 struct CostSample<'a, V: Vector> {
     boxes: &'a [Aabb<V>],
     stride: usize,

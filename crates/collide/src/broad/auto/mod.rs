@@ -46,6 +46,7 @@
 
 mod profile;
 mod regrid;
+mod running;
 mod switch;
 mod work;
 
@@ -63,6 +64,7 @@ use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
 use profile::{Profiler, SMALL_SCENE};
 use regrid::BuiltFor;
+use running::Running;
 use std::ops::ControlFlow;
 use switch::{Migration, hosted};
 use work::Work;
@@ -144,7 +146,7 @@ pub struct Auto<V: Vector, T = ()> {
     /// Issues the handles, holds the values.
     values: Slots<T>,
     /// The running structure, under `values`' handles.
-    inner: Box<dyn Hosted<V>>,
+    inner: Running<V>,
     migration: Option<Migration<V>>,
     /// Set by a switch made at once: the pairs of the last step, from
     /// which the next step's events are the difference.
@@ -429,24 +431,12 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
 
     #[inline]
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
-        match &mut self.migration {
-            Some(m) if m.next.aabb(handle).is_some() => {
-                let before = self
-                    .inner
-                    .aabb(handle)
-                    .expect("both structures hold the same objects");
-                self.inner.update(handle, aabb)?;
-                if let Err(e) = m.next.update(handle, aabb) {
-                    // Undone, so that both structures hold the same boxes.
-                    self.inner
-                        .update(handle, before)
-                        .expect("the box it held before");
-                    return Err(e);
-                }
-                Ok(())
-            }
-            _ => self.inner.update(handle, aabb),
+        // Kept to a test and a jump into the running structure: the
+        // doubled move of a switch under way is out of line.
+        if self.migration.is_some() {
+            return self.update_migrating(handle, aabb);
         }
+        self.inner.update(handle, aabb)
     }
 
     fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {

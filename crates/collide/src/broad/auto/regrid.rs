@@ -12,6 +12,7 @@
 use super::Auto;
 use super::profile::SceneProfile;
 use crate::broad::grid::{GridConfig, judge_cell_size};
+use crate::broad::hosted::Hosted;
 use crate::geometry::{Aabb, Vector};
 
 /// The density (see [`SceneProfile::density`]) must have changed this

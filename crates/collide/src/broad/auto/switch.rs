@@ -3,6 +3,7 @@
 //! steps (a [`Migration`]), without losing or repeating an event.
 
 use super::regrid::BuiltFor;
+use super::running::Running;
 use super::work::Work;
 use super::{Auto, Choice};
 use crate::broad::brute::Brute;
@@ -14,13 +15,14 @@ use crate::broad::registry::STRUCTURE_NAMES;
 use crate::broad::sap::{Sap, SapKind};
 use crate::broad::tree::Tree;
 use crate::error::Error;
-use crate::geometry::Vector;
+use crate::geometry::{Aabb, Vector};
+use crate::handle::Handle;
 
 /// A switch under way: the structure being built and how far.
 pub(super) struct Migration<V: Vector> {
     /// Holds, under `Auto`'s handles, every object of the slots below
     /// `cursor` and every object inserted since the switch began.
-    pub(super) next: Box<dyn Hosted<V>>,
+    pub(super) next: Running<V>,
     /// Slots below this have been offered to `next`.
     cursor: u32,
     choice: Choice,
@@ -34,20 +36,20 @@ pub(super) fn hosted<V: Vector>(
     name: &str,
     owner: u32,
     grid_config: GridConfig<V>,
-) -> Option<Box<dyn Hosted<V>>> {
+) -> Option<Running<V>> {
     let grid = |kind| {
         Grid::<V>::with_config(kind, grid_config).expect("cells and bounds a grid chose are valid")
     };
-    let mut structure: Box<dyn Hosted<V>> = match name {
-        "brute" => Box::new(Brute::<V>::new()),
-        "sap" => Box::new(Sap::<V>::new(SapKind::AllAxes)),
-        "sap1" => Box::new(Sap::<V>::new(SapKind::OneAxis)),
-        "grid" => Box::new(grid(GridKind::Dense)),
-        "hashgrid" => Box::new(grid(GridKind::Hashed)),
-        "hgrid" => Box::new(Grid::<V>::hierarchical()),
-        "tree" => Box::new(Tree::<V>::tight()),
-        "loose" => Box::new(Tree::<V>::loose()),
-        "bvh" => Box::new(Bvh::<V>::new()),
+    let mut structure = match name {
+        "brute" => Running::Brute(Brute::new()),
+        "sap" => Running::Sap(Sap::new(SapKind::AllAxes)),
+        "sap1" => Running::Sap(Sap::new(SapKind::OneAxis)),
+        "grid" => Running::Grid(grid(GridKind::Dense)),
+        "hashgrid" => Running::Grid(grid(GridKind::Hashed)),
+        "hgrid" => Running::Grid(Grid::hierarchical()),
+        "tree" => Running::Tree(Tree::tight()),
+        "loose" => Running::Tree(Tree::loose()),
+        "bvh" => Running::Bvh(Bvh::new()),
         _ => return None,
     };
     structure.adopt(owner);
@@ -85,7 +87,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
 
     /// The structure `name`, empty, under this `Auto`'s handles (a dense
     /// or hashed grid with the settings `grid`).
-    fn new_structure(&self, name: &str, grid: GridConfig<V>) -> Box<dyn Hosted<V>> {
+    fn new_structure(&self, name: &str, grid: GridConfig<V>) -> Running<V> {
         hosted(name, self.values.owner(), grid)
             .expect("inner_name and choose_structure give hosted structures")
     }
@@ -176,6 +178,32 @@ impl<V: Vector, T: Send> Auto<V, T> {
         }
         m.cursor = end;
         end >= total
+    }
+
+    /// [`BroadPhase::update`] while a switch is under way: the move
+    /// reaches both structures (the one being built once it holds the
+    /// object), or neither.
+    #[inline(never)]
+    pub(super) fn update_migrating(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        let Some(m) = &mut self.migration else {
+            return self.inner.update(handle, aabb);
+        };
+        if m.next.aabb(handle).is_none() {
+            return self.inner.update(handle, aabb);
+        }
+        let before = self
+            .inner
+            .aabb(handle)
+            .expect("both structures hold the same objects");
+        self.inner.update(handle, aabb)?;
+        if let Err(e) = m.next.update(handle, aabb) {
+            // Undone, so that both structures hold the same boxes.
+            self.inner
+                .update(handle, before)
+                .expect("the box it held before");
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// The step the structure being built holds every object, after the

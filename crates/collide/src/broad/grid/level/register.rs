@@ -154,17 +154,17 @@ impl<V: Vector> Level<V> {
             return;
         }
         self.next.clear();
-        let mut fresh = incoming.iter().map(|&r| unpack(r)).peekable();
+        let mut fresh = FreshKeys::new(incoming, unpack);
         for reg in &self.regs {
             if is_stale(reg.object) {
                 continue;
             }
-            while let Some(new) = fresh.next_if(|n| n.key < reg.key) {
-                self.next.push(new);
+            while fresh.next_key < reg.key {
+                self.next.push(fresh.take());
             }
             self.next.push(*reg);
         }
-        self.next.extend(fresh);
+        self.next.extend(fresh.rest());
         std::mem::swap(&mut self.regs, &mut self.next);
         // The two lists trade places every step: both keep the margin.
         let len = self.regs.len();
@@ -225,21 +225,20 @@ impl<V: Vector> Level<V> {
         let mut units = vec![(); split];
         let merge_part = |k: usize, out: &mut [Reg], _: &mut ()| {
             let part = &regs[bounds[k]..bounds[k + 1]];
-            let fresh = &incoming[fresh_at[k]..fresh_at[k + 1]];
-            let mut fresh = fresh.iter().map(|&r| unpack(r)).peekable();
+            let mut fresh = FreshKeys::new(&incoming[fresh_at[k]..fresh_at[k + 1]], unpack);
             let mut at = 0;
             for reg in part {
                 if is_stale(reg.object) {
                     continue;
                 }
-                while let Some(new) = fresh.next_if(|n| n.key < reg.key) {
-                    out[at] = new;
+                while fresh.next_key < reg.key {
+                    out[at] = fresh.take();
                     at += 1;
                 }
                 out[at] = *reg;
                 at += 1;
             }
-            for new in fresh {
+            for new in fresh.rest() {
                 out[at] = new;
                 at += 1;
             }
@@ -347,6 +346,55 @@ impl<V: Vector> Level<V> {
         // writes only a longer tail.
         reserve_headroom(&mut self.boxes, self.regs.len());
         self.boxes.resize(self.regs.len(), Aabb::default());
+    }
+}
+
+/// The sorted fresh registrations a plain merge takes from, with the key
+/// of the next one held as a plain `u64` (`u64::MAX` once none is left:
+/// no kept key is below it, and fresh ones with that key are left to
+/// [`FreshKeys::rest`]). A `Peekable` over the unpacked registrations kept
+/// its peeked one on the stack in pieces and read it back whole, stalling
+/// the loop on every kept entry (perf: the merge was 12% of a 3D
+/// `uniform` slow frame at 10,000 objects in a dense grid against 8.7% in
+/// a hashed one, whose registrations need no unpacking).
+struct FreshKeys<'a, R, U> {
+    incoming: &'a [R],
+    unpack: U,
+    at: usize,
+    next_key: u64,
+}
+
+impl<'a, R: Copy, U: Fn(R) -> Reg> FreshKeys<'a, R, U> {
+    fn new(incoming: &'a [R], unpack: U) -> Self {
+        let next_key = incoming.first().map_or(u64::MAX, |&r| unpack(r).key);
+        Self {
+            incoming,
+            unpack,
+            at: 0,
+            next_key,
+        }
+    }
+
+    /// The next fresh registration; only while `next_key` is below a kept
+    /// key, so one is left.
+    #[inline]
+    fn take(&mut self) -> Reg {
+        let reg = (self.unpack)(self.incoming[self.at]);
+        self.at += 1;
+        self.next_key = self
+            .incoming
+            .get(self.at)
+            .map_or(u64::MAX, |&r| (self.unpack)(r).key);
+        reg
+    }
+
+    /// The fresh registrations not taken, in order.
+    fn rest(self) -> impl Iterator<Item = Reg> + 'a
+    where
+        U: 'a,
+    {
+        let unpack = self.unpack;
+        self.incoming[self.at..].iter().map(move |&r| unpack(r))
     }
 }
 

@@ -1,0 +1,143 @@
+//! The structure `Auto` runs, as an enum of our structure types
+//! ([`Running`]) rather than a boxed trait object: every move reaches the
+//! structure through a match the compiler sees through, not a second
+//! virtual call behind `Auto`'s own (the prologue, the copy of a returned
+//! `Result` and the indirect jump were 4 to 5% of a frame of 10,000 moving
+//! objects in a grid, BENCHMARKS.md "auto").
+
+use crate::broad::brute::Brute;
+use crate::broad::bvh::Bvh;
+use crate::broad::contract::{BroadPhase, StepStats};
+use crate::broad::events::{FrameEvents, Pair};
+use crate::broad::grid::Grid;
+use crate::broad::hosted::{Hosted, HostedArena, OneLevelCells};
+use crate::broad::query::{QueryBudget, QueryStats, RayHit};
+use crate::broad::sap::Sap;
+use crate::broad::snapshot::Snapshot;
+use crate::broad::tree::Tree;
+use crate::error::Error;
+use crate::geometry::{Aabb, Ray, Region, Vector};
+use crate::handle::Handle;
+use std::ops::ControlFlow;
+
+/// One of our structures, holding its objects under `Auto`'s handles
+/// (each type covers its kinds: `sap` and `sap1`, `grid`, `hashgrid` and
+/// `hgrid`, `tree` and `loose`).
+pub(super) enum Running<V: Vector> {
+    Brute(Brute<V>),
+    Sap(Sap<V>),
+    Grid(Grid<V>),
+    Tree(Tree<V>),
+    Bvh(Bvh<V>),
+}
+
+/// `$body` with `$s` bound to the structure inside `$running`, whichever
+/// it is.
+macro_rules! each {
+    ($running:expr, $s:ident => $body:expr) => {
+        match $running {
+            Running::Brute($s) => $body,
+            Running::Sap($s) => $body,
+            Running::Grid($s) => $body,
+            Running::Tree($s) => $body,
+            Running::Bvh($s) => $body,
+        }
+    };
+}
+
+impl<V: Vector> BroadPhase<V, ()> for Running<V> {
+    fn name(&self) -> &str {
+        each!(self, s => s.name())
+    }
+
+    fn insert(&mut self, aabb: Aabb<V>, value: ()) -> Result<Handle, Error> {
+        each!(self, s => s.insert(aabb, value))
+    }
+
+    #[inline]
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        each!(self, s => s.update(handle, aabb))
+    }
+
+    #[inline]
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        each!(self, s => s.update_many(handles, boxes))
+    }
+
+    fn remove(&mut self, handle: Handle) -> Result<(), Error> {
+        each!(self, s => s.remove(handle))
+    }
+
+    fn step(&mut self) -> &FrameEvents {
+        each!(self, s => s.step())
+    }
+
+    fn events(&self) -> &FrameEvents {
+        each!(self, s => s.events())
+    }
+
+    fn pairs(&self) -> &[Pair] {
+        each!(self, s => s.pairs())
+    }
+
+    fn stats(&self) -> StepStats {
+        each!(self, s => s.stats())
+    }
+
+    fn len(&self) -> usize {
+        each!(self, s => s.len())
+    }
+
+    #[inline]
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        each!(self, s => s.aabb(handle))
+    }
+
+    fn value(&self, handle: Handle) -> Option<&()> {
+        each!(self, s => s.value(handle))
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        each!(self, s => s.query_aabb(aabb, visit))
+    }
+
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        each!(self, s => s.query_region(region, budget, visit))
+    }
+
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        each!(self, s => s.query_ray(ray, budget, visit))
+    }
+
+    fn snapshot(&self) -> Snapshot<V> {
+        each!(self, s => s.snapshot())
+    }
+}
+
+impl<V: Vector> Hosted<V> for Running<V> {
+    fn arena(&mut self) -> &mut dyn HostedArena {
+        each!(self, s => s.arena())
+    }
+
+    fn one_level_cells(&self) -> Option<OneLevelCells<V>> {
+        each!(self, s => s.one_level_cells())
+    }
+
+    fn insert_at(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        each!(self, s => s.insert_at(handle, aabb))
+    }
+}

@@ -188,6 +188,43 @@ fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_no
     );
 }
 
+#[test]
+fn stale_handles_during_a_switch_are_errors_that_change_nothing() {
+    let config = AutoConfig {
+        review_every: 5,
+        confirm: 2,
+        switch_frames: 3,
+    };
+    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
+    let mut frames_switching = 0;
+    let probe = Aabb::new(Vec2::new(20.0, 0.0), Vec2::new(40.0, 5.0)).unwrap();
+    let mut frames = squashing_scene(900, 60, 300.0, 1.0);
+    frames.extend(squashing_scene(900, 60, 1.0, 300.0));
+    beside_brute(
+        &mut auto,
+        &frames,
+        |_, auto| {
+            if auto.status().switching_to.is_none() {
+                return;
+            }
+            frames_switching += 1;
+            // Inserted into both structures and removed from both before
+            // the step: no event, and a handle now stale in both.
+            let gone = auto.insert(probe, u64::MAX).unwrap();
+            assert_eq!(auto.remove(gone), Ok(u64::MAX));
+            assert!(auto.update(gone, probe).is_err(), "a stale move");
+            assert!(
+                auto.update_many(&[gone], &[probe]).is_err(),
+                "a stale batch"
+            );
+            assert!(auto.remove(gone).is_err(), "a second removal");
+            assert_eq!(auto.aabb(gone), None);
+        },
+        "stale handles mid-switch",
+    );
+    assert!(frames_switching > 0, "a switch was under way on some frame");
+}
+
 /// What `auto` ran over a run: each structure with the step it took over,
 /// and every step that had a switch under way.
 #[derive(Debug, Default)]

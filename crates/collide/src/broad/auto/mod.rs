@@ -38,11 +38,12 @@
 //!
 //! Pick `auto` when the scene is not known in advance (a level editor, a
 //! game whose levels differ) or changes character while it runs. Cost:
-//! the inner structure's, plus a virtual call per operation; per review
-//! a sample of at most 1,024 boxes measured (and sorted along one axis the
-//! step before), and when the density has changed twofold a grid's cell
-//! size worked out on the same sample; during a switch or a rebuild, the
-//! second structure's inserts and a doubled move for every object it holds.
+//! the inner structure's, plus a match per operation (a test and a jump
+//! for a move while no switch is under way); per review a sample of at
+//! most 1,024 boxes measured (and sorted along one axis the step before),
+//! and when the density has changed twofold a grid's cell size worked out
+//! on the same sample; during a switch or a rebuild, the second
+//! structure's inserts and a doubled move for every object it holds.
 
 mod profile;
 mod regrid;

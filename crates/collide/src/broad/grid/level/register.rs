@@ -483,6 +483,55 @@ mod tests {
         }
     }
 
+    /// The plain merges, whole and cut into parts, keep the order by key
+    /// with a kept registration before a fresh one of the same key, up to
+    /// keys of `u64::MAX` (a 2D hashed cell at the top of both axes), and
+    /// drop the stale ones. (The test above compares sorted lists, so it
+    /// sees neither.)
+    #[test]
+    fn plain_merges_put_kept_before_fresh_on_equal_keys_up_to_the_largest_key() {
+        let reg = |key, object| Reg {
+            key,
+            object,
+            lowest: 0,
+        };
+        let top = u64::MAX;
+        let kept = [
+            reg(1, 0),
+            reg(5, 1),
+            reg(5, 2),
+            reg(9, 3),
+            reg(top, 4),
+            reg(top, 5),
+        ];
+        let fresh = [reg(0, 10), reg(5, 11), reg(7, 12), reg(top, 13)];
+        let stale = |object: u32| object == 2;
+        let expected = [
+            reg(0, 10),
+            reg(1, 0),
+            reg(5, 1),
+            reg(5, 11),
+            reg(7, 12),
+            reg(9, 3),
+            reg(top, 4),
+            reg(top, 5),
+            reg(top, 13),
+        ];
+        let level = || {
+            let mut level = Level::<glam::Vec2>::new(CellFrame::new([0.0; 3], 1.0), None);
+            level.regs = kept.to_vec();
+            level
+        };
+        let mut whole = level();
+        whole.merge_fresh_plain(stale, &fresh, |r| r);
+        assert_eq!(whole.regs, expected, "whole");
+        for split in [2, 3] {
+            let mut parts = level();
+            parts.merge_fresh_split(split, stale, &fresh, |r| r);
+            assert_eq!(parts.regs, expected, "in {split} parts");
+        }
+    }
+
     #[test]
     fn reregistering_matches_registering_afresh_in_2d_and_3d() {
         reregistering_matches_registering_afresh::<glam::Vec2>();

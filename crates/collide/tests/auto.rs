@@ -160,17 +160,24 @@ fn squashing_scene(
         .collect()
 }
 
-#[test]
-fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_nothing() {
+/// An `Auto` that reviews every 5 steps and switches over 3, and 900
+/// boxes squashed flat over 60 frames and stretched back over 60 more
+/// (grid, then sweep and prune, then grid).
+fn squashed_and_stretched() -> (Auto<Vec2, u64>, Vec<Vec<Record<Vec2>>>) {
     let config = AutoConfig {
         review_every: 5,
         confirm: 2,
         switch_frames: 3,
     };
-    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
-    let mut seen = Vec::new();
     let mut frames = squashing_scene(900, 60, 300.0, 1.0);
     frames.extend(squashing_scene(900, 60, 1.0, 300.0));
+    (Auto::with_config(config).unwrap(), frames)
+}
+
+#[test]
+fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_nothing() {
+    let (mut auto, frames) = squashed_and_stretched();
+    let mut seen = Vec::new();
     beside_brute(
         &mut auto,
         &frames,
@@ -190,16 +197,9 @@ fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_no
 
 #[test]
 fn stale_handles_during_a_switch_are_errors_that_change_nothing() {
-    let config = AutoConfig {
-        review_every: 5,
-        confirm: 2,
-        switch_frames: 3,
-    };
-    let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
+    let (mut auto, frames) = squashed_and_stretched();
     let mut frames_switching = 0;
     let probe = Aabb::new(Vec2::new(20.0, 0.0), Vec2::new(40.0, 5.0)).unwrap();
-    let mut frames = squashing_scene(900, 60, 300.0, 1.0);
-    frames.extend(squashing_scene(900, 60, 1.0, 300.0));
     beside_brute(
         &mut auto,
         &frames,

@@ -185,12 +185,10 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// object), or neither.
     #[inline(never)]
     pub(super) fn update_migrating(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
-        let Some(m) = &mut self.migration else {
-            return self.inner.update(handle, aabb);
+        let m = match &mut self.migration {
+            Some(m) if m.next.aabb(handle).is_some() => m,
+            _ => return self.inner.update(handle, aabb),
         };
-        if m.next.aabb(handle).is_none() {
-            return self.inner.update(handle, aabb);
-        }
         let before = self
             .inner
             .aabb(handle)

@@ -77,8 +77,9 @@ struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
     /// Runs of every implementation per scene, in rounds (each round runs
-    /// them all once, in table order); a row is the run with the median
-    /// mean, which steadies comparisons on a noisy machine.
+    /// them all once, starting one place further along the list than the
+    /// round before); a row is the run with the median mean, which steadies
+    /// comparisons on a noisy machine.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=99))]
     repeat: u32,
     /// Also put this run's document (its tables and the targets table)
@@ -500,11 +501,16 @@ fn run_case<V: Dim>(
     );
     if repeat > 1 {
         notes.push(format!(
-            "each row: the median of {repeat} runs by mean, run in rounds"
+            "each row: the median of {repeat} runs by mean, run in rounds, each round starting one place further along"
         ));
     }
+    // Each round starts one place further along the list, so that no
+    // implementation always runs first or last (after the same neighbour)
+    // in a round.
+    let count = runs.len();
     for round in 0..repeat {
-        for (name, rows) in &mut runs {
+        for k in 0..count {
+            let (name, rows) = &mut runs[(k + round as usize) % count];
             if rows.len() > round as usize {
                 continue; // the reference's first run
             }

@@ -383,6 +383,9 @@ fn the_decision_table() {
     assert_eq!(pick(p(1_000, 500.0, 1.5, 0.0)), "sap1");
     assert_eq!(pick(p(50_000, 500.0, 1.5, 0.0)), "grid");
     assert_eq!(pick(p3(2_000, 500.0, 1.5, 0.0)), "sap1");
+    // Flat sweeps pay longer in 3D: 10,000 objects sweep there, not in 2D.
+    assert_eq!(pick(p(10_000, 500.0, 1.5, 0.0)), "grid");
+    assert_eq!(pick(p3(10_000, 500.0, 1.5, 0.0)), "sap1");
     assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), "grid");
     assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), "sap1");
     assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), "grid");

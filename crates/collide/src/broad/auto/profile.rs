@@ -152,13 +152,20 @@ const SPREAD_SIZES: f32 = 16.0;
 /// Centres this much more spread on one axis than another: sweep and
 /// prune along it, up to a count.
 const FLAT_SCENE: f32 = 100.0;
-/// Flat scenes up to this many objects sweep, in 2D and in 3D; above it
-/// a grid's cells, chosen for the band (and chosen again by `Auto` when
-/// the scene turns flat), are as fast or faster (BENCHMARKS.md, "auto":
-/// at 10,000 objects `sap1` is 1.1 to 1.25 times `grid` on 2D `flat`,
-/// and 1.04 times to 1.2 times it on 3D `flat` but with fast motion; in
-/// 2D `sap1` is the fastest at 1,000).
-const FLAT_SWEEP_MAX: usize = 3_000;
+/// Flat 2D scenes up to this many objects sweep; above it a grid's
+/// cells, chosen for the band (and chosen again by `Auto` when the scene
+/// turns flat), are as fast or faster (BENCHMARKS.md, "auto": at 10,000
+/// objects `sap1` is 1.1 to 1.25 times `grid` on 2D `flat`; at 1,000
+/// `sap1` is the fastest).
+const FLAT_SWEEP_MAX_2D: usize = 3_000;
+/// Flat 3D scenes up to this many objects sweep. A band in 3D keeps fewer
+/// boxes over each stretch of the sorted axis than one in 2D, so the
+/// sweep pays longer: on 3D `flat` `sap1` beat `grid` in every motion at
+/// 10,000 objects in the auto runs of 2026-12-04 (by 1.06 to 1.18),
+/// led at 15,000, and lost at 20,000 and 40,000 but for fast motion at
+/// 20,000 (`collide-bench --dim 3 --scene flat --motion slow,fast,churn
+/// --n 10000,15000,20000,40000 --repeat 3 --only sap1,grid,hgrid,auto`).
+const FLAT_SWEEP_MAX_3D: usize = 15_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;
 
@@ -173,7 +180,8 @@ const SPANNING_2D: f32 = 0.005;
 ///    axis holds a long box as one interval where a grid registers it in
 ///    every cell it covers;
 /// 4. centres 100 times more spread (in variance) on one axis than
-///    another, up to 3,000 objects: one-axis sweep and prune;
+///    another, up to 3,000 objects in 2D and 15,000 in 3D: one-axis sweep
+///    and prune;
 /// 5. otherwise the dense grid.
 ///
 /// ```
@@ -200,7 +208,7 @@ pub fn choose_structure(profile: &SceneProfile) -> Choice {
             "sap1",
             "objects spanning the world: a sorted axis holds each as one interval",
         )
-    } else if profile.flatness >= FLAT_SCENE && profile.objects <= FLAT_SWEEP_MAX {
+    } else if profile.flatness >= FLAT_SCENE && profile.objects <= flat_sweep_max(profile.dim) {
         (
             "sap1",
             "a flat scene: one sorted axis along the band separates them",
@@ -212,6 +220,15 @@ pub fn choose_structure(profile: &SceneProfile) -> Choice {
         )
     };
     Choice { structure, reason }
+}
+
+/// The most objects a flat scene of `dim` axes sweeps (rule 4).
+fn flat_sweep_max(dim: usize) -> usize {
+    if dim >= 3 {
+        FLAT_SWEEP_MAX_3D
+    } else {
+        FLAT_SWEEP_MAX_2D
+    }
 }
 
 /// Reused memory for measuring scenes, and the sweep-axis order kept from

@@ -197,10 +197,17 @@ const AUTO_LIMIT: f64 = 1.15;
 /// One line per case that ran `auto`: its mean per frame beside the
 /// fastest other structure of ours, and whether issue 10's target is met,
 /// then how many were. Empty when no case ran `auto`.
+///
+/// The verdict is on the rows' means (each the median run of
+/// `--repeat`). Beside it, for reading a miss, the same ratio of the
+/// best runs: `auto`'s fastest run over the fastest run of any other
+/// structure of ours, which a stretch of noise on the machine cannot
+/// raise unless it covers every run.
 pub(crate) fn auto_target(rows: &[Row]) -> String {
     let case_of = |r: &Row| (r.dim, r.scene, r.motion, r.n);
     let mut out = String::new();
     let mut met_count = (0, 0);
+    let mut best_met = 0;
     let mut seen = Vec::new();
     for auto in rows.iter().filter(|r| r.structure == "auto") {
         let case = case_of(auto);
@@ -218,17 +225,24 @@ pub(crate) fn auto_target(rows: &[Row]) -> String {
         if out.is_empty() {
             let _ = writeln!(
                 out,
-                "| case | fastest other of ours | us/frame | auto us/frame | auto / fastest | p99 auto / fastest | within {AUTO_LIMIT}× |"
+                "| case | fastest other of ours | us/frame | auto us/frame | auto / fastest | p99 auto / fastest | within {AUTO_LIMIT}× | best runs: auto / fastest |"
             );
-            let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|");
+            let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---|---:|");
         }
         let ratio = auto.mean_us / best.mean_us;
         let ok = ratio <= AUTO_LIMIT;
         met_count = (met_count.0 + usize::from(ok), met_count.1 + 1);
+        let best_run = rows
+            .iter()
+            .filter(|r| case_of(r) == case && r.ours && r.structure != "auto")
+            .map(|r| r.best_mean_us)
+            .fold(f64::INFINITY, f64::min);
+        let best_ratio = auto.best_mean_us / best_run;
+        best_met += usize::from(best_ratio <= AUTO_LIMIT);
         let (dim, scene, motion, n) = case;
         let _ = writeln!(
             out,
-            "| {dim}D {scene} {motion} {n} | {} | {:.1} | {:.1} | {ratio:.2} | {:.2} | {} |",
+            "| {dim}D {scene} {motion} {n} | {} | {:.1} | {:.1} | {ratio:.2} | {:.2} | {} | {best_ratio:.2} |",
             best.structure,
             best.mean_us,
             auto.mean_us,
@@ -239,8 +253,8 @@ pub(crate) fn auto_target(rows: &[Row]) -> String {
     if !out.is_empty() {
         let _ = writeln!(
             out,
-            "\n`auto` within {AUTO_LIMIT} times the fastest other structure of ours: {} of {} cases.",
-            met_count.0, met_count.1
+            "\n`auto` within {AUTO_LIMIT} times the fastest other structure of ours: {} of {} cases (by the best runs: {best_met} of {}).",
+            met_count.0, met_count.1, met_count.1
         );
     }
     out
@@ -285,6 +299,7 @@ mod tests {
             reference: false,
             build_us: 0.0,
             mean_us,
+            best_mean_us: mean_us,
             p99_us: mean_us,
             floor_multiple: 1.0,
             peak_bytes: 0,
@@ -314,7 +329,28 @@ mod tests {
             table.contains("| 2D flat slow 100 | grid | 100.0 | 120.0 | 1.20 |"),
             "{table}"
         );
-        assert!(table.contains("1 of 2 cases"), "{table}");
+        assert!(table.contains("1 of 2 cases (by the best runs: 1 of 2)"), "{table}");
         assert!(auto_target(&rows[..3]).is_empty());
+    }
+
+    #[test]
+    fn the_best_runs_ratio_sits_beside_the_verdict_without_changing_it() {
+        // auto's median run 1.20 times grid's, its best run 1.05 times the
+        // best run of any other (sap1's, though grid has the faster median).
+        let with_best = |mut r: Row, best_mean_us| {
+            r.best_mean_us = best_mean_us;
+            r
+        };
+        let rows = [
+            with_best(row(SceneKind::Uniform, "grid", true, 100.0), 99.0),
+            with_best(row(SceneKind::Uniform, "sap1", true, 110.0), 96.0),
+            with_best(row(SceneKind::Uniform, "auto", true, 120.0), 100.8),
+        ];
+        let table = auto_target(&rows);
+        assert!(
+            table.contains("| 2D uniform slow 100 | grid | 100.0 | 120.0 | 1.20 | 1.20 | **no** | 1.05 |"),
+            "{table}"
+        );
+        assert!(table.contains("0 of 1 cases (by the best runs: 1 of 1)"), "{table}");
     }
 }

@@ -63,8 +63,9 @@ run_section rapier-100k --dim 2,3 --scene uniform,flat,clustered,large \
 # Issue 10: auto against each of our other structures (brute left out: at
 # 10,000 objects it is never near the fastest) on the shared scenes and on
 # those that change character (240 frames: one whole cycle of their four
-# 60-frame phases), every row the median of 9 runs (5 left single cases
-# 20% off on this noisy machine from one run to the next).
+# 60-frame phases), every row the median of 9 runs (with 5, single cases
+# came out 20% off from one run to the next on this noisy machine; 9
+# narrows that but has not ended it, hence the best-runs column).
 run_section auto --dim 2,3 --scene uniform,flat,clustered,large,flattening,hotspot,walls,speeding \
   --motion slow,fast,teleport,churn --n 10000 --frames 240 --repeat 9 \
   --only sap,sap1,grid,hashgrid,hgrid,tree,loose,bvh,auto

@@ -338,6 +338,7 @@ fn measure<V: Dim>(
         }
     }
     let steady = &micros[1..];
+    let mean_us = mean(steady);
     Row {
         dim: V::DIM,
         scene: config.kind,
@@ -348,10 +349,10 @@ fn measure<V: Dim>(
         ours: is_ours(c.name()),
         reference: matches!(check, Check::Record(_)),
         build_us: micros[0],
-        mean_us: mean(steady),
-        best_mean_us: mean(steady),
+        mean_us,
+        best_mean_us: mean_us,
         p99_us: percentile(steady, 0.99),
-        floor_multiple: mean(steady) / floor_us,
+        floor_multiple: mean_us / floor_us,
         peak_bytes: memory::peak_bytes(),
         pairs_last: pairs.len(),
         frames_disagreeing: disagreeing,

@@ -215,11 +215,11 @@ pub(crate) fn auto_target(rows: &[Row]) -> String {
             continue;
         }
         seen.push(case);
-        let Some(best) = rows
-            .iter()
-            .filter(|r| case_of(r) == case && r.ours && r.structure != "auto")
-            .min_by(|a, b| a.mean_us.total_cmp(&b.mean_us))
-        else {
+        let others = || {
+            rows.iter()
+                .filter(|r| case_of(r) == case && r.ours && r.structure != "auto")
+        };
+        let Some(best) = others().min_by(|a, b| a.mean_us.total_cmp(&b.mean_us)) else {
             continue;
         };
         if out.is_empty() {
@@ -232,9 +232,7 @@ pub(crate) fn auto_target(rows: &[Row]) -> String {
         let ratio = auto.mean_us / best.mean_us;
         let ok = ratio <= AUTO_LIMIT;
         met_count = (met_count.0 + usize::from(ok), met_count.1 + 1);
-        let best_run = rows
-            .iter()
-            .filter(|r| case_of(r) == case && r.ours && r.structure != "auto")
+        let best_run = others()
             .map(|r| r.best_mean_us)
             .fold(f64::INFINITY, f64::min);
         let best_ratio = auto.best_mean_us / best_run;

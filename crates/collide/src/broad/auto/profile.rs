@@ -160,11 +160,14 @@ const FLAT_SCENE: f32 = 100.0;
 const FLAT_SWEEP_MAX_2D: usize = 3_000;
 /// Flat 3D scenes up to this many objects sweep. A band in 3D keeps fewer
 /// boxes over each stretch of the sorted axis than one in 2D, so the
-/// sweep pays longer: on 3D `flat` `sap1` beat `grid` in every motion at
-/// 10,000 objects in the auto runs of 2026-12-04 (by 1.06 to 1.18),
-/// led at 15,000, and lost at 20,000 and 40,000 but for fast motion at
-/// 20,000 (`collide-bench --dim 3 --scene flat --motion slow,fast,churn
-/// --n 10000,15000,20000,40000 --repeat 3 --only sap1,grid,hgrid,auto`).
+/// sweep pays longer: on 3D `flat` at 10,000 objects `grid` took 1.06 to
+/// 1.16 times as long as `sap1` in every motion of two full auto runs
+/// (BENCHMARKS.md, "auto"; one shorter run had `grid` ahead with slow
+/// motion, 1.06). `collide-bench --dim 3 --scene flat --motion
+/// slow,fast,churn --repeat 3 --only sap1,grid,hgrid,auto` (`--n
+/// 10000,15000 --frames 90`, `--n 20000,40000 --frames 60`): `sap1` led
+/// at 15,000 and lost at 20,000 and 40,000, but for fast motion at
+/// 20,000.
 const FLAT_SWEEP_MAX_3D: usize = 15_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;

@@ -14,7 +14,8 @@
 //! Prints one line per frame (apply and step times in microseconds, timed
 //! as the benchmark times them: `Runner::apply`, then `step()` without
 //! turning its events into scene ids; pairs, candidate tests, maintenance
-//! operations such as escapes handled), then the mean of frames 1 to 7 and
+//! operations such as escapes handled; for `auto`, the structure running
+//! after the step and the one being built), then the mean of frames 1 to 7 and
 //! of frames 12 on, and for a grid the cell size it used.
 //!
 //! ```sh
@@ -24,7 +25,7 @@
 //! ```
 
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{BroadPhase, Grid, GridConfig, GridKind, Vector, structure_by_name};
+use collide::{Auto, BroadPhase, Grid, GridConfig, GridKind, Vector, structure_by_name};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 
@@ -78,7 +79,7 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, cell_factor: O
             ..GridConfig::default()
         };
         let mut grid = Grid::<V, u64>::with_config(kind, grid_config).expect("a valid cell size");
-        drive(&mut grid, name, config, frames);
+        drive(&mut grid, name, config, frames, |_| String::new());
         let size = grid.cell_size().unwrap_or(0.0);
         println!(
             "cell size {size:.1} = {:.2} times the 90th percentile extent {p90:.1}{}",
@@ -89,10 +90,19 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, cell_factor: O
                 " (automatic)"
             }
         );
+    } else if name == "auto" {
+        let mut auto = Auto::<V, u64>::new();
+        drive(&mut auto, name, config, frames, |auto| {
+            let status = auto.status();
+            match status.switching_to {
+                Some(next) => format!("{} (building {next})", status.structure),
+                None => status.structure.to_string(),
+            }
+        });
     } else {
         let mut world = structure_by_name::<V, u64>(name)
             .unwrap_or_else(|| panic!("unknown structure `{name}`"));
-        drive(world.as_mut(), name, config, frames);
+        drive(world.as_mut(), name, config, frames, |_| String::new());
     }
 }
 
@@ -101,6 +111,7 @@ fn drive<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
     name: &str,
     config: SceneConfig,
     frames: usize,
+    running: impl Fn(&W) -> String,
 ) {
     let (kind, motion, n) = (config.kind, config.motion, config.n);
     let mut scene = Scene::<V>::new(config);
@@ -122,13 +133,14 @@ fn drive<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
         let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
         let stats = world.stats();
         println!(
-            "{frame:5} {:9.0} {:10.0} {:10.0} {:7} {:7} {:7}",
+            "{frame:5} {:9.0} {:10.0} {:10.0} {:7} {:7} {:7}   {}",
             us(applied),
             us(total - applied),
             us(total),
             stats.pairs,
             stats.candidates_tested,
-            stats.maintenance_ops
+            stats.maintenance_ops,
+            running(world)
         );
         match frame {
             1..=7 => early.push(us(total)),

@@ -327,7 +327,10 @@ mod tests {
             table.contains("| 2D flat slow 100 | grid | 100.0 | 120.0 | 1.20 |"),
             "{table}"
         );
-        assert!(table.contains("1 of 2 cases (by the best runs: 1 of 2)"), "{table}");
+        assert!(
+            table.contains("1 of 2 cases (by the best runs: 1 of 2)"),
+            "{table}"
+        );
         assert!(auto_target(&rows[..3]).is_empty());
     }
 
@@ -346,9 +349,14 @@ mod tests {
         ];
         let table = auto_target(&rows);
         assert!(
-            table.contains("| 2D uniform slow 100 | grid | 100.0 | 120.0 | 1.20 | 1.20 | **no** | 1.05 |"),
+            table.contains(
+                "| 2D uniform slow 100 | grid | 100.0 | 120.0 | 1.20 | 1.20 | **no** | 1.05 |"
+            ),
             "{table}"
         );
-        assert!(table.contains("0 of 1 cases (by the best runs: 1 of 1)"), "{table}");
+        assert!(
+            table.contains("0 of 1 cases (by the best runs: 1 of 1)"),
+            "{table}"
+        );
     }
 }

@@ -29,9 +29,11 @@
 //! the running one, a share of the objects each step over
 //! [`AutoConfig::switch_frames`] steps, with every move and removal
 //! applied to both, while the running one answers. On the step it holds
-//! every object both structures step; the events are the running one's,
-//! and since both find exactly the overlapping pairs, the new one carries
-//! on from the same pairs. A switch made at once ([`Auto::switch_to`],
+//! every object, the new structure steps instead of the running one, which
+//! is dropped unstepped: the step's events are the difference of the new
+//! one's pairs from the last step's, exactly those the running one would
+//! have reported, since both find exactly the overlapping pairs. The new
+//! one carries on from its pairs. A switch made at once ([`Auto::switch_to`],
 //! the first step, an object count that changed fourfold) keeps the pairs
 //! from before and makes the next step's events their difference from the
 //! new structure's pairs.
@@ -83,8 +85,8 @@ pub struct AutoConfig {
     /// Steps a switch takes, `>= 1`: the new structure is built beside
     /// the running one, which answers meanwhile, taking this many shares
     /// of the objects, one a step (moves and removals reach both); on the
-    /// last both step, the events are the running one's, and the new one,
-    /// having found the same pairs, carries on from them.
+    /// last only the new one steps, and the events are the difference of
+    /// its pairs from the running one's of the step before.
     pub switch_frames: u32,
 }
 
@@ -153,9 +155,9 @@ pub struct Auto<V: Vector, T = ()> {
     /// which the next step's events are the difference.
     before: Vec<Pair>,
     diff_pending: bool,
-    /// The step's events when they are not the running structure's: a
-    /// difference after a switch made at once, or the old structure's on
-    /// the step a new one takes over.
+    /// The step's events when they are not the running structure's: the
+    /// difference of its pairs from the last step's after a switch made
+    /// at once or on the step a new structure takes over.
     events: FrameEvents,
     own_events: bool,
     config: AutoConfig,
@@ -392,7 +394,8 @@ impl<V: Vector, T: Send> Auto<V, T> {
                 .expect("a rebuild of boxes the running structure took succeeds");
         } else if agreeing >= self.config.confirm {
             self.pending = None;
-            self.begin_migration(choice, GridConfig::default());
+            let settings = self.settings_for_switch(choice.structure);
+            self.begin_migration(choice, settings);
         } else {
             self.pending = Some((choice.structure, agreeing));
         }
@@ -464,20 +467,29 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
 
     fn step(&mut self) -> &FrameEvents {
         self.review();
-        let complete = self.advance_migration();
-        self.inner.step();
+        let replaced = if self.advance_migration() {
+            self.take_over()
+        } else {
+            self.inner.step();
+            None
+        };
         let mut stats = self.inner.stats();
         self.work.watch(stats.candidates_tested, self.values.len());
         self.own_events = false;
-        if self.diff_pending {
-            self.events.set_difference(&self.before, self.inner.pairs());
+        // The last step's pairs, when this step's events are not the
+        // running structure's own: those kept by a switch made at once,
+        // else those of the structure just taken over from.
+        let previous = if self.diff_pending {
+            Some(&self.before[..])
+        } else {
+            replaced.as_ref().map(|old| old.pairs())
+        };
+        if let Some(previous) = previous {
+            self.events.set_difference(previous, self.inner.pairs());
             keep_headroom(&mut self.events.started);
             keep_headroom(&mut self.events.stopped);
             self.diff_pending = false;
             self.own_events = true;
-        }
-        if complete {
-            self.take_over();
         }
         let events = self.events();
         stats.started = events.started.len();

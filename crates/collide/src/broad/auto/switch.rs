@@ -204,23 +204,16 @@ impl<V: Vector, T: Send> Auto<V, T> {
         Ok(())
     }
 
-    /// The step the structure being built holds every object, after the
-    /// running one stepped: it steps too (its pairs are the running one's,
-    /// all reported as started, which nobody sees), and runs from now on.
-    /// The step's events stay the old structure's.
-    pub(super) fn take_over(&mut self) {
-        let Some(mut m) = self.migration.take() else {
-            return;
-        };
+    /// The step the structure being built holds every object: it steps
+    /// instead of the running one (its first step finds every pair afresh)
+    /// and runs from now on. Returns the structure it replaced, unstepped,
+    /// whose pairs are the last step's: the step's events are their
+    /// difference from the new structure's.
+    pub(super) fn take_over(&mut self) -> Option<Running<V>> {
+        let mut m = self.migration.take()?;
         m.next.step();
-        debug_assert_eq!(m.next.pairs(), self.inner.pairs());
-        if !self.own_events {
-            let events = self.inner.events();
-            self.events.started.clone_from(&events.started);
-            self.events.stopped.clone_from(&events.stopped);
-            self.own_events = true;
-        }
-        self.inner = m.next;
+        let old = std::mem::replace(&mut self.inner, m.next);
         self.took_over(m.choice);
+        Some(old)
     }
 }

@@ -201,19 +201,32 @@ pub(crate) fn judge_cell_size<V: Vector>(
     current: f32,
     scratch: &mut CellSizeScratch,
 ) -> Option<CellVerdict> {
-    let p90 = p90_extent(sample, &mut scratch.extents)?;
-    if !(p90 > 0.0 && p90.is_finite()) {
-        return None;
-    }
-    let keys = &mut scratch.keys;
+    let (best, best_cost) = choose_cell_size(sample, represented, max_cells_per_object, scratch)?;
     let sample = CostSample::new(sample, represented, max_cells_per_object);
-    let (best, best_cost) = cost_based_cell_size(&sample, p90, keys);
-    let current_cost = sample.predicted_cost(current, keys);
+    let current_cost = sample.predicted_cost(current, &mut scratch.keys);
     Some(CellVerdict {
         best,
         best_cost,
         current_cost,
     })
+}
+
+/// For the objects that `sample` (every k-th of them) stands for,
+/// `represented` in all: the cell size a dense or hashed grid would choose
+/// now, and its predicted cost. `None` when the sample's boxes have no
+/// positive size to go by.
+pub(crate) fn choose_cell_size<V: Vector>(
+    sample: &[Aabb<V>],
+    represented: usize,
+    max_cells_per_object: u32,
+    scratch: &mut CellSizeScratch,
+) -> Option<(f32, f64)> {
+    let p90 = p90_extent(sample, &mut scratch.extents)?;
+    if !(p90 > 0.0 && p90.is_finite()) {
+        return None;
+    }
+    let sample = CostSample::new(sample, represented, max_cells_per_object);
+    Some(cost_based_cell_size(&sample, p90, &mut scratch.keys))
 }
 
 /// The 90th percentile of the boxes' largest extent (gathered into

@@ -12,5 +12,5 @@ mod query;
 mod ray;
 
 pub use config::GridConfig;
-pub(crate) use config::{CellSizeScratch, judge_cell_size};
+pub(crate) use config::{CellSizeScratch, choose_cell_size, judge_cell_size};
 pub use core::{Grid, GridKind, GridStats};

@@ -2,12 +2,14 @@
 //! side by side on the shared scenes, every frame checked against a
 //! reference. See README.md for what is timed and how to run it.
 
+mod case;
 mod contender;
 mod memory;
 mod peers;
 mod queries;
 mod report;
 
+use case::CaseRuns;
 use clap::Parser;
 use collide::Vector;
 use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
@@ -82,6 +84,13 @@ struct Args {
     /// comparisons on a noisy machine.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=99))]
     repeat: u32,
+    /// With `--repeat`, run the rounds as passes over every scene (round 1
+    /// of each scene, then round 2, ...) instead of one scene's rounds
+    /// together, so that a stretch of noise on the machine falls on one
+    /// round of several scenes, which the medians leave out, and not on
+    /// every round of one scene. The tables come at the end.
+    #[arg(long, requires = "repeat")]
+    spread: bool,
     /// Also put this run's document (its tables and the targets table)
     /// into this file, between the markers of `--section` (see
     /// `regenerate.sh`, which rebuilds BENCHMARKS.md this way).
@@ -427,128 +436,6 @@ fn progress(line: &str) {
     }
 }
 
-/// Runs every selected implementation on one scene; returns the rows and
-/// notes for the table.
-fn run_case<V: Dim>(
-    config: SceneConfig,
-    frames: u64,
-    selection: Selection<'_>,
-    repeat: u32,
-) -> (Vec<Row>, Vec<String>) {
-    let reference = if config.n <= BRUTE_REFERENCE_MAX_N {
-        "brute"
-    } else {
-        "hashgrid"
-    };
-    let selected = |name: &str| selection.includes(name);
-    let mut notes = vec![format!("reference: `{reference}`")];
-    let mut names = Vec::new();
-    for &name in collide::STRUCTURE_NAMES {
-        if name == "brute" && config.n > BRUTE_MAX_N {
-            if selected(name) {
-                notes.push(format!("`brute` not run above n = {BRUTE_MAX_N}"));
-            }
-            continue;
-        }
-        names.push(name);
-    }
-    names.extend(
-        VARIANT_NAMES
-            .iter()
-            .filter(|v| selection.named(v) && selected(v)),
-    );
-    let mut missing = Vec::new();
-    for &name in PEER_NAMES {
-        if V::peer(name).is_some() {
-            names.push(name);
-        } else if selected(name) {
-            missing.push(name);
-        }
-    }
-    if !missing.is_empty() {
-        notes.push(format!(
-            "not run in {}D (2D only): {}",
-            V::DIM,
-            missing.join(", ")
-        ));
-    }
-
-    let mut rows = Vec::new();
-    let mut reference_pairs = Vec::with_capacity(frames as usize);
-    progress(&format!(
-        "{}D {} {} n={}: {reference}",
-        V::DIM,
-        config.kind,
-        config.motion,
-        config.n
-    ));
-    let floor_us = floor::<V>(config, frames);
-    notes.push(format!(
-        "floor (reading every box of a frame once, into an array by id): {floor_us:.1} us per frame"
-    ));
-    let row = measure::<V>(
-        reference,
-        config,
-        frames,
-        floor_us,
-        Check::Record(&mut reference_pairs),
-    );
-    // Each implementation's runs, in rounds; the median run is its row.
-    let mut runs: Vec<(&str, Vec<Row>)> = Vec::new();
-    if selected(reference) {
-        runs.push((reference, vec![row]));
-    }
-    runs.extend(
-        names
-            .into_iter()
-            .filter(|&name| name != reference && selected(name))
-            .map(|name| (name, Vec::new())),
-    );
-    if repeat > 1 {
-        notes.push(format!(
-            "each row: the median of {repeat} runs by mean, run in rounds, each round starting one place further along"
-        ));
-    }
-    // Each round starts one place further along the list, so that no
-    // implementation always runs first or last (after the same neighbour)
-    // in a round.
-    let count = runs.len();
-    for round in 0..repeat {
-        for k in 0..count {
-            let (name, rows) = &mut runs[(k + round as usize) % count];
-            if rows.len() > round as usize {
-                continue; // the reference's first run
-            }
-            progress(&format!(
-                "{}D {} {} n={}: {name} ({}/{repeat})",
-                V::DIM,
-                config.kind,
-                config.motion,
-                config.n,
-                round + 1
-            ));
-            rows.push(measure::<V>(
-                name,
-                config,
-                frames,
-                floor_us,
-                Check::Compare(&reference_pairs),
-            ));
-        }
-    }
-    for (name, mut runs) in runs {
-        runs.sort_by(|a, b| a.mean_us.total_cmp(&b.mean_us));
-        let best_mean_us = runs[0].mean_us;
-        let mut median = runs.swap_remove(runs.len() / 2);
-        median.reference = name == reference;
-        median.best_mean_us = best_mean_us;
-        rows.push(median);
-    }
-    progress("");
-    rows.sort_by(|a, b| a.mean_us.total_cmp(&b.mean_us));
-    (rows, notes)
-}
-
 fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -789,16 +676,7 @@ fn run(args: Args) -> ExitCode {
     );
 
     let mut all: Vec<Row> = Vec::new();
-    let cases = args.dim.len() * args.scene.len() * args.motion.len() * args.n.len();
-    // On standard error, so tables on standard output stay clean; hidden
-    // when standard error is not a terminal.
-    let bar = indicatif::ProgressBar::new(cases as u64).with_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg:>32} [{bar:30}] {pos}/{len} scenes {elapsed}",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
+    let mut scenes = Vec::new();
     for &dim in &args.dim {
         for &kind in &args.scene {
             for &motion in &args.motion {
@@ -807,46 +685,46 @@ fn run(args: Args) -> ExitCode {
                         motion,
                         ..SceneConfig::new(kind, n)
                     };
-                    bar.set_message(format!("{dim}D {kind} {motion} n={n}"));
-                    let (rows, notes) = match dim {
-                        2 => run_case::<Vec2>(config, args.frames, selection, args.repeat),
-                        _ => run_case::<Vec3>(config, args.frames, selection, args.repeat),
-                    };
-                    bar.inc(1);
-                    bar.suspend(|| {
-                        doc.line(&format!(
-                            "## {dim}D {kind}, {motion}, n = {n} ({} frames)\n",
-                            args.frames
-                        ));
-                        doc.put(&table(&rows));
-                        doc.line("");
-                        for note in &notes {
-                            doc.line(&format!("- {note}"));
-                        }
-                        for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
-                            let what = r.first_disagreement.as_deref().unwrap_or_default();
-                            if r.ours {
-                                doc.line(&format!(
-                                    "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
-                                    r.structure, r.frames_disagreeing
-                                ));
-                                eprintln!(
-                                    "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
-                                    r.structure, r.frames_disagreeing
-                                );
-                            } else {
-                                doc.line(&format!(
-                                    "- `{}` (peer) disagreed on {} frames; {what}",
-                                    r.structure, r.frames_disagreeing
-                                ));
-                            }
-                        }
-                        doc.line("");
-                        let _ = std::io::stdout().flush();
-                    });
-                    all.extend(rows);
+                    scenes.push((dim, config));
                 }
             }
+        }
+    }
+    // With `--spread`, one pass per round; else one pass of every round.
+    let passes = if args.spread { args.repeat } else { 1 };
+    // On standard error, so tables on standard output stay clean; hidden
+    // when standard error is not a terminal.
+    let bar = indicatif::ProgressBar::new((scenes.len() as u64) * u64::from(passes)).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg:>32} [{bar:30}] {pos}/{len} scene runs {elapsed}",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    let mut cases: Vec<Option<CaseRuns>> = scenes.iter().map(|_| None).collect();
+    for pass in 0..passes {
+        let rounds = pass * args.repeat / passes..(pass + 1) * args.repeat / passes;
+        for (&(dim, config), slot) in scenes.iter().zip(&mut cases) {
+            bar.set_message(format!(
+                "{dim}D {} {} n={}",
+                config.kind, config.motion, config.n
+            ));
+            let case = slot.get_or_insert_with(|| match dim {
+                2 => CaseRuns::plan::<Vec2>(config, args.frames, selection),
+                _ => CaseRuns::plan::<Vec3>(config, args.frames, selection),
+            });
+            match dim {
+                2 => case.run_rounds::<Vec2>(args.frames, rounds.clone(), args.repeat),
+                _ => case.run_rounds::<Vec3>(args.frames, rounds.clone(), args.repeat),
+            }
+            bar.inc(1);
+            if pass + 1 < passes {
+                continue;
+            }
+            let case = slot.take().expect("planned above");
+            let (rows, notes) = case.finish(args.repeat, args.spread);
+            bar.suspend(|| write_case(&mut doc, dim, config, args.frames, &rows, &notes));
+            all.extend(rows);
         }
     }
     bar.finish_and_clear();
@@ -887,6 +765,46 @@ fn run(args: Args) -> ExitCode {
         ExitCode::FAILURE
     };
     write_section(&args, &doc, code)
+}
+
+/// Puts one scene's table, its notes and any disagreement into `doc`.
+fn write_case(
+    doc: &mut report::Doc,
+    dim: u32,
+    config: SceneConfig,
+    frames: u64,
+    rows: &[Row],
+    notes: &[String],
+) {
+    let (kind, motion, n) = (config.kind, config.motion, config.n);
+    doc.line(&format!(
+        "## {dim}D {kind}, {motion}, n = {n} ({frames} frames)\n"
+    ));
+    doc.put(&table(rows));
+    doc.line("");
+    for note in notes {
+        doc.line(&format!("- {note}"));
+    }
+    for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
+        let what = r.first_disagreement.as_deref().unwrap_or_default();
+        if r.ours {
+            doc.line(&format!(
+                "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
+                r.structure, r.frames_disagreeing
+            ));
+            eprintln!(
+                "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
+                r.structure, r.frames_disagreeing
+            );
+        } else {
+            doc.line(&format!(
+                "- `{}` (peer) disagreed on {} frames; {what}",
+                r.structure, r.frames_disagreeing
+            ));
+        }
+    }
+    doc.line("");
+    let _ = std::io::stdout().flush();
 }
 
 /// With `--write FILE --section NAME`, puts the run's document into that

@@ -105,12 +105,18 @@ pub fn peak_bytes() -> usize {
     PEAK.load(Ordering::Relaxed).max(0) as usize
 }
 
+/// Held by each test that counts memory (the count is one for the whole
+/// process), so that tests running at once do not mix their counts.
+#[cfg(test)]
+pub static COUNTING_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn counts_what_tracked_calls_hold_at_their_peak() {
+        let _alone = COUNTING_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         reset();
         let kept = tracked(|| {
             let big = vec![0u8; 1 << 20];

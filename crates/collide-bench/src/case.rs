@@ -93,10 +93,12 @@ impl CaseRuns {
     }
 
     /// Runs the rounds `rounds` (of `repeat` in all): the reference first,
-    /// recording every frame's pairs (its run of the first of these
-    /// rounds), then each round every implementation once, starting one
-    /// place further along the list than the round before, so that none
-    /// always runs first or last, or after the same neighbour.
+    /// recording every frame's pairs, then each round every implementation
+    /// once, starting one place further along the list than the round
+    /// before, so that none always runs first or last, or after the same
+    /// neighbour. The recording run is the reference's run of round 0;
+    /// in a later pass (`--spread`) it only records, and the reference
+    /// runs again in its place in the round.
     pub(crate) fn run_rounds<V: Dim>(&mut self, frames: u64, rounds: Range<u32>, repeat: u32) {
         let config = self.config;
         let scene = format!(
@@ -112,7 +114,9 @@ impl CaseRuns {
             self.floor_us,
             Check::Record(&mut reference_pairs),
         );
-        if let Some((_, rows)) = self.runs.iter_mut().find(|(n, _)| *n == self.reference) {
+        if rounds.start == 0
+            && let Some((_, rows)) = self.runs.iter_mut().find(|(n, _)| *n == self.reference)
+        {
             rows.push(row);
         }
         let count = self.runs.len();
@@ -120,7 +124,7 @@ impl CaseRuns {
             for k in 0..count {
                 let (name, rows) = &mut self.runs[(k + round as usize) % count];
                 if rows.len() > round as usize {
-                    continue; // the reference's run that recorded the pairs
+                    continue; // round 0's reference run: it recorded the pairs
                 }
                 progress(&format!("{scene}: {name} ({}/{repeat})", round + 1));
                 rows.push(measure::<V>(
@@ -190,6 +194,12 @@ mod tests {
                 assert_eq!(runs.len(), pass as usize + 1, "{name} after pass {pass}");
             }
         }
+        // Only round 0's reference run is the one that recorded the pairs
+        // (and ran first); in later passes it ran in its place in the
+        // round, checked like the others.
+        let (_, reference_runs) = &case.runs[0];
+        let recorded: Vec<bool> = reference_runs.iter().map(|r| r.reference).collect();
+        assert_eq!(recorded, [true, false, false]);
         let (rows, notes) = case.finish(3, true);
         let mut names: Vec<&str> = rows.iter().map(|r| r.structure.as_str()).collect();
         names.sort_unstable();

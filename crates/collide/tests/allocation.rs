@@ -319,8 +319,9 @@ fn split_batch_updates_allocate_nothing_once_warm() {
 /// run alone on the same scene (which may be `sap1`, or a grid meeting a
 /// new high of churn). The frames of a switch or a rebuild (from the step
 /// that begins building the new structure to the one it takes over in),
-/// which build a structure, are not counted; there are at most 5 of them
-/// (4 steps of building and the take-over) for each switch or rebuild.
+/// which build a structure, are not counted; there are 4 of them for each
+/// switch or rebuild (the steps that build the new structure, the last of
+/// which it takes over in), and the check allows 5.
 #[test]
 fn auto_allocates_no_more_than_the_structure_it_runs() {
     fn runs<V: Vector>() -> Vec<String> {

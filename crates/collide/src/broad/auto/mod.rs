@@ -16,8 +16,11 @@
 //! change fourfold (a scene squeezed flat within a few frames shows there
 //! first).
 //!
-//! A dense or hashed grid chooses its cell size once, for the density of
-//! its first step. When the density ([`SceneProfile::density`]) has
+//! A dense or hashed grid keeps the cell size it starts with: chosen by
+//! the grid from every object at its first step when `Auto` starts with it
+//! or switches to it at once, else (a switch spread over steps) by `Auto`
+//! at the review that began the switch, from the review's sample. When
+//! the density ([`SceneProfile::density`]) has
 //! changed twofold since and the grid's own cost model predicts its cells
 //! to cost 1.25 times those it would choose now (a hotspot forming, a
 //! cluster dispersing), or when an eighth of the objects have left a
@@ -43,8 +46,9 @@
 //! the inner structure's, plus a match per operation (a test and a jump
 //! for a move while no switch is under way); per review a sample of at
 //! most 1,024 boxes measured (and sorted along one axis the step before),
-//! and when the density has changed twofold a grid's cell size worked out
-//! on the same sample; during a switch or a rebuild, the second
+//! and, when the density has changed twofold or a switch into a dense or
+//! hashed grid begins, a grid's cell size worked out on the same sample;
+//! during a switch or a rebuild, the second
 //! structure's inserts and a doubled move for every object it holds.
 
 mod profile;

@@ -1,7 +1,8 @@
 //! When the grid running inside `Auto` no longer fits its scene: a dense
-//! or hashed grid chooses its cell size once, from the objects present at
-//! its first step (about their size when crowded, several times it when
-//! sparse). A scene that changes density afterwards (a hotspot forming,
+//! or hashed grid keeps the cell size it started with (about the objects'
+//! size when crowded, several times it when sparse), chosen from the
+//! objects present at its first step or, for a switch spread over steps,
+//! from the sample of the review that began it. A scene that changes density afterwards (a hotspot forming,
 //! a level squeezed flat, a cluster dispersing) leaves it with cells
 //! several times too large or too small, or, for the dense grid, with
 //! objects outside its bounds in the overflow list. `Auto` then rebuilds
@@ -138,9 +139,12 @@ mod tests {
 
     #[test]
     fn a_switch_into_a_grid_brings_the_cells_chosen_at_the_review() {
+        // Two agreeing reviews to switch: the review of the step after the
+        // switch by hand below only notes its pick, and the `decide` call
+        // (the second agreeing) begins the switch.
         let config = AutoConfig {
             review_every: 1,
-            confirm: 1,
+            confirm: 2,
             switch_frames: 3,
         };
         let mut auto: Auto<Vec2> = Auto::with_config(config).unwrap();
@@ -171,6 +175,7 @@ mod tests {
             structure: "grid",
             reason: "test",
         };
+        assert_eq!(auto.status().switching_to, None, "not begun by the review");
         auto.decide(choice, None, false);
         assert_eq!(auto.status().switching_to, Some("grid"));
         for _ in 0..3 {

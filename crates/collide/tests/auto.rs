@@ -576,3 +576,26 @@ fn a_flat_row_far_out_leaving_a_dense_grid_is_rebuilt_without_panicking() {
     assert_eq!(status.structure, "grid", "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }
+
+#[test]
+fn auto_is_send_and_sync_when_its_values_are() {
+    // A game keeps its broad phase in a resource that systems on other
+    // threads read (queries) or own (stepping): `Auto` must allow both.
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Auto<Vec2, u64>>();
+    send_and_sync::<Auto<Vec3, String>>();
+    let mut auto = Auto::<Vec2, u64>::new();
+    auto.insert(Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap(), 7)
+        .unwrap();
+    auto.step();
+    let moved = std::thread::spawn(move || {
+        auto.step();
+        auto
+    })
+    .join()
+    .unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| assert_eq!(moved.len(), 1));
+        s.spawn(|| assert_eq!(moved.len(), 1));
+    });
+}

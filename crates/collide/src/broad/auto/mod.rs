@@ -130,7 +130,7 @@ pub struct AutoStatus {
 
 /// `auto`: the structure that suits the scene, chosen and switched by
 /// measurement. A switch loses nothing: see [`AutoConfig::switch_frames`]
-/// and [`Auto::switch_to`].
+/// and [`Auto::switch_to`]. `Auto<V, T>` is `Send` and `Sync` when `T` is.
 ///
 /// ```
 /// use collide::{Aabb2, Auto, BroadPhase};

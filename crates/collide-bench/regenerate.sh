@@ -67,9 +67,9 @@ run_section rapier-100k --dim 2,3 --scene uniform,flat,clustered,large \
 # came out 20% off from one run to the next on this noisy machine; 9
 # narrows that but has not ended it, hence the best-runs column). The 9
 # rounds run as passes over all 64 scenes (`--spread`): run one scene
-# after another, a minute of noise from another process fell on every
-# round of one scene (every structure 26 to 69% slower on 2D hotspot
-# churn in one run), which no median can leave out.
+# after another, a stretch of load on the machine fell on every round of
+# one scene (every structure 26 to 69% slower on 2D hotspot churn in one
+# run), which no median can leave out.
 run_section auto --dim 2,3 --scene uniform,flat,clustered,large,flattening,hotspot,walls,speeding \
   --motion slow,fast,teleport,churn --n 10000 --frames 240 --repeat 9 --spread \
   --only sap,sap1,grid,hashgrid,hgrid,tree,loose,bvh,auto

@@ -48,8 +48,8 @@
 //! most 1,024 boxes measured (and sorted along one axis the step before),
 //! and, when the density has changed twofold or a switch into a dense or
 //! hashed grid begins, a grid's cell size worked out on the same sample;
-//! during a switch or a rebuild, the second
-//! structure's inserts and a doubled move for every object it holds.
+//! during a switch or a rebuild, the second structure's inserts and a
+//! doubled move for every object it holds.
 
 mod profile;
 mod regrid;

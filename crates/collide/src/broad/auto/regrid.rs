@@ -2,10 +2,11 @@
 //! or hashed grid keeps the cell size it started with (about the objects'
 //! size when crowded, several times it when sparse), chosen from the
 //! objects present at its first step or, for a switch spread over steps,
-//! from the sample of the review that began it. A scene that changes density afterwards (a hotspot forming,
-//! a level squeezed flat, a cluster dispersing) leaves it with cells
-//! several times too large or too small, or, for the dense grid, with
-//! objects outside its bounds in the overflow list. `Auto` then rebuilds
+//! from the sample of the review that began it. A scene that changes
+//! density afterwards (a hotspot forming, a level squeezed flat, a
+//! cluster dispersing) leaves it with cells several times too large or
+//! too small, or, for the dense grid, with objects outside its bounds in
+//! the overflow list. `Auto` then rebuilds
 //! the same structure, which chooses again, as it would switch (over
 //! [`AutoConfig::switch_frames`](super::AutoConfig::switch_frames) steps,
 //! losing no event).
@@ -54,9 +55,9 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// from the review's sample (`boxes`) as a rebuild chooses them, and
     /// not from every object at its first step, on the step it takes over
     /// (a dense one still fits its bounds to the objects then): at 10,000
-    /// objects that choice took about 5 ms, in steps of 1 to 4 ms
-    /// (collide-bench's `frame_times` example, `-- auto 10000 slow
-    /// flattening 240 3`). Other structures take the defaults.
+    /// objects that choice took 3.6 to 5.3 ms, where the steps before the
+    /// switch took 0.8 to 1.3 ms (collide-bench's `frame_times` example,
+    /// `-- auto 10000 slow flattening 240 3`). Other structures take the defaults.
     pub(super) fn settings_for_switch(&mut self, name: &str) -> GridConfig<V> {
         let cell_size = match name {
             "grid" | "hashgrid" => {

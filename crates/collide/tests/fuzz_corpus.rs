@@ -1,7 +1,7 @@
 //! Replays the fuzz corpus (`fuzz/corpus/`, kept by `fuzz/run.sh`): every
 //! input the fuzzer found interesting, through the same checks as its
-//! targets. `broad_ops` inputs run on every structure, not only the one
-//! they pick.
+//! targets. `broad_ops` inputs run on every structure, with its default
+//! settings and configured, not only the one they pick.
 
 mod harness;
 
@@ -41,8 +41,15 @@ fn every_structure_matches_brute_force_on_the_operations_corpus() {
     let inputs = corpus("broad_ops");
     assert!(inputs.len() >= 20, "the broad_ops corpus is missing");
     for (path, bytes) in inputs {
-        for name in collide::STRUCTURE_NAMES {
-            if let Err(difference) = harness::ops::check_bytes(&bytes, Some(name)) {
+        let settings = [
+            harness::ops::Settings::Default,
+            harness::ops::Settings::Configured,
+        ];
+        for (name, settings) in collide::STRUCTURE_NAMES
+            .iter()
+            .flat_map(|name| settings.map(|s| (*name, s)))
+        {
+            if let Err(difference) = harness::ops::check_bytes(&bytes, Some((name, settings))) {
                 panic!(
                     "{}: {difference}\n(replay it alone with: cargo +nightly fuzz run broad_ops {} in fuzz/)",
                     path.display(),

@@ -64,6 +64,7 @@ fn op_sequence() -> impl Strategy<Value = Vec<ops::Op>> {
         1 => corner().prop_map(|at| Op::QueryPoint { at }),
         1 => (corner(), corner(), any::<u8>())
             .prop_map(|(from, direction, max_t)| Op::QueryRay { from, direction, max_t }),
+        1 => (corner(), size()).prop_map(|(at, size)| Op::Snapshot { at, size }),
     ];
     prop::collection::vec(op, 1..120)
 }
@@ -78,16 +79,19 @@ fn sequences_per_test() -> u32 {
         .unwrap_or(200)
 }
 
-/// One property test per structure and dimension: random sequences on
-/// every placement of the lattice (small, negative and huge coordinates).
+/// One property test per structure, dimension and settings (the defaults,
+/// or every setting away from its default: `ops::build`): random
+/// sequences on every placement of the lattice (small, negative and huge
+/// coordinates).
 macro_rules! matches_brute_force {
-    ($($test:ident: $name:literal, $v:ty;)*) => {
+    ($($test:ident: $name:literal, $v:ty, $settings:ident;)*) => {
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(sequences_per_test()))]
             $(
                 #[test]
                 fn $test(placement in 0..ops::PLACEMENTS.len(), sequence in op_sequence()) {
-                    if let Err(e) = ops::check::<$v>($name, placement, &sequence) {
+                    let settings = ops::Settings::$settings;
+                    if let Err(e) = ops::check_with::<$v>($name, settings, placement, &sequence) {
                         prop_assert!(false, "{}", e);
                     }
                 }
@@ -97,24 +101,40 @@ macro_rules! matches_brute_force {
 }
 
 matches_brute_force! {
-    sap_2d: "sap", Vec2;
-    sap_3d: "sap", Vec3;
-    sap1_2d: "sap1", Vec2;
-    sap1_3d: "sap1", Vec3;
-    grid_2d: "grid", Vec2;
-    grid_3d: "grid", Vec3;
-    hashgrid_2d: "hashgrid", Vec2;
-    hashgrid_3d: "hashgrid", Vec3;
-    hgrid_2d: "hgrid", Vec2;
-    hgrid_3d: "hgrid", Vec3;
-    tree_2d: "tree", Vec2;
-    tree_3d: "tree", Vec3;
-    loose_2d: "loose", Vec2;
-    loose_3d: "loose", Vec3;
-    bvh_2d: "bvh", Vec2;
-    bvh_3d: "bvh", Vec3;
-    auto_2d: "auto", Vec2;
-    auto_3d: "auto", Vec3;
+    sap_2d: "sap", Vec2, Default;
+    sap_3d: "sap", Vec3, Default;
+    sap1_2d: "sap1", Vec2, Default;
+    sap1_3d: "sap1", Vec3, Default;
+    grid_2d: "grid", Vec2, Default;
+    grid_3d: "grid", Vec3, Default;
+    hashgrid_2d: "hashgrid", Vec2, Default;
+    hashgrid_3d: "hashgrid", Vec3, Default;
+    hgrid_2d: "hgrid", Vec2, Default;
+    hgrid_3d: "hgrid", Vec3, Default;
+    tree_2d: "tree", Vec2, Default;
+    tree_3d: "tree", Vec3, Default;
+    loose_2d: "loose", Vec2, Default;
+    loose_3d: "loose", Vec3, Default;
+    bvh_2d: "bvh", Vec2, Default;
+    bvh_3d: "bvh", Vec3, Default;
+    auto_2d: "auto", Vec2, Default;
+    auto_3d: "auto", Vec3, Default;
+    sap_2d_configured: "sap", Vec2, Configured;
+    sap_3d_configured: "sap", Vec3, Configured;
+    sap1_2d_configured: "sap1", Vec2, Configured;
+    sap1_3d_configured: "sap1", Vec3, Configured;
+    grid_2d_configured: "grid", Vec2, Configured;
+    grid_3d_configured: "grid", Vec3, Configured;
+    hashgrid_2d_configured: "hashgrid", Vec2, Configured;
+    hashgrid_3d_configured: "hashgrid", Vec3, Configured;
+    hgrid_2d_configured: "hgrid", Vec2, Configured;
+    hgrid_3d_configured: "hgrid", Vec3, Configured;
+    tree_2d_configured: "tree", Vec2, Configured;
+    tree_3d_configured: "tree", Vec3, Configured;
+    loose_2d_configured: "loose", Vec2, Configured;
+    loose_3d_configured: "loose", Vec3, Configured;
+    auto_2d_configured: "auto", Vec2, Configured;
+    auto_3d_configured: "auto", Vec3, Configured;
 }
 
 #[test]

@@ -8,7 +8,7 @@ mod harness;
 
 use collide::{Aabb2, BroadPhase, Grid};
 use glam::{Vec2, Vec3};
-use harness::ops::{Op, check};
+use harness::ops::{Op, Settings, check, check_with};
 
 /// A dense grid sized itself from bounds 10^30 long and 1 wide: scaling
 /// the cell once by the square root of the excess left 10^18 cells on the
@@ -55,4 +55,45 @@ fn dense_grid_bounds_far_longer_than_wide_keep_the_cell_count_capped() {
     )
     .unwrap();
     assert_eq!(grid.step().started.len(), 1);
+}
+
+/// A grid given its cell size (or a dense one its bounds too) and a tree
+/// given its bounds are configured when built; a snapshot built its copy
+/// the same way, configuring it before the objects' boxes were copied in,
+/// and indexed past their end. Only structures with default settings were
+/// tested. Found by an independent check.
+#[test]
+fn a_snapshot_of_a_configured_grid_or_tree_does_not_panic() {
+    use collide::{GridConfig, GridKind, Tree, TreeConfig, TreeKind};
+    let sequence = [
+        Op::Insert {
+            at: [0; 3],
+            size: [1; 3],
+        },
+        Op::Snapshot {
+            at: [0; 3],
+            size: [2; 3],
+        },
+        Op::Step,
+    ];
+    for name in collide::STRUCTURE_NAMES {
+        check_with::<Vec2>(name, Settings::Configured, 0, &sequence).unwrap();
+        check_with::<Vec3>(name, Settings::Configured, 0, &sequence).unwrap();
+    }
+    // The two reproductions, through the API.
+    let config = GridConfig {
+        cell_size: Some(1.0),
+        ..GridConfig::default()
+    };
+    let mut grid: Grid<Vec2> = Grid::with_config(GridKind::Hashed, config).unwrap();
+    let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE).unwrap();
+    grid.insert(unit, ()).unwrap();
+    assert_eq!(grid.snapshot().query_aabb_all(&unit).len(), 1);
+    let config = TreeConfig {
+        bounds: Some(Aabb2::new(Vec2::ZERO, Vec2::splat(10.0)).unwrap()),
+        ..TreeConfig::default()
+    };
+    let mut tree: Tree<Vec2> = Tree::with_config(TreeKind::Tight, config).unwrap();
+    tree.insert(unit, ()).unwrap();
+    assert_eq!(tree.snapshot().query_aabb_all(&unit).len(), 1);
 }

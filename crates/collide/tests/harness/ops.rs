@@ -15,7 +15,9 @@
 //! format); every byte string decodes to something.
 
 use collide::geometry::Ray;
-use collide::{Aabb, BroadPhase, Brute, Error, Handle, HandleError, Vector, structure_by_name};
+use collide::{
+    Aabb, BroadPhase, Brute, Error, Handle, HandleError, Snapshot, Vector, structure_by_name,
+};
 use std::collections::HashMap;
 
 /// One step of a sequence. Slots pick among the objects alive (or removed)
@@ -70,6 +72,10 @@ pub enum Op {
         direction: [i8; 3],
         max_t: u8,
     },
+    /// Take a snapshot and ask it for the objects overlapping a box, at a
+    /// point and along a ray from `at`; it is kept and checked again at
+    /// each later step against the objects as they were when it was taken.
+    Snapshot { at: [i8; 3], size: [u8; 3] },
 }
 
 /// Where the lattice sits: coordinate = offset + scale * k. Every choice
@@ -101,7 +107,7 @@ pub fn decode(bytes: &[u8]) -> (usize, usize, usize, Vec<Op>) {
     let (dim, placement) = (2 + (second & 1), (second >> 1) % PLACEMENTS.len());
     let mut ops = Vec::new();
     while r.at < bytes.len() && ops.len() < 512 {
-        let op = match r.byte() % 12 {
+        let op = match r.byte() % 13 {
             0 => Op::Insert {
                 at: r.corner(),
                 size: r.size(),
@@ -149,6 +155,10 @@ pub fn decode(bytes: &[u8]) -> (usize, usize, usize, Vec<Op>) {
                 direction: r.corner(),
                 max_t: r.byte(),
             },
+            11 => Op::Snapshot {
+                at: r.corner(),
+                size: r.size(),
+            },
             _ => Op::Step,
         };
         ops.push(op);
@@ -157,16 +167,120 @@ pub fn decode(bytes: &[u8]) -> (usize, usize, usize, Vec<Op>) {
 }
 
 /// Decodes `bytes` (see [`decode`]) and checks the sequence on the
-/// structure they pick, or on `structure` when given (the corpus replay
-/// runs every input on every structure).
-pub fn check_bytes(bytes: &[u8], structure: Option<&str>) -> Result<(), String> {
+/// structure they pick, built with the settings they pick (byte 0: the
+/// structure, then default or configured), or on `structure` with
+/// `settings` when given (the corpus replay runs every input on every
+/// structure, both ways).
+pub fn check_bytes(bytes: &[u8], structure: Option<(&str, Settings)>) -> Result<(), String> {
     let (picked, dim, placement, sequence) = decode(bytes);
     let names = collide::STRUCTURE_NAMES;
-    let name = structure.unwrap_or(names[picked % names.len()]);
+    let (name, settings) = structure.unwrap_or_else(|| {
+        let settings = if (picked / names.len()).is_multiple_of(2) {
+            Settings::Default
+        } else {
+            Settings::Configured
+        };
+        (names[picked % names.len()], settings)
+    });
     match dim {
-        2 => check::<glam::Vec2>(name, placement, &sequence),
-        _ => check::<glam::Vec3>(name, placement, &sequence),
+        2 => check_with::<glam::Vec2>(name, settings, placement, &sequence),
+        _ => check_with::<glam::Vec3>(name, settings, placement, &sequence),
     }
+}
+
+/// How the structure under test is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settings {
+    /// As `structure_by_name` builds it.
+    Default,
+    /// With every setting it has away from its default (see [`build`]).
+    Configured,
+}
+
+/// The structure `name` with `settings`, its numbers fitted to the
+/// lattice's placement: bounded grids and trees whose bounds cover only
+/// the middle of the lattice (objects beyond go to the overflow list),
+/// cells of chosen sizes, small tree leaves, a fixed sweep axis, every
+/// pair rule and re-sort choice, `auto` reviewing every step and
+/// switching in two.
+pub fn build<V: Vector>(
+    name: &str,
+    settings: Settings,
+    placement: (f32, f32),
+) -> Option<Box<dyn BroadPhase<V, u64> + Send>> {
+    use collide::{
+        Auto, AutoConfig, Grid, GridConfig, GridKind, PairRule, Resort, Sap, SapConfig, SapKind,
+        Spanners, Tree, TreeConfig, TreeKind,
+    };
+    if settings == Settings::Default {
+        return structure_by_name::<V, u64>(name);
+    }
+    let (offset, scale) = placement;
+    let middle = Aabb::new(
+        V::from_axes(|_| offset - 6.0 * scale),
+        V::from_axes(|_| offset + 6.0 * scale),
+    )
+    .expect("the lattice's middle is a box");
+    let grid = |kind, cell: f32, bounded: bool| -> Box<dyn BroadPhase<V, u64> + Send> {
+        let config = GridConfig {
+            cell_size: Some(cell * scale),
+            bounds: bounded.then_some(middle),
+            max_cells_per_object: 4,
+            demote_ratio: 0.5,
+        };
+        Box::new(Grid::<V, u64>::with_config(kind, config).expect("valid grid settings"))
+    };
+    let tree = |kind, split_above, max_depth| -> Box<dyn BroadPhase<V, u64> + Send> {
+        let config = TreeConfig {
+            bounds: Some(middle),
+            split_above,
+            merge_below: 1,
+            max_depth,
+        };
+        Box::new(Tree::<V, u64>::with_config(kind, config).expect("valid tree settings"))
+    };
+    let sap = |kind, config: SapConfig| -> Box<dyn BroadPhase<V, u64> + Send> {
+        Box::new(Sap::<V, u64>::with_config(kind, config).expect("valid sap settings"))
+    };
+    Some(match name {
+        "grid" => grid(GridKind::Dense, 1.5, true),
+        "hashgrid" => grid(GridKind::Hashed, 1.0, false),
+        "hgrid" => grid(GridKind::Hierarchical, 0.5, false),
+        "tree" => tree(TreeKind::Tight, 2, 4),
+        "loose" => tree(TreeKind::Loose, 3, 6),
+        "sap" => sap(
+            SapKind::AllAxes,
+            SapConfig {
+                sweep_axis: Some(1),
+                remeasure_every: 1,
+                spanners: Spanners::Extent(4.0 * scale),
+                pair_rule: PairRule::AxisCount,
+                resort: Resort::Always,
+                bands: true,
+            },
+        ),
+        "sap1" => sap(
+            SapKind::OneAxis,
+            SapConfig {
+                sweep_axis: Some(V::DIM - 1),
+                remeasure_every: 3,
+                spanners: Spanners::Off,
+                pair_rule: PairRule::BoxTest,
+                resort: Resort::Never,
+                bands: false,
+            },
+        ),
+        "auto" => Box::new(
+            Auto::<V, u64>::with_config(AutoConfig {
+                review_every: 1,
+                confirm: 1,
+                switch_frames: 2,
+            })
+            .expect("valid auto settings"),
+        ),
+        // Brute force and the BVH have no settings.
+        other => structure_by_name::<V, u64>(other)?,
+    })
 }
 
 /// Reads bytes, 0 past the end.
@@ -230,9 +344,22 @@ struct Object {
 /// `PLACEMENTS[placement]`; returns the first difference, naming the
 /// operation's index.
 pub fn check<V: Vector>(name: &str, placement: usize, ops: &[Op]) -> Result<(), String> {
-    let mut ours = structure_by_name::<V, u64>(name).ok_or(format!("no structure {name}"))?;
+    check_with::<V>(name, Settings::Default, placement, ops)
+}
+
+/// [`check`] on the structure built with `settings` (see [`build`]).
+pub fn check_with<V: Vector>(
+    name: &str,
+    settings: Settings,
+    placement: usize,
+    ops: &[Op],
+) -> Result<(), String> {
+    let placement = PLACEMENTS[placement % PLACEMENTS.len()];
+    let mut ours = build::<V>(name, settings, placement).ok_or(format!("no structure {name}"))?;
+    let name = format!("{name} ({settings:?} settings)");
     let mut run = Run::<V> {
-        placement: PLACEMENTS[placement % PLACEMENTS.len()],
+        placement,
+        kept: None,
         brute: Brute::new(),
         live: Vec::new(),
         removed: Vec::new(),
@@ -268,7 +395,13 @@ struct Run<V: Vector> {
     next_id: u64,
     /// A handle of a third structure.
     foreign: Handle,
+    /// The last snapshot taken and the objects (id, handle, box) it must
+    /// show.
+    kept: Option<Kept<V>>,
 }
+
+/// A snapshot and the objects (id, handle, box) it must show.
+type Kept<V> = (Snapshot<V>, Vec<(u64, Handle, Aabb<V>)>);
 
 /// What kind of result an operation had: the two structures must agree on
 /// it (their handles differ, so the errors' contents do).
@@ -369,6 +502,7 @@ impl<V: Vector> Run<V> {
                 }
                 Ok(())
             }
+            Op::Snapshot { at, size } => self.snapshot(ours, at, size),
             Op::QueryRay {
                 from,
                 direction,
@@ -398,6 +532,97 @@ impl<V: Vector> Run<V> {
                 )
             }
         }
+    }
+
+    /// Takes a snapshot, asks it what brute force is asked now, and keeps
+    /// it with the objects it must show.
+    fn snapshot(
+        &mut self,
+        ours: &dyn BroadPhase<V, u64>,
+        at: [i8; 3],
+        size: [u8; 3],
+    ) -> Result<(), String> {
+        let snapshot = ours.snapshot();
+        let objects: Vec<(u64, Handle, Aabb<V>)> = self
+            .live
+            .iter()
+            .map(|o| (o.id, o.ours, self.brute.aabb(o.brute).expect("live")))
+            .collect();
+        let probe = lattice_box(self.placement, at, size);
+        let ids = |handles: Vec<Handle>| {
+            let mut v: Vec<u64> = handles.iter().map(|h| id_of(&self.ids_ours, *h)).collect();
+            v.sort_unstable();
+            v
+        };
+        same(
+            "snapshot box query",
+            &ids(snapshot.query_aabb_all(&probe)),
+            &self.sorted_ids(&self.brute, &self.brute.query_aabb_all(&probe)),
+        )?;
+        let point = probe.max();
+        match (
+            snapshot.query_point_all(point),
+            self.brute.query_point_all(point),
+        ) {
+            (Ok(got), Ok(want)) => same(
+                "snapshot point query",
+                &ids(got),
+                &self.sorted_ids(&self.brute, &want),
+            )?,
+            (got, want) => agree("snapshot point query", &got, &want)?,
+        }
+        let direction = V::from_axes(|i| f32::from(size[i]) - 1.5);
+        let ray = Ray::new(probe.min(), direction, f32::INFINITY).expect("lattice rays are valid");
+        let hits = |all: Vec<collide::RayHit>, ids: &HashMap<Handle, u64>| {
+            let mut v: Vec<(u64, u32)> = all
+                .iter()
+                .map(|h| (id_of(ids, h.handle), h.t.to_bits()))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        same(
+            "snapshot ray query (ids and t)",
+            &hits(snapshot.query_ray_all(&ray), &self.ids_ours),
+            &hits(self.brute.query_ray_all(&ray), &self.ids_brute),
+        )?;
+        self.kept = Some((snapshot, objects));
+        Ok(())
+    }
+
+    /// The kept snapshot still shows the objects as they were when it was
+    /// taken, whatever happened since.
+    fn check_kept(&self) -> Result<(), String> {
+        let Some((snapshot, objects)) = &self.kept else {
+            return Ok(());
+        };
+        if snapshot.len() != objects.len() {
+            return Err(format!(
+                "a kept snapshot holds {} objects, not {}",
+                snapshot.len(),
+                objects.len()
+            ));
+        }
+        let everything = Aabb::new(V::from_axes(|_| -f32::MAX), V::from_axes(|_| f32::MAX))
+            .expect("the f32 range is a box");
+        let mut got: Vec<u64> = snapshot
+            .query_aabb_all(&everything)
+            .iter()
+            .map(|h| id_of(&self.ids_ours, *h))
+            .collect();
+        got.sort_unstable();
+        let mut want: Vec<u64> = objects.iter().map(|(id, _, _)| *id).collect();
+        want.sort_unstable();
+        same("a kept snapshot's objects", &got, &want)?;
+        for (id, handle, aabb) in objects {
+            if snapshot.aabb(*handle) != Some(*aabb) {
+                return Err(format!(
+                    "a kept snapshot gives object {id} the box {:?}, not {aabb:?}",
+                    snapshot.aabb(*handle)
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn insert(&mut self, ours: &mut dyn BroadPhase<V, u64>, aabb: Aabb<V>) -> Result<(), String> {
@@ -518,6 +743,7 @@ impl<V: Vector> Run<V> {
         let got = events(ours.step(), &self.ids_ours);
         let want = events(self.brute.step(), &self.ids_brute);
         same("step's events", &got, &want)?;
+        self.check_kept()?;
         let pairs = |s: &dyn BroadPhase<V, u64>, ids: &HashMap<Handle, u64>| {
             let mut v: Vec<(u64, u64)> = s
                 .pairs()

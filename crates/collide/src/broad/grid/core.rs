@@ -210,12 +210,22 @@ impl<V: Vector, T> Grid<V, T> {
         Ok(Self::build(kind, config))
     }
 
+    /// An empty grid; configured at once when its settings fix the cells
+    /// (else at the first step).
     fn build(kind: GridKind, config: GridConfig<V>) -> Self {
-        Self::build_with(kind, config, Slots::new())
+        let mut grid = Self::unconfigured(kind, config, Slots::new());
+        let settled =
+            config.cell_size.is_some() && (kind != GridKind::Dense || config.bounds.is_some());
+        if settled {
+            grid.configure();
+        }
+        grid
     }
 
-    fn build_with(kind: GridKind, config: GridConfig<V>, objects: Slots<T>) -> Self {
-        let mut grid = Self {
+    /// A grid holding `objects` with nothing else filled in: no boxes, no
+    /// levels (a snapshot copies them in after).
+    fn unconfigured(kind: GridKind, config: GridConfig<V>, objects: Slots<T>) -> Self {
+        Self {
             kind,
             config,
             objects,
@@ -236,13 +246,7 @@ impl<V: Vector, T> Grid<V, T> {
             cell_changes: 0,
             level_changes: 0,
             last: (0, 0),
-        };
-        let settled =
-            config.cell_size.is_some() && (kind != GridKind::Dense || config.bounds.is_some());
-        if settled {
-            grid.configure();
         }
-        grid
     }
 
     /// Dense, hashed or hierarchical.
@@ -454,7 +458,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// for a snapshot.
     fn frozen(&self) -> Grid<V, ()> {
         let objects = self.objects.frozen_copy(|_| ());
-        let mut frozen = Grid::build_with(self.kind, self.config, objects);
+        let mut frozen = Grid::unconfigured(self.kind, self.config, objects);
         frozen.boxes = self.boxes.clone();
         frozen.ranges = self.ranges.clone();
         frozen.levels_of = self.levels_of.clone();

@@ -167,12 +167,20 @@ impl<V: Vector, T> Tree<V, T> {
         Ok(Self::build(kind, config))
     }
 
+    /// An empty tree; configured at once when its settings give the bounds
+    /// (else at the first step).
     fn build(kind: TreeKind, config: TreeConfig<V>) -> Self {
-        Self::build_with(kind, config, Slots::new())
+        let mut tree = Self::unconfigured(kind, config, Slots::new());
+        if let Some(bounds) = config.bounds {
+            tree.configure(bounds);
+        }
+        tree
     }
 
-    fn build_with(kind: TreeKind, config: TreeConfig<V>, objects: Slots<T>) -> Self {
-        let mut tree = Self {
+    /// A tree holding `objects` with nothing else filled in: no boxes, no
+    /// nodes (a snapshot copies them in after).
+    fn unconfigured(kind: TreeKind, config: TreeConfig<V>, objects: Slots<T>) -> Self {
+        Self {
             kind,
             config,
             objects,
@@ -185,11 +193,7 @@ impl<V: Vector, T> Tree<V, T> {
             pair_scratch: PairScratch::default(),
             stats: StepStats::default(),
             moves: 0,
-        };
-        if let Some(bounds) = config.bounds {
-            tree.configure(bounds);
         }
-        tree
     }
 
     /// Tight or loose.
@@ -493,7 +497,7 @@ impl<V: Vector, T> Tree<V, T> {
     /// user values and the pair state, for a snapshot.
     fn frozen(&self) -> Tree<V, ()> {
         let objects = self.objects.frozen_copy(|_| ());
-        let mut frozen = Tree::build_with(self.kind, self.config, objects);
+        let mut frozen = Tree::unconfigured(self.kind, self.config, objects);
         frozen.boxes = self.boxes.clone();
         frozen.places = self.places.clone();
         frozen.nodes = self.nodes.clone();

@@ -11,7 +11,9 @@
 //! of its points): each face's nearest affine point, kept when its
 //! barycentric weights are all positive, and the smallest of those wins.
 //! Only faces holding the newest support point are tried (at most 8 small
-//! Gram solves in 3D); it needs no case analysis per dimension, and a
+//! solves in 3D: Gram systems for edges and triangles, triple products for
+//! the tetrahedron, whose Gram determinant would square a thin one's small
+//! volume below rounding); it needs no case analysis per dimension, and a
 //! degenerate face (points in a line) is skipped, a smaller face answering
 //! for it. A faster classification by Voronoi regions (`regions.rs`)
 //! answers first and leaves these solves to degenerate and rounding
@@ -328,6 +330,13 @@ fn face_weights<P: Point>(simplex: &Simplex<P>, face: &Face) -> Option<[f64; 4]>
     let w = |j: usize| simplex.vertices[usize::from(face.index[j])].w;
     if k == 1 {
         return Some([1.0, 0.0, 0.0, 0.0]);
+    }
+    if k == 4 {
+        // A tetrahedron (3D): the origin's own weights, by triple products
+        // (the Gram determinant squares the volume, and a long thin
+        // tetrahedron's would fall below rounding's threshold).
+        let weights = super::regions::tetrahedron_weights(w(0), w(1), w(2), w(3))?;
+        return weights.iter().all(|&l| l > 0.0).then_some(weights);
     }
     // Solve G mu = -E^T w0 with E's columns e_j = w_j - w0 (j >= 1).
     let base = w(0);

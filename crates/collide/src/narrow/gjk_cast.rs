@@ -16,15 +16,22 @@
 //! separates it from the core grown by the margin (so it never passes the
 //! first touch), while GJK keeps the core's point nearest `x` (its simplex
 //! holds core points; their differences from `x` move with `x`). It stops
-//! when `x` is within `margin + tolerance` of the core.
+//! when `x` is within `margin + tolerance` of the core, then settles: a
+//! GJK distance query from `x` finds the core's nearest point (the
+//! simplex's only bounds it), and conservative advancement on those
+//! distances brings `x` onto the grown core, so the normal and witnesses
+//! are those of the touch however far the ray ran.
 
-use super::gjk::{MinkowskiSupport, Point, Simplex, Vertex, add, dot, nearest_any, scale, sub};
-use super::point::{normalized, unit};
+use super::gjk::{
+    Gjk, MinkowskiSupport, Point, Simplex, Vertex, add, dot, gjk, nearest_any, scale, sub,
+};
+use super::point::{TRUSTED_GAP, normalized, unit};
 
 /// Where the cast stopped: `x` at `lambda` along the ray, the unit normal
 /// there (from the core toward `x`), the nearest core point's `a` and `b`
 /// parts (for a difference `A - B`; `b` is zero for a single shape), and
-/// its distance from `x` (about `margin`). At `lambda` 0 (the ray starts
+/// its distance from `x` (`margin`, to rounding, once settled). At
+/// `lambda` 0 (the ray starts
 /// within `margin + tolerance` of the core) only `distance` means
 /// anything, as an upper bound: the search may have stopped before its
 /// simplex held a point, and a point inside a sharp core can lie as near a
@@ -44,11 +51,12 @@ const MAX_ITERATIONS: usize = 64;
 
 /// The cast of `start + lambda direction`, `lambda` in `[0, max_lambda]`,
 /// against the core of `shapes` (the support's `a - b`) grown by `margin`.
-/// `Some(Some(stop))` at the first touch (within `tolerance`, which is
-/// never tighter than 1e-7 of the numbers involved; within a thousand
-/// times that when rounding leaves no new support point); `Some(None)` for
-/// a miss; `None` when it did not settle (the caller then falls back to
-/// conservative advancement).
+/// `Some(Some(stop))` at the first touch, settled onto it (found within
+/// `tolerance`, which is never tighter than 1e-7 of the numbers involved,
+/// or a thousand times that when rounding leaves no new support point; a
+/// graze that comes within it and leaves counts as a touch there);
+/// `Some(None)` for a miss; `None` when it did not settle (the caller then
+/// falls back to conservative advancement).
 pub(crate) fn gjk_cast<P: Point>(
     shapes: &impl MinkowskiSupport<P>,
     start: P,
@@ -75,22 +83,24 @@ pub(crate) fn gjk_cast<P: Point>(
     // Settled with x at `lambda`, `v` its offset from the core, `plane` the
     // last separating plane's normal.
     let stop = |lambda: f64, v: P, plane: P, simplex: &Simplex<P>| {
-        let distance = dot(v, v).sqrt();
-        // With a margin, x stops about `margin` from the core, where v's
-        // direction is exact; at a sharp core v shrinks to rounding, and
-        // the last separating plane's normal is the better one.
-        let toward = if (margin > 0.0 && distance > 0.5 * margin) || lambda == 0.0 {
-            v
-        } else {
-            plane
-        };
+        if lambda > 0.0 {
+            let path = CastPath {
+                start,
+                direction,
+                max_lambda,
+                margin,
+                settle_gap: 1e-12 * size_sq.sqrt(),
+            };
+            return settled(shapes, &path, lambda, v, plane);
+        }
+        // At the start only the distance means anything (see `CastStop`).
         let nearest = simplex.point();
         CastStop {
             lambda,
-            normal: normalized(toward).unwrap_or(toward),
+            normal: normalized(v).unwrap_or(v),
             a: nearest.a,
             b: nearest.b,
-            distance,
+            distance: dot(v, v).sqrt(),
         }
     };
     for _ in 0..MAX_ITERATIONS {
@@ -146,4 +156,114 @@ pub(crate) fn gjk_cast<P: Point>(
         v = simplex.nearest_w();
     }
     None
+}
+
+/// The cast's ray: `start + lambda direction` for `lambda` up to
+/// `max_lambda`, against the core grown by `margin`; `settle_gap`, the
+/// gap a settled stop is brought within (a trillionth of the numbers
+/// involved, near f64's rounding: a ray from 3,000 units away that meets a
+/// cap at a grazing angle takes its normal where it stops, and a stop a
+/// ten-millionth of 3,000 short of the cap, 0.003 along the ray, turned the
+/// normal by 0.2 degrees).
+struct CastPath<P> {
+    start: P,
+    direction: P,
+    max_lambda: f64,
+    margin: f64,
+    settle_gap: f64,
+}
+
+/// The stop at `lambda`, settled: its normal, nearest core point and
+/// distance found again by a GJK distance query from the point there
+/// ([`nearest_from`]), then the point brought up to the grown core by
+/// conservative advancement on those exact distances (each step the gap
+/// over the closing speed along the normal, which never passes the
+/// touch; a face is reached in one step, a curve in a few). The cast
+/// stops once its simplex's nearest point comes within reach, which
+/// bounds the distance but is not the nearest point of the core: its
+/// direction can be degrees off where the cast ran far (a start 300 sizes
+/// away), and so can its witnesses; and the stop can be as far as the
+/// caller's tolerance short of the touch. Advancement stops where the
+/// normal is no longer the distance's (the point on the core, within a
+/// trusted gap) or the motion no longer closes the gap (a graze).
+fn settled<P: Point>(
+    shapes: &impl MinkowskiSupport<P>,
+    path: &CastPath<P>,
+    mut lambda: f64,
+    v: P,
+    plane: P,
+) -> CastStop<P> {
+    let at = |lambda: f64| add(path.start, scale(path.direction, lambda));
+    let (mut stop, mut trusted) = nearest_from(shapes, at(lambda), lambda, v, plane);
+    for _ in 0..8 {
+        let gap = stop.distance - path.margin;
+        let closing = -dot(stop.normal, path.direction);
+        if !trusted
+            || gap <= path.settle_gap
+            || closing <= 0.0
+            || lambda + gap / closing > path.max_lambda
+        {
+            break;
+        }
+        lambda += gap / closing;
+        let offset = scale(stop.normal, stop.distance);
+        (stop, trusted) = nearest_from(shapes, at(lambda), lambda, offset, stop.normal);
+    }
+    stop
+}
+
+/// The stop at `x` (at `lambda` along the ray): its normal and nearest
+/// core point by a GJK distance query from `x` run to the end, and whether
+/// the normal is the offset's direction (false: `x` lies on the core
+/// within a trusted gap, and the normal is `plane`). `v` (an estimate of
+/// the offset from the core) starts the search; `plane`, the last
+/// separating plane's normal, answers when `x` lies on the core, where a
+/// supporting plane through `x` is the normal.
+fn nearest_from<P: Point>(
+    shapes: &impl MinkowskiSupport<P>,
+    x: P,
+    lambda: f64,
+    v: P,
+    plane: P,
+) -> (CastStop<P>, bool) {
+    let core = |p: &Vertex<P>| sub(p.a, p.b);
+    // The set x - core: its point nearest the origin is x's offset from
+    // the core's nearest point.
+    let from_x = |d: P| {
+        let p = shapes.support(scale(d, -1.0));
+        Vertex {
+            w: sub(x, core(&p)),
+            a: p.a,
+            b: p.b,
+        }
+    };
+    let mut simplex = Simplex::default();
+    let start = if dot(v, v) > 0.0 {
+        scale(v, -1.0)
+    } else {
+        scale(plane, -1.0)
+    };
+    let found = gjk(&from_x, start, &mut simplex);
+    let nearest = simplex.point();
+    let offset = nearest.w;
+    let distance = dot(offset, offset).sqrt();
+    let size = simplex
+        .vertices()
+        .iter()
+        .fold(dot(x, x), |m, p| m.max(dot(p.a, p.a)).max(dot(p.b, p.b)))
+        .sqrt();
+    let trusted = found == Gjk::Separated && distance > TRUSTED_GAP * size;
+    let toward = if trusted { offset } else { plane };
+    let stop = CastStop {
+        lambda,
+        normal: normalized(toward).unwrap_or(toward),
+        a: nearest.a,
+        b: nearest.b,
+        distance: if found == Gjk::Separated {
+            distance
+        } else {
+            0.0
+        },
+    };
+    (stop, trusted)
 }

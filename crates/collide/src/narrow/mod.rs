@@ -20,6 +20,7 @@
 //! Depends on geometry only.
 
 mod cast;
+mod closed;
 mod contact;
 pub mod d2;
 pub mod d3;

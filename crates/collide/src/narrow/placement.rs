@@ -2,8 +2,8 @@
 //! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)),
 //! and the one algorithm that differs by dimension, EPA.
 
-use super::gjk::{MinkowskiSupport, Simplex};
-use super::point::{Wide, Widen};
+use super::gjk::{MinkowskiSupport, Simplex, Vertex, dot, sub};
+use super::point::{Point, Wide, Widen};
 
 /// The cores' penetration from EPA: the depth, the unit normal from A
 /// toward B (the difference's outward normal there), and the witness
@@ -32,6 +32,20 @@ pub(crate) trait Placement: Copy {
     fn rotate(&self, local: Self::V) -> Self::V;
     /// A world direction in local coordinates.
     fn unrotate(&self, world: Self::V) -> Self::V;
+    /// The same in f64 (a ray's origin far from the shape keeps its
+    /// digits).
+    fn unrotate_wide(&self, world: Wide<Self::V>) -> Wide<Self::V>;
+    /// The position in f64 (exact).
+    fn position_wide(&self) -> Wide<Self::V> {
+        self.position().wide()
+    }
+    /// A local direction in world coordinates, in f64.
+    fn rotate_wide(&self, local: Wide<Self::V>) -> Wide<Self::V>;
+    /// A local point in world coordinates, in f64 (a point far from the
+    /// world's origin keeps the digits f32 would round away).
+    fn apply_wide(&self, local: Self::V) -> Wide<Self::V> {
+        self.position_wide() + self.rotate_wide(local.wide())
+    }
     /// How `other` is placed as seen from this placement: its local
     /// coordinates to this one's. The general algorithms work in the first
     /// shape's frame, so its supports need no transform and the other's
@@ -59,4 +73,19 @@ pub(crate) trait Frame: Copy {
     fn unrotate(&self, target: Self::V) -> Self::V;
     /// Where the local origin lies in the target coordinates.
     fn origin(&self) -> Self::V;
+}
+
+/// The two of `points` farthest apart (by their `w`); `None` when they all
+/// coincide. EPA's starts look across the line between them.
+pub(crate) fn widest_pair<P: Point>(points: &[Vertex<P>]) -> Option<(P, P)> {
+    let (mut best, mut ends) = (0.0, (P::ZERO, P::ZERO));
+    for (i, p) in points.iter().enumerate() {
+        for q in &points[i + 1..] {
+            let d = dot(sub(q.w, p.w), sub(q.w, p.w));
+            if d > best {
+                (best, ends) = (d, (p.w, q.w));
+            }
+        }
+    }
+    (best > 0.0).then_some(ends)
 }

@@ -113,6 +113,13 @@ impl Widen for Vec3 {
     }
 }
 
+/// Below this share of the coordinates involved, the difference of two
+/// f64 points has no direction to trust: f64 rounds each to about 1e-16 of
+/// them, so a direction at this gap is good to about 1e-7. The closed
+/// forms, the general contact and the casts' settling take no normal from
+/// a shorter gap.
+pub(crate) const TRUSTED_GAP: f64 = 1e-9;
+
 /// The f64 point type of the vector `V`.
 pub(crate) type Wide<V> = <V as Widen>::P;
 

@@ -170,8 +170,34 @@ fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
     if sum.is_nan() || sum <= 1e-12 * scale {
         return None;
     }
+    if P::DIM == 3 {
+        // (the general solver answers where rounding puts it outside)
+        let weights = inside_weights(a, ab, ac);
+        return weights
+            .iter()
+            .all(|&l| l >= 0.0)
+            .then_some((0b111, weights));
+    }
     let (v, w) = (vb / sum, vc / sum);
     Some((0b111, [1.0 - v - w, v, w]))
+}
+
+/// The weights in triangle `a, a + ab, a + ac` (3D) of the origin's
+/// projection on its plane, from triple products with the face's normal.
+/// The sub-areas above are differences of products of four lengths, so
+/// for a long thin triangle (a capsule 1,000 times longer than wide
+/// against a small box) their rounding, relative to the face's squared
+/// area, is its length squared over its width squared times f64's: the
+/// nearest point came out microns off and GJK stopped on it, the contact
+/// normal a few hundred-thousandths of a radian wrong. These lose only the
+/// length over the width.
+#[inline(always)]
+fn inside_weights<P: Point>(a: P, ab: P, ac: P) -> [f64; 3] {
+    let n = cross(ab, ac);
+    let nn = dot(n, n);
+    let v = -dot(cross(a, ac), n) / nn;
+    let w = -dot(cross(ab, a), n) / nn;
+    [1.0 - v - w, v, w]
 }
 
 /// The tetrahedron's nearest point: the best of the faces (with
@@ -220,31 +246,42 @@ fn tetrahedron<P: Point>(simplex: &Simplex<P>, newest: bool) -> Option<Face> {
 }
 
 /// The whole tetrahedron, for an origin inside it: its barycentric weights
-/// by Cramer's rule, when all are positive (`None` on a face or for a
-/// nearly flat tetrahedron, left to the general solver).
+/// by Cramer's rule, when all are positive (`None` on a face or for a flat
+/// tetrahedron, left to the general solver, which tests the whole one the
+/// same way).
 fn enclosing<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     let w = |k: usize| simplex.vertices[k].w;
-    let (e1, e2, e3) = (sub(w(1), w(0)), sub(w(2), w(0)), sub(w(3), w(0)));
-    let det = dot(cross(e1, e2), e3);
-    // Nearly flat: left to the general solver (whose own test, on the
-    // Gram determinant det^2, is ten times less strict, so it does not
-    // call flat what this one solved, short of rounding).
-    let scale_sq = dot(e1, e1).max(dot(e2, e2)).max(dot(e3, e3));
-    if det * det <= 1e-12 * scale_sq * scale_sq * scale_sq {
-        return None;
-    }
-    // origin = w0 + m1 e1 + m2 e2 + m3 e3.
-    let r = neg(w(0));
-    let m1 = dot(cross(r, e2), e3) / det;
-    let m2 = dot(cross(e1, r), e3) / det;
-    let m3 = dot(cross(e1, e2), r) / det;
-    let weights = [1.0 - m1 - m2 - m3, m1, m2, m3];
+    let weights = tetrahedron_weights(w(0), w(1), w(2), w(3))?;
     // (false for NaN)
     weights.iter().all(|&l| l > 0.0).then_some(Face {
         index: [0, 1, 2, 3],
         weights,
         len: 4,
     })
+}
+
+/// The barycentric weights of the origin in tetrahedron `w0 w1 w2 w3`
+/// (3D), by Cramer's rule on triple products; `None` when it is flat
+/// within rounding: a volume below a trillionth of the product of its
+/// edges from `w0` (a triple product's rounding error is about 1e-16 of
+/// that product). The test is on the volume itself, not on the square of
+/// the edges' longest length cubed, so a tetrahedron long and thin (a
+/// capsule 1,000 times longer than wide against a small box) still
+/// counts: its volume is a millionth of its longest edge cubed.
+pub(crate) fn tetrahedron_weights<P: Point>(w0: P, w1: P, w2: P, w3: P) -> Option<[f64; 4]> {
+    let (e1, e2, e3) = (sub(w1, w0), sub(w2, w0), sub(w3, w0));
+    let det = dot(cross(e1, e2), e3);
+    let edges = (dot(e1, e1) * dot(e2, e2) * dot(e3, e3)).sqrt();
+    // (also false for NaN)
+    if det.abs().partial_cmp(&(1e-12 * edges)) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    // origin = w0 + m1 e1 + m2 e2 + m3 e3.
+    let r = neg(w0);
+    let m1 = dot(cross(r, e2), e3) / det;
+    let m2 = dot(cross(e1, r), e3) / det;
+    let m3 = dot(cross(e1, e2), r) / det;
+    Some([1.0 - m1 - m2 - m3, m1, m2, m3])
 }
 
 /// The face of the points `index[k]` (increasing) whose bit `k` is set in

@@ -6,6 +6,7 @@ use super::shapes::{Capsule, Circle, Cuboid, Polygon};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
+use crate::narrow::placement::Placement;
 use crate::narrow::support::Support;
 use glam::{DVec2, Vec2};
 
@@ -55,7 +56,9 @@ fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<V
 
 /// A ray against a convex polygon (its core; rounding is ignored: use
 /// [`cast_ray`] for rounded polygons), by clipping the ray with each
-/// edge's half-plane. A ray along an edge's line misses.
+/// edge's half-plane. A ray along an edge's line misses. A polygon without
+/// area (a flat box's) goes through [`cast_ray`], as its edges of no
+/// length have no half-plane.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -69,21 +72,18 @@ fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<V
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Option<RayCast<Vec2>> {
-    // In the polygon's frame, f64 for far origins.
-    let o = pose.apply_inverse(ray.origin());
-    let d = pose.unrotate(ray.direction());
-    let (ox, oy, dx, dy) = (
-        f64::from(o.x),
-        f64::from(o.y),
-        f64::from(d.x),
-        f64::from(d.y),
-    );
+    if polygon.is_flat() {
+        let mut core = *polygon;
+        core.radius = 0.0;
+        return general::cast_ray(ray, &core, pose);
+    }
+    // In the polygon's frame, in f64 (a far origin keeps its digits).
+    let o = pose.unrotate_wide(ray.origin().as_dvec2() - pose.position.as_dvec2());
+    let d = pose.unrotate_wide(ray.direction().as_dvec2());
+    let (ox, oy, dx, dy) = (o.x, o.y, d.x, d.y);
     let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut entry_normal = None;
     for (v, n) in polygon.vertices().iter().zip(polygon.normals()) {
-        if *n == Vec2::ZERO {
-            continue; // an edge of no length (a flat box's end)
-        }
         let (nx, ny) = (f64::from(n.x), f64::from(n.y));
         // Inside the edge's half-plane: n . (p - v) < 0.
         let num = nx * (f64::from(v.x) - ox) + ny * (f64::from(v.y) - oy);
@@ -143,7 +143,8 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// line, which holds the capsule) where that lies between the ends, else
 /// the entry into the end circle beyond which it lies. In f64, so a far
 /// origin keeps its digits; a grazing ray misses, a ray starting inside
-/// enters at 0.
+/// enters at 0. A capsule of radius 0 (a segment) goes through
+/// [`cast_ray`].
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -156,11 +157,13 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
+    if capsule.radius == 0.0 {
+        // A segment: the cylinder below has no width, every crossing is a
+        // graze of it and its normal rounding; the general cast answers.
+        return general::cast_ray(ray, capsule, pose);
+    }
     let r = f64::from(capsule.radius);
-    let (pa, pb) = (
-        pose.apply(capsule.a).as_dvec2(),
-        pose.apply(capsule.b).as_dvec2(),
-    );
+    let (pa, pb) = (pose.apply_wide(capsule.a), pose.apply_wide(capsule.b));
     let (o, d) = (ray.origin().as_dvec2(), ray.direction().as_dvec2());
     let (axis, from_a) = (pb - pa, o - pa);
     let axis_sq = axis.length_squared();
@@ -195,8 +198,9 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
             if !(t >= 0.0 && t as f32 <= ray.max_t()) {
                 return None;
             }
-            let hit = o + d * t;
-            let normal = (hit - (pa + axis * (along / axis_sq)))
+            // From the axis to the entry, near the capsule (its
+            // difference of far coordinates would keep few digits).
+            let normal = (from_a + d * t - axis * (along / axis_sq))
                 .as_vec2()
                 .normalize_or_zero();
             let t = t as f32;
@@ -217,9 +221,9 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
 }
 
 /// A ray against any convex shape: the GJK ray cast on its core, with its
-/// radius as a margin (exact to about a millionth of the radius and the
-/// origin's distance for rounded shapes); the closed forms above are
-/// faster.
+/// radius as a margin, settled at the end by a distance query onto the
+/// surface (the entry and its normal exact to rounding, however far the
+/// ray starts); the closed forms above are faster.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -242,10 +246,12 @@ pub fn cast_ray(
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by
 /// `motion_b` (both straight, without turning, over `t` in `[0, 1]`); see
 /// [`ShapeCast`] for the rules at contact. One GJK ray cast on the
-/// difference of the shapes' cores, the radii as its margin. The
-/// tolerance is a hundred-thousandth of the relative motion or of the
-/// smaller shape, whichever is larger, so a large target does not blur the
-/// answer.
+/// difference of the shapes' cores, the radii as its margin, settled at
+/// the end by a distance query and conservative advancement on it: the
+/// shapes then touch to rounding and the normal is the touch's. A gap of
+/// a hundred-thousandth of the relative motion or of the smaller shape,
+/// whichever is larger (never of the larger, so a large target does not
+/// blur the answer), counts as touching at the start and in a graze.
 pub fn cast_shape(
     a: &(impl Support<Vec2> + ?Sized),
     pose_a: &Pose,

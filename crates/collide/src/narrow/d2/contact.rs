@@ -3,6 +3,7 @@
 
 use super::pose::Pose;
 use super::shapes::{Capsule, Circle, Polygon};
+use crate::narrow::closed;
 use crate::narrow::contact::Contact;
 use crate::narrow::general;
 use crate::narrow::support::Support;
@@ -64,11 +65,13 @@ pub fn contact_circle_circle(
     b: &Circle,
     pose_b: &Pose,
 ) -> Contact<Vec2> {
-    rounded_points(pose_a.position, a.radius, pose_b.position, b.radius)
+    closed::ball_ball(a, pose_a, b, pose_b)
 }
 
 /// A circle and a capsule, in closed form (the circle against the
-/// capsule's nearest core point; a centre on the core goes through EPA).
+/// capsule's nearest core point; a centre on the core, within rounding,
+/// goes through EPA: any normal across the core is then as good, and
+/// the rounding residue's direction is not one).
 ///
 /// ```
 /// use collide::narrow::d2::{Capsule, Circle, Pose, contact_circle_capsule};
@@ -85,18 +88,11 @@ pub fn contact_circle_capsule(
     b: &Capsule,
     pose_b: &Pose,
 ) -> Contact<Vec2> {
-    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
-    let c = pose_a.position;
-    let nearest = closest_on_segment(c, b0, b1);
-    if nearest == c {
-        // The centre on the segment: the way out is across it.
-        return contact(a, pose_a, b, pose_b);
-    }
-    rounded_points(c, a.radius, nearest, b.radius)
+    closed::ball_capsule(a, pose_a, b, pose_b)
 }
 
 /// Two capsules, in closed form (the nearest points of their segments);
-/// cores that cross or touch go through EPA.
+/// cores that cross or touch, within rounding, go through EPA.
 ///
 /// ```
 /// use collide::narrow::d2::{Capsule, Pose, contact_capsule_capsule};
@@ -117,73 +113,7 @@ pub fn contact_capsule_capsule(
     b: &Capsule,
     pose_b: &Pose,
 ) -> Contact<Vec2> {
-    let (a0, a1) = (pose_a.apply(a.a), pose_a.apply(a.b));
-    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
-    if segments_cross(a0, a1, b0, b1) {
-        // The cores cross: the depth is how far either segment must move
-        // along the other's normal; EPA answers that exactly.
-        return contact(a, pose_a, b, pose_b);
-    }
-    let (pa, pb) = closest_between_segments(a0, a1, b0, b1);
-    if pa == pb {
-        // The cores touch (an end on the other segment, or in line).
-        return contact(a, pose_a, b, pose_b);
-    }
-    rounded_points(pa, a.radius, pb, b.radius)
-}
-
-/// The contact of two discs (centres and radii): the one closed form the
-/// circle and capsule pairs reduce to. Coincident centres push along +y.
-fn rounded_points(ca: Vec2, ra: f32, cb: Vec2, rb: f32) -> Contact<Vec2> {
-    let between = cb - ca;
-    let d = between.length();
-    let normal = if d > 0.0 { between / d } else { Vec2::Y };
-    Contact {
-        normal,
-        depth: ra + rb - d,
-        point_a: ca + normal * ra,
-        point_b: cb - normal * rb,
-    }
-}
-
-/// The point of segment `[a, b]` nearest `p`.
-pub(crate) fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let ab = b - a;
-    let len_sq = ab.length_squared();
-    if len_sq == 0.0 {
-        return a;
-    }
-    let t = ((p - a).dot(ab) / len_sq).clamp(0.0, 1.0);
-    a + ab * t
-}
-
-/// Whether two segments properly cross (each has the other's ends on
-/// opposite sides).
-fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
-    let side = |o: Vec2, d: Vec2, p: Vec2| d.perp_dot(p - o);
-    let (da, db) = (a1 - a0, b1 - b0);
-    let (s0, s1) = (side(a0, da, b0), side(a0, da, b1));
-    let (t0, t1) = (side(b0, db, a0), side(b0, db, a1));
-    s0 * s1 < 0.0 && t0 * t1 < 0.0
-}
-
-/// The nearest points of two segments that do not cross (one of the four
-/// endpoint-to-segment projections).
-fn closest_between_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Vec2) {
-    let candidates = [
-        (a0, closest_on_segment(a0, b0, b1)),
-        (a1, closest_on_segment(a1, b0, b1)),
-        (closest_on_segment(b0, a0, a1), b0),
-        (closest_on_segment(b1, a0, a1), b1),
-    ];
-    candidates
-        .into_iter()
-        .min_by(|x, y| {
-            (x.1 - x.0)
-                .length_squared()
-                .total_cmp(&(y.1 - y.0).length_squared())
-        })
-        .expect("four candidates")
+    closed::capsule_capsule(a, pose_a, b, pose_b)
 }
 
 /// Two convex polygons by the separating axis theorem: every edge normal
@@ -194,7 +124,11 @@ fn closest_between_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Ve
 /// reference edge. Radii (rounded polygons) are added to the depth, which
 /// then may report corners that are within the radii on every axis but
 /// not truly within reach as touching (conservative); use [`contact`] for
-/// an exact answer on rounded polygons.
+/// an exact answer on rounded polygons. A polygon without area (a box of
+/// zero width or size, from [`Cuboid::to_polygon`](super::Cuboid::to_polygon))
+/// lacks the axes SAT needs (along a flat box, two of them in line are
+/// apart with no edge normal to show it): such pairs go through
+/// [`contact`].
 ///
 /// ```
 /// use collide::narrow::d2::{Cuboid, Pose, contact_polygon_polygon};
@@ -212,6 +146,10 @@ pub fn contact_polygon_polygon(
     b: &Polygon,
     pose_b: &Pose,
 ) -> Option<Contact<Vec2>> {
+    if a.is_flat() || b.is_flat() {
+        let c = contact(a, pose_a, b, pose_b);
+        return (c.depth >= 0.0).then_some(c);
+    }
     let world = |p: &Polygon, pose: &Pose| -> ([Vec2; Polygon::MAX_VERTICES], usize) {
         let mut out = [Vec2::ZERO; Polygon::MAX_VERTICES];
         for (o, &v) in out.iter_mut().zip(p.vertices()) {
@@ -228,9 +166,6 @@ pub fn contact_polygon_polygon(
     let best_axis = |reference: &[Vec2], normals: &[Vec2], pose: &Pose, inc: &[Vec2]| {
         let mut best = (f32::NEG_INFINITY, Vec2::ZERO, Vec2::ZERO);
         for (i, &n) in normals.iter().enumerate() {
-            if n == Vec2::ZERO {
-                continue; // an edge of no length (a flat box's end)
-            }
             let n = pose.rotate(n);
             let (mut deepest, mut sep) = (inc[0], f32::INFINITY);
             for &v in inc {

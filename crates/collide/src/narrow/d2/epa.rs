@@ -10,15 +10,15 @@
 
 use super::hull::convex_hull;
 use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, dot, scale, sub};
-use crate::narrow::placement::Penetration;
+use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec2;
 
 /// The points of this dimension.
 type P = DVec2;
 
 /// The most points the polygon holds: the start (the hull of at most 3 +
-/// 8 points; a shape of another crate whose supports are not finite can
-/// leave the hull up to 2 (3 + 8) - 2 of them, checked below) and one per
+/// 10 points; a shape of another crate whose supports are not finite can
+/// leave the hull up to 2 (3 + 10) - 2 of them, checked below) and one per
 /// iteration. Every point is a distinct vertex of the difference, which
 /// has at most 16 for two polygons (each of at most
 /// [`Polygon::MAX_VERTICES`](super::Polygon::MAX_VERTICES)), fewer for
@@ -26,7 +26,7 @@ type P = DVec2;
 /// here, its depth found to within its last edge (the tests' 200-sided
 /// shape still passes with room for only 12 points).
 const CAPACITY: usize = 32;
-const _: () = assert!(CAPACITY >= 2 * (3 + 8) - 2, "room for the widest start");
+const _: () = assert!(CAPACITY >= 2 * (3 + 10) - 2, "room for the widest start");
 
 /// EPA from GJK's last simplex; `None` when the difference has no area
 /// (two segments on one line, two points): the cores touch without depth.
@@ -161,6 +161,14 @@ impl Polygon {
                 let angle = k as f64 * std::f64::consts::FRAC_PI_4;
                 points.push(shapes.support(P::new(angle.cos(), angle.sin())));
             }
+            // A long thin difference (crossing segments) can give every
+            // one of those directions the same two ends of its long
+            // diagonal: the supports across the line through the two
+            // points farthest apart find its width.
+            if let Some(across) = across_widest(&points) {
+                points.push(shapes.support(across));
+                points.push(shapes.support(-across));
+            }
             let hull = convex_hull(&points, |v| [v.w.x, v.w.y], 0.0);
             if hull.len() < 3 {
                 return false;
@@ -204,4 +212,10 @@ impl Polygon {
         }
         best.map(|(i, _)| i)
     }
+}
+
+/// A unit vector across the line through the two of `points` farthest
+/// apart; `None` when they all coincide.
+fn across_widest(points: &[Vertex<P>]) -> Option<P> {
+    widest_pair(points).map(|(p, q)| (q - p).perp().normalize())
 }

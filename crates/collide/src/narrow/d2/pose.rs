@@ -111,18 +111,20 @@ impl Placement for Pose {
     fn unrotate(&self, world: Vec2) -> Vec2 {
         Pose::unrotate(self, world)
     }
+    fn unrotate_wide(&self, world: DVec2) -> DVec2 {
+        let r = self.rotation.as_dvec2();
+        DVec2::new(r.x * world.x + r.y * world.y, r.x * world.y - r.y * world.x)
+    }
+    fn rotate_wide(&self, local: DVec2) -> DVec2 {
+        let r = self.rotation.as_dvec2();
+        DVec2::new(r.x * local.x - r.y * local.y, r.y * local.x + r.x * local.y)
+    }
     type Frame = Pose;
     fn relative(&self, other: &Self) -> Pose {
         // The offset in f64 (the difference of two f32 values is exact
         // there), rounded once in this pose's frame.
-        let (r, offset) = (
-            self.rotation.as_dvec2(),
-            other.position.as_dvec2() - self.position.as_dvec2(),
-        );
-        let position = DVec2::new(
-            r.x * offset.x + r.y * offset.y,
-            r.x * offset.y - r.y * offset.x,
-        );
+        let offset = other.position.as_dvec2() - self.position.as_dvec2();
+        let position = self.unrotate_wide(offset);
         let q = other.rotation;
         let rotation = Vec2::new(
             self.rotation.x * q.x + self.rotation.y * q.y,

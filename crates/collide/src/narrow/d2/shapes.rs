@@ -203,6 +203,13 @@ impl Polygon {
     pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
         general::bounds(self, pose)
     }
+
+    /// Whether it has no area: a box of zero width or size made into a
+    /// polygon, whose edges of no length have no normal ([`Polygon::new`]
+    /// refuses such points).
+    pub(crate) fn is_flat(&self) -> bool {
+        self.normals().contains(&Vec2::ZERO)
+    }
 }
 
 impl Support<Vec2> for Polygon {

@@ -7,6 +7,7 @@ use super::shapes::{Capsule, Cuboid, Sphere};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
+use crate::narrow::placement::Placement;
 use crate::narrow::support::Support;
 use glam::{DVec3, Vec3};
 
@@ -81,7 +82,8 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// the infinite cylinder around its axis, so the ray enters the capsule
 /// where it enters that cylinder when that point lies between the ends;
 /// otherwise it can only enter through the end sphere on that side (a ray
-/// along the axis: the nearer end sphere).
+/// along the axis: the nearer end sphere). In f64; a capsule of radius 0
+/// (a segment) goes through [`cast_ray`].
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -94,11 +96,13 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec3>> {
+    if capsule.radius == 0.0 {
+        // A segment: the cylinder below has no width, every crossing is a
+        // graze of it and its normal rounding; the general cast answers.
+        return general::cast_ray(ray, capsule, pose);
+    }
     let r = f64::from(capsule.radius);
-    let (pa, pb) = (
-        pose.apply(capsule.a).as_dvec3(),
-        pose.apply(capsule.b).as_dvec3(),
-    );
+    let (pa, pb) = (pose.apply_wide(capsule.a), pose.apply_wide(capsule.b));
     let (o, d) = (ray.origin().as_dvec3(), ray.direction().as_dvec3());
     let (axis, from_a) = (pb - pa, o - pa);
     let axis_sq = axis.length_squared();
@@ -132,8 +136,9 @@ pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Opti
             if !(t >= 0.0 && t as f32 <= ray.max_t()) {
                 return None;
             }
-            let hit = o + d * t;
-            let normal = (hit - (pa + axis * (along / axis_sq)))
+            // From the axis to the entry, near the capsule (its
+            // difference of far coordinates would keep few digits).
+            let normal = (from_a + d * t - axis * (along / axis_sq))
                 .as_vec3()
                 .normalize_or_zero();
             let t = t as f32;
@@ -154,8 +159,8 @@ pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Opti
 
 /// A ray against any convex shape (a [`Polyhedron`](super::Polyhedron),
 /// a rounded one): the GJK ray cast on its core, with its radius as a
-/// margin (exact to about a millionth of the radius and the origin's
-/// distance for rounded shapes).
+/// margin, settled at the end by a distance query onto the surface (the
+/// entry and its normal exact to rounding, however far the ray starts).
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -178,10 +183,12 @@ pub fn cast_ray(
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by
 /// `motion_b` (both straight, without turning, over `t` in `[0, 1]`); see
 /// [`ShapeCast`] for the rules at contact. One GJK ray cast on the
-/// difference of the shapes' cores, the radii as its margin. The
-/// tolerance is a hundred-thousandth of the relative motion or of the
-/// smaller shape, whichever is larger, so a large target does not blur the
-/// answer.
+/// difference of the shapes' cores, the radii as its margin, settled at
+/// the end by a distance query and conservative advancement on it: the
+/// shapes then touch to rounding and the normal is the touch's. A gap of
+/// a hundred-thousandth of the relative motion or of the smaller shape,
+/// whichever is larger (never of the larger, so a large target does not
+/// blur the answer), counts as touching at the start and in a graze.
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Cuboid, Pose, cast_shape};

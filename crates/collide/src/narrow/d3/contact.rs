@@ -3,6 +3,7 @@
 
 use super::pose::Pose;
 use super::shapes::{Capsule, Cuboid, Sphere};
+use crate::narrow::closed::{self, closest_between_segments};
 use crate::narrow::contact::Contact;
 use crate::narrow::general;
 use crate::narrow::support::Support;
@@ -68,11 +69,13 @@ pub fn contact_sphere_sphere(
     b: &Sphere,
     pose_b: &Pose,
 ) -> Contact<Vec3> {
-    balls(pose_a.position, a.radius, pose_b.position, b.radius)
+    closed::ball_ball(a, pose_a, b, pose_b)
 }
 
 /// A sphere and a capsule, in closed form (the sphere against the
-/// capsule's nearest core point; a centre on the core goes through EPA).
+/// capsule's nearest core point; a centre on the core, within rounding,
+/// goes through EPA: any normal across the core is then as good, and the
+/// rounding residue's direction is not one).
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Pose, Sphere, contact_sphere_capsule};
@@ -89,18 +92,11 @@ pub fn contact_sphere_capsule(
     b: &Capsule,
     pose_b: &Pose,
 ) -> Contact<Vec3> {
-    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
-    let c = pose_a.position;
-    let (_, nearest) = closest_between_segments(c, c, b0, b1);
-    if nearest == c {
-        // The centre on the segment: the way out is across it.
-        return contact(a, pose_a, b, pose_b);
-    }
-    balls(c, a.radius, nearest, b.radius)
+    closed::ball_capsule(a, pose_a, b, pose_b)
 }
 
 /// Two capsules, in closed form (the nearest points of their segments);
-/// segments that meet go through EPA.
+/// segments that meet, within rounding, go through EPA.
 ///
 /// ```
 /// use collide::narrow::d3::{Capsule, Pose, contact_capsule_capsule};
@@ -118,68 +114,7 @@ pub fn contact_capsule_capsule(
     b: &Capsule,
     pose_b: &Pose,
 ) -> Contact<Vec3> {
-    let (a0, a1) = (pose_a.apply(a.a), pose_a.apply(a.b));
-    let (b0, b1) = (pose_b.apply(b.a), pose_b.apply(b.b));
-    let (pa, pb) = closest_between_segments(a0, a1, b0, b1);
-    let scale = [a0, a1, b0, b1]
-        .iter()
-        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-    if (pb - pa).length() <= 1e-6 * scale.max(1.0) {
-        // The cores meet: how deep is EPA's question.
-        return contact(a, pose_a, b, pose_b);
-    }
-    balls(pa, a.radius, pb, b.radius)
-}
-
-/// The contact of two balls (centres and radii), which the sphere and
-/// capsule pairs reduce to. Coincident centres push along +y.
-fn balls(ca: Vec3, ra: f32, cb: Vec3, rb: f32) -> Contact<Vec3> {
-    let between = cb - ca;
-    let d = between.length();
-    let normal = if d > 0.0 { between / d } else { Vec3::Y };
-    Contact {
-        normal,
-        depth: ra + rb - d,
-        point_a: ca + normal * ra,
-        point_b: cb - normal * rb,
-    }
-}
-
-/// The nearest points of segments `[p1, q1]` and `[p2, q2]` (Ericson,
-/// Real-Time Collision Detection 5.1.9), in f64.
-pub(crate) fn closest_between_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (Vec3, Vec3) {
-    let f = |v: Vec3| v.as_dvec3();
-    let (p1, q1, p2, q2) = (f(p1), f(q1), f(p2), f(q2));
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, ff) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    let (s, t) = if a == 0.0 && e == 0.0 {
-        (0.0, 0.0)
-    } else if a == 0.0 {
-        (0.0, (ff / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e == 0.0 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 0.0 {
-                ((b * ff - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + ff) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    ((p1 + d1 * s).as_vec3(), (p2 + d2 * t).as_vec3())
+    closed::capsule_capsule(a, pose_a, b, pose_b)
 }
 
 /// Two boxes by the separating axis theorem: the 3 face normals of each
@@ -267,7 +202,13 @@ pub fn contact_cuboid_cuboid(
             };
             let (a0, a1) = edge(a, pose_a, n, i);
             let (b0, b1) = edge(b, pose_b, -n, j);
-            closest_between_segments(a0, a1, b0, b1)
+            let (pa, pb) = closest_between_segments(
+                a0.as_dvec3(),
+                a1.as_dvec3(),
+                b0.as_dvec3(),
+                b1.as_dvec3(),
+            );
+            (pa.as_vec3(), pb.as_vec3())
         }
     };
     Some(Contact {

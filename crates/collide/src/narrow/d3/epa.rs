@@ -14,7 +14,7 @@
 //! are pushed out first, so the loop still ends on the boundary.
 
 use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, cross, dot, scale, sub};
-use crate::narrow::placement::Penetration;
+use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec3;
 
 /// The points of this dimension.
@@ -22,7 +22,7 @@ type P = DVec3;
 
 const MAX_ITERATIONS: usize = 64;
 const _: () = assert!(
-    4 + 14 + MAX_ITERATIONS <= u16::MAX as usize,
+    4 + 14 + 4 + MAX_ITERATIONS <= u16::MAX as usize,
     "a start's points and one per iteration fit a face's u16 indices"
 );
 
@@ -30,7 +30,7 @@ const _: () = assert!(
 #[derive(Clone, Copy, Debug)]
 struct Face {
     /// The corners' indices in the polytope's points (at most
-    /// `MAX_ITERATIONS` plus the 18 candidates of a start: `u16` keeps a
+    /// `MAX_ITERATIONS` plus the 22 candidates of a start: `u16` keeps a
     /// face at 40 bytes).
     v: [u16; 3],
     /// Outward unit normal (zero for a face without area).
@@ -149,6 +149,13 @@ pub(crate) fn penetration(
                         }
                     }
                 }
+            }
+            // A long thin difference can give every one of those
+            // directions the ends of its long diagonal: the supports across
+            // the widest line and plane among them find the rest.
+            for across in across_widest(&candidates) {
+                candidates.push(shapes.support(across));
+                candidates.push(shapes.support(-across));
             }
             let (_, epsilon) = size(&candidates);
             start(&candidates, epsilon)?
@@ -302,4 +309,31 @@ fn barycentric(q: P, a: P, b: P, c: P) -> [f64; 3] {
         (v, w)
     };
     [1.0 - v - w, v, w]
+}
+
+/// Directions across the points' widest span: the normal of the plane
+/// through the two points farthest apart and the one farthest from their
+/// line (both normals of the line when all lie on it); none when the
+/// points coincide.
+fn across_widest(points: &[Vertex<P>]) -> Vec<P> {
+    let Some((p0, p1)) = widest_pair(points) else {
+        return Vec::new();
+    };
+    let line = (p1 - p0).normalize();
+    let off_line = |p: &Vertex<P>| {
+        let d = p.w - p0;
+        d - line * d.dot(line)
+    };
+    let widest = points
+        .iter()
+        .map(off_line)
+        .max_by(|a, b| a.length_squared().total_cmp(&b.length_squared()))
+        .unwrap_or(P::ZERO);
+    match line.cross(widest).try_normalize() {
+        Some(normal) => vec![normal],
+        None => {
+            let side = line.any_orthonormal_vector();
+            vec![side, line.cross(side)]
+        }
+    }
 }

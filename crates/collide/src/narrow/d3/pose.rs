@@ -115,15 +115,20 @@ impl Placement for Pose {
     fn unrotate(&self, world: Vec3) -> Vec3 {
         Pose::unrotate(self, world)
     }
+    fn unrotate_wide(&self, world: DVec3) -> DVec3 {
+        self.rotation.as_dquat().conjugate() * world
+    }
+    fn rotate_wide(&self, local: DVec3) -> DVec3 {
+        self.rotation.as_dquat() * local
+    }
     type Frame = MatrixFrame;
     fn relative(&self, other: &Self) -> MatrixFrame {
         // The offset in f64 (the difference of two f32 values is exact
         // there), rounded once in this pose's frame.
         let offset = other.position.as_dvec3() - self.position.as_dvec3();
-        let inverse = self.rotation.as_dquat().conjugate();
         MatrixFrame {
             matrix: Mat3::from_quat(self.rotation.conjugate() * other.rotation),
-            position: (inverse * offset).as_vec3(),
+            position: self.unrotate_wide(offset).as_vec3(),
         }
     }
     fn penetration(

@@ -453,16 +453,24 @@ pub(crate) fn cast_ray_box<L: Placement>(
     half: L::V,
     pose: &L,
 ) -> Option<RayCast<L::V>> {
-    // In the box's frame, in f64 (a far origin keeps its digits).
-    let local_origin = pose.unrotate_wide(sub(to_p(ray.origin()), pose.position_wide()));
-    let local_direction = pose.unrotate_wide(to_p(ray.direction()));
-    let coordinates = |v: Wide<L::V>| -> [f64; 3] {
-        std::array::from_fn(|k| if k < L::V::DIM { v.axis(k) } else { 0.0 })
+    // In the box's frame: the origin's offset in f64 (exact, however far
+    // both lie from the world's origin), then turned in f32 (good to the
+    // offset's own digits).
+    let offset = sub(to_p(ray.origin()), pose.position_wide());
+    let local_origin = pose.unrotate(from_p(offset));
+    let coordinates = |v: L::V| -> [f64; 3] {
+        std::array::from_fn(|k| {
+            if k < L::V::DIM {
+                f64::from(v.axis(k))
+            } else {
+                0.0
+            }
+        })
     };
     let (o, d, h) = (
         coordinates(local_origin),
-        coordinates(local_direction),
-        coordinates(to_p(half)),
+        coordinates(pose.unrotate(ray.direction())),
+        coordinates(half),
     );
     let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut entry_normal = [0.0; 3];

@@ -41,11 +41,6 @@ pub(crate) trait Placement: Copy {
     }
     /// A local direction in world coordinates, in f64.
     fn rotate_wide(&self, local: Wide<Self::V>) -> Wide<Self::V>;
-    /// A local point in world coordinates, in f64 (a point far from the
-    /// world's origin keeps the digits f32 would round away).
-    fn apply_wide(&self, local: Self::V) -> Wide<Self::V> {
-        self.position_wide() + self.rotate_wide(local.wide())
-    }
     /// How `other` is placed as seen from this placement: its local
     /// coordinates to this one's. The general algorithms work in the first
     /// shape's frame, so its supports need no transform and the other's

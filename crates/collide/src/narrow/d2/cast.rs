@@ -158,13 +158,18 @@ pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<
 /// ```
 pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
     if capsule.radius == 0.0 {
-        // A segment: the cylinder below has no width, every crossing is a
-        // graze of it and its normal rounding; the general cast answers.
-        return general::cast_ray(ray, capsule, pose);
+        return segment_ray(ray, capsule, pose);
     }
     let r = f64::from(capsule.radius);
-    let (pa, pb) = (pose.apply_wide(capsule.a), pose.apply_wide(capsule.b));
-    let (o, d) = (ray.origin().as_dvec2(), ray.direction().as_dvec2());
+    // Relative to the capsule's position, in f64: the origin's offset is
+    // exact there, and the ends turned in f32 keep their digits (a far
+    // capsule's world ends would not).
+    let at = pose.position.as_dvec2();
+    let (pa, pb) = (
+        pose.rotate(capsule.a).as_dvec2(),
+        pose.rotate(capsule.b).as_dvec2(),
+    );
+    let (o, d) = (ray.origin().as_dvec2() - at, ray.direction().as_dvec2());
     let (axis, from_a) = (pb - pa, o - pa);
     let axis_sq = axis.length_squared();
     let (axis_d, axis_o) = (axis.dot(d), axis.dot(from_a));
@@ -210,14 +215,22 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
                 point: ray.at(t),
             });
         }
-        return circle_entry(ray, if along <= 0.0 { pa } else { pb }, r);
+        return circle_entry(ray, at + if along <= 0.0 { pa } else { pb }, r);
     }
     // Along the axis, or a capsule without length: the nearer end circle.
-    let (ea, eb) = (circle_entry(ray, pa, r), circle_entry(ray, pb, r));
+    let (ea, eb) = (circle_entry(ray, at + pa, r), circle_entry(ray, at + pb, r));
     match (ea, eb) {
         (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
         (x, y) => x.or(y),
     }
+}
+
+/// A ray against a capsule of radius 0, a segment: the cylinder of
+/// [`cast_ray_capsule`] has no width, every crossing a graze of it and its
+/// normal rounding, so the general cast answers.
+#[cold]
+fn segment_ray(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
+    general::cast_ray(ray, capsule, pose)
 }
 
 /// A ray against any convex shape: the GJK ray cast on its core, with its

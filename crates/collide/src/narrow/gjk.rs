@@ -225,9 +225,28 @@ pub(crate) fn gjk<P: Point>(
         weights: [1.0, 0.0, 0.0, 0.0],
         len: 1,
     };
-    let mut v = first.w;
+    iterate(shapes, simplex, first.w)
+}
+
+/// GJK from a simplex already reduced to its face nearest the origin,
+/// with its weights (a warm start: the GJK ray cast's last simplex, whose
+/// points lie near the answer, saves the first iterations).
+pub(crate) fn gjk_from<P: Point>(
+    shapes: &impl MinkowskiSupport<P>,
+    simplex: &mut Simplex<P>,
+) -> Gjk {
+    let v = simplex.nearest_w();
+    iterate(shapes, simplex, v)
+}
+
+/// GJK's iterations from `simplex`, whose nearest point is `v`.
+#[inline(always)]
+fn iterate<P: Point>(shapes: &impl MinkowskiSupport<P>, simplex: &mut Simplex<P>, mut v: P) -> Gjk {
     // The size of the numbers involved, for the absolute tolerance.
-    let mut magnitude_sq = dot(first.a, first.a).max(dot(first.b, first.b));
+    let mut magnitude_sq = simplex
+        .vertices()
+        .iter()
+        .fold(0.0f64, |m, p| m.max(dot(p.a, p.a)).max(dot(p.b, p.b)));
     for _ in 0..MAX_ITERATIONS {
         let vv = dot(v, v);
         if vv <= 1e-24 * magnitude_sq.max(1e-30) {

@@ -23,7 +23,7 @@
 //! are those of the touch however far the ray ran.
 
 use super::gjk::{
-    Gjk, MinkowskiSupport, Point, Simplex, Vertex, add, dot, gjk, nearest_any, scale, sub,
+    Gjk, MinkowskiSupport, Point, Simplex, Vertex, add, dot, gjk, gjk_from, nearest_any, scale, sub,
 };
 use super::point::{TRUSTED_GAP, normalized, unit};
 
@@ -91,7 +91,7 @@ pub(crate) fn gjk_cast<P: Point>(
                 margin,
                 settle_gap: 1e-12 * size_sq.sqrt(),
             };
-            return settled(shapes, &path, lambda, v, plane);
+            return settled(shapes, &path, lambda, *simplex, plane);
         }
         // At the start only the distance means anything (see `CastStop`).
         let nearest = simplex.point();
@@ -190,11 +190,12 @@ fn settled<P: Point>(
     shapes: &impl MinkowskiSupport<P>,
     path: &CastPath<P>,
     mut lambda: f64,
-    v: P,
+    simplex: Simplex<P>,
     plane: P,
 ) -> CastStop<P> {
     let at = |lambda: f64| add(path.start, scale(path.direction, lambda));
-    let (mut stop, mut trusted) = nearest_from(shapes, at(lambda), lambda, v, plane);
+    let (mut stop, mut trusted, mut simplex) =
+        nearest_from(shapes, at(lambda), lambda, simplex, plane);
     for _ in 0..8 {
         let gap = stop.distance - path.margin;
         let closing = -dot(stop.normal, path.direction);
@@ -206,26 +207,26 @@ fn settled<P: Point>(
             break;
         }
         lambda += gap / closing;
-        let offset = scale(stop.normal, stop.distance);
-        (stop, trusted) = nearest_from(shapes, at(lambda), lambda, offset, stop.normal);
+        (stop, trusted, simplex) = nearest_from(shapes, at(lambda), lambda, simplex, stop.normal);
     }
     stop
 }
 
 /// The stop at `x` (at `lambda` along the ray): its normal and nearest
-/// core point by a GJK distance query from `x` run to the end, and whether
-/// the normal is the offset's direction (false: `x` lies on the core
-/// within a trusted gap, and the normal is `plane`). `v` (an estimate of
-/// the offset from the core) starts the search; `plane`, the last
-/// separating plane's normal, answers when `x` lies on the core, where a
-/// supporting plane through `x` is the normal.
+/// core point by a GJK distance query from `x` run to the end, started
+/// from `simplex` (core points near the answer, seen from `x` again), and
+/// whether the normal is the offset's direction (false: `x` lies on the
+/// core within a trusted gap, and the normal is `plane`, the last
+/// separating plane's normal: where `x` lies on the core, a supporting
+/// plane through `x` is the normal). The simplex it ended with comes back
+/// for the next query.
 fn nearest_from<P: Point>(
     shapes: &impl MinkowskiSupport<P>,
     x: P,
     lambda: f64,
-    v: P,
+    mut simplex: Simplex<P>,
     plane: P,
-) -> (CastStop<P>, bool) {
+) -> (CastStop<P>, bool, Simplex<P>) {
     let core = |p: &Vertex<P>| sub(p.a, p.b);
     // The set x - core: its point nearest the origin is x's offset from
     // the core's nearest point.
@@ -237,13 +238,16 @@ fn nearest_from<P: Point>(
             b: p.b,
         }
     };
-    let mut simplex = Simplex::default();
-    let start = if dot(v, v) > 0.0 {
-        scale(v, -1.0)
-    } else {
-        scale(plane, -1.0)
+    for q in &mut simplex.vertices[..simplex.len] {
+        q.w = sub(x, core(q));
+    }
+    let found = match nearest_any(&simplex) {
+        Some(face) if simplex.len > 0 => {
+            simplex.keep(&face);
+            gjk_from(&from_x, &mut simplex)
+        }
+        _ => gjk(&from_x, scale(plane, -1.0), &mut simplex),
     };
-    let found = gjk(&from_x, start, &mut simplex);
     let nearest = simplex.point();
     let offset = nearest.w;
     let distance = dot(offset, offset).sqrt();
@@ -265,5 +269,5 @@ fn nearest_from<P: Point>(
             0.0
         },
     };
-    (stop, trusted)
+    (stop, trusted, simplex)
 }

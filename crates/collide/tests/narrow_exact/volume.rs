@@ -133,6 +133,8 @@ impl Shape3 {
 
     fn body(&self, pose: &d3::Pose) -> Body {
         let r = pose.rotation;
+        // The rotation the f32 quaternion stands for (normalised in f64;
+        // the library's own rounding of it is within the tolerance).
         let q = DQuat::from_xyzw(r.x.into(), r.y.into(), r.z.into(), r.w.into()).normalize();
         let at = pose.position.as_dvec3();
         let (points, radius) = self.core();

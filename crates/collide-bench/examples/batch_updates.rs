@@ -19,7 +19,7 @@
 //! columns from the scene's records is not timed.
 
 use collide::scene::{IdEvent, Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Aabb, BroadPhase, Handle, Vector, structure_by_name};
+use collide::{Aabb, BroadPhase, Handle, Vector};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 
@@ -75,7 +75,10 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, threads: &[usi
     let mut copies: Vec<Contestant<V>> = (0..threads.len())
         .flat_map(|pool| [false, true].map(|batch| (pool, batch)))
         .map(|(pool, batch)| Contestant {
-            world: structure_by_name::<V, u64>(name)
+            world: name
+                .parse::<collide::Structure>()
+                .ok()
+                .map(|s| s.build::<V, u64>())
                 .unwrap_or_else(|| panic!("unknown structure `{name}`")),
             runner: Runner::new(),
             batch,

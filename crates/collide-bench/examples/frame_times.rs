@@ -25,7 +25,7 @@
 //! ```
 
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Auto, BroadPhase, Grid, GridConfig, GridKind, Vector, structure_by_name};
+use collide::{Auto, BroadPhase, Grid, GridConfig, GridKind, Vector};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 
@@ -100,7 +100,10 @@ fn run<V: Vector>(name: &str, config: SceneConfig, frames: usize, cell_factor: O
             }
         });
     } else {
-        let mut world = structure_by_name::<V, u64>(name)
+        let mut world = name
+            .parse::<collide::Structure>()
+            .ok()
+            .map(|s| s.build::<V, u64>())
             .unwrap_or_else(|| panic!("unknown structure `{name}`"));
         drive(world.as_mut(), name, config, frames, |_| String::new());
     }

@@ -7,7 +7,6 @@
 //! ```
 
 use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
-use collide::{STRUCTURE_NAMES, structure_by_name};
 use glam::Vec2;
 use std::time::Instant;
 
@@ -18,12 +17,16 @@ fn main() {
     println!("2D uniform slow, n = {n}, mean of frames 1-20");
     println!("| structure | step us | snapshot us | snapshot / step |");
     println!("|---|---:|---:|---:|");
-    for name in STRUCTURE_NAMES {
+    for name in &collide::Structure::ALL.map(collide::Structure::name) {
         if *name == "brute" && n > 20_000 {
             continue; // its step is quadratic
         }
         let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, n));
-        let mut world = structure_by_name::<Vec2, u64>(name).expect("a listed structure");
+        let mut world = name
+            .parse::<collide::Structure>()
+            .ok()
+            .map(|s| s.build::<Vec2, u64>())
+            .expect("a listed structure");
         let mut runner = Runner::new();
         let (mut records, mut events) = (Vec::new(), Vec::new());
         let (mut step_us, mut snap_us) = (0.0, 0.0);

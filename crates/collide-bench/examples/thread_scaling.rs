@@ -22,7 +22,7 @@
 //! is shared).
 
 use collide::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{BroadPhase, Vector, structure_by_name};
+use collide::{BroadPhase, Vector};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 
@@ -72,7 +72,12 @@ fn run<V: Vector>(
         .collect();
     let mut worlds: Vec<Box<dyn BroadPhase<V, u64> + Send>> = threads
         .iter()
-        .map(|_| structure_by_name::<V, u64>(name).unwrap_or_else(|| panic!("unknown `{name}`")))
+        .map(|_| {
+            name.parse::<collide::Structure>()
+                .ok()
+                .map(|s| s.build::<V, u64>())
+                .unwrap_or_else(|| panic!("unknown `{name}`"))
+        })
         .collect();
     let runner = || {
         if batching {

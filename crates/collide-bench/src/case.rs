@@ -38,7 +38,7 @@ impl CaseRuns {
         let selected = |name: &str| selection.includes(name);
         let mut notes = vec![format!("reference: `{reference}`")];
         let mut names = Vec::new();
-        for &name in collide::STRUCTURE_NAMES {
+        for &name in &collide::Structure::ALL.map(collide::Structure::name) {
             if name == "brute" && config.n > BRUTE_MAX_N {
                 if selected(name) {
                     notes.push(format!("`brute` not run above n = {BRUTE_MAX_N}"));

@@ -3,7 +3,7 @@
 //! the pairs) and the untimed part (hand the pairs over as sorted scene ids).
 
 use collide::scene::{IdEvent, Record, Runner};
-use collide::{Aabb, BroadPhase, Vector, structure_by_name};
+use collide::{Aabb, BroadPhase, Vector};
 
 /// One implementation under measurement.
 pub trait Contender<V: Vector> {
@@ -35,10 +35,13 @@ pub struct Ours<V: Vector> {
 }
 
 impl<V: Vector> Ours<V> {
-    /// `name` must be in [`collide::STRUCTURE_NAMES`].
+    /// `name` must be a [`collide::Structure`]'s.
     pub fn new(name: &str) -> Self {
-        let world = structure_by_name::<V, u64>(name)
-            .unwrap_or_else(|| panic!("`{name}` is not in collide::STRUCTURE_NAMES"));
+        let world = name
+            .parse::<collide::Structure>()
+            .ok()
+            .map(|s| s.build::<V, u64>())
+            .unwrap_or_else(|| panic!("`{name}` is not a collide::Structure"));
         Self::with_world(name, world)
     }
 

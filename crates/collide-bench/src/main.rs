@@ -234,11 +234,11 @@ fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>
 }
 
 fn is_ours(name: &str) -> bool {
-    collide::STRUCTURE_NAMES.contains(&name) || VARIANT_NAMES.contains(&name)
+    name.parse::<collide::Structure>().is_ok() || VARIANT_NAMES.contains(&name)
 }
 
 fn contender<V: Dim>(name: &str) -> Option<Box<dyn Contender<V>>> {
-    if collide::STRUCTURE_NAMES.contains(&name) {
+    if name.parse::<collide::Structure>().is_ok() {
         Some(Box::new(Ours::<V>::new(name)))
     } else if let Some(world) = variant::<V>(name) {
         Some(Box::new(Ours::with_world(name, world)))
@@ -624,7 +624,8 @@ fn main() -> ExitCode {
 
 /// Everything, inside the pool of `--threads` threads.
 fn run(args: Args) -> ExitCode {
-    let known: Vec<&str> = collide::STRUCTURE_NAMES
+    let known: Vec<&str> = collide::Structure::ALL
+        .map(collide::Structure::name)
         .iter()
         .chain(PEER_NAMES)
         .chain(VARIANT_NAMES)

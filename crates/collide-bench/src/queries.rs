@@ -15,7 +15,7 @@
 
 use collide::geometry::{Ray, Region};
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneRng};
-use collide::{Aabb, BroadPhase, Vector, structure_by_name};
+use collide::{Aabb, BroadPhase, Vector};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
@@ -47,7 +47,11 @@ pub struct OurQuerier<V: Vector> {
 
 impl<V: Vector> OurQuerier<V> {
     pub fn new(name: &str, frames: &[Vec<Record<V>>]) -> Self {
-        let mut world = structure_by_name::<V, u64>(name).expect("a structure name");
+        let mut world = name
+            .parse::<collide::Structure>()
+            .ok()
+            .map(|s| s.build::<V, u64>())
+            .expect("a structure name");
         let mut runner = Runner::new();
         let mut events = Vec::new();
         for records in frames {
@@ -479,7 +483,7 @@ pub fn run_queries<V: Vector>(
     let fx = Fixture::<V>::new(kind, n, count);
     let selected = |name: &str| selection.includes(name);
     let mut rows = Vec::new();
-    for &name in collide::STRUCTURE_NAMES {
+    for &name in &collide::Structure::ALL.map(collide::Structure::name) {
         if !selected(name) || (name == "brute" && n > 5_000) {
             continue;
         }

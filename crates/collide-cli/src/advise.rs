@@ -16,7 +16,7 @@ use crate::table::{Table, micros, thousands};
 use clap::Args;
 use collide::scene::{Record, SceneStats};
 use collide::trace::AnyTrace;
-use collide::{Aabb, STRUCTURE_NAMES, SceneProfile, Vector, choose_structure};
+use collide::{Aabb, SceneProfile, Structure, Vector, choose_structure};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -60,10 +60,9 @@ fn advise_frames<V: Vector>(
     }
     let profiles = profiles(frames);
     let peak = profiles.iter().map(|(_, p)| p.objects).max().unwrap_or(0);
-    let names: Vec<&str> = STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .filter(|n| *n != "brute" || peak <= BRUTE_MAX_OBJECTS)
+    let names: Vec<Structure> = Structure::ALL
+        .into_iter()
+        .filter(|&s| s != Structure::Brute || peak <= BRUTE_MAX_OBJECTS)
         .collect();
     let bar = ProgressBar::new((frames.len() * names.len()) as u64).with_style(
         ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} frames {eta}")
@@ -71,7 +70,7 @@ fn advise_frames<V: Vector>(
             .progress_chars("=> "),
     );
     let mut reports = Vec::with_capacity(names.len());
-    for name in &names {
+    for &name in &names {
         bar.set_prefix(name.to_string());
         let options = RunOptions {
             verify: false,
@@ -285,10 +284,10 @@ fn describe_scene(p: &SceneProfile) -> String {
 fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     let fastest = &reports[0];
     let best = fastest.steady_frame_micros().0;
-    let time_of = |name: &str| {
+    let time_of = |structure: Structure| {
         reports
             .iter()
-            .find(|r| r.structure == name)
+            .find(|r| r.structure == structure.name())
             .map(|r| r.steady_frame_micros().0)
     };
     let mut text = String::new();
@@ -316,7 +315,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     if let Some((_, last)) = profiles.last() {
         let pick = choose_structure(last);
         match time_of(pick.structure) {
-            Some(_) if pick.structure == fastest.structure => {
+            Some(_) if pick.structure.name() == fastest.structure => {
                 let _ = write!(
                     text,
                     " auto's decision table picks it too ({}).",
@@ -342,7 +341,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
             }
         }
     }
-    let auto = time_of("auto").map(|t| t / best);
+    let auto = time_of(Structure::Auto).map(|t| t / best);
     if let Some(ratio) = auto {
         let _ = write!(
             text,
@@ -352,7 +351,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     }
     let _ = write!(text, " Use `{}` for games like this one", fastest.structure);
     match auto {
-        Some(r) if r <= 1.15 && fastest.structure != "auto" => text.push_str(
+        Some(r) if r <= 1.15 && fastest.structure != Structure::Auto.name() => text.push_str(
             ", or `auto` if its scenes differ from level to level: here it stays within 15% \
              of the best.",
         ),

@@ -15,7 +15,7 @@ use crate::report::{SceneResult, write_bench_report};
 use crate::table::{Table, micros, thousands};
 use clap::Parser;
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
-use collide::{Aabb, STRUCTURE_NAMES, Vector};
+use collide::{Aabb, Structure, Vector};
 use glam::{Vec2, Vec3};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
@@ -70,7 +70,7 @@ pub struct BenchRow {
     pub scene: SceneKind,
     pub motion: Motion,
     pub n: usize,
-    pub reference: &'static str,
+    pub reference: Structure,
     pub report: RunReport,
 }
 
@@ -84,27 +84,28 @@ pub struct BenchFailure {
 
 /// Runs `collide bench`, printing tables to `out`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> {
-    if let Some(bad) = args
-        .only
-        .iter()
-        .find(|name| !STRUCTURE_NAMES.contains(&name.as_str()))
-    {
-        return Err(BenchFailure {
-            message: format!(
-                "unknown structure `{bad}` in --only; expected some of: {}",
-                STRUCTURE_NAMES.join(", ")
-            ),
-            status: 2,
-        });
+    let mut only = Vec::new();
+    for name in &args.only {
+        match name.parse::<Structure>() {
+            Ok(structure) => only.push(structure),
+            Err(_) => {
+                return Err(BenchFailure {
+                    message: format!(
+                        "unknown structure `{name}` in --only; expected some of: {}",
+                        crate::structure_list()
+                    ),
+                    status: 2,
+                });
+            }
+        }
     }
-    let selected: Vec<&'static str> = STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .filter(|name| {
-            if args.only.is_empty() {
-                *name != "brute"
+    let selected: Vec<Structure> = Structure::ALL
+        .into_iter()
+        .filter(|&structure| {
+            if only.is_empty() {
+                structure != Structure::Brute
             } else {
-                args.only.iter().any(|o| o == name)
+                only.contains(&structure)
             }
         })
         .collect();
@@ -127,7 +128,11 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
          every frame's events compared with the reference's\n",
         cases.len(),
         args.frames,
-        selected.join(", "),
+        selected
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(", "),
         args.threads
     );
     let pool = rayon::ThreadPoolBuilder::new()
@@ -183,7 +188,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
 fn run_case<V: Vector>(
     config: SceneConfig,
     frames: usize,
-    selected: &[&'static str],
+    selected: &[Structure],
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
 ) -> Result<(Vec<BenchRow>, SceneResult), BenchFailure> {
@@ -200,9 +205,9 @@ fn run_case<V: Vector>(
         config.n
     );
     let reference = if config.n <= BRUTE_REFERENCE_MAX_N {
-        "brute"
+        Structure::Brute
     } else {
-        "hashgrid"
+        Structure::HashGrid
     };
     let options = RunOptions {
         keep_events: true,
@@ -212,7 +217,7 @@ fn run_case<V: Vector>(
         message: format!("{label}: {e}"),
         status: 1,
     };
-    let run = |name: &str| pool.install(|| run_structure(name, &recorded, options));
+    let run = |structure: Structure| pool.install(|| run_structure(structure, &recorded, options));
     let expected = run(reference).map_err(failed)?;
     bar.inc(1);
     let mut rows = Vec::new();

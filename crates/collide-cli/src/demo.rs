@@ -9,7 +9,7 @@ use crate::sap_study::{describe_sap, sap_study};
 use crate::table::{Table, micros, thousands};
 use clap::Parser;
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
-use collide::{Aabb, STRUCTURE_NAMES, Vector};
+use collide::{Aabb, Structure, Vector};
 use glam::{Vec2, Vec3};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -61,9 +61,9 @@ pub fn demo(args: &DemoArgs, out: &mut dyn Write) -> Result<(), String> {
          every structure is checked against brute force on every frame\n",
         args.n,
         args.frames,
-        STRUCTURE_NAMES.join(", ")
+        crate::structure_list()
     );
-    let bar = ProgressBar::new((DEMO_SCENES.len() * STRUCTURE_NAMES.len()) as u64).with_style(
+    let bar = ProgressBar::new((DEMO_SCENES.len() * Structure::ALL.len()) as u64).with_style(
         ProgressStyle::with_template("{msg:>24} [{bar:30}] {pos}/{len} runs")
             .expect("the template is valid")
             .progress_chars("=> "),
@@ -114,7 +114,7 @@ fn run_scene<V: Vector>(
     let recorded: Vec<Vec<Record<V>>> = scene.take_frames(frames);
     let label = format!("{} {}D {}", config.kind, V::DIM, config.motion);
     let mut reports = Vec::new();
-    for name in STRUCTURE_NAMES {
+    for name in Structure::ALL {
         let checked = run_structure(
             name,
             &recorded,

@@ -31,6 +31,12 @@ use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// Every structure's name, comma-separated, for messages.
+pub(crate) fn structure_list() -> String {
+    let names: Vec<&str> = collide::Structure::ALL.iter().map(|s| s.name()).collect();
+    names.join(", ")
+}
+
 /// Collision detection for games: broad-phase structures, verified against
 /// brute force, on built-in scenes and recorded traces.
 #[derive(Parser, Debug)]

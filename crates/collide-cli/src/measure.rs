@@ -2,7 +2,7 @@
 //! shared engine of `collide replay` and `collide demo`.
 
 use collide::scene::{IdEvent, Record, RunError, Runner};
-use collide::{Aabb, Auto, BroadPhase, Vector, Verified, structure_by_name};
+use collide::{Aabb, Auto, BroadPhase, Structure, Vector, Verified};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -50,7 +50,7 @@ pub struct RunReport {
 /// A structure `auto` ran: from which step and why ([`collide::AutoStatus`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AutoRun {
-    pub structure: &'static str,
+    pub structure: Structure,
     pub since_step: u64,
     pub reason: &'static str,
 }
@@ -122,13 +122,13 @@ pub fn apply_records<V: Vector>(boxes: &mut BTreeMap<u64, Aabb<V>>, records: &[R
     }
 }
 
-/// Runs the structure `name` over `frames`.
+/// Runs `structure` over `frames`.
 pub fn run_structure<V: Vector>(
-    name: &str,
+    structure: Structure,
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,
 ) -> Result<RunReport, RunError> {
-    if name == "auto" && !options.verify {
+    if structure == Structure::Auto && !options.verify {
         let mut world = Auto::<V, u64>::new();
         let mut runs: Vec<AutoRun> = Vec::new();
         let mut report = run_observed(&mut world, frames, options, |auto| {
@@ -146,9 +146,7 @@ pub fn run_structure<V: Vector>(
         report.auto_rebuilds = world.status().rebuilds;
         return Ok(report);
     }
-    let world = structure_by_name::<V, u64>(name).unwrap_or_else(|| {
-        panic!("structure `{name}` is listed in STRUCTURE_NAMES but cannot be built")
-    });
+    let world = structure.build::<V, u64>();
     if options.verify {
         let mut world = Verified::new(world).expect("a structure just built is empty");
         let mut report = run(&mut world, frames, options)?;

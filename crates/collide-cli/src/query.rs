@@ -12,10 +12,7 @@ use clap::{ArgGroup, Args};
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
 use collide::scene::{Record, Runner};
 use collide::trace::AnyTrace;
-use collide::{
-    Aabb, BroadPhase, DEFAULT_STRUCTURE, QueryBudget, QueryStats, STRUCTURE_NAMES, Vector,
-    structure_by_name,
-};
+use collide::{Aabb, BroadPhase, QueryBudget, QueryStats, Structure, Vector};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -30,7 +27,7 @@ pub struct QueryArgs {
     #[arg(long)]
     pub frame: usize,
     /// The structure that answers.
-    #[arg(long, short, default_value = DEFAULT_STRUCTURE)]
+    #[arg(long, short, default_value = Structure::DEFAULT.name())]
     pub structure: String,
     /// Objects holding a point strictly inside: `--point X Y [Z]`.
     #[arg(long, group = "region", num_args = 2..=3, allow_negative_numbers = true,
@@ -67,21 +64,22 @@ pub struct QueryArgs {
 
 /// Runs `collide query`; `out` receives the hits and statistics.
 pub fn query(args: &QueryArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    if !STRUCTURE_NAMES.contains(&args.structure.as_str()) {
+    let Ok(structure) = args.structure.parse::<Structure>() else {
         return Err(Failure::input(format!(
             "unknown structure `{}`; expected one of: {}",
             args.structure,
-            STRUCTURE_NAMES.join(", ")
+            crate::structure_list()
         )));
-    }
+    };
     match open_trace(&args.trace)? {
-        AnyTrace::D2(t) => query_frames(&t.frames, args, out),
-        AnyTrace::D3(t) => query_frames(&t.frames, args, out),
+        AnyTrace::D2(t) => query_frames(&t.frames, structure, args, out),
+        AnyTrace::D3(t) => query_frames(&t.frames, structure, args, out),
     }
 }
 
 fn query_frames<V: Vector>(
     frames: &[Vec<Record<V>>],
+    structure: Structure,
     args: &QueryArgs,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -94,7 +92,7 @@ fn query_frames<V: Vector>(
         )));
     }
     let region = region_of::<V>(args)?;
-    let mut world = structure_by_name::<V, u64>(&args.structure).expect("checked above");
+    let mut world = structure.build::<V, u64>();
     let mut runner = Runner::new();
     let mut events = Vec::new();
     for records in &frames[..=args.frame] {

@@ -5,7 +5,7 @@ use crate::table::{Table, micros, thousands};
 use clap::Args;
 use collide::scene::Record;
 use collide::trace::{AnyTrace, parse};
-use collide::{DEFAULT_STRUCTURE, STRUCTURE_NAMES, Vector};
+use collide::{Structure, Vector};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ pub struct ReplayArgs {
     /// The trace file (see `collide::trace` for the format).
     pub trace: PathBuf,
     /// A structure name, or `all` to run and compare every structure.
-    #[arg(long, short, default_value = DEFAULT_STRUCTURE)]
+    #[arg(long, short, default_value = Structure::DEFAULT.name())]
     pub structure: String,
     /// Write the events, one per line (`FRAME + A B` or `FRAME - A B`), to
     /// this file, or to standard output with `-`.
@@ -42,15 +42,15 @@ impl Failure {
 
 /// Runs `collide replay`; `out` receives the tables and summaries.
 pub fn replay(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let names: Vec<&str> = if args.structure == "all" {
-        STRUCTURE_NAMES.to_vec()
-    } else if STRUCTURE_NAMES.contains(&args.structure.as_str()) {
-        vec![args.structure.as_str()]
+    let names: Vec<Structure> = if args.structure == "all" {
+        Structure::ALL.to_vec()
+    } else if let Ok(structure) = args.structure.parse::<Structure>() {
+        vec![structure]
     } else {
         return Err(Failure::input(format!(
             "unknown structure `{}`; expected `all` or one of: {}",
             args.structure,
-            STRUCTURE_NAMES.join(", ")
+            crate::structure_list()
         )));
     };
     match open_trace(&args.trace)? {
@@ -73,7 +73,7 @@ pub(crate) fn open_trace(path: &Path) -> Result<AnyTrace, Failure> {
 
 fn replay_frames<V: Vector>(
     frames: &[Vec<Record<V>>],
-    names: &[&str],
+    names: &[Structure],
     args: &ReplayArgs,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -90,7 +90,7 @@ fn replay_frames<V: Vector>(
     let compare = args.structure == "all";
     let keep_events = args.events.is_some() || compare;
     let mut reports = Vec::with_capacity(names.len());
-    for name in names {
+    for &name in names {
         bar.set_prefix(name.to_string());
         let options = RunOptions {
             verify: false,

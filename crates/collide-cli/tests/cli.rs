@@ -2,7 +2,18 @@
 //! the benchmark.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Brute, STRUCTURE_NAMES, Vector};
+use collide::{Brute, Structure, Vector};
+
+/// Every structure's name.
+const NAMES: [&str; Structure::ALL.len()] = {
+    let mut names = [""; Structure::ALL.len()];
+    let mut k = 0;
+    while k < names.len() {
+        names[k] = Structure::ALL[k].name();
+        k += 1;
+    }
+    names
+};
 use glam::{Vec2, Vec3};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -128,7 +139,7 @@ fn replay_all_compares_structures_and_prints_stats() {
     let out = collide(&["replay", trace.to_str().unwrap(), "--structure", "all"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    for name in STRUCTURE_NAMES {
+    for name in NAMES {
         assert!(stdout.contains(name), "{stdout}");
     }
     assert!(stdout.contains("agree on every event"), "{stdout}");
@@ -150,7 +161,7 @@ fn replay_all_compares_structures_and_prints_stats() {
     let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
     assert_eq!(
         &row[..3],
-        &[collide::DEFAULT_STRUCTURE, "10", "200"],
+        &[Structure::DEFAULT.name(), "10", "200"],
         "structure, frames, peak objects: {stdout}"
     );
 }
@@ -322,10 +333,10 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
     }
     let verified_rows = stdout
         .lines()
-        .filter(|l| l.ends_with("every frame") && STRUCTURE_NAMES.iter().any(|n| l.starts_with(n)))
+        .filter(|l| l.ends_with("every frame") && NAMES.iter().any(|n| l.starts_with(n)))
         .count();
-    assert_eq!(verified_rows, 9 * STRUCTURE_NAMES.len(), "{stdout}");
-    for name in STRUCTURE_NAMES {
+    assert_eq!(verified_rows, 9 * NAMES.len(), "{stdout}");
+    for name in NAMES {
         assert!(stdout.contains(name));
     }
     assert!(
@@ -478,7 +489,7 @@ fn query_answers_like_the_library_on_every_structure() {
     ];
     for (args, expected) in &cases {
         assert!(expected.lines().count() > 0, "{args:?} must hit something");
-        for name in STRUCTURE_NAMES {
+        for name in NAMES {
             let mut full = vec!["query", args[0], "--frame", "4", "--structure", name];
             full.extend_from_slice(&args[1..]);
             let out = collide(&full);
@@ -668,7 +679,7 @@ fn advise_ranks_every_structure_beside_autos_pick() {
         stdout.contains("p99 us/frame") && stdout.contains("peak heap MiB"),
         "{stdout}"
     );
-    for name in STRUCTURE_NAMES {
+    for name in NAMES {
         assert!(
             stdout.lines().any(|l| l.starts_with(&format!("{name} "))),
             "{name} missing:\n{stdout}"

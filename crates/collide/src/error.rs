@@ -37,6 +37,10 @@ pub enum Error {
         /// Boxes given.
         boxes: usize,
     },
+    /// [`Structure::Auto`](crate::Structure::Auto) was asked to run inside
+    /// `Auto`.
+    #[error("auto cannot run inside auto; switch to one of the other structures")]
+    NestedAuto,
     /// A structure setting is out of range.
     #[error("setting `{name}` is {value}, but it must be {expected}")]
     Setting {

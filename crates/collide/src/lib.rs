@@ -52,11 +52,11 @@ pub mod scene;
 pub mod trace;
 
 pub use broad::{
-    Auto, AutoConfig, AutoStatus, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice,
-    DEFAULT_STRUCTURE, Divergence, FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree,
-    Neighbour, NotEmptyError, Pair, PairRule, QueryBudget, QueryStats, RayHit, Resort,
-    STRUCTURE_NAMES, Sap, SapConfig, SapKind, SapStats, SceneProfile, Snapshot, Spanners,
-    StepStats, Tree, TreeConfig, TreeKind, Verified, choose_structure, structure_by_name,
+    Auto, AutoConfig, AutoStatus, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice, Divergence,
+    FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair,
+    PairRule, QueryBudget, QueryStats, RayHit, Resort, Sap, SapConfig, SapKind, SapStats,
+    SceneProfile, Snapshot, Spanners, StepStats, Structure, Tree, TreeConfig, TreeKind,
+    UnknownStructure, Verified, choose_structure,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

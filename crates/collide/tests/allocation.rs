@@ -12,7 +12,7 @@
 //! `"grid 3 flat"`) to run only those.
 
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
-use collide::{BroadPhase, Handle, Vector};
+use collide::{BroadPhase, Handle, Structure, Vector};
 use glam::{Vec2, Vec3};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -108,12 +108,12 @@ const BRUTE_OBJECTS: usize = 300;
 /// [`sap1_allocates_nothing_between_its_remeasures`]. `auto` allocates
 /// what the structure it runs allocates:
 /// [`auto_allocates_no_more_than_the_structure_it_runs`].
-const NOT_YET: &[&str] = &["sap1", "auto"];
+const NOT_YET: &[Structure] = &[Structure::Sap1, Structure::Auto];
 
 /// The allocations made by `name`'s calls over the counted frames of one
 /// scene, after `warm` frames.
-fn allocations<V: Vector>(name: &str, kind: SceneKind, motion: Motion, warm: usize) -> u64 {
-    let mut world = collide::structure_by_name::<V, u64>(name).expect("a listed structure");
+fn allocations<V: Vector>(name: Structure, kind: SceneKind, motion: Motion, warm: usize) -> u64 {
+    let mut world = name.build::<V, u64>();
     allocations_of(world.as_mut(), kind, motion, warm, |_| true)
 }
 
@@ -131,7 +131,7 @@ fn allocations_of<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
         motion,
         ..SceneConfig::new(
             kind,
-            if name == "brute" {
+            if name == Structure::Brute.name() {
                 BRUTE_OBJECTS
             } else {
                 OBJECTS
@@ -184,7 +184,7 @@ fn allocations_of<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
 /// Every structure of `names` on every scene kind and `motions`, in
 /// dimension `V`, counted after `warm` frames; the runs that allocated, as
 /// lines.
-fn allocating_runs<V: Vector>(names: &[&str], motions: &[Motion], warm: usize) -> Vec<String> {
+fn allocating_runs<V: Vector>(names: &[Structure], motions: &[Motion], warm: usize) -> Vec<String> {
     TRACE.with(|t| t.set(std::env::var_os("COLLIDE_ALLOC_TRACE").is_some()));
     let only = std::env::var("COLLIDE_ALLOC_ONLY").ok();
     let mut found = Vec::new();
@@ -219,11 +219,10 @@ fn assert_none(found: Vec<String>, warm: usize) {
 }
 
 /// Every structure but those [`NOT_YET`] names.
-fn settled_structures() -> Vec<&'static str> {
-    collide::STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .filter(|name| !NOT_YET.contains(name))
+fn settled_structures() -> Vec<Structure> {
+    Structure::ALL
+        .into_iter()
+        .filter(|structure| !NOT_YET.contains(structure))
         .collect()
 }
 
@@ -245,9 +244,9 @@ const SAP1_WARM_FRAMES: usize = 150;
 
 #[test]
 fn sap1_allocates_nothing_between_its_remeasures() {
-    let runs = allocating_runs::<Vec2>(&["sap1"], &Motion::ALL, SAP1_WARM_FRAMES);
+    let runs = allocating_runs::<Vec2>(&[Structure::Sap1], &Motion::ALL, SAP1_WARM_FRAMES);
     assert_none(runs, SAP1_WARM_FRAMES);
-    let runs = allocating_runs::<Vec3>(&["sap1"], &Motion::ALL, SAP1_WARM_FRAMES);
+    let runs = allocating_runs::<Vec3>(&[Structure::Sap1], &Motion::ALL, SAP1_WARM_FRAMES);
     assert_none(runs, SAP1_WARM_FRAMES);
 }
 
@@ -264,9 +263,9 @@ fn split_batch_updates_allocate_nothing_once_warm() {
         .build()
         .expect("a thread pool");
     let mut found = Vec::new();
-    for name in ["grid", "hashgrid", "hgrid"] {
+    for name in [Structure::Grid, Structure::HashGrid, Structure::HGrid] {
         for motion in [Motion::Slow, Motion::Fast] {
-            let mut world = collide::structure_by_name::<Vec2, u64>(name).expect("a grid");
+            let mut world = name.build::<Vec2, u64>();
             let mut scene = Scene::<Vec2>::new(SceneConfig {
                 motion,
                 ..SceneConfig::new(SceneKind::Uniform, SPLIT_OBJECTS)

@@ -8,24 +8,35 @@ use collide::scene::{
     IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
 };
 use collide::{
-    Aabb, Auto, AutoConfig, BroadPhase, Brute, STRUCTURE_NAMES, SceneProfile, Vector,
-    choose_structure,
+    Aabb, Auto, AutoConfig, BroadPhase, Brute, SceneProfile, Structure, Vector, choose_structure,
 };
 use glam::{Vec2, Vec3};
 
 /// The structures `auto` can run: all but itself.
-const INNER: [&str; 9] = [
-    "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh",
-];
+const INNER: [Structure; Structure::ALL.len() - 1] = {
+    let mut inner = [Structure::Brute; Structure::ALL.len() - 1];
+    let (mut from, mut to) = (0, 0);
+    while from < Structure::ALL.len() {
+        if !matches!(Structure::ALL[from], Structure::Auto) {
+            inner[to] = Structure::ALL[from];
+            to += 1;
+        }
+        from += 1;
+    }
+    inner
+};
 
 #[test]
 fn auto_runs_every_other_structure() {
-    let others: Vec<&str> = STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .filter(|n| *n != "auto")
-        .collect();
-    assert_eq!(others, INNER);
+    let mut auto = Auto::<Vec2, u64>::new();
+    for s in INNER {
+        auto.switch_to(s).unwrap();
+        assert_eq!(auto.current(), s);
+    }
+    assert_eq!(
+        auto.switch_to(Structure::Auto),
+        Err(collide::Error::NestedAuto)
+    );
 }
 
 /// The pairs of `world` as sorted (lower id, higher id).
@@ -145,7 +156,8 @@ fn a_switch_by_hand_then_a_switch_built_and_taken_over_in_one_step_loses_nothing
         let frames = scene_frames::<Vec2>(kind, Motion::Fast, 400, 24);
         let mut auto = Auto::<Vec2, u64>::with_config(config).unwrap();
         let mut taken_back = 0;
-        let mut picked = "";
+        // (never what runs, before the first pick)
+        let mut picked = Structure::Auto;
         beside_brute(
             &mut auto,
             &frames,
@@ -155,8 +167,12 @@ fn a_switch_by_hand_then_a_switch_built_and_taken_over_in_one_step_loses_nothing
                 }
                 if f % 2 == 1 {
                     picked = auto.current();
-                    auto.switch_to(if picked == "tree" { "loose" } else { "tree" })
-                        .unwrap();
+                    let other = if picked == Structure::Tree {
+                        Structure::Loose
+                    } else {
+                        Structure::Tree
+                    };
+                    auto.switch_to(other).unwrap();
                 }
             },
             &format!("2D {kind} fast"),
@@ -218,15 +234,20 @@ fn a_scene_turning_flat_switches_from_grid_to_sweep_and_prune_and_back_losing_no
         &mut auto,
         &frames,
         |_, auto| {
-            if seen.last().map(String::as_str) != Some(auto.current()) {
-                seen.push(auto.current().to_string());
+            if seen.last() != Some(&auto.current()) {
+                seen.push(auto.current());
             }
         },
         "squashed and stretched",
     );
     assert_eq!(
         seen,
-        ["brute", "grid", "sap1", "grid"],
+        [
+            Structure::Brute,
+            Structure::Grid,
+            Structure::Sap1,
+            Structure::Grid
+        ],
         "the structures auto ran, in order"
     );
 }
@@ -265,7 +286,7 @@ fn stale_handles_during_a_switch_are_errors_that_change_nothing() {
 /// and every step that had a switch under way.
 #[derive(Debug, Default)]
 struct Timeline {
-    ran: Vec<(String, u64)>,
+    ran: Vec<(Structure, u64)>,
     building: Vec<u64>,
 }
 
@@ -276,17 +297,16 @@ impl Timeline {
         if status.steps == 0 {
             return;
         }
-        if self.ran.last().map(|(name, _)| name.as_str()) != Some(status.structure) {
-            self.ran
-                .push((status.structure.to_string(), status.since_step));
+        if self.ran.last().map(|(s, _)| *s) != Some(status.structure) {
+            self.ran.push((status.structure, status.since_step));
         }
         if status.switching_to.is_some() {
             self.building.push(status.steps);
         }
     }
 
-    fn names(&self) -> Vec<&str> {
-        self.ran.iter().map(|(name, _)| name.as_str()).collect()
+    fn names(&self) -> Vec<Structure> {
+        self.ran.iter().map(|(s, _)| *s).collect()
     }
 }
 
@@ -323,7 +343,7 @@ fn scenes_that_change_character_switch_by_themselves_losing_nothing() {
                 for t in [&d2, &d3] {
                     assert_eq!(
                         t.names(),
-                        ["grid", "sap1", "grid"],
+                        [Structure::Grid, Structure::Sap1, Structure::Grid],
                         "{kind} {motion}: {t:?}"
                     );
                 }
@@ -332,7 +352,7 @@ fn scenes_that_change_character_switch_by_themselves_losing_nothing() {
             if kind == SceneKind::Walls {
                 assert_eq!(
                     d2.names(),
-                    ["grid", "sap1", "grid"],
+                    [Structure::Grid, Structure::Sap1, Structure::Grid],
                     "{kind} {motion}: {d2:?}"
                 );
             }
@@ -363,13 +383,13 @@ fn status_says_what_runs_since_when_and_why() {
         runner.step(&mut auto, &mut events);
     }
     let status = auto.status();
-    assert_eq!((status.structure, status.since_step), ("sap1", 0));
+    assert_eq!((status.structure, status.since_step), (Structure::Sap1, 0));
     assert!(status.reason.contains("flat"), "{status:?}");
     assert_eq!((status.steps, status.switches), (3, 1));
     assert!(status.profile.flatness > 100.0, "{status:?}");
-    auto.switch_to("grid").unwrap();
+    auto.switch_to(Structure::Grid).unwrap();
     let status = auto.status();
-    assert_eq!((status.structure, status.since_step), ("grid", 3));
+    assert_eq!((status.structure, status.since_step), (Structure::Grid, 3));
     assert_eq!(status.reason, "switched by hand");
 }
 
@@ -389,13 +409,8 @@ fn hysteresis_waits_for_agreeing_reviews() {
     frames.push(uniform[0].clone()); // one review sees it uniform
     frames.extend(std::iter::repeat_n(flat[1].clone(), 3));
     let mut runs = Vec::new();
-    beside_brute(
-        &mut auto,
-        &frames,
-        |_, a| runs.push(a.current().to_string()),
-        "flicker",
-    );
-    assert!(runs[1..].iter().all(|r| r == "sap1"), "{runs:?}");
+    beside_brute(&mut auto, &frames, |_, a| runs.push(a.current()), "flicker");
+    assert!(runs[1..].iter().all(|&r| r == Structure::Sap1), "{runs:?}");
     assert_eq!(auto.switches(), 1);
 }
 
@@ -414,19 +429,19 @@ fn the_decision_table() {
         ..p(objects, flatness, size_spread, spanning_share)
     };
     let pick = |profile: SceneProfile| choose_structure(&profile).structure;
-    assert_eq!(pick(p(10, 1.0, 1.0, 0.0)), "brute");
-    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.0)), "grid");
-    assert_eq!(pick(p(1_000, 500.0, 1.5, 0.0)), "sap1");
-    assert_eq!(pick(p(50_000, 500.0, 1.5, 0.0)), "grid");
-    assert_eq!(pick(p3(2_000, 500.0, 1.5, 0.0)), "sap1");
+    assert_eq!(pick(p(10, 1.0, 1.0, 0.0)), Structure::Brute);
+    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.0)), Structure::Grid);
+    assert_eq!(pick(p(1_000, 500.0, 1.5, 0.0)), Structure::Sap1);
+    assert_eq!(pick(p(50_000, 500.0, 1.5, 0.0)), Structure::Grid);
+    assert_eq!(pick(p3(2_000, 500.0, 1.5, 0.0)), Structure::Sap1);
     // Flat sweeps pay longer in 3D: 10,000 objects sweep there, not in 2D.
-    assert_eq!(pick(p(10_000, 500.0, 1.5, 0.0)), "grid");
-    assert_eq!(pick(p3(10_000, 500.0, 1.5, 0.0)), "sap1");
-    assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), "grid");
-    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), "sap1");
-    assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), "grid");
-    assert_eq!(pick(p(5_000, 1.0, 40.0, 0.0)), "hgrid");
-    assert_eq!(pick(p(5_000, 500.0, 40.0, 0.02)), "hgrid");
+    assert_eq!(pick(p(10_000, 500.0, 1.5, 0.0)), Structure::Grid);
+    assert_eq!(pick(p3(10_000, 500.0, 1.5, 0.0)), Structure::Sap1);
+    assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), Structure::Grid);
+    assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), Structure::Sap1);
+    assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), Structure::Grid);
+    assert_eq!(pick(p(5_000, 1.0, 40.0, 0.0)), Structure::HGrid);
+    assert_eq!(pick(p(5_000, 500.0, 40.0, 0.02)), Structure::HGrid);
     assert!(!choose_structure(&p(5_000, 1.0, 1.5, 0.0)).reason.is_empty());
 }
 
@@ -441,10 +456,13 @@ fn bad_settings_and_names_are_errors() {
     let h = auto
         .insert(Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap(), ())
         .unwrap();
-    assert!(auto.switch_to("octree-of-dreams").is_err());
-    assert!(auto.switch_to("auto").is_err());
+    assert!("octree-of-dreams".parse::<Structure>().is_err());
+    assert_eq!(
+        auto.switch_to(Structure::Auto),
+        Err(collide::Error::NestedAuto)
+    );
     // Still working, on what it ran before.
-    assert_eq!(auto.current(), "brute");
+    assert_eq!(auto.current(), Structure::Brute);
     auto.remove(h).unwrap();
     assert!(auto.remove(h).is_err());
 }
@@ -485,20 +503,20 @@ fn reviewed_run<V: Vector>(
     frames: &[Vec<Record<V>>],
     review_every: u32,
     what: &str,
-) -> (Vec<String>, collide::AutoStatus) {
+) -> (Vec<Structure>, collide::AutoStatus) {
     let config = AutoConfig {
         review_every,
         confirm: 2,
         switch_frames: 3,
     };
     let mut auto = Auto::<V, u64>::with_config(config).unwrap();
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<Structure> = Vec::new();
     beside_brute(
         &mut auto,
         frames,
         |_, auto| {
-            if seen.last().map(String::as_str) != Some(auto.current()) {
-                seen.push(auto.current().to_string());
+            if seen.last() != Some(&auto.current()) {
+                seen.push(auto.current());
             }
         },
         what,
@@ -517,7 +535,7 @@ fn a_grid_whose_scene_crowds_is_rebuilt_with_cells_that_fit_losing_nothing() {
         (4 * PHASE_FRAMES) as usize,
     );
     let (ran, status) = reviewed_run(&frames, 10, "3D hotspot");
-    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert_eq!(ran, [Structure::Brute, Structure::Grid], "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
     assert_eq!(status.switches, 1, "{status:?}");
 }
@@ -528,7 +546,7 @@ fn a_dense_grid_whose_objects_leave_its_bounds_is_rebuilt_losing_nothing() {
     // width along x: out of the bounds the dense grid took at first.
     let frames = lattice_scene(900, 60, |_| 1.0, |t| 600.0 * t);
     let (ran, status) = reviewed_run(&frames, 5, "moving away");
-    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert_eq!(ran, [Structure::Brute, Structure::Grid], "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }
 
@@ -536,7 +554,7 @@ fn a_dense_grid_whose_objects_leave_its_bounds_is_rebuilt_losing_nothing() {
 fn a_steady_scene_is_never_rebuilt() {
     let frames = lattice_scene(900, 60, |_| 1.0, |_| 0.0);
     let (ran, status) = reviewed_run(&frames, 5, "steady");
-    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert_eq!(ran, [Structure::Brute, Structure::Grid], "{status:?}");
     assert_eq!((status.switches, status.rebuilds), (1, 0), "{status:?}");
 }
 
@@ -548,7 +566,7 @@ fn a_sudden_change_in_the_work_calls_a_review_before_its_time() {
     let squeeze = |t: f32| 1.0 - 0.9 * ((t - 0.5) * 15.0).clamp(0.0, 1.0);
     let frames = lattice_scene(900, 60, squeeze, |_| 0.0);
     let (ran, status) = reviewed_run(&frames, 1_000, "squeezed at once");
-    assert_eq!(ran, ["brute", "grid"], "{status:?}");
+    assert_eq!(ran, [Structure::Brute, Structure::Grid], "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }
 
@@ -572,8 +590,8 @@ fn a_flat_row_far_out_leaving_a_dense_grid_is_rebuilt_without_panicking() {
         })
         .collect();
     let (ran, status) = reviewed_run(&frames, 5, "a flat row far out");
-    assert_eq!(ran, ["brute", "grid"], "{status:?}");
-    assert_eq!(status.structure, "grid", "{status:?}");
+    assert_eq!(ran, [Structure::Brute, Structure::Grid], "{status:?}");
+    assert_eq!(status.structure, Structure::Grid, "{status:?}");
     assert!(status.rebuilds >= 1, "{status:?}");
 }
 

@@ -7,8 +7,8 @@
 //! `src/broad/parallel_tests.rs`.)
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{Aabb, BroadPhase, Error, Handle, HandleError, STRUCTURE_NAMES, Vector};
-use collide::{Grid, Pair, Verified, structure_by_name};
+use collide::{Aabb, BroadPhase, Error, Handle, HandleError, Structure, Vector};
+use collide::{Grid, Pair, Verified};
 use glam::{Vec2, Vec3};
 
 fn batches_match_one_by_one<V: Vector>() {
@@ -17,9 +17,9 @@ fn batches_match_one_by_one<V: Vector>() {
             motion,
             ..SceneConfig::new(SceneKind::Clustered, 1_200)
         };
-        for name in STRUCTURE_NAMES {
-            let mut batched = structure_by_name::<V, u64>(name).expect("a structure");
-            let mut single = structure_by_name::<V, u64>(name).expect("a structure");
+        for name in Structure::ALL {
+            let mut batched = name.build::<V, u64>();
+            let mut single = name.build::<V, u64>();
             let (mut batching, mut runner) = (Runner::batching(), Runner::new());
             let (mut scene, mut records) = (Scene::<V>::new(config), Vec::new());
             let (mut found, mut expected) = (Vec::new(), Vec::new());
@@ -71,13 +71,17 @@ fn row<V: Vector>(world: &mut dyn BroadPhase<V, u64>, count: u64) -> Vec<Handle>
 }
 
 fn bad_handles_stop_the_batch<V: Vector>() {
-    for name in STRUCTURE_NAMES {
+    for name in Structure::ALL {
         // The grids at 40,000 objects, above the real split threshold, so
         // that their split path meets the bad handle (the pool is the
         // default one); the others apply moves one by one at any size.
-        let count: u64 = if name.contains("grid") { 40_000 } else { 400 };
+        let count: u64 = if name.name().contains("grid") {
+            40_000
+        } else {
+            400
+        };
         let bad_at = count as usize * 3 / 4;
-        let mut world = structure_by_name::<V, u64>(name).expect("a structure");
+        let mut world = name.build::<V, u64>();
         let handles = row(world.as_mut(), count);
         world.step();
         // Every even object half onto its odd neighbour, the odd ones where
@@ -95,7 +99,7 @@ fn bad_handles_stop_the_batch<V: Vector>() {
         // A foreign handle first, with the slot of the handle it replaces
         // (so the slots still rise and the grids take their split path):
         // the moves before it are applied.
-        let mut other = structure_by_name::<V, u64>(name).expect("a structure");
+        let mut other = name.build::<V, u64>();
         let foreign = row(other.as_mut(), bad_at as u64 + 1)[bad_at];
         assert_eq!(foreign.index(), handles[bad_at].index());
         let real = std::mem::replace(&mut moved[bad_at], foreign);
@@ -239,8 +243,8 @@ fn split_batches_leave_the_grids_as_one_update_per_move_does() {
 
 #[test]
 fn a_handle_named_twice_ends_with_its_last_box() {
-    for name in STRUCTURE_NAMES {
-        let mut world = structure_by_name::<Vec2, u64>(name).expect("a structure");
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec2, u64>();
         let handles = row(world.as_mut(), 3);
         world.step();
         let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0)).expect("a box");
@@ -262,8 +266,8 @@ fn a_handle_named_twice_ends_with_its_last_box() {
 
 #[test]
 fn columns_of_different_lengths_are_refused_before_anything_moves() {
-    for name in STRUCTURE_NAMES {
-        let mut world = structure_by_name::<Vec3, u64>(name).expect("a structure");
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec3, u64>();
         let handles = row(world.as_mut(), 2);
         let far = shifted::<Vec3>(50, 0.0);
         let refused = world.update_many(&handles, &[far]);
@@ -377,8 +381,8 @@ fn split_batches_move_objects_between_levels_and_the_overflow_list() {
 /// batch stopped by a stale handle and one refused for its lengths.
 #[test]
 fn verified_structures_follow_batches_and_their_refusals() {
-    for name in STRUCTURE_NAMES {
-        let world = structure_by_name::<Vec2, u64>(name).expect("a structure");
+    for name in Structure::ALL {
+        let world = name.build::<Vec2, u64>();
         let mut world = Verified::new(world).expect("an empty structure");
         let handles = row(&mut world, 300);
         world.step_checked().expect("agrees");

@@ -7,15 +7,15 @@
 use collide::scene::{
     IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
 };
-use collide::{STRUCTURE_NAMES, Vector, structure_by_name};
+use collide::{Structure, Vector};
 use glam::{Vec2, Vec3};
 
 /// A whole cycle and a little more.
 const FRAMES: usize = (4 * PHASE_FRAMES + 10) as usize;
 
 /// Each frame's events and pair count from `name`.
-fn run<V: Vector>(name: &str, frames: &[Vec<Record<V>>]) -> Vec<(Vec<IdEvent>, usize)> {
-    let mut world = structure_by_name::<V, u64>(name).expect("a listed structure");
+fn run<V: Vector>(name: Structure, frames: &[Vec<Record<V>>]) -> Vec<(Vec<IdEvent>, usize)> {
+    let mut world = name.build::<V, u64>();
     let mut runner = Runner::new();
     frames
         .iter()
@@ -36,8 +36,11 @@ fn every_structure_on<V: Vector>(kind: SceneKind, motion: Motion) {
         ..SceneConfig::new(kind, 400)
     })
     .take_frames(FRAMES);
-    let reference = run::<V>("brute", &frames);
-    for name in STRUCTURE_NAMES.iter().filter(|n| **n != "brute") {
+    let reference = run::<V>(Structure::Brute, &frames);
+    for name in Structure::ALL
+        .into_iter()
+        .filter(|&n| n != Structure::Brute)
+    {
         let got = run::<V>(name, &frames);
         if let Some(f) = (0..FRAMES).find(|&f| got[f] != reference[f]) {
             panic!(

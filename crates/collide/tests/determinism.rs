@@ -3,18 +3,18 @@
 //! and whatever the size of the thread pool a step runs in.
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{STRUCTURE_NAMES, Vector, structure_by_name};
+use collide::{Structure, Vector};
 use glam::{Vec2, Vec3};
 
 /// FNV-1a over the event stream (frame, a, b, started) of `structure`.
-fn event_hash<V: Vector>(structure: &str, config: SceneConfig, frames: usize) -> u64 {
+fn event_hash<V: Vector>(structure: Structure, config: SceneConfig, frames: usize) -> u64 {
     event_hash_on::<V>(structure, config, frames, None)
 }
 
 /// [`event_hash`], every frame applied (in batches) and stepped inside a
 /// rayon pool of `threads` threads when given.
 fn event_hash_on<V: Vector>(
-    structure: &str,
+    structure: Structure,
     config: SceneConfig,
     frames: usize,
     threads: Option<usize>,
@@ -25,7 +25,7 @@ fn event_hash_on<V: Vector>(
             .build()
             .unwrap()
     });
-    let mut world = structure_by_name::<V, u64>(structure).unwrap();
+    let mut world = structure.build::<V, u64>();
     let mut scene = Scene::<V>::new(config);
     let mut runner = if threads.is_some() {
         Runner::batching()
@@ -59,7 +59,7 @@ fn event_hash_on<V: Vector>(
     hash
 }
 
-fn all_hashes(structure: &str) -> Vec<(String, u64)> {
+fn all_hashes(structure: Structure) -> Vec<(String, u64)> {
     let mut out = Vec::new();
     for kind in SceneKind::ALL {
         for motion in Motion::ALL {
@@ -131,7 +131,7 @@ const EXPECTED: &[(&str, u64)] = &[
 
 #[test]
 fn event_streams_match_the_recorded_hashes() {
-    let got = all_hashes("brute");
+    let got = all_hashes(Structure::Brute);
     let table: String = got
         .iter()
         .map(|(name, hash)| format!("    (\"{name}\", 0x{hash:016x}),\n"))
@@ -149,12 +149,12 @@ fn event_streams_match_the_recorded_hashes() {
 
 #[test]
 fn every_structure_gives_brute_forces_stream_whatever_runs_beside_it() {
-    let reference = all_hashes("brute");
+    let reference = all_hashes(Structure::Brute);
     std::thread::scope(|s| {
-        let runs: Vec<_> = STRUCTURE_NAMES
-            .iter()
+        let runs: Vec<_> = Structure::ALL
+            .into_iter()
             .flat_map(|name| [name, name])
-            .map(|name| s.spawn(move || (*name, all_hashes(name))))
+            .map(|name| s.spawn(move || (name, all_hashes(name))))
             .collect();
         for run in runs {
             let (name, hashes) = run.join().unwrap();
@@ -188,7 +188,7 @@ fn large_scenes() -> Vec<(String, usize, SceneConfig)> {
     out
 }
 
-fn large_hash(structure: &str, dim: usize, config: SceneConfig, threads: usize) -> u64 {
+fn large_hash(structure: Structure, dim: usize, config: SceneConfig, threads: usize) -> u64 {
     let frames = 4;
     match dim {
         2 => event_hash_on::<Vec2>(structure, config, frames, Some(threads)),
@@ -214,7 +214,12 @@ fn large_scenes_hash_the_same_on_every_structure_and_thread_count() {
     let scenes = large_scenes();
     let got: Vec<(String, u64)> = scenes
         .iter()
-        .map(|(name, dim, config)| (name.clone(), large_hash("hashgrid", *dim, *config, 1)))
+        .map(|(name, dim, config)| {
+            (
+                name.clone(),
+                large_hash(Structure::HashGrid, *dim, *config, 1),
+            )
+        })
         .collect();
     let table: String = got
         .iter()
@@ -234,9 +239,12 @@ fn large_scenes_hash_the_same_on_every_structure_and_thread_count() {
     );
     // Every structure but brute force (quadratic at this size), on one,
     // two and three threads (hashgrid's one-thread run is the above).
-    for name in STRUCTURE_NAMES.iter().filter(|n| **n != "brute") {
+    for name in Structure::ALL
+        .into_iter()
+        .filter(|&n| n != Structure::Brute)
+    {
         for ((scene, dim, config), (_, want)) in scenes.iter().zip(&got) {
-            let first = if *name == "hashgrid" { 2 } else { 1 };
+            let first = if name == Structure::HashGrid { 2 } else { 1 };
             for threads in first..=3 {
                 assert_eq!(
                     large_hash(name, *dim, *config, threads),

@@ -45,9 +45,9 @@ fn every_structure_matches_brute_force_on_the_operations_corpus() {
             harness::ops::Settings::Default,
             harness::ops::Settings::Configured,
         ];
-        for (name, settings) in collide::STRUCTURE_NAMES
-            .iter()
-            .flat_map(|name| settings.map(|s| (*name, s)))
+        for (name, settings) in collide::Structure::ALL
+            .into_iter()
+            .flat_map(|name| settings.map(|s| (name, s)))
         {
             if let Err(difference) = harness::ops::check_bytes(&bytes, Some((name, settings))) {
                 panic!(

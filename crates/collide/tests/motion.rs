@@ -6,7 +6,7 @@ use collide::motion::{Response, SweepLimits, d2, d3};
 use collide::narrow::d2::{Circle, Cuboid, Pose, cast_shape, contact};
 use collide::narrow::{Support, d3 as n3};
 use collide::scene::SceneRng;
-use collide::{BroadPhase, Handle, QueryBudget, STRUCTURE_NAMES, structure_by_name};
+use collide::{BroadPhase, Handle, QueryBudget, Structure};
 use glam::{Vec2, Vec3};
 
 /// A world of random boxes: their shapes and poses, in a structure.
@@ -42,8 +42,8 @@ impl World {
 
 #[test]
 fn the_earliest_contact_equals_casting_against_every_object_on_every_structure() {
-    for name in STRUCTURE_NAMES {
-        let mut structure = structure_by_name::<Vec2, usize>(name).unwrap();
+    for name in Structure::ALL {
+        let mut structure = name.build::<Vec2, usize>();
         let w = world(3, 300, structure.as_mut());
         let snapshot = structure.snapshot();
         let mut rng = SceneRng::new(5);
@@ -237,7 +237,7 @@ fn a_wedge_that_would_slide_forever_stops_and_is_never_passed_through() {
 
 #[test]
 fn a_broad_phase_budget_that_runs_out_says_so() {
-    let mut structure = structure_by_name::<Vec2, usize>("bvh").unwrap();
+    let mut structure = Structure::Bvh.build::<Vec2, usize>();
     let w = world(9, 500, structure.as_mut());
     let limits = SweepLimits {
         budget: QueryBudget {

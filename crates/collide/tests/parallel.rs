@@ -6,14 +6,14 @@
 #![cfg(feature = "parallel")]
 
 use collide::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{BroadPhase, Vector, structure_by_name};
+use collide::{BroadPhase, Structure, Vector};
 use glam::{Vec2, Vec3};
 
 /// Every frame's events and pair count of structure `name` on `config`,
 /// applied in batches (`update_many`, which the grids split too) and
 /// stepped inside a pool of `threads` threads.
 fn run<V: Vector>(
-    name: &str,
+    name: Structure,
     config: SceneConfig,
     frames: usize,
     threads: usize,
@@ -22,7 +22,7 @@ fn run<V: Vector>(
         .num_threads(threads)
         .build()
         .expect("a thread pool");
-    let mut world = structure_by_name::<V, u64>(name).expect("a structure");
+    let mut world = name.build::<V, u64>();
     let mut scene = Scene::<V>::new(config);
     let (mut runner, mut records) = (Runner::batching(), Vec::new());
     (0..frames)
@@ -40,7 +40,12 @@ fn run<V: Vector>(
         .collect()
 }
 
-fn same_on_every_thread_count<V: Vector>(name: &str, kind: SceneKind, motion: Motion, n: usize) {
+fn same_on_every_thread_count<V: Vector>(
+    name: Structure,
+    kind: SceneKind,
+    motion: Motion,
+    n: usize,
+) {
     let config = SceneConfig {
         motion,
         ..SceneConfig::new(kind, n)
@@ -70,23 +75,38 @@ fn same_on_every_thread_count<V: Vector>(name: &str, kind: SceneKind, motion: Mo
 
 #[test]
 fn grids_give_the_same_events_on_one_two_and_three_threads() {
-    same_on_every_thread_count::<Vec2>("grid", SceneKind::Uniform, Motion::Slow, 25_000);
-    same_on_every_thread_count::<Vec2>("hashgrid", SceneKind::Uniform, Motion::Fast, 25_000);
-    same_on_every_thread_count::<Vec3>("hgrid", SceneKind::Clustered, Motion::Churn, 25_000);
+    same_on_every_thread_count::<Vec2>(Structure::Grid, SceneKind::Uniform, Motion::Slow, 25_000);
+    same_on_every_thread_count::<Vec2>(
+        Structure::HashGrid,
+        SceneKind::Uniform,
+        Motion::Fast,
+        25_000,
+    );
+    same_on_every_thread_count::<Vec3>(
+        Structure::HGrid,
+        SceneKind::Clustered,
+        Motion::Churn,
+        25_000,
+    );
 }
 
 #[test]
 fn sap1_gives_the_same_events_on_one_two_and_three_threads() {
-    same_on_every_thread_count::<Vec2>("sap1", SceneKind::Large, Motion::Slow, 25_000);
-    same_on_every_thread_count::<Vec3>("sap1", SceneKind::Flat, Motion::Fast, 25_000);
+    same_on_every_thread_count::<Vec2>(Structure::Sap1, SceneKind::Large, Motion::Slow, 25_000);
+    same_on_every_thread_count::<Vec3>(Structure::Sap1, SceneKind::Flat, Motion::Fast, 25_000);
 }
 
 #[test]
 fn bvh_and_trees_give_the_same_events_on_one_two_and_three_threads() {
     // Fast motion: the BVH finds its pairs by its split traversals.
-    same_on_every_thread_count::<Vec2>("bvh", SceneKind::Uniform, Motion::Fast, 25_000);
+    same_on_every_thread_count::<Vec2>(Structure::Bvh, SceneKind::Uniform, Motion::Fast, 25_000);
     // Slow motion: by the split queries of its fresh objects.
-    same_on_every_thread_count::<Vec3>("bvh", SceneKind::Clustered, Motion::Slow, 25_000);
-    same_on_every_thread_count::<Vec2>("tree", SceneKind::Uniform, Motion::Churn, 25_000);
-    same_on_every_thread_count::<Vec3>("loose", SceneKind::Large, Motion::Teleport, 25_000);
+    same_on_every_thread_count::<Vec3>(Structure::Bvh, SceneKind::Clustered, Motion::Slow, 25_000);
+    same_on_every_thread_count::<Vec2>(Structure::Tree, SceneKind::Uniform, Motion::Churn, 25_000);
+    same_on_every_thread_count::<Vec3>(
+        Structure::Loose,
+        SceneKind::Large,
+        Motion::Teleport,
+        25_000,
+    );
 }

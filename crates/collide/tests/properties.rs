@@ -12,7 +12,7 @@ mod harness;
 use harness::ops;
 
 use collide::trace::parse_str;
-use collide::{Aabb2, Aabb3};
+use collide::{Aabb2, Aabb3, Structure};
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
 
@@ -84,66 +84,91 @@ fn sequences_per_test() -> u32 {
 /// sequences on every placement of the lattice (small, negative and huge
 /// coordinates).
 macro_rules! matches_brute_force {
-    ($($test:ident: $name:literal, $v:ty, $settings:ident;)*) => {
+    ($($test:ident: $structure:ident, $v:ty, $settings:ident;)*) => {
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(sequences_per_test()))]
             $(
                 #[test]
                 fn $test(placement in 0..ops::PLACEMENTS.len(), sequence in op_sequence()) {
-                    let settings = ops::Settings::$settings;
-                    if let Err(e) = ops::check_with::<$v>($name, settings, placement, &sequence) {
+                    let (structure, settings) = (Structure::$structure, ops::Settings::$settings);
+                    if let Err(e) = ops::check_with::<$v>(structure, settings, placement, &sequence) {
                         prop_assert!(false, "{}", e);
                     }
                 }
             )*
         }
+
+        /// Every (structure, dimension, settings) above.
+        const COVERED: &[(Structure, usize, ops::Settings)] = &[
+            $((Structure::$structure, <$v as collide::Vector>::DIM, ops::Settings::$settings),)*
+        ];
     };
 }
 
 matches_brute_force! {
-    sap_2d: "sap", Vec2, Default;
-    sap_3d: "sap", Vec3, Default;
-    sap1_2d: "sap1", Vec2, Default;
-    sap1_3d: "sap1", Vec3, Default;
-    grid_2d: "grid", Vec2, Default;
-    grid_3d: "grid", Vec3, Default;
-    hashgrid_2d: "hashgrid", Vec2, Default;
-    hashgrid_3d: "hashgrid", Vec3, Default;
-    hgrid_2d: "hgrid", Vec2, Default;
-    hgrid_3d: "hgrid", Vec3, Default;
-    tree_2d: "tree", Vec2, Default;
-    tree_3d: "tree", Vec3, Default;
-    loose_2d: "loose", Vec2, Default;
-    loose_3d: "loose", Vec3, Default;
-    bvh_2d: "bvh", Vec2, Default;
-    bvh_3d: "bvh", Vec3, Default;
-    auto_2d: "auto", Vec2, Default;
-    auto_3d: "auto", Vec3, Default;
-    sap_2d_configured: "sap", Vec2, Configured;
-    sap_3d_configured: "sap", Vec3, Configured;
-    sap1_2d_configured: "sap1", Vec2, Configured;
-    sap1_3d_configured: "sap1", Vec3, Configured;
-    grid_2d_configured: "grid", Vec2, Configured;
-    grid_3d_configured: "grid", Vec3, Configured;
-    hashgrid_2d_configured: "hashgrid", Vec2, Configured;
-    hashgrid_3d_configured: "hashgrid", Vec3, Configured;
-    hgrid_2d_configured: "hgrid", Vec2, Configured;
-    hgrid_3d_configured: "hgrid", Vec3, Configured;
-    tree_2d_configured: "tree", Vec2, Configured;
-    tree_3d_configured: "tree", Vec3, Configured;
-    loose_2d_configured: "loose", Vec2, Configured;
-    loose_3d_configured: "loose", Vec3, Configured;
-    auto_2d_configured: "auto", Vec2, Configured;
-    auto_3d_configured: "auto", Vec3, Configured;
+    sap_2d: Sap, Vec2, Default;
+    sap_3d: Sap, Vec3, Default;
+    sap1_2d: Sap1, Vec2, Default;
+    sap1_3d: Sap1, Vec3, Default;
+    grid_2d: Grid, Vec2, Default;
+    grid_3d: Grid, Vec3, Default;
+    hashgrid_2d: HashGrid, Vec2, Default;
+    hashgrid_3d: HashGrid, Vec3, Default;
+    hgrid_2d: HGrid, Vec2, Default;
+    hgrid_3d: HGrid, Vec3, Default;
+    tree_2d: Tree, Vec2, Default;
+    tree_3d: Tree, Vec3, Default;
+    loose_2d: Loose, Vec2, Default;
+    loose_3d: Loose, Vec3, Default;
+    bvh_2d: Bvh, Vec2, Default;
+    bvh_3d: Bvh, Vec3, Default;
+    auto_2d: Auto, Vec2, Default;
+    auto_3d: Auto, Vec3, Default;
+    sap_2d_configured: Sap, Vec2, Configured;
+    sap_3d_configured: Sap, Vec3, Configured;
+    sap1_2d_configured: Sap1, Vec2, Configured;
+    sap1_3d_configured: Sap1, Vec3, Configured;
+    grid_2d_configured: Grid, Vec2, Configured;
+    grid_3d_configured: Grid, Vec3, Configured;
+    hashgrid_2d_configured: HashGrid, Vec2, Configured;
+    hashgrid_3d_configured: HashGrid, Vec3, Configured;
+    hgrid_2d_configured: HGrid, Vec2, Configured;
+    hgrid_3d_configured: HGrid, Vec3, Configured;
+    tree_2d_configured: Tree, Vec2, Configured;
+    tree_3d_configured: Tree, Vec3, Configured;
+    loose_2d_configured: Loose, Vec2, Configured;
+    loose_3d_configured: Loose, Vec3, Configured;
+    auto_2d_configured: Auto, Vec2, Configured;
+    auto_3d_configured: Auto, Vec3, Configured;
 }
 
 #[test]
 fn the_property_tests_cover_every_structure() {
-    // A structure added to the registry needs its two lines above.
-    let covered = [
-        "brute", "sap", "sap1", "grid", "hashgrid", "hgrid", "tree", "loose", "bvh", "auto",
-    ];
-    assert_eq!(collide::STRUCTURE_NAMES, covered);
+    // A structure added to `Structure` needs its lines above: both
+    // dimensions with its defaults, and configured where it has settings.
+    for structure in Structure::ALL {
+        let (tested, settings) = match structure {
+            Structure::Brute => (false, false), // the reference itself
+            Structure::Bvh => (true, false),
+            Structure::Sap
+            | Structure::Sap1
+            | Structure::Grid
+            | Structure::HashGrid
+            | Structure::HGrid
+            | Structure::Tree
+            | Structure::Loose
+            | Structure::Auto => (true, true),
+        };
+        for dim in [2, 3] {
+            let has = |s| COVERED.contains(&(structure, dim, s));
+            assert_eq!(has(ops::Settings::Default), tested, "{structure} {dim}D");
+            assert_eq!(
+                has(ops::Settings::Configured),
+                settings,
+                "{structure} {dim}D configured"
+            );
+        }
+    }
 }
 
 proptest! {

@@ -8,7 +8,7 @@ mod common;
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
-use collide::{Aabb, BroadPhase, QueryBudget, STRUCTURE_NAMES, Vector, structure_by_name};
+use collide::{Aabb, BroadPhase, QueryBudget, Structure, Vector};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 use std::collections::BTreeMap;
@@ -155,8 +155,8 @@ fn every_structure_answers_like_the_model<V: Vector>(
     probes: &Probes<V>,
     what: &str,
 ) {
-    for name in STRUCTURE_NAMES {
-        let mut world = structure_by_name::<V, u64>(name).unwrap();
+    for name in Structure::ALL {
+        let mut world = name.build::<V, u64>();
         let mut model = Model::default();
         let mut runner = Runner::new();
         let mut events = Vec::new();
@@ -242,8 +242,8 @@ fn budgets_truncate_and_say_so_and_a_finished_query_is_complete() {
     let config = SceneConfig::new(SceneKind::Clustered, 400);
     let frames = Scene::<Vec2>::new(config).take_frames(2);
     let region = Aabb::new(Vec2::splat(-10.0), Vec2::splat(2000.0)).unwrap();
-    for name in STRUCTURE_NAMES {
-        let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec2, u64>();
         let mut runner = Runner::new();
         let mut events = Vec::new();
         for records in &frames {
@@ -253,7 +253,7 @@ fn budgets_truncate_and_say_so_and_a_finished_query_is_complete() {
         let (full, stats) = world.query_region_all(&region, QueryBudget::default());
         assert_eq!(full.len(), 400, "{name}");
         assert!(!stats.truncated);
-        if *name != "brute" {
+        if name != Structure::Brute {
             assert!(stats.visited > 0, "{name}: {stats:?}");
         }
         for limit in [0u64, 1, 7, 100] {
@@ -284,7 +284,7 @@ fn budgets_truncate_and_say_so_and_a_finished_query_is_complete() {
                 } else {
                     assert_eq!(part, full, "{name}: {budget:?} not truncated but short");
                 }
-                if limit == 0 && (budget.max_tested.is_some() || *name != "brute") {
+                if limit == 0 && (budget.max_tested.is_some() || name != Structure::Brute) {
                     assert!(stats.truncated && part.is_empty(), "{name}: {budget:?}");
                 }
             }
@@ -303,7 +303,7 @@ fn budgets_truncate_and_say_so_and_a_finished_query_is_complete() {
 fn the_bvh_prunes_a_ray_to_a_few_nodes() {
     let config = SceneConfig::new(SceneKind::Uniform, 5000);
     let frames = Scene::<Vec2>::new(config).take_frames(2);
-    let mut world = structure_by_name::<Vec2, u64>("bvh").unwrap();
+    let mut world = Structure::Bvh.build::<Vec2, u64>();
     let mut runner = Runner::new();
     let mut events = Vec::new();
     for records in &frames {
@@ -463,8 +463,8 @@ mod properties {
     }
 
     fn answers(boxes: &[Aabb<Vec2>], query: impl Fn(&dyn BroadPhase<Vec2, u64>)) {
-        for name in STRUCTURE_NAMES {
-            let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+        for name in Structure::ALL {
+            let mut world = name.build::<Vec2, u64>();
             for (i, b) in boxes.iter().enumerate() {
                 world.insert(*b, i as u64).unwrap();
             }
@@ -640,8 +640,8 @@ mod edges {
         let edge = Aabb::new(Vec2::new(0.0, f32::MAX), Vec2::new(1.0, f32::MAX)).unwrap();
         let west = Frustum::new(&[Plane::new(Vec2::X, 5.0)]).unwrap();
         assert!(west.hits(&edge));
-        for name in STRUCTURE_NAMES {
-            let mut world = structure_by_name::<Vec2, u64>(name).unwrap();
+        for name in Structure::ALL {
+            let mut world = name.build::<Vec2, u64>();
             world.insert(edge, 9).unwrap();
             world.step();
             assert_eq!(region_ids(&*world, &west), [9], "{name}");

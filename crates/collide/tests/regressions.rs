@@ -6,7 +6,7 @@
 
 mod harness;
 
-use collide::{Aabb2, BroadPhase, Grid};
+use collide::{Aabb2, BroadPhase, Grid, Structure};
 use glam::{Vec2, Vec3};
 use harness::ops::{Op, Settings, check, check_with};
 
@@ -29,7 +29,7 @@ fn dense_grid_bounds_far_longer_than_wide_keep_the_cell_count_capped() {
         },
         Op::Step,
     ];
-    for name in collide::STRUCTURE_NAMES {
+    for name in Structure::ALL {
         check::<Vec2>(name, 0, &sequence).unwrap();
         check::<Vec3>(name, 0, &sequence).unwrap();
     }
@@ -76,7 +76,7 @@ fn a_snapshot_of_a_configured_grid_or_tree_does_not_panic() {
         },
         Op::Step,
     ];
-    for name in collide::STRUCTURE_NAMES {
+    for name in Structure::ALL {
         check_with::<Vec2>(name, Settings::Configured, 0, &sequence).unwrap();
         check_with::<Vec3>(name, Settings::Configured, 0, &sequence).unwrap();
     }

@@ -5,10 +5,7 @@
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
 use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
-use collide::{
-    Aabb, BroadPhase, Bvh, BvhBuild, Handle, QueryBudget, STRUCTURE_NAMES, Snapshot,
-    structure_by_name,
-};
+use collide::{Aabb, BroadPhase, Bvh, BvhBuild, Handle, QueryBudget, Snapshot, Structure};
 use glam::Vec2;
 use std::collections::BTreeMap;
 use std::sync::mpsc::sync_channel;
@@ -178,9 +175,9 @@ fn run<S: BroadPhase<Vec2, u64>>(
 
 #[test]
 fn snapshots_of_every_structure_answer_from_other_threads_while_the_owner_moves() {
-    for name in STRUCTURE_NAMES {
+    for name in Structure::ALL {
         for motion in [Motion::Teleport, Motion::Churn] {
-            let world = structure_by_name::<Vec2, u64>(name).unwrap();
+            let world = name.build::<Vec2, u64>();
             run(world, motion, |_, _| {});
         }
     }
@@ -199,8 +196,8 @@ fn bvh_snapshots_stay_exact_while_the_owner_rebuilds_and_renews() {
 
 #[test]
 fn a_snapshot_outlives_its_owner_and_its_handles_stay_values() {
-    for name in STRUCTURE_NAMES {
-        let mut world = structure_by_name::<Vec2, String>(name).unwrap();
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec2, String>();
         let unit = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
         let a = world.insert(unit, "a".to_owned()).unwrap();
         let b = world.insert(unit, "b".to_owned()).unwrap();
@@ -216,7 +213,7 @@ fn a_snapshot_outlives_its_owner_and_its_handles_stay_values() {
             [a],
             "{name}"
         );
-        assert_eq!((snapshot.len(), snapshot.name()), (1, *name));
+        assert_eq!((snapshot.len(), snapshot.name()), (1, name.name()));
         assert_eq!(
             (snapshot.aabb(a), snapshot.aabb(b)),
             (Some(unit), None),

@@ -33,7 +33,7 @@
 //! ```
 
 use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
-use collide::{STRUCTURE_NAMES, Vector, structure_by_name};
+use collide::{Structure, Vector};
 use glam::{Vec2, Vec3};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -138,13 +138,13 @@ impl Held {
 /// Runs `structure` on a churning scene for `frames` frames; returns the
 /// peaks held at the end of a frame during the first half and during the
 /// second.
-fn soak<V: Vector>(structure: &str, kind: SceneKind, frames: usize) -> (Held, Held) {
+fn soak<V: Vector>(structure: Structure, kind: SceneKind, frames: usize) -> (Held, Held) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let config = SceneConfig {
         motion: Motion::Churn,
         ..SceneConfig::new(kind, setting("COLLIDE_SOAK_OBJECTS", 1_000))
     };
-    let mut world = structure_by_name::<V, u64>(structure).unwrap();
+    let mut world = structure.build::<V, u64>();
     let mut scene = Scene::<V>::new(config);
     let mut runner = Runner::new();
     let (mut records, mut events) = (Vec::new(), Vec::new());
@@ -175,7 +175,7 @@ fn soak<V: Vector>(structure: &str, kind: SceneKind, frames: usize) -> (Held, He
 fn memory_stays_flat<V: Vector>(kind: SceneKind) {
     let frames = frames();
     assert!(frames >= 4, "a soak needs at least 4 frames");
-    for name in STRUCTURE_NAMES {
+    for name in Structure::ALL {
         let (warm, later) = soak::<V>(name, kind, frames);
         eprintln!(
             "{name} {}D {kind}: peak {} bytes in {} allocations in the first {} frames, \

@@ -2,10 +2,9 @@
 //! refuses bad handles and bad boxes without panicking.
 
 use collide::{
-    Aabb, Aabb2, BroadPhase, Brute, Error, FrameEvents, Handle, HandleError, Pair, STRUCTURE_NAMES,
-    StepStats, Verified,
+    Aabb, Aabb2, BroadPhase, Brute, Error, FrameEvents, Handle, HandleError, Pair, StepStats,
+    Structure, Verified,
     broad::{EventList, Mistake},
-    structure_by_name,
 };
 use glam::{Vec2, Vec3};
 use std::ops::ControlFlow;
@@ -195,9 +194,9 @@ fn verified_reports_an_invented_pair() {
 }
 
 fn every_structure_2d() -> Vec<Box<dyn BroadPhase<Vec2, u32>>> {
-    let mut all: Vec<Box<dyn BroadPhase<Vec2, u32>>> = STRUCTURE_NAMES
-        .iter()
-        .map(|n| -> Box<dyn BroadPhase<Vec2, u32>> { structure_by_name(n).unwrap() })
+    let mut all: Vec<Box<dyn BroadPhase<Vec2, u32>>> = Structure::ALL
+        .into_iter()
+        .map(|s| -> Box<dyn BroadPhase<Vec2, u32>> { s.build() })
         .collect();
     all.push(Box::new(Verified::new(Brute::<Vec2, u32>::new()).unwrap()));
     all

@@ -13,7 +13,7 @@ use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;
 use crate::broad::events::Pair;
 use crate::broad::grid::Grid;
-use crate::broad::registry::structure_by_name;
+use crate::broad::structure::Structure;
 use crate::broad::tree::Tree;
 use crate::geometry::Aabb;
 use crate::geometry::Vector;
@@ -50,9 +50,16 @@ fn events_per_frame<V: Vector>(
         .collect()
 }
 
-/// The structures whose steps split (by their names for
-/// `structure_by_name`).
-const SPLIT_STRUCTURES: [&str; 7] = ["grid", "hashgrid", "hgrid", "sap1", "bvh", "tree", "loose"];
+/// The structures whose steps split.
+const SPLIT_STRUCTURES: [Structure; 7] = [
+    Structure::Grid,
+    Structure::HashGrid,
+    Structure::HGrid,
+    Structure::Sap1,
+    Structure::Bvh,
+    Structure::Tree,
+    Structure::Loose,
+];
 
 fn structures_agree_with_brute_force_on_any_thread_count<V: Vector>() {
     let motions = [Motion::Slow, Motion::Fast, Motion::Teleport, Motion::Churn];
@@ -64,14 +71,14 @@ fn structures_agree_with_brute_force_on_any_thread_count<V: Vector>() {
             };
             let frames = 8;
             let expected = events_per_frame(Brute::<V, u64>::new(), config, frames, 1);
-            for name in SPLIT_STRUCTURES {
+            for structure in SPLIT_STRUCTURES {
                 for threads in [1, 2, 3, 5] {
-                    let world = structure_by_name::<V, u64>(name).expect("a structure");
+                    let world = structure.build::<V, u64>();
                     let found = events_per_frame(world, config, frames, threads);
                     for (frame, (found, expected)) in found.iter().zip(&expected).enumerate() {
                         assert!(
                             found == expected,
-                            "{name} on {}D {kind} {motion}, {threads} threads, frame \
+                            "{structure} on {}D {kind} {motion}, {threads} threads, frame \
                              {frame}: {} events, brute force {}",
                             V::DIM,
                             found.len(),

@@ -15,9 +15,7 @@
 //! format); every byte string decodes to something.
 
 use collide::geometry::Ray;
-use collide::{
-    Aabb, BroadPhase, Brute, Error, Handle, HandleError, Snapshot, Vector, structure_by_name,
-};
+use collide::{Aabb, BroadPhase, Brute, Error, Handle, HandleError, Snapshot, Structure, Vector};
 use std::collections::HashMap;
 
 /// One step of a sequence. Slots pick among the objects alive (or removed)
@@ -171,9 +169,9 @@ pub fn decode(bytes: &[u8]) -> (usize, usize, usize, Vec<Op>) {
 /// structure, then default or configured), or on `structure` with
 /// `settings` when given (the corpus replay runs every input on every
 /// structure, both ways).
-pub fn check_bytes(bytes: &[u8], structure: Option<(&str, Settings)>) -> Result<(), String> {
+pub fn check_bytes(bytes: &[u8], structure: Option<(Structure, Settings)>) -> Result<(), String> {
     let (picked, dim, placement, sequence) = decode(bytes);
-    let names = collide::STRUCTURE_NAMES;
+    let names = Structure::ALL;
     let (name, settings) = structure.unwrap_or_else(|| {
         let settings = if (picked / names.len()).is_multiple_of(2) {
             Settings::Default
@@ -191,29 +189,29 @@ pub fn check_bytes(bytes: &[u8], structure: Option<(&str, Settings)>) -> Result<
 /// How the structure under test is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Settings {
-    /// As `structure_by_name` builds it.
+    /// As [`Structure::build`] builds it.
     Default,
     /// With every setting it has away from its default (see [`build`]).
     Configured,
 }
 
-/// The structure `name` with `settings`, its numbers fitted to the
+/// `structure` with `settings`, its numbers fitted to the
 /// lattice's placement: bounded grids and trees whose bounds cover only
 /// the middle of the lattice (objects beyond go to the overflow list),
 /// cells of chosen sizes, small tree leaves, a fixed sweep axis, every
 /// pair rule and re-sort choice, `auto` reviewing every step and
 /// switching in two.
 pub fn build<V: Vector>(
-    name: &str,
+    structure: Structure,
     settings: Settings,
     placement: (f32, f32),
-) -> Option<Box<dyn BroadPhase<V, u64> + Send>> {
+) -> Box<dyn BroadPhase<V, u64> + Send> {
     use collide::{
         Auto, AutoConfig, Grid, GridConfig, GridKind, PairRule, Resort, Sap, SapConfig, SapKind,
         Spanners, Tree, TreeConfig, TreeKind,
     };
     if settings == Settings::Default {
-        return structure_by_name::<V, u64>(name);
+        return structure.build::<V, u64>();
     }
     let (offset, scale) = placement;
     let middle = Aabb::new(
@@ -242,13 +240,13 @@ pub fn build<V: Vector>(
     let sap = |kind, config: SapConfig| -> Box<dyn BroadPhase<V, u64> + Send> {
         Box::new(Sap::<V, u64>::with_config(kind, config).expect("valid sap settings"))
     };
-    Some(match name {
-        "grid" => grid(GridKind::Dense, 1.5, true),
-        "hashgrid" => grid(GridKind::Hashed, 1.0, false),
-        "hgrid" => grid(GridKind::Hierarchical, 0.5, false),
-        "tree" => tree(TreeKind::Tight, 2, 4),
-        "loose" => tree(TreeKind::Loose, 3, 6),
-        "sap" => sap(
+    match structure {
+        Structure::Grid => grid(GridKind::Dense, 1.5, true),
+        Structure::HashGrid => grid(GridKind::Hashed, 1.0, false),
+        Structure::HGrid => grid(GridKind::Hierarchical, 0.5, false),
+        Structure::Tree => tree(TreeKind::Tight, 2, 4),
+        Structure::Loose => tree(TreeKind::Loose, 3, 6),
+        Structure::Sap => sap(
             SapKind::AllAxes,
             SapConfig {
                 sweep_axis: Some(1),
@@ -259,7 +257,7 @@ pub fn build<V: Vector>(
                 bands: true,
             },
         ),
-        "sap1" => sap(
+        Structure::Sap1 => sap(
             SapKind::OneAxis,
             SapConfig {
                 sweep_axis: Some(V::DIM - 1),
@@ -270,7 +268,7 @@ pub fn build<V: Vector>(
                 bands: false,
             },
         ),
-        "auto" => Box::new(
+        Structure::Auto => Box::new(
             Auto::<V, u64>::with_config(AutoConfig {
                 review_every: 1,
                 confirm: 1,
@@ -279,8 +277,8 @@ pub fn build<V: Vector>(
             .expect("valid auto settings"),
         ),
         // Brute force and the BVH have no settings.
-        other => structure_by_name::<V, u64>(other)?,
-    })
+        Structure::Brute | Structure::Bvh => structure.build::<V, u64>(),
+    }
 }
 
 /// Reads bytes, 0 past the end.
@@ -339,23 +337,23 @@ struct Object {
     brute: Handle,
 }
 
-/// Runs `ops` on the structure `name` (one of [`collide::STRUCTURE_NAMES`])
+/// Runs `ops` on the structure `name`
 /// and on brute force side by side in dimension `V`, the lattice at
 /// `PLACEMENTS[placement]`; returns the first difference, naming the
 /// operation's index.
-pub fn check<V: Vector>(name: &str, placement: usize, ops: &[Op]) -> Result<(), String> {
+pub fn check<V: Vector>(name: Structure, placement: usize, ops: &[Op]) -> Result<(), String> {
     check_with::<V>(name, Settings::Default, placement, ops)
 }
 
 /// [`check`] on the structure built with `settings` (see [`build`]).
 pub fn check_with<V: Vector>(
-    name: &str,
+    name: Structure,
     settings: Settings,
     placement: usize,
     ops: &[Op],
 ) -> Result<(), String> {
     let placement = PLACEMENTS[placement % PLACEMENTS.len()];
-    let mut ours = build::<V>(name, settings, placement).ok_or(format!("no structure {name}"))?;
+    let mut ours = build::<V>(name, settings, placement);
     let name = format!("{name} ({settings:?} settings)");
     let mut run = Run::<V> {
         placement,
@@ -414,6 +412,7 @@ fn kind<T>(result: &Result<T, Error>) -> &'static str {
         Err(Error::Aabb(_)) => "bad box",
         Err(Error::BatchLengths { .. }) => "batch lengths",
         Err(Error::Setting { .. }) => "setting",
+        Err(Error::NestedAuto) => "nested auto",
     }
 }
 

@@ -66,6 +66,7 @@ use super::headroom::keep_headroom;
 use super::hosted::Hosted;
 use super::query::{QueryBudget, QueryStats, RayHit};
 use super::snapshot::Snapshot;
+use crate::broad::structure::Structure;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -110,13 +111,13 @@ impl Default for AutoConfig {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AutoStatus {
     /// The structure running now.
-    pub structure: &'static str,
+    pub structure: Structure,
     /// The step (counted from 0) from which it has run.
     pub since_step: u64,
     /// Why it was picked: [`Choice::reason`], or "switched by hand".
     pub reason: &'static str,
     /// The structure being built to take over, if a switch is under way.
-    pub switching_to: Option<&'static str>,
+    pub switching_to: Option<Structure>,
     /// Switches so far.
     pub switches: u64,
     /// Rebuilds of the running grid so far, whose cells no longer fitted
@@ -133,15 +134,15 @@ pub struct AutoStatus {
 /// and [`Auto::switch_to`]. `Auto<V, T>` is `Send` and `Sync` when `T` is.
 ///
 /// ```
-/// use collide::{Aabb2, Auto, BroadPhase};
+/// use collide::{Aabb2, Auto, BroadPhase, Structure};
 /// use glam::Vec2;
 /// let mut world: Auto<Vec2, &str> = Auto::new();
 /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "crate")?;
 /// let b = world.insert(Aabb2::new(Vec2::ONE, Vec2::splat(3.0))?, "barrel")?;
 /// assert_eq!(world.step().started.len(), 1);
-/// assert_eq!(world.current(), "brute"); // two objects
-/// world.switch_to("sap")?; // by hand; a review does the same
-/// assert_eq!(world.current(), "sap");
+/// assert_eq!(world.current(), Structure::Brute); // two objects
+/// world.switch_to(Structure::Sap)?; // by hand; a review does the same
+/// assert_eq!(world.current(), Structure::Sap);
 /// assert!(world.step().is_empty()); // the pair goes on: no event
 /// world.remove(b)?;
 /// assert_eq!(world.step().stopped.len(), 1);
@@ -169,7 +170,7 @@ pub struct Auto<V: Vector, T = ()> {
     status: AutoStatus,
     /// The pick of the last reviews that differs from the current
     /// structure, and how many reviews in a row made it.
-    pending: Option<(&'static str, u32)>,
+    pending: Option<(Structure, u32)>,
     objects_at_review: usize,
     profiler: Profiler,
     /// What the running grid was built with, to tell when its cells no
@@ -227,8 +228,8 @@ impl<V: Vector, T: Send> Auto<V, T> {
             }
         }
         let values = Slots::new();
-        let inner =
-            hosted::<V>("brute", values.owner(), GridConfig::default()).expect("brute is hosted");
+        let inner = hosted::<V>(Structure::Brute, values.owner(), GridConfig::default())
+            .expect("brute is hosted");
         Ok(Self {
             values,
             inner,
@@ -240,7 +241,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
             config,
             stats: StepStats::default(),
             status: AutoStatus {
-                structure: "brute",
+                structure: Structure::Brute,
                 since_step: 0,
                 reason: "nothing measured yet",
                 switching_to: None,
@@ -260,8 +261,8 @@ impl<V: Vector, T: Send> Auto<V, T> {
         })
     }
 
-    /// The name of the structure running inside.
-    pub fn current(&self) -> &'static str {
+    /// The structure running inside.
+    pub fn current(&self) -> Structure {
         self.status.structure
     }
 
@@ -279,7 +280,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// measured.
     ///
     /// ```
-    /// use collide::{Aabb2, Auto, BroadPhase};
+    /// use collide::{Aabb2, Auto, BroadPhase, Structure};
     /// use glam::Vec2;
     /// let mut world: Auto<Vec2> = Auto::new();
     /// for i in 0..100 {
@@ -288,7 +289,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// }
     /// world.step();
     /// let status = world.status();
-    /// assert_eq!((status.structure, status.since_step), ("sap1", 0));
+    /// assert_eq!((status.structure, status.since_step), (Structure::Sap1, 0));
     /// assert_eq!(status.profile.objects, 100);
     /// println!("{} since step {}: {}", status.structure, status.since_step, status.reason);
     /// # Ok::<(), collide::Error>(())

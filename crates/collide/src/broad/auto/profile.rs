@@ -2,6 +2,7 @@
 //! takes from it ([`choose_structure`]): seed 000's table as a function,
 //! with thresholds fitted to the benchmarks.
 
+use crate::broad::structure::Structure;
 use crate::geometry::{Aabb, Vector};
 use std::fmt;
 
@@ -132,8 +133,8 @@ impl SceneProfile {
 /// A structure picked by [`choose_structure`] and the rule that picked it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
-    /// One of [`STRUCTURE_NAMES`](crate::STRUCTURE_NAMES) (never `auto`).
-    pub structure: &'static str,
+    /// The structure (never [`Structure::Auto`]).
+    pub structure: Structure,
     /// The rule, in plain words.
     pub reason: &'static str,
 }
@@ -188,37 +189,37 @@ const SPANNING_2D: f32 = 0.005;
 /// 5. otherwise the dense grid.
 ///
 /// ```
-/// use collide::{SceneProfile, choose_structure};
+/// use collide::{SceneProfile, Structure, choose_structure};
 /// let flat = SceneProfile { objects: 1_000, dim: 2, flatness: 400.0, ..SceneProfile::default() };
-/// assert_eq!(choose_structure(&flat).structure, "sap1");
+/// assert_eq!(choose_structure(&flat).structure, Structure::Sap1);
 /// let even = SceneProfile { objects: 5_000, dim: 2, ..SceneProfile::default() };
-/// assert_eq!(choose_structure(&even).structure, "grid");
+/// assert_eq!(choose_structure(&even).structure, Structure::Grid);
 /// println!("{}", choose_structure(&even)); // "grid (...the reason...)"
 /// ```
 pub fn choose_structure(profile: &SceneProfile) -> Choice {
     let (structure, reason) = if profile.objects <= SMALL_SCENE {
         (
-            "brute",
+            Structure::Brute,
             "32 objects or fewer: testing every pair costs least",
         )
     } else if profile.size_spread >= SPREAD_SIZES {
         (
-            "hgrid",
+            Structure::HGrid,
             "sizes 16 times apart or more: a level of cells for each size",
         )
     } else if profile.dim == 2 && profile.spanning_share >= SPANNING_2D {
         (
-            "sap1",
+            Structure::Sap1,
             "objects spanning the world: a sorted axis holds each as one interval",
         )
     } else if profile.flatness >= FLAT_SCENE && profile.objects <= flat_sweep_max(profile.dim) {
         (
-            "sap1",
+            Structure::Sap1,
             "a flat scene: one sorted axis along the band separates them",
         )
     } else {
         (
-            "grid",
+            Structure::Grid,
             "objects of similar sizes spread in the world: one cell size fits",
         )
     };

@@ -15,6 +15,7 @@ use super::Auto;
 use super::profile::SceneProfile;
 use crate::broad::grid::{GridConfig, choose_cell_size, judge_cell_size};
 use crate::broad::hosted::Hosted;
+use crate::broad::structure::Structure;
 use crate::geometry::{Aabb, Vector};
 
 /// The density (see [`SceneProfile::density`]) must have changed this
@@ -58,9 +59,9 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// objects that choice took 3.6 to 5.3 ms, where the steps before the
     /// switch took 0.8 to 1.3 ms (collide-bench's `frame_times` example,
     /// `-- auto 10000 slow flattening 240 3`). Other structures take the defaults.
-    pub(super) fn settings_for_switch(&mut self, name: &str) -> GridConfig<V> {
-        let cell_size = match name {
-            "grid" | "hashgrid" => {
+    pub(super) fn settings_for_switch(&mut self, structure: Structure) -> GridConfig<V> {
+        let cell_size = match structure {
+            Structure::Grid | Structure::HashGrid => {
                 let max_cells = GridConfig::<V>::default().max_cells_per_object;
                 let n = self.values.len();
                 choose_cell_size(&self.boxes, n, max_cells, &mut self.cell_scratch)
@@ -160,11 +161,17 @@ mod tests {
             auto.insert(aabb, ()).unwrap();
         }
         auto.step();
-        auto.switch_to("sap1").unwrap();
+        auto.switch_to(Structure::Sap1).unwrap();
         auto.step();
-        assert_eq!(auto.current(), "sap1");
-        assert_eq!(auto.settings_for_switch("sap1"), GridConfig::default());
-        assert_eq!(auto.settings_for_switch("hgrid"), GridConfig::default());
+        assert_eq!(auto.current(), Structure::Sap1);
+        assert_eq!(
+            auto.settings_for_switch(Structure::Sap1),
+            GridConfig::default()
+        );
+        assert_eq!(
+            auto.settings_for_switch(Structure::HGrid),
+            GridConfig::default()
+        );
 
         // The review's sample, as `decide` sees it.
         let max_cells = GridConfig::<Vec2>::default().max_cells_per_object;
@@ -173,16 +180,16 @@ mod tests {
         let (whole, _) = choose_cell_size(&boxes, 3_000, max_cells, &mut scratch).unwrap();
         assert_ne!(chosen, whole, "the sample stands apart from the whole");
         let choice = Choice {
-            structure: "grid",
+            structure: Structure::Grid,
             reason: "test",
         };
         assert_eq!(auto.status().switching_to, None, "not begun by the review");
         auto.decide(choice, None, false);
-        assert_eq!(auto.status().switching_to, Some("grid"));
+        assert_eq!(auto.status().switching_to, Some(Structure::Grid));
         for _ in 0..3 {
             auto.step();
         }
-        assert_eq!(auto.current(), "grid", "taken over after 3 steps");
+        assert_eq!(auto.current(), Structure::Grid, "taken over after 3 steps");
         let cells = auto.inner.one_level_cells().expect("a one-level grid");
         assert_eq!(cells.cell_size, chosen, "the cells chosen at the review");
     }

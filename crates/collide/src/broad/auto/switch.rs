@@ -11,8 +11,8 @@ use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;
 use crate::broad::grid::{Grid, GridConfig, GridKind};
 use crate::broad::hosted::Hosted;
-use crate::broad::registry::STRUCTURE_NAMES;
 use crate::broad::sap::{Sap, SapKind};
+use crate::broad::structure::Structure;
 use crate::broad::tree::Tree;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
@@ -28,56 +28,44 @@ pub(super) struct Migration<V: Vector> {
     choice: Choice,
 }
 
-/// A new, empty structure `name` (a registered name other than `auto`)
-/// that takes its handles from the arena `owner`; a dense or hashed grid
-/// with the settings `grid_config` (cell size and bounds chosen at its
-/// first step where they are `None`).
+/// A new, empty `structure` (any but [`Structure::Auto`], which gives
+/// `None`) that takes its handles from the arena `owner`; a dense or
+/// hashed grid with the settings `grid_config` (cell size and bounds
+/// chosen at its first step where they are `None`).
 pub(super) fn hosted<V: Vector>(
-    name: &str,
+    structure: Structure,
     owner: u32,
     grid_config: GridConfig<V>,
 ) -> Option<Running<V>> {
     let grid = |kind| {
         Grid::<V>::with_config(kind, grid_config).expect("cells and bounds a grid chose are valid")
     };
-    let mut structure = match name {
-        "brute" => Running::Brute(Brute::new()),
-        "sap" => Running::Sap(Sap::new(SapKind::AllAxes)),
-        "sap1" => Running::Sap(Sap::new(SapKind::OneAxis)),
-        "grid" => Running::Grid(grid(GridKind::Dense)),
-        "hashgrid" => Running::Grid(grid(GridKind::Hashed)),
-        "hgrid" => Running::Grid(Grid::hierarchical()),
-        "tree" => Running::Tree(Tree::tight()),
-        "loose" => Running::Tree(Tree::loose()),
-        "bvh" => Running::Bvh(Bvh::new()),
-        _ => return None,
+    let mut running = match structure {
+        Structure::Brute => Running::Brute(Brute::new()),
+        Structure::Sap => Running::Sap(Sap::new(SapKind::AllAxes)),
+        Structure::Sap1 => Running::Sap(Sap::new(SapKind::OneAxis)),
+        Structure::Grid => Running::Grid(grid(GridKind::Dense)),
+        Structure::HashGrid => Running::Grid(grid(GridKind::Hashed)),
+        Structure::HGrid => Running::Grid(Grid::hierarchical()),
+        Structure::Tree => Running::Tree(Tree::tight()),
+        Structure::Loose => Running::Tree(Tree::loose()),
+        Structure::Bvh => Running::Bvh(Bvh::new()),
+        Structure::Auto => return None,
     };
-    structure.adopt(owner);
-    Some(structure)
-}
-
-/// The registered name equal to `name`, unless it is `auto`.
-fn inner_name(name: &str) -> Result<&'static str, Error> {
-    STRUCTURE_NAMES
-        .iter()
-        .copied()
-        .find(|&n| n == name && n != "auto")
-        .ok_or(Error::Setting {
-            name: "structure",
-            value: f64::NAN,
-            expected: "one of collide::STRUCTURE_NAMES other than auto",
-        })
+    running.adopt(owner);
+    Some(running)
 }
 
 impl<V: Vector, T: Send> Auto<V, T> {
-    /// Runs the structure `name` (one of
-    /// [`STRUCTURE_NAMES`](crate::STRUCTURE_NAMES) but `auto`) from now
-    /// on, built from every object at once; a switch under way is given
-    /// up. Handles, pairs and events go on unchanged: the next step's
-    /// events are the difference of its pairs from the last step's.
-    /// [`Error::Setting`] for an unknown name.
-    pub fn switch_to(&mut self, name: &str) -> Result<(), Error> {
-        let structure = inner_name(name)?;
+    /// Runs `structure` from now on, built from every object at once; a
+    /// switch under way is given up. Handles, pairs and events go on
+    /// unchanged: the next step's events are the difference of its pairs
+    /// from the last step's. [`Error::NestedAuto`] for
+    /// [`Structure::Auto`], which cannot run inside itself.
+    pub fn switch_to(&mut self, structure: Structure) -> Result<(), Error> {
+        if structure == Structure::Auto {
+            return Err(Error::NestedAuto);
+        }
         let choice = Choice {
             structure,
             reason: "switched by hand",
@@ -85,11 +73,11 @@ impl<V: Vector, T: Send> Auto<V, T> {
         self.switch_now(choice, GridConfig::default())
     }
 
-    /// The structure `name`, empty, under this `Auto`'s handles (a dense
-    /// or hashed grid with the settings `grid`).
-    fn new_structure(&self, name: &str, grid: GridConfig<V>) -> Running<V> {
-        hosted(name, self.values.owner(), grid)
-            .expect("inner_name and choose_structure give hosted structures")
+    /// `structure`, empty, under this `Auto`'s handles (a dense or hashed
+    /// grid with the settings `grid`).
+    fn new_structure(&self, structure: Structure, grid: GridConfig<V>) -> Running<V> {
+        hosted(structure, self.values.owner(), grid)
+            .expect("switch_to and choose_structure never give auto")
     }
 
     /// [`Auto::switch_to`] for `choice` (a dense or hashed grid with the

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the measured sections of BENCHMARKS.md (issue 8): every one
-# of collide's structures and the Rust peers on the shared scenes, every
-# frame checked against a reference, each run writing its tables and its
-# table of issue 8's targets between the markers of its section. The prose
-# around the sections is written by hand from what they show.
+# Regenerates the full tables behind BENCHMARKS.md: every one of collide's
+# structures and the Rust peers on the shared scenes, every frame checked
+# against a reference, each run (a section) writing every row to
+# benchmarks/SECTION.csv and what it printed (its tables and its verdicts:
+# our fastest against the fastest peer) to benchmarks/SECTION.txt.
+# BENCHMARKS.md's headline tables are written by hand from these.
 #
 #   crates/collide-bench/regenerate.sh            # everything, about an hour on 2 cores
 #   crates/collide-bench/regenerate.sh million    # only the sections named
@@ -13,8 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bench() {
+  local name=$1
+  shift
   cargo run --release --quiet --manifest-path crates/collide-bench/Cargo.toml -- \
-    --write BENCHMARKS.md "$@" >/dev/null
+    --csv "benchmarks/$name.csv" "$@" >"benchmarks/$name.txt"
 }
 
 run_section() {
@@ -22,7 +25,7 @@ run_section() {
   shift
   if [ "${#SECTIONS[@]}" -eq 0 ] || [[ " ${SECTIONS[*]} " == *" $name "* ]]; then
     echo "section $name: $*" >&2
-    bench --section "$name" "$@"
+    bench "$name" "$@"
   fi
 }
 
@@ -35,7 +38,7 @@ for name in "${SECTIONS[@]}"; do
   fi
 done
 
-# The issue's targets: N = 10,000 and 100,000, every scene and motion.
+# The headline: N = 10,000 and 100,000, every scene and motion.
 # rapier has its own sections below: with 100,000 teleporting objects its
 # broad phase takes about 5 s a frame, which would make this run hours.
 run_section targets --dim 2,3 --scene uniform,flat,clustered,large \
@@ -60,7 +63,7 @@ run_section rapier --dim 2,3 --scene uniform,flat,clustered,large \
 run_section rapier-100k --dim 2,3 --scene uniform,flat,clustered,large \
   --motion slow,fast,churn --n 100000 --frames 20 \
   --only grid,hashgrid,sap1,tree,bvh,broccoli,parry-refit,rapier
-# Issue 10: auto against each of our other structures (brute left out: at
+# auto against each of our other structures (brute left out: at
 # 10,000 objects it is never near the fastest) on the shared scenes and on
 # those that change character (240 frames: one whole cycle of their four
 # 60-frame phases), every row the median of 9 runs (with 5, single cases

@@ -4,7 +4,7 @@
 //! back. Where the pair takes twice one spin, the second thread did not
 //! start in time to help; the spin length where it first takes about one
 //! spin is the smallest piece of work worth splitting here (see the
-//! scaling model in BENCHMARKS.md).
+//! scaling model in BENCHMARKS.md at commit 36a3a50).
 //!
 //! ```sh
 //! cargo run --release --manifest-path crates/collide-bench/Cargo.toml --example wake_latency

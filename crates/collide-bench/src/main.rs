@@ -91,14 +91,6 @@ struct Args {
     /// every round of one scene. The tables come at the end.
     #[arg(long, requires = "repeat")]
     spread: bool,
-    /// Also put this run's document (its tables and the targets table)
-    /// into this file, between the markers of `--section` (see
-    /// `regenerate.sh`, which rebuilds BENCHMARKS.md this way).
-    #[arg(long, requires = "section")]
-    write: Option<PathBuf>,
-    /// The section of `--write`'s file this run replaces.
-    #[arg(long, requires = "write")]
-    section: Option<String>,
 }
 
 impl Args {
@@ -177,8 +169,8 @@ impl Dim for Vec3 {
     }
 }
 
-/// Our structures with non-default settings, for the comparisons the
-/// issues ask for; run only when named in `--only`.
+/// Our structures with non-default settings, for comparing one setting
+/// against its default; run only when named in `--only`.
 const VARIANT_NAMES: &[&str] = &[
     "sap-axiscount",
     "sap-nospan",
@@ -501,12 +493,12 @@ fn csv(rows: &[Row]) -> String {
 
 /// `--queries`: one table per scene; fails when one of ours answered a
 /// checked probe wrongly.
-fn query_mode(args: &Args, count: usize, doc: &mut report::Doc) -> ExitCode {
-    doc.line(&format!(
+fn query_mode(args: &Args, count: usize) -> ExitCode {
+    println!(
         "- timed: {count} probes of each kind, through each implementation's own query API; \
          microseconds per query; the first 300 of each kind are checked against brute force \
          under collide's strict rules\n"
-    ));
+    );
     let selection = args.selection();
     let mut wrong = false;
     for &dim in &args.dim {
@@ -533,25 +525,24 @@ fn query_mode(args: &Args, count: usize, doc: &mut report::Doc) -> ExitCode {
                     })
                 };
                 progress("");
-                doc.line(&format!("## Queries, {dim}D {kind}, n = {n}\n"));
-                doc.put(&queries::query_table(&rows));
-                doc.line("");
+                println!("## Queries, {dim}D {kind}, n = {n}\n");
+                print!("{}", queries::query_table(&rows));
+                println!();
                 wrong |= rows.iter().any(|r| r.wrong > 0 && is_ours(&r.name));
             }
         }
     }
-    let code = if wrong {
+    if wrong {
         eprintln!("ERROR: one of ours answered a checked query wrongly (see the tables)");
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
-    };
-    write_section(args, doc, code)
+    }
 }
 
 /// The commit the run was built from, as `git` reports it for the
 /// working tree ("commit abc1234", with "plus uncommitted changes" when
-/// a tracked file other than BENCHMARKS.md differs), or "unknown commit"
+/// a tracked file outside `benchmarks/` differs), or "unknown commit"
 /// without git.
 fn code_version() -> String {
     let git = |args: &[&str]| {
@@ -565,14 +556,14 @@ fn code_version() -> String {
     };
     match git(&["rev-parse", "--short", "HEAD"]) {
         Some(commit) => {
-            // BENCHMARKS.md aside: `regenerate.sh`'s runs write it.
+            // benchmarks/ aside: `regenerate.sh`'s runs write into it.
             let status = [
                 "status",
                 "--porcelain",
                 "--untracked-files=no",
                 "--",
                 ":/",
-                ":(top,exclude)BENCHMARKS.md",
+                ":(top,exclude)benchmarks",
             ];
             let dirty = git(&status).is_some_and(|changes| !changes.is_empty());
             let changes = if dirty {
@@ -644,36 +635,35 @@ fn run(args: Args) -> ExitCode {
     let selection = args.selection();
 
     let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let mut doc = report::Doc::default();
-    doc.line("# collide-bench\n");
-    doc.line(&format!(
+    println!("# collide-bench\n");
+    println!(
         "- command: `cargo run --release --manifest-path crates/collide-bench/Cargo.toml -- {}`",
         arguments.join(" ")
-    ));
-    doc.line(&format!("- code: {}", code_version()));
-    doc.line(&format!("- machine: {}", machine()));
-    doc.line(&format!(
+    );
+    println!("- code: {}", code_version());
+    println!("- machine: {}", machine());
+    println!(
         "- threads: {} (ours step on a rayon pool of this size; the peers on one thread)",
         args.threads
-    ));
-    doc.line(&format!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS")));
+    );
+    println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
-        return query_mode(&args, count, &mut doc);
+        return query_mode(&args, count);
     }
-    doc.line(&format!(
+    println!(
         "- timed per frame: applying the frame's records plus producing the full pair list; \
          build = frame 0; mean and p99 over frames 1..{} ({} frames); microseconds",
         args.frames - 1,
         args.frames - 1
-    ));
-    doc.line(
+    );
+    println!(
         "- mean / floor: the mean over the time to read every box of a frame once (see the \
          notes under each table); peak memory: the most heap the implementation held at once, \
-         from its construction through its frames (a counting allocator)",
+         from its construction through its frames (a counting allocator)"
     );
-    doc.line(
+    println!(
         "- every frame's pairs (as sorted scene ids, peers' touching pairs filtered by \
-         collide's strict rule) are compared with the reference's\n",
+         collide's strict rule) are compared with the reference's\n"
     );
 
     let mut all: Vec<Row> = Vec::new();
@@ -724,25 +714,25 @@ fn run(args: Args) -> ExitCode {
             }
             let case = slot.take().expect("planned above");
             let (rows, notes) = case.finish(args.repeat, args.spread);
-            bar.suspend(|| write_case(&mut doc, dim, config, args.frames, &rows, &notes));
+            bar.suspend(|| write_case(dim, config, args.frames, &rows, &notes));
             all.extend(rows);
         }
     }
     bar.finish_and_clear();
-    doc.line("## Issue 8's targets\n");
-    doc.line(
+    println!("## Targets: our fastest against the fastest peer\n");
+    println!(
         "Our fastest structure in each case against the fastest peer and the peer with the \
-         least peak memory (times are means per frame over frames 1 on):\n",
+         least peak memory (times are means per frame over frames 1 on):\n"
     );
-    doc.line(&report::targets(&all, args.threads));
+    println!("{}", &report::targets(&all, args.threads));
     let auto = report::auto_target(&all);
     if !auto.is_empty() {
-        doc.line("## Issue 10's target\n");
-        doc.line(
+        println!("## Target: `auto` against our other structures\n");
+        println!(
             "`auto` (which measures the scene and runs the structure it picks) against the \
-             fastest of our other structures in each case, means per frame over frames 1 on:\n",
+             fastest of our other structures in each case, means per frame over frames 1 on:\n"
         );
-        doc.line(&auto);
+        println!("{}", &auto);
     }
 
     if let Some(path) = &args.csv {
@@ -756,7 +746,7 @@ fn run(args: Args) -> ExitCode {
         .iter()
         .filter(|r| r.ours && r.frames_disagreeing > 0)
         .collect();
-    let code = if wrong.is_empty() {
+    if wrong.is_empty() {
         ExitCode::SUCCESS
     } else {
         eprintln!(
@@ -764,65 +754,36 @@ fn run(args: Args) -> ExitCode {
             wrong.len()
         );
         ExitCode::FAILURE
-    };
-    write_section(&args, &doc, code)
+    }
 }
 
-/// Puts one scene's table, its notes and any disagreement into `doc`.
-fn write_case(
-    doc: &mut report::Doc,
-    dim: u32,
-    config: SceneConfig,
-    frames: u64,
-    rows: &[Row],
-    notes: &[String],
-) {
+/// Puts one scene's table, its notes and any disagreement to standard output.
+fn write_case(dim: u32, config: SceneConfig, frames: u64, rows: &[Row], notes: &[String]) {
     let (kind, motion, n) = (config.kind, config.motion, config.n);
-    doc.line(&format!(
-        "## {dim}D {kind}, {motion}, n = {n} ({frames} frames)\n"
-    ));
-    doc.put(&table(rows));
-    doc.line("");
+    println!("## {dim}D {kind}, {motion}, n = {n} ({frames} frames)\n");
+    print!("{}", &table(rows));
+    println!();
     for note in notes {
-        doc.line(&format!("- {note}"));
+        println!("- {note}");
     }
     for r in rows.iter().filter(|r| r.frames_disagreeing > 0) {
         let what = r.first_disagreement.as_deref().unwrap_or_default();
         if r.ours {
-            doc.line(&format!(
+            println!(
                 "- **ERROR: `{}` (ours) disagreed with the reference on {} frames; {what}**",
                 r.structure, r.frames_disagreeing
-            ));
+            );
             eprintln!(
                 "ERROR: {dim}D {kind} {motion} n={n}: `{}` (ours) disagreed with the reference on {} frames; {what}",
                 r.structure, r.frames_disagreeing
             );
         } else {
-            doc.line(&format!(
+            println!(
                 "- `{}` (peer) disagreed on {} frames; {what}",
                 r.structure, r.frames_disagreeing
-            ));
+            );
         }
     }
-    doc.line("");
+    println!();
     let _ = std::io::stdout().flush();
-}
-
-/// With `--write FILE --section NAME`, puts the run's document into that
-/// section of FILE; returns `code`, or status 2 when the file cannot be
-/// written or has no such section.
-fn write_section(args: &Args, doc: &report::Doc, code: ExitCode) -> ExitCode {
-    let (Some(path), Some(section)) = (&args.write, &args.section) else {
-        return code;
-    };
-    match report::splice(path, section, doc.text()) {
-        Ok(()) => {
-            eprintln!("wrote section `{section}` of {}", path.display());
-            code
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
 }

@@ -1,75 +1,13 @@
-//! What a run writes besides its tables: the document it prints, kept so
-//! that `--write FILE --section NAME` can put it into BENCHMARKS.md between
-//! that section's markers, and the table of issue 8's targets.
+//! The verdict tables a run prints after its per-case tables: our fastest
+//! against the fastest peer, and `auto` against our other structures.
 
 use crate::{Row, mib};
 use collide::scene::{Motion, SceneKind};
 use std::fmt::Write as _;
-use std::path::Path;
-
-/// The run's document: printed as it grows, and kept.
-#[derive(Default)]
-pub(crate) struct Doc {
-    text: String,
-}
-
-impl Doc {
-    /// Prints `text` and keeps it.
-    pub(crate) fn put(&mut self, text: &str) {
-        print!("{text}");
-        self.text.push_str(text);
-    }
-
-    /// Prints `text` and a line break, and keeps them.
-    pub(crate) fn line(&mut self, text: &str) {
-        self.put(text);
-        self.put("\n");
-    }
-
-    /// What was printed.
-    pub(crate) fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-/// The marker lines of section `name` in BENCHMARKS.md.
-fn markers(name: &str) -> (String, String) {
-    (
-        format!("<!-- collide-bench section {name}: begin -->"),
-        format!("<!-- collide-bench section {name}: end -->"),
-    )
-}
-
-/// Replaces what lies between section `name`'s markers in `path` with
-/// `body`, its headings moved three levels down (the run's `#` becomes
-/// `####`), so it sits under the file's own `###` headings.
-pub(crate) fn splice(path: &Path, name: &str, body: &str) -> Result<(), String> {
-    let file = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let (begin, end) = markers(name);
-    let missing = || {
-        format!(
-            "{} has no section `{name}`: put the two lines\n{begin}\n{end}\nwhere it goes",
-            path.display()
-        )
-    };
-    let start = file.find(&begin).ok_or_else(missing)? + begin.len();
-    let stop = start + file[start..].find(&end).ok_or_else(missing)?;
-    let mut shifted = String::new();
-    for line in body.lines() {
-        if line.starts_with('#') {
-            shifted.push_str("###");
-        }
-        shifted.push_str(line);
-        shifted.push('\n');
-    }
-    let spliced = format!("{}\n{}{}", &file[..start], shifted, &file[stop..]);
-    std::fs::write(path, spliced).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
 
 /// The target a case's speed ratio (fastest peer's time over our
-/// fastest's) must reach, from issue 8: at 10,000 and 100,000 objects, 3
-/// with slow motion and 2 otherwise. `None` where the issue sets no ratio.
+/// fastest's) must reach: at 10,000 and 100,000 objects, 3 with slow
+/// motion and 2 otherwise. `None` where no ratio is set.
 fn speed_target(n: usize, motion: Motion) -> Option<f64> {
     match (n, motion) {
         (10_000 | 100_000, Motion::Slow) => Some(3.0),
@@ -78,7 +16,7 @@ fn speed_target(n: usize, motion: Motion) -> Option<f64> {
     }
 }
 
-/// Issue 8's time limit per frame for our fastest at a million objects on
+/// The time limit per frame for our fastest at a million objects on
 /// 2D `uniform` with slow motion, in microseconds: 30 ms on one thread,
 /// 18 ms on two.
 fn million_limit_us(row: &Row, threads: u32) -> Option<f64> {
@@ -110,7 +48,7 @@ fn met(ok: bool) -> &'static str {
 }
 
 /// One line per case: our fastest structure beside the fastest peer and
-/// the peer with the least memory, and whether issue 8's targets are met,
+/// the peer with the least memory, and whether the targets are met,
 /// then how many were.
 pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
     let case_of = |r: &Row| (r.dim, r.scene, r.motion, r.n);
@@ -184,18 +122,18 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
     }
     let _ = writeln!(
         out,
-        "\nTargets met: speed {} of {} (where the issue sets one), p99 within {P99_LIMIT} times the mean {} of {}, peak memory within {MEMORY_LIMIT} times the least peer's {} of {}.",
+        "\nTargets met: speed {} of {} (where one is set), p99 within {P99_LIMIT} times the mean {} of {}, peak memory within {MEMORY_LIMIT} times the least peer's {} of {}.",
         speed.0, speed.1, p99.0, p99.1, memory.0, memory.1
     );
     out
 }
 
-/// Issue 10's target: `auto` within this multiple of the fastest other
+/// The target for `auto`: within this multiple of the fastest other
 /// structure of ours, mean per frame.
 const AUTO_LIMIT: f64 = 1.15;
 
 /// One line per case that ran `auto`: its mean per frame beside the
-/// fastest other structure of ours, and whether issue 10's target is met,
+/// fastest other structure of ours, and whether that target is met,
 /// then how many were. Empty when no case ran `auto`.
 ///
 /// The verdict is on the rows' means (each the median run of
@@ -261,29 +199,6 @@ pub(crate) fn auto_target(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splice_replaces_only_the_named_section_and_moves_headings_down() {
-        let dir = std::env::temp_dir().join(format!("collide-bench-splice-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("B.md");
-        let (b1, e1) = markers("one");
-        let (b2, e2) = markers("two");
-        std::fs::write(
-            &path,
-            format!("# Top\n{b1}\nold\n{e1}\nkept\n{b2}\nother\n{e2}\n"),
-        )
-        .unwrap();
-        splice(&path, "one", "# Run\n| a |\n").unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(
-            text,
-            format!("# Top\n{b1}\n#### Run\n| a |\n{e1}\nkept\n{b2}\nother\n{e2}\n")
-        );
-        let error = splice(&path, "three", "x").unwrap_err();
-        assert!(error.contains("no section `three`"), "{error}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     fn row(scene: SceneKind, structure: &str, ours: bool, mean_us: f64) -> Row {
         Row {

@@ -160,7 +160,7 @@ impl<V: Vector> Frozen<V> for Renamed<V> {
 /// removed object's handle is refused).
 ///
 /// Taking one copies the arrays the structure's queries read (no rebuild,
-/// no user values): see BENCHMARKS.md, "Taking a snapshot", for its cost
+/// no user values): see BENCHMARKS.md at commit 36a3a50, "Taking a snapshot", for its cost
 /// beside a step.
 ///
 /// ```

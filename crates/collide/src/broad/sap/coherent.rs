@@ -19,7 +19,7 @@
 //!
 //! Growing the boxes by a margin (Box2D's fat boxes), so that fewer objects
 //! count as moved under slow motion, was measured and dropped:
-//! BENCHMARKS.md, "Kept pairs and fat boxes in `sap1`".
+//! BENCHMARKS.md at commit 36a3a50, "Kept pairs and fat boxes in `sap1`".
 
 use super::config::{SapKind, SapStats};
 use super::core::{ALIVE, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};

@@ -61,7 +61,7 @@ pub(super) const MOVED: u8 = 128;
 ///   min and its own scan, so a scan meets only its band's objects (at
 ///   100,000 objects on `uniform`, 2 times faster than one sweep in 2D and
 ///   4.5 in 3D; on `flat`, whose band axis is thin, 1.2 times in 2D and no
-///   faster in 3D; BENCHMARKS.md, commits 54ca4eb and 80fe933). See
+///   faster in 3D; BENCHMARKS.md at commits 54ca4eb and 80fe933). See
 ///   `one_axis.rs`.
 ///
 /// When the swaps would cost more than a fresh sort (fast or teleporting

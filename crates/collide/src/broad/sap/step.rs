@@ -29,7 +29,7 @@ const MASS_INSERT_SHARE: usize = 4;
 /// is faster (72 against 113 us), at 10,000 it makes 2.5 and both cost the
 /// same, at 100,000 it makes 8 and re-sorting wins (26 against 30 ms); fast
 /// motion (6 to 60 per endpoint) always favours re-sorting, by 2 to 6
-/// times. BENCHMARKS.md has the tables.
+/// times. BENCHMARKS.md at commit 36a3a50 has the tables.
 const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 /// `sap1`: keys per allowed swap. `sap1` scans every step anyway, so only
 /// the radix sort competes with the repair. Measured with both endpoints
@@ -38,7 +38,7 @@ const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 /// object and band (commit f736aa6), this rule was within the runs' spread
 /// of the better of `sap1-resort` and `sap1-repair` on 2D and 3D `uniform`
 /// and `flat`, slow and fast, at 10,000 and 100,000 objects (two runs
-/// each, BENCHMARKS.md, "`sap1` by sorted mins and a forward scan").
+/// each, BENCHMARKS.md at commit 36a3a50, "`sap1` by sorted mins and a forward scan").
 const SAP1_KEYS_PER_SWAP: u64 = 2;
 /// A jump is a move of the centre by more than this many median sizes.
 const JUMP_SIZES: f32 = 4.0;

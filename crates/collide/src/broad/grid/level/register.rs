@@ -97,7 +97,7 @@ impl<V: Vector> Level<V> {
     /// build, alternated, in run order): 16-byte kept entries 1.83, 3.24,
     /// 3.61 ms against packed ones 1.52, 2.92, 3.17 ms; then, another
     /// pairing, the copy in the merge 2.32, 1.83, 1.72 ms against the copy
-    /// apart 1.61, 1.51, 1.61 ms (see BENCHMARKS.md).
+    /// apart 1.61, 1.51, 1.61 ms (see BENCHMARKS.md at commit 36a3a50).
     fn merge_fresh<R: Copy + Default + Sync>(
         &mut self,
         is_stale: impl Fn(u32) -> bool + Sync,

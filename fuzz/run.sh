@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing (issue 9), for a bounded time: each target runs
+# Coverage-guided fuzzing, for a bounded time: each target runs
 # for the given seconds (default 60), growing its corpus, which is then
 # shrunk to the inputs that cover an edge no other does. The corpus is committed and the
 # normal test run replays it (crates/collide/tests/fuzz_corpus.rs).

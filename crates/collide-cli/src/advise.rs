@@ -1,4 +1,4 @@
-//! `collide advise`: which structure suits a recorded game (issue 10).
+//! `collide advise`: which structure suits a recorded game.
 //!
 //! Replays the trace through every structure (brute force too when the
 //! scene is small), checks that they agree on every frame's events, and

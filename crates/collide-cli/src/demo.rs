@@ -1,4 +1,4 @@
-//! `collide demo`: seed 000's experiment on the built-in scenes, with every
+//! `collide demo`: every structure compared on the built-in scenes, with every
 //! structure the project has, each verified against brute force on every
 //! frame; then an HTML report with an animation and charts.
 
@@ -145,7 +145,7 @@ fn run_scene<V: Vector>(
     ))
 }
 
-/// The seed-000-style table of one scene.
+/// The table of one scene: candidates, pairs and time per structure.
 pub fn describe(result: &SceneResult) -> String {
     let s = &result.stats;
     let axes = ["x", "y", "z"];

@@ -1,7 +1,7 @@
 //! `collide`: the command-line tool of the collide crate.
 //!
-//! - `collide demo` (what `cargo run --release` runs): seed 000's experiment
-//!   on the built-in scenes, verified against brute force, with an HTML
+//! - `collide demo` (what `cargo run --release` runs): every structure
+//!   compared on the built-in scenes, verified against brute force, with an HTML
 //!   report.
 //! - `collide replay TRACE`: replays a recorded trace through a structure.
 //! - `collide record SCENE`: writes a built-in scene as a trace.

@@ -1,6 +1,6 @@
-//! The demo's sweep-and-prune study: seed 000's measurements, repeated on
-//! the shared scenes with `sap` and `sap1`, every run checked against brute
-//! force on every frame, printed beside the seed's own figures.
+//! The demo's sweep-and-prune study: the sweep-and-prune experiment the
+//! project started from, repeated on the shared scenes with `sap` and `sap1`, every run checked against brute
+//! force on every frame, printed beside that experiment's figures.
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
@@ -8,7 +8,7 @@ use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{Sap, SapConfig, SapKind, Spanners, Verified};
 use glam::Vec2;
 
-/// One line of the study: what was measured, the seed's figure, ours.
+/// One line of the study: what was measured, the reference figure, ours.
 #[derive(Clone, Debug)]
 pub struct SapRow {
     pub measure: String,
@@ -245,7 +245,7 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
 
 /// The study as a table.
 pub fn describe_sap(rows: &[SapRow]) -> String {
-    let mut table = Table::new(&["measure", "seed 000", "ours", "how"]);
+    let mut table = Table::new(&["measure", "reference", "ours", "how"]);
     for row in rows {
         table.row(vec![
             row.measure.clone(),
@@ -255,8 +255,8 @@ pub fn describe_sap(rows: &[SapRow]) -> String {
         ]);
     }
     format!(
-        "== sweep and prune: seed 000's figures beside ours (2D, slow unless named; sap1 \
-         without its bands, as the seed sweeps), every run checked against brute force ==\n{}\n",
+        "== sweep and prune: reference figures beside ours (2D, slow unless named; sap1 \
+         without its bands, as the reference sweeps), every run checked against brute force ==\n{}\n",
         table.render()
     )
 }

@@ -1,4 +1,4 @@
-//! No allocation per frame in steady state (issue 8): every structure, on
+//! No allocation per frame in steady state: every structure, on
 //! every shared scene kind and motion, makes no heap allocation in its
 //! `insert`, `update`, `remove` and `step` calls once the scene has run
 //! for a while.
@@ -99,7 +99,7 @@ const OBJECTS: usize = 600;
 const BRUTE_OBJECTS: usize = 300;
 
 /// Structures that still allocate in steady state, left out of the main
-/// window until they are reworked (issue 8). `sap1` keeps one array per
+/// window until they are reworked. `sap1` keeps one array per
 /// band across the sweep axis: it counts each band's keys before filling
 /// it and keeps spare arrays for added bands, but a band whose count
 /// reaches a new high still grows, and its re-measure every 60 steps
@@ -312,7 +312,7 @@ fn split_batch_updates_allocate_nothing_once_warm() {
     );
 }
 
-/// `auto` (issue 10) over the main window: its own bookkeeping (values,
+/// `auto` over the main window: its own bookkeeping (values,
 /// reviews, working out whether a grid's cells still fit) allocates
 /// nothing once warm, so it allocates no more than the structure it runs,
 /// run alone on the same scene (which may be `sap1`, or a grid meeting a

@@ -1,4 +1,4 @@
-//! `auto` (issue 10): the structure it runs changes, the events do not.
+//! `auto`: the structure it runs changes, the events do not.
 //! Every frame's events and pairs equal brute force's across switches made
 //! by hand (to every structure, every few frames), by its own reviews on a
 //! scene that changes character, and by the rebuilds of a grid whose cells

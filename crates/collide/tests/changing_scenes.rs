@@ -1,4 +1,4 @@
-//! The scenes that change character while they run (issue 10): a uniform
+//! The scenes that change character while they run: a uniform
 //! scene turning flat and back, a hotspot forming and dissolving, floors
 //! and walls appearing and going, motion turning fast and teleporting.
 //! Every structure's events and pair count equal brute force's on every

@@ -255,7 +255,7 @@ fn sized(x: f32, size: f32) -> Aabb2 {
 
 #[test]
 fn hierarchical_levels_follow_size_with_hysteresis() {
-    // Level 0 cells of 8: promote above 8, demote below 6 (seed 002).
+    // Level 0 cells of 8: promote above 8, demote below 6.
     let config = GridConfig {
         cell_size: Some(8.0),
         ..GridConfig::default()

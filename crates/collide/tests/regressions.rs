@@ -1,5 +1,5 @@
 //! Failures found by the property tests and the fuzzer, each kept as a
-//! named test of the minimal sequence that showed it (issue 9). Add one
+//! named test of the minimal sequence that showed it. Add one
 //! here when `tests/properties.rs` or `fuzz/run.sh` finds something: the
 //! sequence proptest printed, or the fuzz input decoded with
 //! `harness::ops::decode`.

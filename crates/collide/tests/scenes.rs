@@ -1,4 +1,4 @@
-//! The shared scenes have the shape the issue and seed 000 describe.
+//! The shared scenes have the shape their documentation describes.
 
 use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use collide::{Aabb, Vector};

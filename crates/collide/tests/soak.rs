@@ -1,4 +1,4 @@
-//! No leaks, no growth (issue 9): every structure under a long churn of
+//! No leaks, no growth: every structure under a long churn of
 //! inserts and removes (the shared scenes' `churn` motion: 1% of the
 //! objects replaced every frame, the rest moving) holds no more memory
 //! late in the run than it did early on.

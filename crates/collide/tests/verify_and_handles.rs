@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 
 /// A deliberately wrong structure: brute force that drops every pair whose
 /// boxes only just overlap (less than `slack` on x), the kind of tie bug
-/// seed 000 describes.
+/// a sweep makes when it orders equal endpoints wrongly.
 struct DropsThinOverlaps {
     inner: Brute<Vec2, u32>,
     slack: f32,

@@ -12,7 +12,7 @@ use crate::handle::Handle;
 use std::ops::ControlFlow;
 
 /// Work counters of the last [`BroadPhase::step`], for comparing structures
-/// as seed 000 does.
+/// by the work they do as well as by time.
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Brute, StepStats};

@@ -1,6 +1,6 @@
 //! Motion, the first game system: moving a shape through a world of other
-//! shapes for one tick without tunnelling, the way seed 002 lays out
-//! "projectiles and the time axis".
+//! shapes for one tick without tunnelling: a projectile's path along the
+//! time axis.
 //!
 //! The mover's path goes into the broad phase as a swept bound; each
 //! candidate gets a time of impact from the narrow phase; the earliest

@@ -1,5 +1,5 @@
-//! The continuous pipeline for one fast mover (seed 002, "projectiles and
-//! the time axis"): a swept bound into the broad phase, a time of impact
+//! The continuous pipeline for one fast mover (a projectile along the time
+//! axis): a swept bound into the broad phase, a time of impact
 //! per candidate on the same snapshot, the earliest contact first (ties by
 //! handle), a response, and the rest of the tick checked again, with a cap
 //! on iterations and a minimum advance so no contact is processed forever.

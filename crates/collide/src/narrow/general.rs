@@ -320,8 +320,8 @@ struct CastTolerance {
 
 /// The gaps that count as touching in a cast. The GJK cast's is a
 /// hundred-thousandth of the relative motion or of the
-/// smaller shape (whichever is larger), never of the larger one (parry
-/// issue 429); it works in f64 in the first shape's frame, where the
+/// smaller shape (whichever is larger), never of the larger one (a
+/// limitation reported against parry, dimforge/parry#429); it works in f64 in the first shape's frame, where the
 /// world's coordinates do not round it. Conservative advancement queries
 /// contacts at poses rounded to f32 in the world, so its gap is also not
 /// below the rounding of the coordinates involved.

@@ -1,4 +1,4 @@
-//! Scenes that change character while they run (issue 10): the kinds of
+//! Scenes that change character while they run, for `auto`: the kinds of
 //! [`SceneKind::CHANGING`], built on the `uniform` scene.
 //!
 //! Each runs a cycle of four phases of [`PHASE_FRAMES`] frames: as

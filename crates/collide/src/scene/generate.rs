@@ -23,13 +23,13 @@ pub enum SceneKind {
     /// Seed 000's setting at constant density: centres uniform in the world.
     Uniform,
     /// Centres in a thin band along x (4% of the world side on the other
-    /// axes): the 2.5D side-scroller of seed 000.
+    /// axes): a 2.5D side-scroller.
     Flat,
     /// 90% of objects in 10 gaussian hotspots, 10% uniform.
     Clustered,
     /// `Uniform` with `n` movers, plus `2% of n` more static objects that
-    /// span the world along x (floors and walls), as in seed 000 (1000
-    /// objects and 20 spanning ones).
+    /// span the world along x (floors and walls): 1000 objects and 20
+    /// spanning ones.
     Large,
     /// `Uniform` turning flat and back: every axis but x squeezed to 4%
     /// of the side and released, in a cycle (see [`PHASE_FRAMES`](super::PHASE_FRAMES)).
@@ -55,7 +55,7 @@ impl SceneKind {
     /// ```
     pub const ALL: [SceneKind; 4] = [Self::Uniform, Self::Flat, Self::Clustered, Self::Large];
 
-    /// The scenes that change character while they run (issue 10), each
+    /// The scenes that change character while they run, for `auto`, each
     /// a cycle of four phases of [`PHASE_FRAMES`](super::PHASE_FRAMES) frames: as generated,
     /// turning, changed, turning back. Not in [`SceneKind::ALL`]: the
     /// tests and benchmarks of every structure run the steady kinds, and

@@ -1,4 +1,4 @@
-//! Scene statistics: the numbers seed 000 prints about a scene before
+//! Scene statistics: the numbers the demo prints about a scene before
 //! comparing structures (variance of centres per axis, pairs overlapping on
 //! one axis, true overlapping pairs).
 

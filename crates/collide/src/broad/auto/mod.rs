@@ -1,5 +1,5 @@
 //! `auto`: a broad phase that measures its scene and runs the structure
-//! that suits it, switching when the scene changes character (issue 10).
+//! that suits it, switching when the scene changes character.
 //!
 //! `Auto` issues the handles and keeps the user values; one of the other
 //! structures runs inside it under those very handles (its arena adopts
@@ -9,7 +9,7 @@
 //! it measures the scene ([`SceneProfile`]: variance of the centres per
 //! axis, spread of sizes, share of world-spanning objects, coherence of the
 //! motion, clustering) and picks a structure with [`choose_structure`], the
-//! decision table of seed 000 as a function. It switches once the same
+//! decision table as a function. It switches once the same
 //! other pick has come up [`AutoConfig::confirm`] reviews in a row
 //! (hysteresis, so a scene on the edge of a rule does not flap). A review
 //! comes early when the running structure's candidate tests in a step
@@ -28,7 +28,7 @@
 //! one over its old bounds and the objects'), as it would switch
 //! ([`AutoStatus::rebuilds`]).
 //!
-//! A switch loses nothing (seed 002): the new structure is built beside
+//! A switch loses nothing: the new structure is built beside
 //! the running one, a share of the objects each step over
 //! [`AutoConfig::switch_frames`] steps, with every move and removal
 //! applied to both, while the running one answers. On the step it holds

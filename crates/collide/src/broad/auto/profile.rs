@@ -1,5 +1,5 @@
 //! What `auto` measures of a scene ([`SceneProfile`]) and the decision it
-//! takes from it ([`choose_structure`]): seed 000's table as a function,
+//! takes from it ([`choose_structure`]): a decision table as a function,
 //! with thresholds fitted to the benchmarks.
 
 use crate::broad::structure::Structure;
@@ -19,7 +19,7 @@ pub struct SceneProfile {
     /// squared over world units squared).
     pub flatness: f32,
     /// The axis whose centres vary the most: the one a sweep would sort
-    /// along (seed 001).
+    /// along.
     pub sweep_axis: usize,
     /// The 90th percentile of the objects' largest extent over the 10th
     /// (1 when all are alike; a zero 10th percentile counts as the
@@ -155,7 +155,7 @@ const SPREAD_SIZES: f32 = 16.0;
 const FLAT_SCENE: f32 = 100.0;
 /// Flat 2D scenes up to this many objects sweep; above it a grid's
 /// cells, chosen for the band (and chosen again by `Auto` when the scene
-/// turns flat), are as fast or faster (BENCHMARKS.md, "auto": at 10,000
+/// turns flat), are as fast or faster (BENCHMARKS.md at commit 36a3a50, "auto": at 10,000
 /// objects `sap1` is 1.1 to 1.25 times `grid` on 2D `flat`; at 1,000
 /// `sap1` is the fastest).
 const FLAT_SWEEP_MAX_2D: usize = 3_000;
@@ -163,7 +163,7 @@ const FLAT_SWEEP_MAX_2D: usize = 3_000;
 /// boxes over each stretch of the sorted axis than one in 2D, so the
 /// sweep pays longer: on 3D `flat` at 10,000 objects `grid` took 1.06 to
 /// 1.16 times as long as `sap1` in every motion of two full auto runs
-/// (BENCHMARKS.md, "auto"; one shorter run had `grid` ahead with slow
+/// (BENCHMARKS.md at commit 36a3a50, "auto"; one shorter run had `grid` ahead with slow
 /// motion, 1.06). `collide-bench --dim 3 --scene flat --motion
 /// slow,fast,churn --repeat 3 --only sap1,grid,hgrid,auto` (`--n
 /// 10000,15000 --frames 90`, `--n 20000,40000 --frames 60`): `sap1` led
@@ -173,8 +173,8 @@ const FLAT_SWEEP_MAX_3D: usize = 15_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;
 
-/// The structure for a scene, seed 000's decision table as a function,
-/// fitted to our structures' measurements (BENCHMARKS.md, "auto"):
+/// The structure for a scene, a decision table as a function,
+/// fitted to our structures' measurements (BENCHMARKS.md at commit 36a3a50, "auto"):
 ///
 /// 1. up to 32 objects: brute force;
 /// 2. sizes whose 90th percentile is 16 times their 10th or more: the

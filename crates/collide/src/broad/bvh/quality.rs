@@ -1,4 +1,4 @@
-//! How good a BVH is, measured (seed 002): the surface-area cost, the
+//! How good a BVH is, measured: the surface-area cost, the
 //! overlap between siblings and the height. A tree that has taken many
 //! inserts and removals drifts from the one a fresh build would give; these
 //! numbers say how far, and drive the rebuild.

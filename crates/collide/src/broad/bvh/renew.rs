@@ -1,6 +1,6 @@
 //! Rebuilding a worn BVH a piece at a time, so that no frame pays for a
-//! whole rebuild (seed 002: a full rebuild of 65,536 leaves once cost an
-//! engine a 108 ms frame): what [`Bvh::renew`](super::Bvh::renew) starts.
+//! whole rebuild (a full rebuild of 65,536 leaves has been reported to
+//! cost an engine a 108 ms frame): what [`Bvh::renew`](super::Bvh::renew) starts.
 //! The step itself rebuilds a worn tree whole in the background instead
 //! (`shadow.rs`): leaves never change subtree here, so a renewal cannot
 //! undo the wear of objects drifting out of their subtree's region.

@@ -1,7 +1,7 @@
 //! Rebuilding the whole moving tree in the background, a share of it per
 //! step, so that a worn tree gets a fresh shape without a frame that pays
-//! for the whole build (seed 002: a full rebuild of 65,536 leaves once cost
-//! an engine a 108 ms frame).
+//! for the whole build (a full rebuild of 65,536 leaves has been reported
+//! to cost an engine a 108 ms frame).
 //!
 //! Why whole: under refits in place (slow motion, where few objects leave
 //! their fat boxes each step) the tree keeps its shape while the objects

@@ -28,7 +28,7 @@ pub struct GridConfig<V: Vector> {
     /// objects sharing a cell, counted on the objects where they are): about
     /// the objects' size when they are crowded, several times it when they
     /// are sparse. The hierarchical grid's level 0 is 1.5 times that
-    /// percentile. Both were measured: BENCHMARKS.md, and the demo's
+    /// percentile. Both were measured: BENCHMARKS.md at commit 36a3a50, and the demo's
     /// cell-size study.
     pub cell_size: Option<f32>,
     /// Dense grid only: the region its cells cover. `None`: the bounds of
@@ -41,7 +41,7 @@ pub struct GridConfig<V: Vector> {
     /// Hierarchical grid only: an object moves down a level when its largest
     /// extent falls below this share of the lower level's cell (it moves up
     /// as soon as it exceeds its own level's cell). In `(0, 1]`; 0.75 gives
-    /// seed 002's "promote above 8, demote below 6".
+    /// "promote above 8, demote below 6" on cells of 8.
     pub demote_ratio: f32,
 }
 
@@ -76,10 +76,10 @@ const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 /// one candidate test (two objects sharing a cell). First fitted to 12
 /// with single `frame_times` runs on the shared scenes at 100,000 objects,
 /// the cell size forced to 1 to 8 times the 90th percentile extent
-/// (BENCHMARKS.md, "Issue 4's row after cost-based cell sizes"). Re-fitted
+/// (BENCHMARKS.md at commit 36a3a50, "Issue 4's row after cost-based cell sizes"). Re-fitted
 /// once the level's refresh and the pair kernel had changed, with
 /// alternated runs of the sizes on each side of each scene's choice
-/// (BENCHMARKS.md, "Re-fitting the cell cost"): 18 moves 2D `uniform`
+/// (BENCHMARKS.md at commit 36a3a50, "Re-fitting the cell cost"): 18 moves 2D `uniform`
 /// from 3 to 4 times the extent, 2D `clustered` from 1.5 to 2, 3D
 /// `uniform` from 6 to 8 (faster, or alike with slow motion, at 100,000
 /// objects) and 2D `flat` from 1 to 1.5 (about 5% slower with fast
@@ -367,7 +367,7 @@ mod tests {
     #[test]
     fn sparse_scenes_get_larger_cells_than_crowded_ones() {
         use glam::{Vec2, Vec3};
-        // Measured fastest at 100,000 objects (BENCHMARKS.md, "Re-fitting
+        // Measured fastest at 100,000 objects (BENCHMARKS.md at commit 36a3a50, "Re-fitting
         // the cell cost"): about 8 times the extent on 3D `uniform`, 4 on 2D
         // `uniform`, 1 to 1.5 on 2D `flat`, where 770,000 pairs crowd a
         // band.

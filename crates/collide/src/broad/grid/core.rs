@@ -85,8 +85,7 @@ pub(super) enum Place {
 /// live in the overflow list, so floors and walls do not sit in one coarse
 /// cell that every small object probes.
 ///
-/// Pick a grid for scenes of similar-sized objects spread evenly (seed 000's
-/// verdict), the hashed kind when the world has no bounds, the hierarchical
+/// Pick a grid for scenes of similar-sized objects spread evenly, the hashed kind when the world has no bounds, the hierarchical
 /// kind when sizes vary by orders of magnitude. Cost per step: O(occupied
 /// cells + objects per cell²), plus one probe per object and coarser level
 /// for `hgrid`; memory: about 40 bytes per (object, cell) registration.

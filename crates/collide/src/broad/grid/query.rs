@@ -1,5 +1,5 @@
 //! Queries on a grid: boxes (the contract's `query_aabb`), and neighbours by
-//! distance as seed 001's `handleMelee` finds them.
+//! distance, as a melee system finds what is within reach.
 
 use super::cells::CellCoord;
 use super::core::{Grid, GridKind, Place};
@@ -138,7 +138,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// `radius` of each other, each pair once as (lower, higher) handle (a
     /// symmetric relation, such as melee range). On one-level grids it
     /// scans, for each object's home cell (the cell of its centre), that
-    /// cell and the forward half of the surrounding ring, as seed 001 does;
+    /// cell and the forward half of the surrounding ring, so each pair once;
     /// the ring widens when the radius exceeds the cell size. Sees the
     /// current boxes; pairs come in no particular order.
     ///
@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn forward_offsets_are_half_the_ring() {
-        assert_eq!(forward_offsets(2, 1).len(), 4); // seed 001: four of eight
+        assert_eq!(forward_offsets(2, 1).len(), 4); // the forward half: four of eight
         assert_eq!(forward_offsets(3, 1).len(), 13);
         assert_eq!(forward_offsets(2, 2).len(), 12);
         let all = forward_offsets(2, 2);

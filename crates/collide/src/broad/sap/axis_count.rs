@@ -1,6 +1,6 @@
-//! The other way seed 000 gives of turning swaps into pairs: keep, for each
+//! The classic other way of turning swaps into pairs: keep, for each
 //! pair, the axes on which the two intervals overlap; the pair exists while
-//! all of them do. Seed 000 counts the axes; we keep one bit per axis, set
+//! all of them do. The classic form counts the axes; we keep one bit per axis, set
 //! again from the two boxes on that axis at each swap, because with the
 //! strict rule a zero-size interval's end sorts before its own start, and a
 //! count driven by swap kinds alone then drifts (the lattice tests caught
@@ -9,8 +9,8 @@
 //! swap.
 //!
 //! Kept behind [`PairRule::AxisCount`](super::PairRule) so the comparison
-//! the issue asks for can be run again; the box test is the default because
-//! it measured faster (BENCHMARKS.md, "Sweep and prune").
+//! with the box test can be run again; the box test is the default because
+//! it measured faster (BENCHMARKS.md at commit 36a3a50, "Sweep and prune").
 
 use rustc_hash::FxHashMap;
 

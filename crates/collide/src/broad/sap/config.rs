@@ -67,7 +67,7 @@ pub enum PairRule {
     /// measured faster, and it stores true pairs only.
     BoxTest,
     /// Count the overlapping axes of every pair and start it when the count
-    /// reaches the dimension (seed 000). Stores a count for every pair that
+    /// reaches the dimension (the classic form). Stores a count for every pair that
     /// overlaps on any axis. `sap1` ignores this setting.
     AxisCount,
 }
@@ -124,7 +124,7 @@ pub struct SapConfig {
     pub resort: Resort,
     /// `sap1`: cut the world across the sweep axis into bands, each scanned
     /// on its own (see [`Sap`](crate::Sap)). `false` gives one band, the
-    /// plain one-axis sweep of seed 000, for comparison.
+    /// plain one-axis sweep, for comparison.
     pub bands: bool,
 }
 

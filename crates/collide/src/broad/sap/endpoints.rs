@@ -5,8 +5,8 @@
 //! An endpoint is one `u64`: the order-preserving bits of the coordinate in
 //! the high half, then one bit that is 0 for an end (max) and 1 for a start
 //! (min), then the 31-bit proxy id. Comparing keys as integers therefore
-//! orders by value, puts an end before a start at equal values (seed 000's
-//! fix, matching the strict overlap rule of [`Aabb::overlaps`]) and breaks
+//! orders by value, puts an end before a start at equal values (the
+//! tie fix matching the strict overlap rule of [`Aabb::overlaps`]) and breaks
 //! the remaining ties by proxy, so no two keys are equal. `sap1`'s band
 //! keys have the same form, all of them mins, with that bit saying whether
 //! the band is the object's first (`one_axis.rs`).

@@ -19,8 +19,8 @@
 //!
 //! Against the previous design (both endpoints in every band, swept with
 //! a list of open intervals; commit cb0e918), three alternated runs of
-//! collide-bench on issue 3's rows at 10,000 and 100,000 objects
-//! (BENCHMARKS.md, "`sap1` by sorted mins and a forward scan"): the
+//! collide-bench at 10,000 and 100,000 objects (BENCHMARKS.md at commit
+//! 36a3a50, "`sap1` by sorted mins and a forward scan"): the
 //! fastest peer over `sap1` went from 0.85-1.11 to 1.36-1.44 on 2D
 //! `uniform` slow at 10,000 objects, from 0.77-1.05 to 1.55-1.96 on 2D
 //! `uniform` fast at 100,000, and rose on every row.
@@ -41,7 +41,7 @@ use crate::geometry::Vector;
 /// an 8 run were 30% slower than 4, within this machine's run-to-run
 /// noise there). Against one band (no cutting), at 100,000 objects: 2 to
 /// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
-/// `flat` (BENCHMARKS.md, commits 54ca4eb and 80fe933).
+/// `flat` (BENCHMARKS.md at commits 54ca4eb and 80fe933).
 const BAND_SIZES: f32 = 8.0;
 /// Bands narrower than [`BAND_SIZES`] when the spread across the sweep axis
 /// is short: this many bands where each can still be
@@ -52,7 +52,8 @@ const BAND_SIZES: f32 = 8.0;
 /// candidates per object; with 8 bands, 7.6 million candidates a frame
 /// instead of 26.9 million, and the fastest peer over `sap1` went from
 /// 0.45-0.58 to 0.95-1.07 (slow) and 0.86-1.03 to 1.39-1.41 (fast) in two
-/// alternated runs of issue 3's rows (BENCHMARKS.md). 2D `flat` at 100,000
+/// alternated runs at 10,000 and 100,000 objects (BENCHMARKS.md at commit
+/// 36a3a50, "Narrower bands in thin worlds"). 2D `flat` at 100,000
 /// objects goes from 4 to 8 bands: 3.76 to 2.33 million candidates, time
 /// within the runs' noise. Wide worlds (`uniform`) keep 8-size bands.
 const MIN_BANDS: f32 = 8.0;

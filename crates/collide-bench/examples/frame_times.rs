@@ -24,7 +24,7 @@
 //!     --example frame_times -- grid 100000 fast uniform 12 3 5
 //! ```
 
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, mean};
 use collide::{Auto, BroadPhase, Grid, GridConfig, GridKind, Vector};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
@@ -151,7 +151,6 @@ fn drive<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
             _ => {}
         }
     }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     println!(
         "mean us/frame: frames 1-7 {:.0}, frames 12+ {:.0}",
         mean(&early),

@@ -16,7 +16,7 @@
 
 use collide::geometry::Ray;
 use collide::narrow::{d2, d3};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::{Quat, Vec2, Vec3};
 use std::hint::black_box;
 use std::time::Instant;

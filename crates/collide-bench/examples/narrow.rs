@@ -12,7 +12,7 @@
 
 use collide::geometry::Ray;
 use collide::narrow::{d2, d3};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::{Quat, Vec2, Vec3};
 use parry2d::math as p2;
 use parry2d::query::RayCast as _;

@@ -6,7 +6,7 @@
 //!     --example snapshot_cost -- 100000
 //! ```
 
-use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
+use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 use std::time::Instant;
 

@@ -21,7 +21,7 @@
 //! speed-up it predicts for more threads (an upper bound: memory bandwidth
 //! is shared).
 
-use collide::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
+use collide_scenes::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Vector};
 use glam::{Vec2, Vec3};
 use std::time::Instant;

@@ -17,7 +17,7 @@
 //! renewed (`Bvh::renew`, not called here), the surface-area cost and the
 //! step's time in microseconds.
 
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use collide::{Aabb2, BroadPhase, Bvh, BvhBuild};
 use glam::Vec2;
 use std::time::Instant;

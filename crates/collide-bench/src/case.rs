@@ -11,7 +11,7 @@ use super::{
     BRUTE_MAX_N, BRUTE_REFERENCE_MAX_N, Check, Dim, PEER_NAMES, Row, Selection, VARIANT_NAMES,
     floor, measure, progress,
 };
-use collide::scene::SceneConfig;
+use collide_scenes::SceneConfig;
 use std::ops::Range;
 
 /// A scene's implementations, in the order a round runs them, with the
@@ -170,15 +170,11 @@ impl CaseRuns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide::scene::SceneKind;
+    use collide_scenes::SceneKind;
     use glam::Vec2;
 
     #[test]
     fn rounds_run_as_passes_give_every_implementation_one_run_a_round() {
-        // Runs count memory: not while another test does.
-        let _alone = crate::memory::COUNTING_TESTS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
         let only = ["brute", "sap1", "grid"].map(String::from);
         let selection = Selection {
             only: &only,

@@ -2,7 +2,7 @@
 //! common interface, split into the timed part (apply a frame and produce
 //! the pairs) and the untimed part (hand the pairs over as sorted scene ids).
 
-use collide::scene::{IdEvent, Record, Runner};
+use collide_scenes::{IdEvent, Record, Runner};
 use collide::{Aabb, BroadPhase, Vector};
 
 /// One implementation under measurement.

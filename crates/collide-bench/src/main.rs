@@ -4,7 +4,6 @@
 
 mod case;
 mod contender;
-mod memory;
 mod peers;
 mod queries;
 mod report;
@@ -12,7 +11,8 @@ mod report;
 use case::CaseRuns;
 use clap::Parser;
 use collide::Vector;
-use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+use collide_scenes::alloc::{self, CountingAlloc};
+use collide_scenes::{Motion, Scene, SceneConfig, SceneKind, mean, percentile};
 use contender::{Contender, Ours};
 use glam::{Vec2, Vec3};
 use std::fmt::Write as _;
@@ -21,9 +21,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Counts each contender's heap memory (see `memory.rs`).
+/// Counts each contender's heap memory: the bytes its construction and
+/// frames allocate and free on this thread (the benchmark runs on one),
+/// at their peak. The scene, the records and the check are not counted.
+/// The counting sits inside the timed frame: a few atomic adds per
+/// allocation and free, which costs the peers that rebuild every frame a
+/// little more than ours, which allocate nothing per frame.
 #[global_allocator]
-static ALLOCATOR: memory::Counting = memory::Counting;
+static ALLOCATOR: CountingAlloc = CountingAlloc;
 
 /// Above this many objects `brute` is not run.
 const BRUTE_MAX_N: usize = 5_000;
@@ -293,7 +298,7 @@ fn floor<V: Dim>(config: SceneConfig, frames: u64) -> f64 {
         }
         let start = Instant::now();
         for record in &records {
-            if let collide::scene::Record::Upsert { id, aabb } = *record {
+            if let collide_scenes::Record::Upsert { id, aabb } = *record {
                 boxes[id as usize] = aabb;
             }
         }
@@ -313,8 +318,8 @@ fn measure<V: Dim>(
     floor_us: f64,
     mut check: Check<'_>,
 ) -> Row {
-    memory::reset();
-    let mut c = memory::tracked(|| contender::<V>(name).expect("listed names exist"));
+    alloc::reset_tracked();
+    let mut c = alloc::track(|| contender::<V>(name).expect("listed names exist"));
     let mut scene = Scene::<V>::new(config);
     let (mut records, mut pairs) = (Vec::new(), Vec::new());
     let mut micros = Vec::with_capacity(frames as usize);
@@ -322,10 +327,10 @@ fn measure<V: Dim>(
     for frame in 0..frames as usize {
         scene.next_frame(&mut records);
         let start = Instant::now();
-        memory::tracked(|| c.frame(&records));
+        alloc::track(|| c.frame(&records));
         micros.push(start.elapsed().as_secs_f64() * 1e6);
         filtered += c.pairs_by_id(&mut pairs);
-        memory::tracked(|| c.between_frames());
+        alloc::track(|| c.between_frames());
         match &mut check {
             Check::Record(all) => all.push(pairs.clone()),
             Check::Compare(reference) => {
@@ -354,7 +359,7 @@ fn measure<V: Dim>(
         best_mean_us: mean_us,
         p99_us: percentile(steady, 0.99),
         floor_multiple: mean_us / floor_us,
-        peak_bytes: memory::peak_bytes(),
+        peak_bytes: alloc::tracked().peak_bytes.max(0) as usize,
         pairs_last: pairs.len(),
         frames_disagreeing: disagreeing,
         filtered,
@@ -403,21 +408,6 @@ fn describe_difference(frame: usize, got: &[(u64, u64)], want: &[(u64, u64)]) ->
 /// Bytes in mebibytes.
 fn mib(bytes: usize) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
-}
-
-fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len().max(1) as f64
-}
-
-/// The `q` quantile (nearest rank), as collide-cli's measure.rs computes it.
-fn percentile(values: &[f64], q: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }
 
 fn progress(line: &str) {

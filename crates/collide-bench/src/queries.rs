@@ -14,7 +14,7 @@
 //! each kind, under collide's strict rules, against a brute-force model.
 
 use collide::geometry::{Ray, Region};
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneRng};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneRng};
 use collide::{Aabb, BroadPhase, Vector};
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -137,7 +137,7 @@ pub struct Fixture<V: Vector> {
 
 impl<V: Vector> Fixture<V> {
     /// Frame 3 of `kind` at slow motion, and `count` probes of each kind.
-    pub fn new(kind: collide::scene::SceneKind, n: usize, count: usize) -> Self {
+    pub fn new(kind: collide_scenes::SceneKind, n: usize, count: usize) -> Self {
         let config = SceneConfig {
             motion: Motion::Slow,
             ..SceneConfig::new(kind, n)
@@ -474,7 +474,7 @@ pub type PeerBuilder<'a, V> = &'a dyn Fn(&[(u64, Aabb<V>)]) -> Vec<Box<dyn Queri
 
 /// Our structures and the two tree peers, on one scene: one table.
 pub fn run_queries<V: Vector>(
-    kind: collide::scene::SceneKind,
+    kind: collide_scenes::SceneKind,
     n: usize,
     count: usize,
     selection: crate::Selection<'_>,

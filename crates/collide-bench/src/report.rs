@@ -2,7 +2,7 @@
 //! against the fastest peer, and `auto` against our other structures.
 
 use crate::{Row, mib};
-use collide::scene::{Motion, SceneKind};
+use collide_scenes::{Motion, SceneKind};
 use std::fmt::Write as _;
 
 /// The target a case's speed ratio (fastest peer's time over our
@@ -24,7 +24,7 @@ fn million_limit_us(row: &Row, threads: u32) -> Option<f64> {
     if case
         != (
             2,
-            collide::scene::SceneKind::Uniform,
+            collide_scenes::SceneKind::Uniform,
             Motion::Slow,
             1_000_000,
         )

@@ -8,15 +8,15 @@
 //! paragraph of advice in plain words, and writes the charts into an HTML
 //! page (`--out`).
 
-use crate::heap;
 use crate::measure::{RunOptions, RunReport, apply_records, run_structure};
 use crate::replay::{Failure, open_trace};
 use crate::report::{SceneResult, write_advise_report};
 use crate::table::{Table, micros, thousands};
 use clap::Args;
-use collide::scene::{Record, SceneStats};
-use collide::trace::AnyTrace;
 use collide::{Aabb, SceneProfile, Structure, Vector, choose_structure};
+use collide_scenes::alloc;
+use collide_scenes::trace::AnyTrace;
+use collide_scenes::{Record, SceneStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -26,7 +26,7 @@ use std::path::PathBuf;
 /// Arguments of `collide advise`.
 #[derive(Args, Debug, Clone)]
 pub struct AdviseArgs {
-    /// The trace file (see `collide::trace` for the format).
+    /// The trace file (see `collide_scenes::trace` for the format).
     pub trace: PathBuf,
     /// Where to write the HTML page of charts.
     #[arg(long, default_value = "collide-report/advise.html")]
@@ -77,7 +77,7 @@ fn advise_frames<V: Vector>(
             keep_events: false,
             progress: Some(&bar),
         };
-        heap::reset_peak();
+        alloc::reset_peak();
         let report = run_structure(name, frames, options)
             .map_err(|e| Failure::input(format!("{}: {e}", args.trace.display())))?;
         reports.push(report);

@@ -14,8 +14,8 @@ use crate::measure::{RunOptions, RunReport, run_structure};
 use crate::report::{SceneResult, write_bench_report};
 use crate::table::{Table, micros, thousands};
 use clap::Parser;
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use collide::{Aabb, Structure, Vector};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use glam::{Vec2, Vec3};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
@@ -213,7 +213,7 @@ fn run_case<V: Vector>(
         keep_events: true,
         ..RunOptions::default()
     };
-    let failed = |e: collide::scene::RunError| BenchFailure {
+    let failed = |e: collide_scenes::RunError| BenchFailure {
         message: format!("{label}: {e}"),
         status: 1,
     };
@@ -351,7 +351,7 @@ pub fn csv(rows: &[BenchRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide::scene::IdEvent;
+    use collide_scenes::IdEvent;
 
     fn report(events: &[(usize, u64)]) -> RunReport {
         RunReport {

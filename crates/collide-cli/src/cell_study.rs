@@ -4,8 +4,8 @@
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
-use collide::scene::{Record, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Grid, GridConfig, GridKind, Verified};
+use collide_scenes::{Record, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 
 /// Multiples of the automatic cell size that the study tries.
@@ -27,7 +27,7 @@ pub fn cell_size_study(n: usize, frames: usize) -> Result<Vec<CellRow>, String> 
         Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, n)).take_frames(frames);
     let auto = {
         let mut probe = Grid::<Vec2, u64>::hashed();
-        let mut runner = collide::scene::Runner::new();
+        let mut runner = collide_scenes::Runner::new();
         runner
             .apply(&mut probe, &recorded[0])
             .map_err(|e| e.to_string())?;

@@ -18,7 +18,6 @@ mod advise;
 mod bench;
 mod cell_study;
 mod demo;
-mod heap;
 mod measure;
 mod query;
 mod record;
@@ -30,6 +29,10 @@ mod table;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
+
+/// Counts the heap for the memory columns of `collide advise`.
+#[global_allocator]
+static ALLOCATOR: collide_scenes::alloc::CountingAlloc = collide_scenes::alloc::CountingAlloc;
 
 /// Every structure's name, comma-separated, for messages.
 pub(crate) fn structure_list() -> String {

@@ -1,8 +1,8 @@
 //! Running one structure over a sequence of frames and measuring it: the
 //! shared engine of `collide replay` and `collide demo`.
 
-use collide::scene::{IdEvent, Record, RunError, Runner};
 use collide::{Aabb, Auto, BroadPhase, Structure, Vector, Verified};
+use collide_scenes::{IdEvent, Record, RunError, Runner, alloc, mean, percentile};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -83,22 +83,6 @@ impl RunReport {
     pub fn per_frame(&self, total: u64) -> f64 {
         total as f64 / self.frames.max(1) as f64
     }
-}
-
-/// The arithmetic mean, 0 for no values.
-pub fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len().max(1) as f64
-}
-
-/// The `q` quantile (nearest rank) of `values`.
-pub fn percentile(values: &[f64], q: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }
 
 /// How to run.
@@ -186,7 +170,7 @@ pub fn run_observed<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
     let mut events = Vec::new();
     // The kept event stream grows with the run: its bytes are taken out
     // of the peak below, which is exact when no events are kept.
-    crate::heap::reset_peak();
+    alloc::reset_peak();
     for (index, records) in frames.iter().enumerate() {
         let frame_start = Instant::now();
         runner.apply(world, records)?;
@@ -222,7 +206,7 @@ pub fn run_observed<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
         }
     }
     let kept = report.events.capacity() * std::mem::size_of::<FrameEvent>();
-    report.peak_heap_bytes = crate::heap::peak_bytes().saturating_sub(kept);
+    report.peak_heap_bytes = alloc::peak_bytes().saturating_sub(kept);
     Ok(report)
 }
 

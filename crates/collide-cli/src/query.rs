@@ -10,9 +10,9 @@
 use crate::replay::{Failure, open_trace};
 use clap::{ArgGroup, Args};
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
-use collide::scene::{Record, Runner};
-use collide::trace::AnyTrace;
 use collide::{Aabb, BroadPhase, QueryBudget, QueryStats, Structure, Vector};
+use collide_scenes::trace::AnyTrace;
+use collide_scenes::{Record, Runner};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

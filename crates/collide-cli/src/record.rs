@@ -2,8 +2,8 @@
 
 use clap::Args;
 use collide::Vector;
-use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
-use collide::trace::TraceWriter;
+use collide_scenes::trace::TraceWriter;
+use collide_scenes::{Motion, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;

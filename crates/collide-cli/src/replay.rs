@@ -3,9 +3,9 @@
 use crate::measure::{FrameEvent, RunOptions, RunReport, run_structure};
 use crate::table::{Table, micros, thousands};
 use clap::Args;
-use collide::scene::Record;
-use collide::trace::{AnyTrace, parse};
 use collide::{Structure, Vector};
+use collide_scenes::Record;
+use collide_scenes::trace::{AnyTrace, parse};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `collide replay`.
 #[derive(Args, Debug, Clone)]
 pub struct ReplayArgs {
-    /// The trace file (see `collide::trace` for the format).
+    /// The trace file (see `collide_scenes::trace` for the format).
     pub trace: PathBuf,
     /// A structure name, or `all` to run and compare every structure.
     #[arg(long, short, default_value = Structure::DEFAULT.name())]

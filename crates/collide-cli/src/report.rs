@@ -8,8 +8,8 @@ use crate::demo::describe;
 use crate::measure::RunReport;
 use crate::sap_study::{SapRow, describe_sap};
 use base64::Engine;
-use collide::scene::{Record, Runner, SceneStats};
 use collide::{BroadPhase, Brute, Vector};
+use collide_scenes::{Record, Runner, SceneStats};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -253,7 +253,7 @@ pub fn render(
 ) -> String {
     let mut html = String::new();
     html.push_str(HEAD);
-    html.push_str("<h1>collide demo</h1>\n<p>Seed 000's experiment on the built-in scenes. Every structure was checked against brute force on every frame. Times are for <code>step()</code> alone (the tables also give the frame with its updates), measured in a run without the check.</p>\n");
+    html.push_str("<h1>collide demo</h1>\n<p>The sweep-and-prune experiment the project started from, on the built-in scenes. Every structure was checked against brute force on every frame. Times are for <code>step()</code> alone (the tables also give the frame with its updates), measured in a run without the check.</p>\n");
 
     if !animations.is_empty() {
         html.push_str("<h2>Scenes</h2>\n<p>Boxes in at least one overlapping pair are red.</p>\n<div class=\"controls\"><select id=\"scene\">");
@@ -317,7 +317,7 @@ pub fn render(
     }
 
     if !sap.is_empty() {
-        html.push_str("<h2>Sweep and prune</h2>\n<p>Seed 000's measurements repeated with <code>sap</code> and <code>sap1</code>.</p>\n");
+        html.push_str("<h2>Sweep and prune</h2>\n<p>That experiment's reference measurements repeated with <code>sap</code> and <code>sap1</code>.</p>\n");
         let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_sap(sap)));
     }
 

@@ -4,8 +4,8 @@
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{Sap, SapConfig, SapKind, Spanners, Verified};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 
 /// One line of the study: what was measured, the reference figure, ours.
@@ -120,7 +120,7 @@ fn frames_of(kind: SceneKind, motion: Motion, n: usize, frames: usize) -> Vec<Ve
 
 /// Runs the study on `n` objects for `frames` frames.
 pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
-    // Seed 000's one-axis sweep: no bands.
+    // The reference's one-axis sweep: no bands.
     let plain = SapConfig {
         bands: false,
         ..SapConfig::default()

@@ -1,8 +1,8 @@
 //! The `collide` command end to end: record, replay, errors, the demo and
 //! the benchmark.
 
-use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Brute, Structure, Vector};
+use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 
 /// Every structure's name.
 const NAMES: [&str; Structure::ALL.len()] = {
@@ -306,7 +306,7 @@ fn demo_runs_at_a_small_size_and_writes_a_self_contained_report() {
         "{stdout}"
     );
     assert!(stdout.contains("centre variance x"), "{stdout}");
-    // Seed 000's figures beside ours.
+    // The reference experiment's figures beside ours.
     let sap = &stdout[stdout
         .find("== sweep and prune")
         .expect("the sweep-and-prune study")..];

@@ -18,9 +18,9 @@
 //! 4. [`motion`]: moving a shape through a world for one tick without
 //!    tunnelling (swept bound, times of impact, stop, slide, bounce, pass).
 //!
-//! Beside them, [`scene`] and [`trace`]: the shared, seeded scenes that
-//! drive tests, benchmarks and the demo, and the text format for recorded
-//! box streams.
+//! The seeded scenes, the runner and the trace format that drive the
+//! tests, benchmarks and the demo live in the `collide-scenes` crate, so
+//! a game does not build them.
 //!
 //! ```
 //! use collide::{Aabb2, BroadPhase, Brute, Pair};
@@ -48,8 +48,8 @@ pub mod geometry;
 mod handle;
 pub mod motion;
 pub mod narrow;
-pub mod scene;
-pub mod trace;
+#[cfg(test)]
+mod test_rng;
 
 pub use broad::{
     Auto, AutoConfig, AutoStatus, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice, Divergence,

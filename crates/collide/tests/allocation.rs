@@ -3,7 +3,7 @@
 //! `insert`, `update`, `remove` and `step` calls once the scene has run
 //! for a while.
 //!
-//! A counting global allocator (this test binary's own) counts the
+//! The test kit's counting global allocator counts the
 //! allocations and reallocations made while a structure's call runs on
 //! this thread; the scene generator and the test's bookkeeping run with
 //! counting off. Set `COLLIDE_ALLOC_TRACE=1` to print a backtrace of each
@@ -11,68 +11,10 @@
 //! and `COLLIDE_ALLOC_ONLY` to a prefix of the runs' names (`"bvh 2"`,
 //! `"grid 3 flat"`) to run only those.
 
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Handle, Structure, Vector};
+use collide_scenes::alloc::{self, CountingAlloc};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::io::Write as _;
-
-/// The system allocator, counting what this thread allocates while
-/// [`COUNTING`] is on.
-struct CountingAlloc;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-    static TRACE: Cell<bool> = const { Cell::new(false) };
-}
-
-impl CountingAlloc {
-    fn note(size: usize) {
-        // `try_with`: thread-locals may be gone while a thread shuts down.
-        if COUNTING.try_with(Cell::get).unwrap_or(false) {
-            COUNT.with(|c| c.set(c.get() + 1));
-            if TRACE.with(Cell::get) {
-                // Counting off while the backtrace allocates; a failed write
-                // is ignored (a panic must not unwind out of the
-                // allocator). A debugging aid: it takes the backtrace and
-                // standard error locks inside the allocator.
-                COUNTING.with(|c| c.set(false));
-                let trace = std::backtrace::Backtrace::force_capture();
-                let _ = writeln!(std::io::stderr(), "allocation of {size} bytes:\n{trace}");
-                COUNTING.with(|c| c.set(true));
-            }
-        }
-    }
-}
-
-// SAFETY: every call is forwarded unchanged to `System`; the counting
-// touches only const-initialised thread-locals, which do not allocate.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        Self::note(layout.size());
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        Self::note(layout.size());
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        Self::note(new_size);
-        // SAFETY: forwarded with the caller's pointer, layout and size.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's pointer and layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: CountingAlloc = CountingAlloc;
@@ -80,11 +22,12 @@ static ALLOCATOR: CountingAlloc = CountingAlloc;
 /// Runs `f`, with counting on if `count`; returns its result and the
 /// allocations counted.
 fn counted<R>(count: bool, f: impl FnOnce() -> R) -> (R, u64) {
-    let before = COUNT.with(Cell::get);
-    COUNTING.with(|c| c.set(count));
-    let result = f();
-    COUNTING.with(|c| c.set(false));
-    (result, COUNT.with(Cell::get) - before)
+    if !count {
+        return (f(), 0);
+    }
+    let before = alloc::tracked().allocations;
+    let result = alloc::track(f);
+    (result, alloc::tracked().allocations - before)
 }
 
 /// Frames run before counting starts: long enough for every buffer to have
@@ -185,7 +128,7 @@ fn allocations_of<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
 /// dimension `V`, counted after `warm` frames; the runs that allocated, as
 /// lines.
 fn allocating_runs<V: Vector>(names: &[Structure], motions: &[Motion], warm: usize) -> Vec<String> {
-    TRACE.with(|t| t.set(std::env::var_os("COLLIDE_ALLOC_TRACE").is_some()));
+    alloc::set_backtraces(std::env::var_os("COLLIDE_ALLOC_TRACE").is_some());
     let only = std::env::var("COLLIDE_ALLOC_ONLY").ok();
     let mut found = Vec::new();
     for &name in names {

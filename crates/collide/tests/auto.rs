@@ -4,11 +4,11 @@
 //! scene that changes character, and by the rebuilds of a grid whose cells
 //! no longer fit.
 
-use collide::scene::{
-    IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
-};
 use collide::{
     Aabb, Auto, AutoConfig, BroadPhase, Brute, SceneProfile, Structure, Vector, choose_structure,
+};
+use collide_scenes::{
+    IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
 };
 use glam::{Vec2, Vec3};
 

@@ -6,9 +6,9 @@
 //! brute force with the threshold lowered by the unit tests in
 //! `src/broad/parallel_tests.rs`.)
 
-use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, BroadPhase, Error, Handle, HandleError, Structure, Vector};
 use collide::{Grid, Pair, Verified};
+use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
 fn batches_match_one_by_one<V: Vector>() {

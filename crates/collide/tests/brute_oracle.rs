@@ -4,8 +4,8 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Brute, Vector, Verified};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::{Model, lattice_scene};
 use glam::{Vec2, Vec3};
 

@@ -3,8 +3,8 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Handle, Vector};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
@@ -235,10 +235,10 @@ fn churn_of_resting_objects_does_not_rebuild_the_whole_tree() {
     // is not a mass insert, and nothing escapes its fat box. The newcomers
     // stay in the small moving tree until they have rested 8 steps; only
     // that tree may be rebuilt (when worn), never the 2000.
-    let mut rng = collide::scene::SceneRng::new(3);
+    let mut rng = collide_scenes::SceneRng::new(3);
     let mut bvh = Bvh::<Vec2, u64>::new();
     let mut live = Vec::new();
-    let place = |rng: &mut collide::scene::SceneRng| {
+    let place = |rng: &mut collide_scenes::SceneRng| {
         let p = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
         Aabb2::new(p, p + Vec2::splat(5.0)).unwrap()
     };
@@ -319,8 +319,8 @@ fn jumps_are_reinserted_so_a_teleport_does_not_stretch_the_tree() {
     // example: surface-area cost 281 to 7,000, steps 1 to 45 ms). 3% of
     // 4,000 boxes jump anywhere each step while the rest wobble inside
     // their fat boxes.
-    let mut rng = collide::scene::SceneRng::new(17);
-    let spot = |rng: &mut collide::scene::SceneRng| {
+    let mut rng = collide_scenes::SceneRng::new(17);
+    let spot = |rng: &mut collide_scenes::SceneRng| {
         Vec2::new(rng.range(0.0, 4000.0), rng.range(0.0, 4000.0))
     };
     let mut centres: Vec<Vec2> = (0..4000).map(|_| spot(&mut rng)).collect();
@@ -541,7 +541,7 @@ fn a_renewal_rebuilds_the_tree_a_piece_at_a_time_and_stays_exact() {
     // renewal then rebuilds the tree in pieces of at most 1024 leaves a
     // step, while the pairs stay those of brute force.
     use collide::Brute;
-    let mut rng = collide::scene::SceneRng::new(11);
+    let mut rng = collide_scenes::SceneRng::new(11);
     let n = 3000usize;
     let mut centres: Vec<Vec2> = (0..n)
         .map(|_| Vec2::new(rng.range(0.0, 3000.0), rng.range(0.0, 3000.0)))

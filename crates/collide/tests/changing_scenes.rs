@@ -4,10 +4,10 @@
 //! Every structure's events and pair count equal brute force's on every
 //! frame of a whole cycle, in 2D and 3D.
 
-use collide::scene::{
+use collide::{Structure, Vector};
+use collide_scenes::{
     IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,
 };
-use collide::{Structure, Vector};
 use glam::{Vec2, Vec3};
 
 /// A whole cycle and a little more.

@@ -2,8 +2,8 @@
 //! every run, on every structure, whatever runs beside it on other threads
 //! and whatever the size of the thread pool a step runs in.
 
-use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Structure, Vector};
+use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
 /// FNV-1a over the event stream (frame, a, b, started) of `structure`.

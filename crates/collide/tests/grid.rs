@@ -4,8 +4,8 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, Aabb2, BroadPhase, Error, Grid, GridConfig, GridKind, Vector, Verified};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 
@@ -609,4 +609,41 @@ fn box_queries_match_brute_force_after_steps_and_between_them() {
             "{kind:?}: the probes must hit something ({hits})"
         );
     }
+}
+
+/// The cell size a grid of `kind` chooses for a shared scene's first frame,
+/// over the 90th percentile of the boxes' largest extents.
+fn chosen_factor<V: Vector>(grid_kind: GridKind, scene: SceneKind, n: usize) -> f32 {
+    let mut frame = Vec::new();
+    Scene::<V>::new(SceneConfig::new(scene, n)).next_frame(&mut frame);
+    let mut grid = Grid::<V, u64>::with_config(grid_kind, GridConfig::default()).unwrap();
+    let mut extents = Vec::new();
+    for record in &frame {
+        if let Record::Upsert { id, aabb } = *record {
+            grid.insert(aabb, id).unwrap();
+            let size = aabb.size();
+            extents.push((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
+        }
+    }
+    grid.step();
+    extents.sort_by(f32::total_cmp);
+    let p90 = extents[(extents.len() * 9 / 10).min(extents.len() - 1)];
+    grid.cell_size().expect("chosen at the first step") / p90
+}
+
+#[test]
+fn sparse_scenes_get_larger_cells_than_crowded_ones() {
+    // Measured fastest at 100,000 objects (BENCHMARKS.md at commit 36a3a50,
+    // "Re-fitting the cell cost"): about 8 times the extent on 3D
+    // `uniform`, 4 on 2D `uniform`, 1 to 1.5 on 2D `flat`, where 770,000
+    // pairs crowd a band.
+    let sparse = chosen_factor::<Vec3>(GridKind::Hashed, SceneKind::Uniform, 20_000);
+    let even = chosen_factor::<Vec2>(GridKind::Hashed, SceneKind::Uniform, 20_000);
+    let crowded = chosen_factor::<Vec2>(GridKind::Hashed, SceneKind::Flat, 20_000);
+    assert!(sparse >= 4.0, "3D uniform: {sparse} times the extent");
+    assert!((4.0..=5.0).contains(&even), "2D uniform: {even}");
+    assert!(crowded <= 1.5, "2D flat: {crowded}");
+    // The hierarchical grid keeps its fixed factor of 1.5.
+    let fixed = chosen_factor::<Vec3>(GridKind::Hierarchical, SceneKind::Uniform, 20_000);
+    assert_eq!(fixed, 1.5);
 }

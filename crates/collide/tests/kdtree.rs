@@ -1,8 +1,8 @@
 //! The k-d tree against brute force: random, clustered and degenerate point
 //! sets, huge and negative coordinates, moving points, bad input.
 
-use collide::scene::SceneRng;
 use collide::{KdTree, Neighbour, Vector};
+use collide_scenes::SceneRng;
 use glam::{Vec2, Vec3};
 
 /// Brute-force answers, in the tree's order (distance, then index).

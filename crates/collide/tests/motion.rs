@@ -5,8 +5,8 @@
 use collide::motion::{Response, SweepLimits, d2, d3};
 use collide::narrow::d2::{Circle, Cuboid, Pose, cast_shape, contact};
 use collide::narrow::{Support, d3 as n3};
-use collide::scene::SceneRng;
 use collide::{BroadPhase, Handle, QueryBudget, Structure};
+use collide_scenes::SceneRng;
 use glam::{Vec2, Vec3};
 
 /// A world of random boxes: their shapes and poses, in a structure.

@@ -9,7 +9,7 @@ use collide::narrow::d2::{
     contact_circle_capsule, contact_circle_circle, contact_polygon_polygon, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::Vec2;
 
 fn pose(rng: &mut SceneRng, spread: f32) -> Pose {

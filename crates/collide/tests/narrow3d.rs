@@ -10,7 +10,7 @@ use collide::narrow::d3::{
     contact_sphere_capsule, contact_sphere_sphere, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::{Quat, Vec3};
 
 fn v3(rng: &mut SceneRng, r: f32) -> Vec3 {

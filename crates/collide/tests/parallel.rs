@@ -5,8 +5,8 @@
 
 #![cfg(feature = "parallel")]
 
-use collide::scene::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Structure, Vector};
+use collide_scenes::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
 /// Every frame's events and pair count of structure `name` on `config`,

@@ -11,8 +11,8 @@ mod harness;
 
 use harness::ops;
 
-use collide::trace::parse_str;
 use collide::{Aabb2, Aabb3, Structure};
+use collide_scenes::trace::parse_str;
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
 
@@ -204,6 +204,6 @@ proptest! {
 
     #[test]
     fn parsing_arbitrary_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
-        let _ = collide::trace::parse(&bytes[..]);
+        let _ = collide_scenes::trace::parse(&bytes[..]);
     }
 }

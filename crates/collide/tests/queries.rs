@@ -7,8 +7,8 @@
 mod common;
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use collide::{Aabb, BroadPhase, QueryBudget, Structure, Vector};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 use std::collections::BTreeMap;

@@ -5,11 +5,11 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{
     Aabb2, Aabb3, BroadPhase, Pair, PairRule, Resort, Sap, SapConfig, SapKind, Spanners, Vector,
     Verified,
 };
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
@@ -150,7 +150,7 @@ fn sap_matches_brute_force_on_lattices_and_extreme_coordinates() {
     }
 }
 
-/// Seed 000's failure: with touching boxes, a start sorted before an equal
+/// The classic failure: with touching boxes, a start sorted before an equal
 /// end made the pair look open on that axis; when the boxes then really
 /// overlapped no swap happened, and the pair was silently lost after one
 /// frame. Eight objects in a row, touching, then pushed into each other and
@@ -388,11 +388,11 @@ fn world_spanning_objects_live_in_their_own_list() {
 /// whose edges fall on lattice lines, so boxes start, end and touch exactly
 /// on band edges, cross them, jump across many, and churn.
 fn banded_lattice(seed: u64, frames: usize) -> Vec<Vec<Record<Vec2>>> {
-    let mut rng = collide::scene::SceneRng::new(seed);
+    let mut rng = collide_scenes::SceneRng::new(seed);
     let mut out = Vec::new();
     let mut live: Vec<u64> = Vec::new();
     let mut next = 0u64;
-    let lattice_box = |rng: &mut collide::scene::SceneRng| {
+    let lattice_box = |rng: &mut collide_scenes::SceneRng| {
         let min = Vec2::new(rng.below(64) as f32, rng.below(64) as f32);
         let size = Vec2::new(rng.below(3) as f32, rng.below(3) as f32);
         Aabb2::new(min, min + size).unwrap()
@@ -549,7 +549,7 @@ fn sap1_keeps_the_pairs_of_resting_objects_and_rescans_only_movers() {
         "2D resting",
     );
     let mut world = Verified::new(Sap::<Vec2, u64>::new(SapKind::OneAxis)).unwrap();
-    let mut runner = collide::scene::Runner::new();
+    let mut runner = collide_scenes::Runner::new();
     let mut events = Vec::new();
     let mut coherent = 0;
     for records in &frames {

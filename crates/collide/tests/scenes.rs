@@ -1,7 +1,7 @@
 //! The shared scenes have the shape their documentation describes.
 
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use collide::{Aabb, Vector};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind, SceneStats};
 use glam::{Vec2, Vec3};
 
 fn stats_of<V: Vector>(config: SceneConfig) -> SceneStats {

@@ -4,8 +4,8 @@
 //! taken.
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
-use collide::scene::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use collide::{Aabb, BroadPhase, Bvh, BvhBuild, Handle, QueryBudget, Snapshot, Structure};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use glam::Vec2;
 use std::collections::BTreeMap;
 use std::sync::mpsc::sync_channel;

@@ -3,7 +3,7 @@
 //! objects replaced every frame, the rest moving) holds no more memory
 //! late in the run than it did early on.
 //!
-//! A counting global allocator (this test binary's own) keeps the bytes
+//! The test kit's counting global allocator keeps the bytes
 //! and the number of allocations the process holds. Over the run's second
 //! half, the peak of allocations held must stay within 16 of the first
 //! half's and the peak of bytes held within 10% of it. Buffers may still
@@ -23,78 +23,16 @@
 //! COLLIDE_SOAK_FRAMES=50000 cargo test --release -p collide --test soak -- --nocapture
 //! ```
 //!
-//! `COLLIDE_SOAK_OBJECTS` sets the object count. The counting allocator is
-//! the project's only `unsafe` code besides `tests/allocation.rs`'s (the
-//! library and the command forbid it); Miri runs it through every path
-//! (allocate, zeroed, grow, shrink, free):
-//!
-//! ```sh
-//! cargo +nightly miri test -p collide --test soak counting_allocator
-//! ```
+//! `COLLIDE_SOAK_OBJECTS` sets the object count.
 
-use collide::scene::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Structure, Vector};
+use collide_scenes::alloc::{self, CountingAlloc, Held};
+use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, Ordering};
-
-/// The system allocator, keeping the bytes and allocations held in
-/// [`HELD`] and [`ALLOCATIONS`] (and this thread's share in `MINE`).
-struct CountingAlloc;
-
-static HELD: AtomicI64 = AtomicI64::new(0);
-static ALLOCATIONS: AtomicI64 = AtomicI64::new(0);
-
-thread_local! {
-    /// This thread's share of the counts (for the allocator's own test,
-    /// which other threads' allocations would disturb).
-    static MINE: Cell<(i64, i64)> = const { Cell::new((0, 0)) };
-}
-
-impl CountingAlloc {
-    fn note(bytes: i64, allocations: i64) {
-        HELD.fetch_add(bytes, Ordering::Relaxed);
-        ALLOCATIONS.fetch_add(allocations, Ordering::Relaxed);
-        // `try_with`: thread-locals may be gone while a thread shuts down.
-        let _ = MINE.try_with(|m| {
-            let (b, a) = m.get();
-            m.set((b + bytes, a + allocations));
-        });
-    }
-}
-
-// SAFETY: every call is forwarded unchanged to `System`; the counting is
-// atomic adds and a const-initialised thread-local, which do not allocate.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        Self::note(layout.size() as i64, 1);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        Self::note(layout.size() as i64, 1);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        Self::note(-(layout.size() as i64), -1);
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        Self::note(new_size as i64 - layout.size() as i64, 0);
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
+static ALLOCATOR: CountingAlloc = CountingAlloc;
 
 /// The byte count is process-wide: one soak at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -113,25 +51,11 @@ fn frames() -> usize {
     setting("COLLIDE_SOAK_FRAMES", 2_000)
 }
 
-/// Peaks of what the process held at the ends of frames.
-#[derive(Clone, Copy, Debug, Default)]
-struct Held {
-    bytes: i64,
-    allocations: i64,
-}
-
-impl Held {
-    fn now() -> Self {
-        Self {
-            bytes: HELD.load(Ordering::Relaxed),
-            allocations: ALLOCATIONS.load(Ordering::Relaxed),
-        }
-    }
-    fn max(self, other: Self) -> Self {
-        Self {
-            bytes: self.bytes.max(other.bytes),
-            allocations: self.allocations.max(other.allocations),
-        }
+/// The larger of two counts, each field on its own.
+fn max(a: Held, b: Held) -> Held {
+    Held {
+        bytes: a.bytes.max(b.bytes),
+        allocations: a.allocations.max(b.allocations),
     }
 }
 
@@ -154,11 +78,11 @@ fn soak<V: Vector>(structure: Structure, kind: SceneKind, frames: usize) -> (Hel
         scene.next_frame(&mut records);
         runner.apply(&mut world, &records).unwrap();
         runner.step(&mut world, &mut events);
-        let held = Held::now();
+        let held = alloc::held();
         if frame < frames / 2 {
-            warm = warm.max(held);
+            warm = max(warm, held);
         } else {
-            later = later.max(held);
+            later = max(later, held);
         }
         if frames > 10_000 && frame % report_every == 0 {
             eprintln!(
@@ -211,33 +135,4 @@ fn memory_stays_flat_under_churn_2d_uniform() {
 #[test]
 fn memory_stays_flat_under_churn_3d_clustered() {
     memory_stays_flat::<Vec3>(SceneKind::Clustered);
-}
-
-/// This thread's counts.
-fn mine() -> Held {
-    let (bytes, allocations) = MINE.with(Cell::get);
-    Held { bytes, allocations }
-}
-
-#[test]
-fn counting_allocator_keeps_the_bytes_and_allocations_held() {
-    let before = mine();
-    let mut v: Vec<u64> = Vec::with_capacity(4);
-    v.extend([1, 2, 3, 4]);
-    assert_eq!(mine().bytes - before.bytes, 32);
-    v.push(5); // grows: a reallocation
-    let grown = mine();
-    assert_eq!(grown.allocations - before.allocations, 1);
-    assert_eq!(grown.bytes - before.bytes, 8 * v.capacity() as i64);
-    v.shrink_to_fit();
-    assert_eq!(mine().bytes - before.bytes, 40);
-    let zeroed = vec![0u8; 100]; // alloc_zeroed
-    assert_eq!(mine().bytes - before.bytes, 140);
-    assert_eq!(v.iter().sum::<u64>() + u64::from(zeroed[99]), 15);
-    drop((v, zeroed));
-    let after = mine();
-    assert_eq!(
-        (after.bytes, after.allocations),
-        (before.bytes, before.allocations)
-    );
 }

@@ -3,8 +3,8 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
-use collide::trace::{AnyTrace, TraceErrorKind, TraceWriter, parse, parse_str};
+use collide_scenes::trace::{AnyTrace, TraceErrorKind, TraceWriter, parse, parse_str};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 
 /// Parses `text`, expects an error, and returns (line, message).

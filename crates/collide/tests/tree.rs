@@ -3,8 +3,8 @@
 
 mod common;
 
-use collide::scene::{Motion, Record, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, Aabb2, Aabb3, BroadPhase, Error, Tree, TreeConfig, TreeKind, Vector};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 

@@ -4,7 +4,7 @@
 use super::Dense;
 use crate::contender::{Contender, filter_candidates};
 use broccoli::aabb::BBox;
-use collide::scene::Record;
+use collide_scenes::Record;
 use glam::Vec2;
 
 pub struct Broccoli {

@@ -11,7 +11,7 @@ use crate::contender::{Contender, filter_candidates};
 use bvh::aabb::{Aabb as BvhAabb, Bounded};
 use bvh::bounding_hierarchy::BHShape;
 use bvh::bvh::Bvh;
-use collide::scene::Record;
+use collide_scenes::Record;
 use collide::{Aabb, Vector};
 use nalgebra::Point;
 

@@ -6,7 +6,7 @@
 use super::{Slots, Upserted};
 use crate::contender::{Contender, filter_candidates};
 use collide::Aabb;
-use collide::scene::Record;
+use collide_scenes::Record;
 use flat_spatial::AABBGrid;
 use flat_spatial::aabbgrid::AABBGridHandle;
 use glam::Vec2;

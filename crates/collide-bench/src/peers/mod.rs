@@ -1,7 +1,7 @@
 //! The Rust peers, each behind [`Contender`](crate::contender::Contender),
 //! and the id bookkeeping they share. Every peer keeps its own map from
 //! scene ids to its own indices; that upkeep is part of its timed frame, as
-//! the [`Runner`](collide::scene::Runner)'s is for ours. Both use the same
+//! the [`Runner`](collide_scenes::Runner)'s is for ours. Both use the same
 //! [`IdMap`], so the comparison measures the structures, not the maps.
 
 pub mod broccoli;
@@ -11,8 +11,8 @@ pub mod parry;
 pub mod rapier;
 pub mod rstar;
 
-use collide::scene::IdMap;
-use collide::scene::Record;
+use collide_scenes::IdMap;
+use collide_scenes::Record;
 use collide::{Aabb, Vector};
 
 /// Live objects in dense arrays (index `i` holds `ids[i]` and `boxes[i]`);

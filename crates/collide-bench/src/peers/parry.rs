@@ -34,7 +34,7 @@ macro_rules! parry_bvh {
             use crate::contender::{Contender, filter_candidates};
             use crate::peers::{Slots, Upserted};
             use collide::Aabb;
-            use collide::scene::Record;
+            use collide_scenes::Record;
             use $parry::bounding_volume::Aabb as ParryAabb;
             use $parry::math::Vector as ParryVector;
             use $parry::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};

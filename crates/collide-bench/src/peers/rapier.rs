@@ -29,7 +29,7 @@ macro_rules! rapier_peer {
         pub mod $module {
             use crate::contender::{Contender, filter_candidates};
             use collide::Aabb;
-            use collide::scene::{IdMap, Record};
+            use collide_scenes::{IdMap, Record};
             use $rapier::dynamics::{
                 IntegrationParameters, IslandManager, RigidBodySet, SoftBodySet,
             };

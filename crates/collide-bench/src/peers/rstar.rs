@@ -6,7 +6,7 @@
 
 use super::Dense;
 use crate::contender::{Contender, filter_candidates};
-use collide::scene::Record;
+use collide_scenes::Record;
 use collide::{Aabb, Vector};
 use rstar::{AABB, RTree, RTreeObject};
 use std::ops::ControlFlow;

@@ -483,7 +483,7 @@ fn merge_part(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
 
     /// The merge of keys (no slot reused since the last step) gives the
     /// events and pairs the comparison of handle pairs gives, over random
@@ -494,7 +494,7 @@ mod tests {
         for _ in 0..40 {
             slots.insert(()).unwrap();
         }
-        let mut rng = SceneRng::new(17);
+        let mut rng = TestRng::new(17);
         let (mut tracker, mut previous) = (PairTracker::default(), Vec::<Pair>::new());
         for step in 0..30 {
             let mut keys: Vec<u64> = (0..rng.next_u64() % 120)
@@ -534,7 +534,7 @@ mod tests {
         }
         let handles = slots.live_handles();
         let pair_of = move |k: u64| Pair::new(handles.at((k >> 32) as u32), handles.at(k as u32));
-        let mut rng = SceneRng::new(5);
+        let mut rng = TestRng::new(5);
         let mut random_keys = |count: u64| {
             let mut keys: Vec<u64> = (0..count)
                 .map(|_| {

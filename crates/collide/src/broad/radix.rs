@@ -117,7 +117,7 @@ const MAX_PASSES: usize = 64_usize.div_ceil(MAX_BITS);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
 
     #[test]
     fn merging_keeps_the_order() {
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn sorts_stably_like_the_standard_sort() {
-        let mut rng = SceneRng::new(3);
+        let mut rng = TestRng::new(3);
         for (n, mask) in [
             (0, u64::MAX),
             (1, u64::MAX),

@@ -254,7 +254,7 @@ pub(crate) fn pair_key_bits(count: usize) -> u32 {
 #[cfg(all(test, feature = "parallel"))]
 mod tests {
     use super::*;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
 
     /// Sorts `keys` on a pool of `threads` threads and checks the result
     /// against the standard sort.
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn sorts_like_the_standard_sort_on_any_thread_count() {
-        let mut rng = SceneRng::new(11);
+        let mut rng = TestRng::new(11);
         let mut sort = SplitSort::default();
         for (n, key_bits) in [
             (0, 40),

@@ -1,5 +1,5 @@
 //! [`Verified`]: runs any structure beside brute force on every step and
-//! reports the first divergence. Seed 000 advises developing with this check
+//! reports the first divergence. Develop with this check
 //! on; every structure's tests use it.
 
 use super::brute::Brute;

@@ -605,17 +605,17 @@ pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: 
 mod tests {
     use super::*;
     use crate::narrow::d2::{Cuboid, Polygon, Pose, cast_ray_polygon};
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::Vec2;
 
     /// A random point of the square [-1, 1)^2.
-    fn unit_point(rng: &mut SceneRng) -> Vec2 {
+    fn unit_point(rng: &mut TestRng) -> Vec2 {
         Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
     }
 
     #[test]
     fn the_gjk_ray_cast_settles_and_agrees_with_the_polygon_clip() {
-        let mut rng = SceneRng::new(89);
+        let mut rng = TestRng::new(89);
         let (mut settled, mut hits) = (0, 0);
         for k in 0..2000 {
             let points: Vec<Vec2> = (0..6).map(|_| unit_point(&mut rng)).collect();
@@ -715,7 +715,7 @@ mod tests {
     fn the_gjk_shape_cast_agrees_with_conservative_advancement() {
         use crate::narrow::{Capsule, d3};
         use glam::Vec3;
-        let mut rng = SceneRng::new(131);
+        let mut rng = TestRng::new(131);
         let (mut hits, mut unsettled) = (0, 0);
         for k in 0..3000 {
             let points: Vec<Vec2> = (0..5).map(|_| unit_point(&mut rng)).collect();

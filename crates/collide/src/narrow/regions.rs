@@ -305,7 +305,7 @@ fn pick(index: [u8; 3], mask: u8, weights: [f64; 3]) -> Face {
 mod tests {
     use super::*;
     use crate::narrow::gjk::{Vertex, nearest_face};
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::{DVec2, DVec3};
 
     fn simplex<P: Point>(points: &[P]) -> Simplex<P> {
@@ -381,7 +381,7 @@ mod tests {
     /// `scale(axis)` on the first `dim` axes (0 beyond), moved by `shift`
     /// along x.
     fn random_points(
-        rng: &mut SceneRng,
+        rng: &mut TestRng,
         dim: usize,
         len: usize,
         scale: impl Fn(usize) -> f64,
@@ -407,7 +407,7 @@ mod tests {
     /// the origin or nearly flat.
     #[test]
     fn regions_agree_with_the_face_solves() {
-        let mut rng = SceneRng::new(7);
+        let mut rng = TestRng::new(7);
         let (mut answered, mut total) = (0, 0);
         for case in 0..20_000 {
             let dim = 2 + case % 2;
@@ -436,7 +436,7 @@ mod tests {
     /// the answer to the solves).
     #[test]
     fn regions_over_every_face_agree_with_the_face_solves() {
-        let mut rng = SceneRng::new(11);
+        let mut rng = TestRng::new(11);
         let (mut answered, mut total) = (0, 0);
         for case in 0..20_000 {
             let dim = 2 + case % 2;

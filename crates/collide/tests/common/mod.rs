@@ -3,8 +3,8 @@
 
 #![allow(dead_code)]
 
-use collide::scene::{IdEvent, Record, SceneRng};
 use collide::{Aabb, Vector};
+use collide_scenes::{IdEvent, Record, SceneRng};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The simplest possible model: a map of id to box, all pairs every frame,
@@ -129,7 +129,7 @@ pub fn verify_each<V: Vector, S: collide::BroadPhase<V, u64>>(
     check: impl Fn(&S) -> Result<(), String>,
 ) -> S {
     let mut world = collide::Verified::new(structure).unwrap();
-    let mut runner = collide::scene::Runner::new();
+    let mut runner = collide_scenes::Runner::new();
     let mut events = Vec::new();
     for (f, records) in frames.iter().enumerate() {
         for record in records {
@@ -171,7 +171,7 @@ pub fn queries_match_brute<V: Vector, S: collide::BroadPhase<V, u64>>(
 ) -> usize {
     use collide::BroadPhase;
     let mut brute = collide::Brute::<V, u64>::new();
-    let (mut rs, mut rb) = (collide::scene::Runner::new(), collide::scene::Runner::new());
+    let (mut rs, mut rb) = (collide_scenes::Runner::new(), collide_scenes::Runner::new());
     let mut events = Vec::new();
     let mut hits = 0;
     let ids = |hs: Vec<collide::Handle>, w: &dyn BroadPhase<V, u64>| {

@@ -3,7 +3,7 @@
 //! to itself.
 
 use collide::Vector;
-use collide::trace::{AnyTrace, Trace, TraceWriter, parse};
+use collide_scenes::trace::{AnyTrace, Trace, TraceWriter, parse};
 
 /// Parses `bytes`; when they are a trace, writes it and parses it again,
 /// and returns what differs.

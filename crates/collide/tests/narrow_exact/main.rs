@@ -23,7 +23,7 @@ mod reference;
 mod run;
 mod volume;
 
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::DVec3;
 use judge::{Answer, CastAnswer, RayAnswer, Report};
 use reference::{Body, Space};

@@ -6,7 +6,7 @@ use crate::reference::{Body, Space};
 use crate::{Dimension, Kind};
 use collide::geometry::Ray;
 use collide::narrow::{Contact, RayCast, ShapeCast, Support, d2};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::{DVec3, Vec2};
 
 /// 2D, for the runs.

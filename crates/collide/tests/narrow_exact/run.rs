@@ -4,7 +4,7 @@
 use crate::judge::{self, Report, Rules};
 use crate::reference::{self, Body};
 use crate::{Dimension, KINDS, Kind, cases, finish, skip};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 
 /// A case's shapes, placed, and what its failures say about it.
 struct Case<D: Dimension> {

@@ -6,7 +6,7 @@ use crate::reference::{Body, Space};
 use crate::{Dimension, Kind};
 use collide::geometry::Ray;
 use collide::narrow::{Contact, RayCast, ShapeCast, Support, d3};
-use collide::scene::SceneRng;
+use collide_scenes::SceneRng;
 use glam::{DQuat, DVec3, Quat, Vec3};
 
 /// 3D, for the runs.

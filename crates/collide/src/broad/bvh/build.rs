@@ -412,7 +412,7 @@ fn spread_by_two(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::{Vec2, Vec3};
 
     /// The spreads put bit `k` at bit `2k` (`3k`), as a loop over the bits
@@ -453,7 +453,7 @@ mod tests {
     }
 
     fn random_leaves<V: Vector>(n: usize, spread: f32, seed: u64) -> Vec<Leaf<V>> {
-        let mut rng = SceneRng::new(seed);
+        let mut rng = TestRng::new(seed);
         (0..n as u32)
             .map(|i| {
                 let c = V::from_axes(|_| rng.range(0.0, spread));

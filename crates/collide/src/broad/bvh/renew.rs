@@ -179,7 +179,7 @@ impl<V: Vector> Arena<V> {
 mod tests {
     use super::*;
     use crate::geometry::Aabb;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::Vec2;
 
     /// Checks links, bounds and heights; returns the objects of the leaves,
@@ -215,11 +215,11 @@ mod tests {
 
     #[test]
     fn renewal_rebuilds_every_leaf_within_the_budget_and_lowers_the_cost() {
-        let mut rng = SceneRng::new(5);
+        let mut rng = TestRng::new(5);
         let mut arena: Arena<Vec2> = Arena::new();
         let n = 4000u32;
         let mut leaf_of = vec![NONE; n as usize];
-        let place = |rng: &mut SceneRng| {
+        let place = |rng: &mut TestRng| {
             let p = Vec2::new(rng.range(0.0, 2000.0), rng.range(0.0, 2000.0));
             Aabb::new(p, p + Vec2::splat(6.0)).unwrap()
         };

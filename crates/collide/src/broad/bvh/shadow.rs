@@ -333,10 +333,10 @@ fn moves_with_leaf(i: u32, moving_at: &[u32], leaf_of: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::Vec2;
 
-    fn random_leaves(n: u32, rng: &mut SceneRng) -> Vec<Aabb<Vec2>> {
+    fn random_leaves(n: u32, rng: &mut TestRng) -> Vec<Aabb<Vec2>> {
         (0..n)
             .map(|_| {
                 let p = Vec2::new(rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn a_background_build_over_many_steps_gives_a_valid_preorder_tree() {
-        let mut rng = SceneRng::new(11);
+        let mut rng = TestRng::new(11);
         let n = 5000u32;
         let mut fat = random_leaves(n, &mut rng);
         let copied = fat.clone();
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn a_background_build_lists_what_changed_and_is_dropped_past_the_limit() {
-        let mut rng = SceneRng::new(12);
+        let mut rng = TestRng::new(12);
         let fat = random_leaves(100, &mut rng);
         let mut shadow: Shadow<Vec2> = Shadow::default();
         let build = |shadow: &mut Shadow<Vec2>, objects: u32| {
@@ -465,9 +465,9 @@ mod tests {
     /// one.
     fn drift(jump_share: f32) -> (crate::Bvh<Vec2, u32>, usize, usize) {
         use crate::{Aabb2, BroadPhase, Brute, Bvh};
-        let mut rng = SceneRng::new(21);
+        let mut rng = TestRng::new(21);
         let n = 3000usize;
-        let spot = |rng: &mut SceneRng| Vec2::new(rng.range(0.0, 1500.0), rng.range(0.0, 1500.0));
+        let spot = |rng: &mut TestRng| Vec2::new(rng.range(0.0, 1500.0), rng.range(0.0, 1500.0));
         let mut centres: Vec<Vec2> = (0..n).map(|_| spot(&mut rng)).collect();
         let velocities: Vec<Vec2> = (0..n)
             .map(|_| Vec2::new(rng.range(-0.6, 0.6), rng.range(-0.6, 0.6)))

@@ -457,10 +457,10 @@ impl<V: Vector> Arena<V> {
 mod tests {
     use super::*;
     use crate::broad::bvh::build::{BuildScratch, BvhBuild, Leaf};
-    use crate::scene::SceneRng;
+    use crate::test_rng::TestRng;
     use glam::Vec2;
 
-    fn random_box(rng: &mut SceneRng) -> Aabb<Vec2> {
+    fn random_box(rng: &mut TestRng) -> Aabb<Vec2> {
         let low = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
         let size = Vec2::new(rng.range(0.0, 6.0), rng.range(0.0, 6.0));
         Aabb::new(low, low + size).unwrap()
@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn refitting_many_leaves_gives_every_node_the_union_of_its_children() {
         for reinserted in [false, true] {
-            let mut rng = SceneRng::new(7);
+            let mut rng = TestRng::new(7);
             let n = 600;
             let mut leaves: Vec<Leaf<Vec2>> =
                 (0..n as u32).map(|i| (i, random_box(&mut rng))).collect();

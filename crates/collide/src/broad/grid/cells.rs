@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn shared_count_agrees_with_the_intersection() {
-        let mut rng = crate::scene::SceneRng::new(11);
+        let mut rng = crate::test_rng::TestRng::new(11);
         let mut coord = || (rng.next_u64() % 9) as i32 - 4;
         for _ in 0..2000 {
             let mut range = || {

@@ -76,7 +76,7 @@ const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 /// one candidate test (two objects sharing a cell). First fitted to 12
 /// with single `frame_times` runs on the shared scenes at 100,000 objects,
 /// the cell size forced to 1 to 8 times the 90th percentile extent
-/// (BENCHMARKS.md at commit 36a3a50, "Issue 4's row after cost-based cell sizes"). Re-fitted
+/// (BENCHMARKS.md at commit 36a3a50, "The 100,000-object row after cost-based cell sizes"). Re-fitted
 /// once the level's refresh and the pair kernel had changed, with
 /// alternated runs of the sizes on each side of each scene's choice
 /// (BENCHMARKS.md at commit 36a3a50, "Re-fitting the cell cost"): 18 moves 2D `uniform`
@@ -340,48 +340,6 @@ pub(crate) struct CellVerdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Record, Scene, SceneConfig, SceneKind};
-
-    /// The boxes of a shared scene's first frame.
-    fn scene_boxes<V: Vector>(kind: SceneKind, n: usize) -> Vec<Aabb<V>> {
-        let mut frame = Vec::new();
-        Scene::<V>::new(SceneConfig::new(kind, n)).next_frame(&mut frame);
-        frame
-            .iter()
-            .filter_map(|r| match r {
-                Record::Upsert { aabb, .. } => Some(*aabb),
-                Record::Remove { .. } => None,
-            })
-            .collect()
-    }
-
-    /// The chosen cell size over the 90th percentile extent.
-    fn chosen_factor<V: Vector>(kind: SceneKind, n: usize, by_cost: bool) -> f32 {
-        let boxes = scene_boxes::<V>(kind, n);
-        let mut extents: Vec<f32> = boxes.iter().map(largest_extent).collect();
-        extents.sort_by(f32::total_cmp);
-        let p90 = extents[(extents.len() * 9 / 10).min(extents.len() - 1)];
-        auto_cell_size(&boxes, 16, by_cost) / p90
-    }
-
-    #[test]
-    fn sparse_scenes_get_larger_cells_than_crowded_ones() {
-        use glam::{Vec2, Vec3};
-        // Measured fastest at 100,000 objects (BENCHMARKS.md at commit 36a3a50, "Re-fitting
-        // the cell cost"): about 8 times the extent on 3D `uniform`, 4 on 2D
-        // `uniform`, 1 to 1.5 on 2D `flat`, where 770,000 pairs crowd a
-        // band.
-        let sparse = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, true);
-        let even = chosen_factor::<Vec2>(SceneKind::Uniform, 20_000, true);
-        let crowded = chosen_factor::<Vec2>(SceneKind::Flat, 20_000, true);
-        assert!(sparse >= 4.0, "3D uniform: {sparse} times the extent");
-        assert!((4.0..=5.0).contains(&even), "2D uniform: {even}");
-        assert!(crowded <= 1.5, "2D flat: {crowded}");
-        // The hierarchical grid keeps its fixed factor.
-        let fixed = chosen_factor::<Vec3>(SceneKind::Uniform, 20_000, false);
-        assert_eq!(fixed, CELL_FACTOR);
-    }
-
     #[test]
     fn a_lone_object_gets_the_smallest_cell_that_holds_it() {
         // No pairs at any size: registrations decide, and of the sizes

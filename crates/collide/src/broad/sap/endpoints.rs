@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn merging_in_place_equals_sorting_the_union() {
-        let mut rng = crate::scene::SceneRng::new(8);
+        let mut rng = crate::test_rng::TestRng::new(8);
         for (old, new) in [(0, 3), (5, 0), (1, 1), (40, 7), (7, 40), (300, 300)] {
             let mut keys: Vec<u64> = (0..old).map(|_| rng.next_u64() % 1000).collect();
             let mut fresh: Vec<u64> = (0..new).map(|_| rng.next_u64() % 1000).collect();

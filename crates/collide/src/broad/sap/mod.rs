@@ -3,7 +3,7 @@
 //! bands, candidates by a forward scan, or by a scan around the movers
 //! only when few moved), one implementation for 2D and 3D. See [`Sap`].
 //!
-//! Seed 000's rules, all kept: the sorted keys stay sorted across steps and
+//! The rules of the classic design, all kept: the sorted keys stay sorted across steps and
 //! are repaired by insertion sort; equal values put an end before a start
 //! (`sap`; `sap1` keeps no ends, its scan stops at a start equal to an
 //! end); the sweep axis has the largest variance of centres;

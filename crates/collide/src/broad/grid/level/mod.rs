@@ -359,7 +359,7 @@ mod tests {
     /// two registered boxes and for a box against an unregistered one (a
     /// probe or a query region), on a hashed and a dense level.
     fn corner_bits_agree_with_the_boxes<V: Vector>() {
-        let mut rng = crate::scene::SceneRng::new(29);
+        let mut rng = crate::test_rng::TestRng::new(29);
         let hashed = Level::<V>::new(CellFrame::new([0.0; 3], 1.5), None);
         let dense = Level::<V>::new(CellFrame::new([-20.0; 3], 1.5), Some([30; 3]));
         let mut random_box = || {

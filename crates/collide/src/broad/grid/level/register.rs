@@ -416,11 +416,11 @@ mod tests {
     /// the registrations of every object's current cells, sorted by key,
     /// with each object's current box beside it.
     fn reregistering_matches_registering_afresh<V: Vector>() {
-        let mut rng = crate::scene::SceneRng::new(41);
+        let mut rng = crate::test_rng::TestRng::new(41);
         let hashed = Level::<V>::new(CellFrame::new([0.0; 3], 1.5), None);
         let dense = Level::<V>::new(CellFrame::new([-20.0; 3], 1.5), Some([30; 3]));
         for mut level in [hashed, dense] {
-            let random_box = |rng: &mut crate::scene::SceneRng| {
+            let random_box = |rng: &mut crate::test_rng::TestRng| {
                 let low = V::from_axes(|_| rng.range(-15.0, 15.0));
                 let size = V::from_axes(|_| rng.range(0.0, 3.0));
                 Aabb::new(low, V::from_axes(|a| low.axis(a) + size.axis(a))).unwrap()

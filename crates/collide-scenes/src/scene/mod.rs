@@ -17,7 +17,7 @@ mod stats;
 pub use changing::PHASE_FRAMES;
 pub use generate::{Motion, Scene, SceneConfig, SceneKind, UnknownName};
 pub use idmap::IdMap;
-pub use record::Record;
+pub use record::{NotPresent, Record};
 pub use rng::SceneRng;
 pub use runner::{IdEvent, RunError, Runner};
 pub use stats::SceneStats;

@@ -1,7 +1,7 @@
 //! Writing traces.
 
-use crate::geometry::Vector;
-use crate::scene::Record;
+use crate::Record;
+use collide::Vector;
 use std::io::{self, Write};
 
 /// Writes a trace, frame by frame, in the format of the [module](super).
@@ -9,8 +9,9 @@ use std::io::{self, Write};
 /// trace holds exactly the boxes written.
 ///
 /// ```
-/// use collide::trace::{parse_str, AnyTrace, TraceWriter};
-/// use collide::{scene::Record, Aabb2};
+/// use collide_scenes::trace::{parse_str, AnyTrace, TraceWriter};
+/// use collide::Aabb2;
+/// use collide_scenes::Record;
 /// use glam::Vec2;
 ///
 /// let mut out = Vec::new();
@@ -32,7 +33,7 @@ impl<W: Write> TraceWriter<W> {
     /// Starts a trace of dimension `dim` (2 or 3) by writing its header.
     ///
     /// ```
-    /// use collide::trace::TraceWriter;
+    /// use collide_scenes::trace::TraceWriter;
     /// let out = TraceWriter::new(Vec::new(), 3)?.finish()?;
     /// assert_eq!(out, b"dim 3\n");
     /// # Ok::<(), std::io::Error>(())
@@ -52,7 +53,7 @@ impl<W: Write> TraceWriter<W> {
     /// becomes its own comment line.
     ///
     /// ```
-    /// use collide::trace::{parse_str, TraceWriter};
+    /// use collide_scenes::trace::{parse_str, TraceWriter};
     /// let mut writer = TraceWriter::new(Vec::new(), 2)?;
     /// writer.comment("recorded by level 3\nseed 42")?;
     /// let text = String::from_utf8(writer.finish()?)?;
@@ -70,8 +71,8 @@ impl<W: Write> TraceWriter<W> {
     /// Writes one frame.
     ///
     /// ```
-    /// use collide::trace::TraceWriter;
-    /// use collide::scene::Record;
+    /// use collide_scenes::trace::TraceWriter;
+    /// use collide_scenes::Record;
     /// use glam::Vec2;
     /// let mut writer = TraceWriter::new(Vec::new(), 2)?;
     /// writer.frame::<Vec2>(&[])?; // an empty frame is still a frame
@@ -112,7 +113,7 @@ impl<W: Write> TraceWriter<W> {
     /// Flushes and returns the writer.
     ///
     /// ```
-    /// use collide::trace::TraceWriter;
+    /// use collide_scenes::trace::TraceWriter;
     /// use std::io::BufWriter;
     /// let writer = TraceWriter::new(BufWriter::new(Vec::new()), 2)?;
     /// let buffered: BufWriter<Vec<u8>> = writer.finish()?;

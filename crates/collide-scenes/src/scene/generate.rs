@@ -4,23 +4,23 @@
 use super::changing;
 use super::record::Record;
 use super::rng::SceneRng;
-use crate::geometry::{Aabb, Vector};
+use collide::{Aabb, Vector};
 use std::fmt;
 use std::str::FromStr;
 
 /// Where the boxes are. See [`SceneConfig`].
 ///
 /// ```
-/// use collide::scene::SceneKind;
+/// use collide_scenes::SceneKind;
 /// let kind: SceneKind = "clustered".parse()?;
 /// assert_eq!(kind, SceneKind::Clustered);
 /// assert_eq!(kind.to_string(), "clustered");
 /// assert!("sparse".parse::<SceneKind>().is_err());
-/// # Ok::<(), collide::scene::UnknownName>(())
+/// # Ok::<(), collide_scenes::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SceneKind {
-    /// Seed 000's setting at constant density: centres uniform in the world.
+    /// The reference experiment's setting at constant density: centres uniform in the world.
     Uniform,
     /// Centres in a thin band along x (4% of the world side on the other
     /// axes): a 2.5D side-scroller.
@@ -49,7 +49,7 @@ impl SceneKind {
     /// Every kind, in table order.
     ///
     /// ```
-    /// use collide::scene::SceneKind;
+    /// use collide_scenes::SceneKind;
     /// let names = SceneKind::ALL.map(SceneKind::name);
     /// assert_eq!(names, ["uniform", "flat", "clustered", "large"]);
     /// ```
@@ -63,11 +63,11 @@ impl SceneKind {
     /// matters.
     ///
     /// ```
-    /// use collide::scene::SceneKind;
+    /// use collide_scenes::SceneKind;
     /// let names = SceneKind::CHANGING.map(SceneKind::name);
     /// assert_eq!(names, ["flattening", "hotspot", "walls", "speeding"]);
     /// assert_eq!("walls".parse::<SceneKind>()?, SceneKind::Walls);
-    /// # Ok::<(), collide::scene::UnknownName>(())
+    /// # Ok::<(), collide_scenes::UnknownName>(())
     /// ```
     pub const CHANGING: [SceneKind; 4] =
         [Self::Flattening, Self::Hotspot, Self::Walls, Self::Speeding];
@@ -88,10 +88,10 @@ impl SceneKind {
     /// The name used on the command line.
     ///
     /// ```
-    /// use collide::scene::SceneKind;
+    /// use collide_scenes::SceneKind;
     /// assert_eq!(SceneKind::Large.name(), "large");
     /// assert_eq!("large".parse::<SceneKind>()?, SceneKind::Large);
-    /// # Ok::<(), collide::scene::UnknownName>(())
+    /// # Ok::<(), collide_scenes::UnknownName>(())
     /// ```
     pub fn name(self) -> &'static str {
         match self {
@@ -110,7 +110,7 @@ impl SceneKind {
 /// How the boxes move each frame. See [`SceneConfig`].
 ///
 /// ```
-/// use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+/// use collide_scenes::{Motion, Scene, SceneConfig, SceneKind};
 /// use glam::Vec2;
 /// let config = SceneConfig {
 ///     motion: "churn".parse()?,
@@ -120,7 +120,7 @@ impl SceneKind {
 /// let frames = Scene::<Vec2>::new(config).take_frames(2);
 /// // Churn: 1% of 300 movers removed and as many inserted, then 297 moved.
 /// assert_eq!(frames[1].len(), 3 + 3 + 297);
-/// # Ok::<(), collide::scene::UnknownName>(())
+/// # Ok::<(), collide_scenes::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Motion {
@@ -145,7 +145,7 @@ impl Motion {
     /// Every motion, in table order.
     ///
     /// ```
-    /// use collide::scene::Motion;
+    /// use collide_scenes::Motion;
     /// let names = Motion::ALL.map(Motion::name);
     /// assert_eq!(names, ["slow", "fast", "teleport", "churn", "resting"]);
     /// ```
@@ -163,7 +163,7 @@ impl Motion {
     /// The name used on the command line.
     ///
     /// ```
-    /// use collide::scene::Motion;
+    /// use collide_scenes::Motion;
     /// assert_eq!(Motion::Teleport.name(), "teleport");
     /// assert_eq!(Motion::Teleport.to_string(), "teleport");
     /// ```
@@ -188,7 +188,7 @@ impl Motion {
 /// An unknown scene or motion name.
 ///
 /// ```
-/// use collide::scene::Motion;
+/// use collide_scenes::Motion;
 /// let err = "sideways".parse::<Motion>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
@@ -239,7 +239,7 @@ named_enum!(Motion, "motion");
 /// pairs and about 12,800 pairs overlapping on x alone.
 ///
 /// ```
-/// use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+/// use collide_scenes::{Motion, Scene, SceneConfig, SceneKind};
 /// use glam::Vec2;
 /// let config = SceneConfig { motion: Motion::Fast, ..SceneConfig::new(SceneKind::Flat, 500) };
 /// let mut scene = Scene::<Vec2>::new(config);
@@ -264,7 +264,7 @@ impl SceneConfig {
     /// `n` objects of `kind`, slow motion, seed 1.
     ///
     /// ```
-    /// use collide::scene::{Motion, SceneConfig, SceneKind};
+    /// use collide_scenes::{Motion, SceneConfig, SceneKind};
     /// let config = SceneConfig::new(SceneKind::Uniform, 1000);
     /// assert_eq!((config.motion, config.n, config.seed), (Motion::Slow, 1000, 1));
     /// ```
@@ -280,7 +280,7 @@ impl SceneConfig {
     /// The world side `L` for dimension `dim`, in world units.
     ///
     /// ```
-    /// use collide::scene::{SceneConfig, SceneKind};
+    /// use collide_scenes::{SceneConfig, SceneKind};
     /// assert_eq!(SceneConfig::new(SceneKind::Uniform, 1000).world_side(2), 1000.0);
     /// // Four times the objects on twice the side: the density stays constant.
     /// assert_eq!(SceneConfig::new(SceneKind::Uniform, 4000).world_side(2), 2000.0);
@@ -320,7 +320,7 @@ struct Body<V> {
 /// Equal configurations give equal scenes, frame for frame:
 ///
 /// ```
-/// use collide::scene::{Motion, Scene, SceneConfig, SceneKind};
+/// use collide_scenes::{Motion, Scene, SceneConfig, SceneKind};
 /// use glam::Vec3;
 /// let config = SceneConfig {
 ///     motion: Motion::Teleport,
@@ -355,7 +355,7 @@ impl<V: Vector> Scene<V> {
     /// Generates the initial objects of `config`.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 1000));
     /// assert_eq!(scene.objects().count(), 1000 + 20); // 2% more spanning objects
@@ -410,7 +410,7 @@ impl<V: Vector> Scene<V> {
     /// The configuration.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let config = SceneConfig::new(SceneKind::Flat, 50);
     /// assert_eq!(Scene::<Vec2>::new(config).config(), &config);
@@ -422,7 +422,7 @@ impl<V: Vector> Scene<V> {
     /// The world side `L`, in world units.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let config = SceneConfig::new(SceneKind::Uniform, 250);
     /// let scene = Scene::<Vec2>::new(config);
@@ -437,7 +437,7 @@ impl<V: Vector> Scene<V> {
     ///
     /// ```
     /// use collide::Aabb2;
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 100));
     /// assert_eq!(scene.world().max(), Vec2::splat(scene.world_side()));
@@ -455,7 +455,7 @@ impl<V: Vector> Scene<V> {
     /// The index of the next frame [`Scene::next_frame`] writes.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 10));
     /// scene.take_frames(3);
@@ -468,7 +468,7 @@ impl<V: Vector> Scene<V> {
     /// Every live object's id and box, fixed objects first.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 100));
     /// let (id, floor) = scene.objects().next().unwrap();
@@ -517,7 +517,7 @@ impl<V: Vector> Scene<V> {
     /// Writes the next frame's records into `out` (cleared first).
     ///
     /// ```
-    /// use collide::scene::{Record, Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Record, Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 100));
     /// let mut frame = Vec::new();
@@ -541,7 +541,7 @@ impl<V: Vector> Scene<V> {
     /// of frames.
     ///
     /// ```
-    /// use collide::scene::{Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Scene, SceneConfig, SceneKind};
     /// use glam::Vec2;
     /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Flat, 40));
     /// let frames = scene.take_frames(3);

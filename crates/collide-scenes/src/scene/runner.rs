@@ -2,17 +2,19 @@
 //! name objects by the caller's ids, and reports events by those ids.
 
 use super::idmap::IdMap;
+use super::record::NotPresent;
 use super::record::Record;
-use crate::broad::BroadPhase;
-use crate::error::Error;
-use crate::geometry::{Aabb, Vector};
-use crate::handle::{Handle, RemovedLog};
+use collide::BroadPhase;
+use collide::Error;
+use collide::Handle;
+use collide::{Aabb, Vector};
+use rustc_hash::FxHashMap;
 
 /// One pair event in the caller's ids: `a < b`.
 ///
 /// ```
 /// use collide::{Aabb2, Brute};
-/// use collide::scene::{IdEvent, Record, Runner};
+/// use collide_scenes::{IdEvent, Record, Runner};
 /// use glam::Vec2;
 /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
 /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -36,18 +38,18 @@ pub struct IdEvent {
 ///
 /// ```
 /// use collide::Brute;
-/// use collide::scene::{Record, RunError, Runner};
+/// use collide_scenes::{NotPresent, Record, RunError, Runner};
 /// use glam::Vec2;
 /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
 /// let err = runner.apply(&mut world, &[Record::Remove { id: 5 }]).unwrap_err();
-/// assert_eq!(err, RunError::UnknownId(5));
+/// assert_eq!(err, RunError::UnknownId(NotPresent(5)));
 /// assert_eq!(err.to_string(), "object 5 is not present, so it cannot be removed");
 /// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RunError {
     /// A remove named an id that is not present.
-    #[error("object {0} is not present, so it cannot be removed")]
-    UnknownId(u64),
+    #[error(transparent)]
+    UnknownId(#[from] NotPresent),
     /// The structure refused a call.
     #[error(transparent)]
     Structure(#[from] Error),
@@ -57,7 +59,7 @@ pub enum RunError {
 /// caller's ids to handles. Values stored in the structure are the ids.
 ///
 /// ```
-/// use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
+/// use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};
 /// use collide::{Brute, BroadPhase};
 /// use glam::Vec2;
 ///
@@ -72,7 +74,7 @@ pub enum RunError {
 ///     assert!(events.iter().all(|e| e.a < e.b));
 /// }
 /// assert_eq!(world.len(), 200);
-/// # Ok::<(), collide::scene::RunError>(())
+/// # Ok::<(), collide_scenes::RunError>(())
 /// ```
 #[derive(Debug)]
 pub struct Runner<V: Vector> {
@@ -87,7 +89,7 @@ pub struct Runner<V: Vector> {
     moved_to: Vec<Aabb<V>>,
     /// Removed since the last step: the ids that the stopped events of
     /// removed objects need.
-    removed: RemovedLog<u64>,
+    removed: FxHashMap<Handle, u64>,
 }
 
 impl<V: Vector> Default for Runner<V> {
@@ -97,7 +99,7 @@ impl<V: Vector> Default for Runner<V> {
             batching: false,
             moved: Vec::new(),
             moved_to: Vec::new(),
-            removed: RemovedLog::default(),
+            removed: FxHashMap::default(),
         }
     }
 }
@@ -106,7 +108,7 @@ impl<V: Vector> Runner<V> {
     /// A runner with no objects.
     ///
     /// ```
-    /// use collide::scene::Runner;
+    /// use collide_scenes::Runner;
     /// let runner = Runner::<glam::Vec2>::new();
     /// assert!(runner.is_empty() && runner.handle(0).is_none());
     /// ```
@@ -123,7 +125,7 @@ impl<V: Vector> Runner<V> {
     /// saves (BENCHMARKS.md at commit 36a3a50, "Batch updates").
     ///
     /// ```
-    /// use collide::scene::{Runner, Scene, SceneConfig, SceneKind};
+    /// use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};
     /// use collide::{BroadPhase, Grid};
     /// use glam::Vec2;
     /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 500));
@@ -138,7 +140,7 @@ impl<V: Vector> Runner<V> {
     ///     batching.step(&mut batched, &mut b);
     ///     assert_eq!(a, b);
     /// }
-    /// # Ok::<(), collide::scene::RunError>(())
+    /// # Ok::<(), collide_scenes::RunError>(())
     /// ```
     pub fn batching() -> Self {
         Self {
@@ -151,7 +153,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use collide::scene::{Record, Runner};
+    /// use collide_scenes::{Record, Runner};
     /// use glam::Vec2;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -169,7 +171,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, Brute};
-    /// use collide::scene::{Record, Runner};
+    /// use collide_scenes::{Record, Runner};
     /// use glam::Vec2;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -187,7 +189,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, Brute};
-    /// use collide::scene::{Record, Runner};
+    /// use collide_scenes::{Record, Runner};
     /// use glam::Vec2;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -205,7 +207,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use collide::scene::{Record, Runner};
+    /// use collide_scenes::{Record, Runner};
     /// use glam::Vec2;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
@@ -239,10 +241,10 @@ impl<V: Vector> Runner<V> {
                 },
                 Record::Remove { id } => {
                     self.flush_moves(world)?;
-                    let h = *self.handles.get(id).ok_or(RunError::UnknownId(id))?;
+                    let h = *self.handles.get(id).ok_or(NotPresent(id))?;
                     world.remove(h)?;
                     self.handles.remove(id);
-                    self.removed.push(h, id);
+                    self.removed.insert(h, id);
                 }
             }
         }
@@ -268,7 +270,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, Brute};
-    /// use collide::scene::{IdEvent, Record, Runner};
+    /// use collide_scenes::{IdEvent, Record, Runner};
     /// use glam::Vec2;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -292,7 +294,7 @@ impl<V: Vector> Runner<V> {
     ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use collide::scene::{IdEvent, Record, Runner};
+    /// use collide_scenes::{IdEvent, Record, Runner};
     /// use glam::Vec2;
     /// use std::time::Instant;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
@@ -312,13 +314,12 @@ impl<V: Vector> Runner<V> {
         world: &(impl BroadPhase<V, u64> + ?Sized),
         out: &mut Vec<IdEvent>,
     ) {
-        self.removed.seal();
         let removed = &self.removed;
         let id = |h: Handle| -> u64 {
             world
                 .value(h)
                 .copied()
-                .or_else(|| removed.get(h))
+                .or_else(|| removed.get(&h).copied())
                 .expect("a handle in an event is live or was removed since the last step")
         };
         out.clear();

@@ -21,7 +21,7 @@
 //! box moves even when it does not).
 
 use super::generate::SceneKind;
-use crate::geometry::Vector;
+use collide::Vector;
 
 /// Frames in each phase of a changing scene's cycle.
 pub const PHASE_FRAMES: u64 = 60;

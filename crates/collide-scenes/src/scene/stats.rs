@@ -2,12 +2,13 @@
 //! comparing structures (variance of centres per axis, pairs overlapping on
 //! one axis, true overlapping pairs).
 
-use crate::geometry::{Aabb, Vector};
+use collide::{Aabb, Vector};
 
 /// Statistics of one set of boxes.
 ///
 /// ```
-/// use collide::{Aabb2, scene::SceneStats};
+/// use collide::Aabb2;
+/// use collide_scenes::SceneStats;
 /// use glam::Vec2;
 /// let boxes = [
 ///     Aabb2::from_center_half_extents(Vec2::new(0.0, 0.0), Vec2::ONE)?,
@@ -36,7 +37,8 @@ impl SceneStats {
     /// Measures `boxes` (one sort and sweep per axis, O(n log n + output)).
     ///
     /// ```
-    /// use collide::{Aabb2, scene::SceneStats};
+    /// use collide::Aabb2;
+    /// use collide_scenes::SceneStats;
     /// use glam::Vec2;
     /// let boxes = [
     ///     Aabb2::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 1.0))?,

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 /// at 100,000 objects was 10 times faster than hashing every id.
 ///
 /// ```
-/// use collide::scene::IdMap;
+/// use collide_scenes::IdMap;
 /// let mut map = IdMap::default();
 /// map.insert(3, 'a');
 /// map.insert(u64::MAX, 'b'); // far away: goes to the hash map
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn behaves_like_a_map_for_dense_sparse_and_mixed_ids() {
-        let mut rng = crate::scene::SceneRng::new(9);
+        let mut rng = crate::SceneRng::new(9);
         let mut map = IdMap::default();
         let mut model = BTreeMap::new();
         for step in 0..20_000u64 {

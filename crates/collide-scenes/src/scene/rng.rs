@@ -9,7 +9,7 @@
 /// scene generation, and stable by construction.
 ///
 /// ```
-/// use collide::scene::SceneRng;
+/// use collide_scenes::SceneRng;
 /// let mut rng = SceneRng::new(0);
 /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF); // the same on every platform, forever
 /// let x = rng.range(-5.0, 5.0);
@@ -24,7 +24,7 @@ impl SceneRng {
     /// A generator for `seed`; equal seeds give equal streams.
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let (mut a, mut b, mut c) = (SceneRng::new(7), SceneRng::new(7), SceneRng::new(8));
     /// let x = a.next_u64();
     /// assert_eq!(x, b.next_u64());
@@ -37,7 +37,7 @@ impl SceneRng {
     /// The next 64 random bits.
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let mut rng = SceneRng::new(0);
     /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
     /// assert_ne!(rng.next_u64(), 0xE220_A839_7B1D_CDAF); // the stream moves on
@@ -53,7 +53,7 @@ impl SceneRng {
     /// Uniform in `[0, 1)`, with 24 random bits.
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let mut rng = SceneRng::new(3);
     /// assert!((0..1000).all(|_| (0.0..1.0).contains(&rng.unit())));
     /// ```
@@ -64,7 +64,7 @@ impl SceneRng {
     /// Uniform in `[lo, hi)`.
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let mut rng = SceneRng::new(3);
     /// let half_extent = rng.range(2.5, 10.0);
     /// assert!((2.5..10.0).contains(&half_extent));
@@ -79,7 +79,7 @@ impl SceneRng {
     /// `n > 0`.
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let mut rng = SceneRng::new(5);
     /// let mut seen = [false; 4];
     /// for _ in 0..100 {
@@ -94,7 +94,7 @@ impl SceneRng {
     /// A standard normal sample (Box-Muller).
     ///
     /// ```
-    /// use collide::scene::SceneRng;
+    /// use collide_scenes::SceneRng;
     /// let mut rng = SceneRng::new(11);
     /// let samples: Vec<f32> = (0..10_000).map(|_| rng.normal()).collect();
     /// let mean = samples.iter().sum::<f32>() / samples.len() as f32;

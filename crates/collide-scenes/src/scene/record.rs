@@ -1,13 +1,13 @@
 //! [`Record`]: one change to the world, the unit of scenes and traces.
 
-use crate::geometry::{Aabb, Vector};
+use collide::{Aabb, Vector};
 
 /// One change in a frame of a scene or trace, addressed by the caller's own
-/// object id (not a [`Handle`](crate::Handle)).
+/// object id (not a [`Handle`](collide::Handle)).
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Brute};
-/// use collide::scene::{Record, Runner};
+/// use collide_scenes::{Record, Runner};
 /// use glam::Vec2;
 /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
 /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());
@@ -36,7 +36,8 @@ impl<V: Vector> Record<V> {
     /// The object id the record names.
     ///
     /// ```
-    /// use collide::{Aabb2, scene::Record};
+    /// use collide::Aabb2;
+    /// use collide_scenes::Record;
     /// use glam::Vec2;
     /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
     /// assert_eq!(Record::Upsert { id: 3, aabb }.id(), 3);
@@ -49,3 +50,13 @@ impl<V: Vector> Record<V> {
         }
     }
 }
+
+/// A record removed an object id that is not present.
+///
+/// ```
+/// use collide_scenes::NotPresent;
+/// assert_eq!(NotPresent(5).to_string(), "object 5 is not present, so it cannot be removed");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("object {0} is not present, so it cannot be removed")]
+pub struct NotPresent(pub u64);

@@ -1,7 +1,7 @@
 //! Reading traces, with an error naming the line for every malformed input.
 
-use crate::geometry::{Aabb, AabbError, Vector};
-use crate::scene::Record;
+use crate::{NotPresent, Record};
+use collide::{Aabb, AabbError, Vector};
 use glam::{Vec2, Vec3};
 use std::collections::HashSet;
 use std::fmt;
@@ -10,15 +10,15 @@ use std::io::BufRead;
 /// A parsed trace: its frames of records.
 ///
 /// ```
-/// use collide::trace::{parse_str, AnyTrace};
-/// use collide::scene::Record;
+/// use collide_scenes::trace::{parse_str, AnyTrace};
+/// use collide_scenes::Record;
 /// let AnyTrace::D2(trace) = parse_str("dim 2\nframe\nu 1 0 0 2 2\nframe\nframe\nr 1\n")? else {
 ///     unreachable!()
 /// };
 /// assert_eq!(trace.frames.len(), 3);
 /// assert!(trace.frames[1].is_empty()); // a frame with no change
 /// assert_eq!(trace.frames[2], vec![Record::Remove { id: 1 }]);
-/// # Ok::<(), collide::trace::TraceError>(())
+/// # Ok::<(), collide_scenes::trace::TraceError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace<V: Vector> {
@@ -30,13 +30,13 @@ pub struct Trace<V: Vector> {
 /// A trace of either dimension, as the `dim` record says.
 ///
 /// ```
-/// use collide::trace::{parse_str, AnyTrace};
+/// use collide_scenes::trace::{parse_str, AnyTrace};
 /// let frames = match parse_str("dim 3\nframe\nu 5 0 0 0 1 1 1\n")? {
 ///     AnyTrace::D2(_) => unreachable!("the header says dim 3"),
 ///     AnyTrace::D3(trace) => trace.frames,
 /// };
 /// assert_eq!(frames[0][0].id(), 5);
-/// # Ok::<(), collide::trace::TraceError>(())
+/// # Ok::<(), collide_scenes::trace::TraceError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyTrace {
@@ -49,7 +49,7 @@ pub enum AnyTrace {
 /// What is wrong with a trace.
 ///
 /// ```
-/// use collide::trace::{parse_str, TraceErrorKind};
+/// use collide_scenes::trace::{parse_str, TraceErrorKind};
 /// let err = parse_str("dim 2\nframe\nu 1 0 0 1 1\nu 1 2 2 3 3\n").unwrap_err();
 /// assert_eq!(err.kind, TraceErrorKind::IdTwice { id: 1, frame: 0 });
 /// let err = parse_str("dim 4\n").unwrap_err();
@@ -114,8 +114,8 @@ pub enum TraceErrorKind {
         source: AabbError,
     },
     /// `r` named an object that is not present.
-    #[error("object {0} is not present, so it cannot be removed")]
-    UnknownId(u64),
+    #[error(transparent)]
+    UnknownId(#[from] NotPresent),
     /// An id named by two records of one frame.
     #[error(
         "object {id} is named twice in frame {frame}: give each object at most one record per frame"
@@ -133,10 +133,10 @@ pub enum TraceErrorKind {
 /// to a line.
 ///
 /// ```
-/// use collide::trace::{parse_str, TraceErrorKind};
+/// use collide_scenes::trace::{parse_str, TraceErrorKind};
 /// let err = parse_str("# header comment\ndim 2\nframe\nr 9\n").unwrap_err();
 /// assert_eq!(err.line, Some(4));
-/// assert_eq!(err.kind, TraceErrorKind::UnknownId(9));
+/// assert_eq!(err.kind, TraceErrorKind::UnknownId(collide_scenes::NotPresent(9)));
 /// assert_eq!(err.to_string(), "line 4: object 9 is not present, so it cannot be removed");
 /// assert_eq!(parse_str("").unwrap_err().line, Some(1)); // just past the end
 /// ```
@@ -162,14 +162,14 @@ impl std::error::Error for TraceError {}
 /// Parses a trace from a string. See the [module docs](super).
 ///
 /// ```
-/// use collide::trace::{parse_str, AnyTrace};
+/// use collide_scenes::trace::{parse_str, AnyTrace};
 /// let trace = parse_str("dim 2\nframe\nu 7 0 0 1 1\nframe\nr 7\n")?;
 /// let AnyTrace::D2(trace) = trace else { unreachable!() };
 /// assert_eq!(trace.frames.len(), 2);
 ///
 /// let err = parse_str("dim 2\nframe\nu 7 0 0 1\n").unwrap_err();
 /// assert_eq!(err.to_string(), "line 3: `u` takes 5 fields after the record name, found 4");
-/// # Ok::<(), collide::trace::TraceError>(())
+/// # Ok::<(), collide_scenes::trace::TraceError>(())
 /// ```
 pub fn parse_str(text: &str) -> Result<AnyTrace, TraceError> {
     parse(text.as_bytes())
@@ -178,12 +178,12 @@ pub fn parse_str(text: &str) -> Result<AnyTrace, TraceError> {
 /// Parses a trace from any buffered reader. See the [module docs](super).
 ///
 /// ```
-/// use collide::trace::{parse, AnyTrace};
+/// use collide_scenes::trace::{parse, AnyTrace};
 /// use std::io::BufReader;
 /// let file = BufReader::new("dim 2\nframe\nu 1 0 0 1 1\nu 2 0.5 0.5 3 3\n".as_bytes());
 /// let AnyTrace::D2(trace) = parse(file)? else { unreachable!() };
 /// assert_eq!(trace.frames[0].len(), 2);
-/// # Ok::<(), collide::trace::TraceError>(())
+/// # Ok::<(), collide_scenes::trace::TraceError>(())
 /// ```
 pub fn parse(input: impl BufRead) -> Result<AnyTrace, TraceError> {
     let mut lines = Lines {
@@ -310,7 +310,7 @@ fn parse_body<V: Vector, B: BufRead>(lines: &mut Lines<B>) -> Result<Trace<V>, T
             frame.push(Record::Upsert { id, aabb });
         } else {
             if !present.remove(&id) {
-                return Err(at(TraceErrorKind::UnknownId(id)));
+                return Err(at(TraceErrorKind::UnknownId(NotPresent(id))));
             }
             frame.push(Record::Remove { id });
         }

@@ -13,9 +13,8 @@
 //!     --example wear_probe -- 0.04 whole      # and a whole rebuild at step 336
 //! ```
 //!
-//! Prints every 25th step and steps 325 to 344: whole rebuilds, subtrees
-//! renewed (`Bvh::renew`, not called here), the surface-area cost and the
-//! step's time in microseconds.
+//! Prints every 25th step and steps 325 to 344: whole rebuilds, the
+//! surface-area cost and the step's time in microseconds.
 
 use collide_scenes::SceneRng;
 use collide::{Aabb2, BroadPhase, Bvh, BvhBuild};
@@ -40,7 +39,7 @@ fn main() {
         .map(|(i, &c)| bvh.insert(boxed(c), i).expect("valid box"))
         .collect();
     bvh.step();
-    println!("step  rebuilds  renewed  sah_cost  step_us");
+    println!("step  rebuilds  sah_cost  step_us");
     for step in 0..400 {
         let wobble = if step % 2 == 0 { 0.25 } else { -0.25 };
         for (i, c) in centres.iter_mut().enumerate() {
@@ -59,9 +58,8 @@ fn main() {
         let us = start.elapsed().as_micros();
         if step % 25 == 0 || (325..345).contains(&step) {
             println!(
-                "{step:4} {:9} {:8} {:9.1} {us:8}",
+                "{step:4} {:9} {:9.1} {us:8}",
                 bvh.rebuilds(),
-                bvh.renewed_subtrees(),
                 bvh.quality().sah_cost
             );
         }

@@ -59,9 +59,8 @@ struct Args {
     frames: u64,
     /// Run only these implementations (comma-separated names as the tables
     /// print them); the reference still runs, to check the others. The
-    /// variants (sap-axiscount, sap-nospan, sap1-nospan, sap-resort,
-    /// sap-repair, sap1-resort, sap1-repair, sap1-alongx,
-    /// sap1-alongx-nospan) run only when named here.
+    /// variants (sap-nospan, sap1-nospan, sap1-alongx, sap1-alongx-nospan)
+    /// run only when named here.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Leave out these implementations (comma-separated names), e.g.
@@ -177,20 +176,15 @@ impl Dim for Vec3 {
 /// Our structures with non-default settings, for comparing one setting
 /// against its default; run only when named in `--only`.
 const VARIANT_NAMES: &[&str] = &[
-    "sap-axiscount",
     "sap-nospan",
     "sap1-nospan",
-    "sap-resort",
-    "sap-repair",
-    "sap1-resort",
-    "sap1-repair",
     "sap1-alongx",
     "sap1-alongx-nospan",
 ];
 
 /// A variant by name (see [`VARIANT_NAMES`]).
 fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>> {
-    use collide::{PairRule, Resort, Sap, SapConfig, SapKind, Spanners};
+    use collide::{Sap, SapConfig, SapKind, Spanners};
     let (structure, setting) = name.split_once('-')?;
     let kind = match structure {
         "sap" => SapKind::AllAxes,
@@ -199,20 +193,8 @@ fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>
     };
     let default = SapConfig::default();
     let config = match setting {
-        "axiscount" if kind == SapKind::AllAxes => SapConfig {
-            pair_rule: PairRule::AxisCount,
-            ..default
-        },
         "nospan" => SapConfig {
             spanners: Spanners::Off,
-            ..default
-        },
-        "resort" => SapConfig {
-            resort: Resort::Always,
-            ..default
-        },
-        "repair" => SapConfig {
-            resort: Resort::Never,
             ..default
         },
         "alongx" => SapConfig {

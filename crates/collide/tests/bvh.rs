@@ -533,62 +533,6 @@ fn waking_moving_and_removing_resting_objects_report_their_pairs() {
     bvh.validate().unwrap();
 }
 
-#[test]
-fn a_renewal_rebuilds_the_tree_a_piece_at_a_time_and_stays_exact() {
-    // 3000 objects that all jitter inside their fat boxes (so none rests),
-    // and each step 4% of them (under the one in 16 that would rebuild
-    // the whole tree) jump anywhere and are reinserted one by one. A
-    // renewal then rebuilds the tree in pieces of at most 1024 leaves a
-    // step, while the pairs stay those of brute force.
-    use collide::Brute;
-    let mut rng = collide_scenes::SceneRng::new(11);
-    let n = 3000usize;
-    let mut centres: Vec<Vec2> = (0..n)
-        .map(|_| Vec2::new(rng.range(0.0, 3000.0), rng.range(0.0, 3000.0)))
-        .collect();
-    let boxed = |c: Vec2| Aabb2::from_center_half_extents(c, Vec2::splat(5.0)).unwrap();
-    let (mut bvh, mut brute) = (Bvh::<Vec2, u64>::new(), Brute::<Vec2, u64>::new());
-    let mut handles = Vec::new();
-    for (i, &c) in centres.iter().enumerate() {
-        handles.push((
-            bvh.insert(boxed(c), i as u64).unwrap(),
-            brute.insert(boxed(c), i as u64).unwrap(),
-        ));
-    }
-    let mut renewed = Vec::new();
-    for step in 0..40 {
-        if step == 20 {
-            bvh.renew();
-        }
-        let wobble = if step % 2 == 0 { 0.25 } else { -0.25 };
-        for (i, c) in centres.iter_mut().enumerate() {
-            if rng.unit() < 0.04 {
-                *c = Vec2::new(rng.range(0.0, 3000.0), rng.range(0.0, 3000.0));
-            } else {
-                c.x += wobble;
-            }
-            bvh.update(handles[i].0, boxed(*c)).unwrap();
-            brute.update(handles[i].1, boxed(*c)).unwrap();
-        }
-        let (ours, theirs) = (bvh.step().clone(), brute.step().clone());
-        assert_eq!(
-            (ours.started.len(), ours.stopped.len()),
-            (theirs.started.len(), theirs.stopped.len()),
-            "step {step}"
-        );
-        assert_eq!(pair_ids(&bvh), pair_ids(&brute), "step {step}");
-        bvh.validate()
-            .unwrap_or_else(|e| panic!("step {step}: {e}"));
-        renewed.push(bvh.renewed_subtrees());
-    }
-    assert_eq!(bvh.resting(), 0);
-    assert_eq!(bvh.rebuilds(), 1, "only the first build is whole");
-    // Before the renewal nothing; then pieces over 3 steps or more.
-    assert_eq!(renewed[19], 0, "{renewed:?}");
-    let steps_renewing = renewed.windows(2).filter(|w| w[1] > w[0]).count();
-    assert!(steps_renewing >= 3, "{renewed:?}");
-}
-
 /// One operation of a random sequence.
 #[derive(Clone, Debug)]
 enum Op {

@@ -6,8 +6,7 @@
 mod common;
 
 use collide::{
-    Aabb2, Aabb3, BroadPhase, Pair, PairRule, Resort, Sap, SapConfig, SapKind, Spanners, Vector,
-    Verified,
+    Aabb2, Aabb3, BroadPhase, Pair, Sap, SapConfig, SapKind, Spanners, Vector, Verified,
 };
 use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
@@ -37,38 +36,16 @@ fn configs() -> Vec<(&'static str, SapConfig)> {
             },
         ),
         (
-            "axis counting, remeasured every other step",
+            "remeasured every other step",
             SapConfig {
-                pair_rule: PairRule::AxisCount,
                 remeasure_every: 2,
-                ..SapConfig::default()
-            },
-        ),
-        (
-            "re-sorting every step",
-            SapConfig {
-                resort: Resort::Always,
-                ..SapConfig::default()
-            },
-        ),
-        (
-            "never re-sorting",
-            SapConfig {
-                resort: Resort::Never,
-                ..SapConfig::default()
-            },
-        ),
-        (
-            "sap1 without bands",
-            SapConfig {
-                bands: false,
                 ..SapConfig::default()
             },
         ),
         (
             "spanners above twice the median",
             SapConfig {
-                spanners: Spanners::Auto { factor: 1.5 },
+                spanners: Spanners::Relative { factor: 1.5 },
                 remeasure_every: 3,
                 ..SapConfig::default()
             },
@@ -440,11 +417,7 @@ fn sap1_cuts_wide_worlds_into_bands_and_still_matches_brute_force() {
                 &format!("{name}, seed {seed}"),
             );
             let bands = sap.sap_stats().bands;
-            if config.bands {
-                assert!(bands > 1, "{name}: {:?}", sap.sap_stats());
-            } else {
-                assert_eq!(bands, 1, "{name}");
-            }
+            assert!(bands > 1, "{name}: {:?}", sap.sap_stats());
         }
     }
     // The shared scene at 2000 objects: bands of about 8 sizes.
@@ -502,13 +475,9 @@ fn sap1_resorts_a_crowded_band_by_radix() {
             })
             .collect()
     };
-    let config = SapConfig {
-        resort: Resort::Always,
-        ..SapConfig::default()
-    };
     let sap = verify(
         SapKind::OneAxis,
-        config,
+        SapConfig::default(),
         &[frames(0.0), frames(0.5), frames(3.0)],
         "one crowded band",
     );
@@ -687,7 +656,7 @@ fn bad_settings_are_refused_by_name() {
             ..SapConfig::default()
         },
         SapConfig {
-            spanners: Spanners::Auto { factor: 0.5 },
+            spanners: Spanners::Relative { factor: 0.5 },
             ..SapConfig::default()
         },
         SapConfig {
@@ -744,13 +713,12 @@ fn lattice(c: [u8; 4]) -> Aabb3 {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
     #[test]
-    fn random_operations_on_a_lattice_match_brute_force(ops in prop::collection::vec(op(), 1..120), one_axis: bool, count_axes: bool, remeasure in 1u32..4, spanning: bool) {
+    fn random_operations_on_a_lattice_match_brute_force(ops in prop::collection::vec(op(), 1..120), one_axis: bool, remeasure in 1u32..4, spanning: bool) {
         let kind = if one_axis { SapKind::OneAxis } else { SapKind::AllAxes };
-        let rule = if count_axes { PairRule::AxisCount } else { PairRule::BoxTest };
         // Boxes are 0 to 2 long: above 1.5, one in three is a spanner along
         // the sweep axis, and updates move objects into and out of the list.
         let spanners = Spanners::Extent(if spanning { 1.5 } else { 2.5 });
-        let config = SapConfig { remeasure_every: remeasure, spanners, pair_rule: rule, ..SapConfig::default() };
+        let config = SapConfig { remeasure_every: remeasure, spanners, ..SapConfig::default() };
         let mut world = Verified::new(Sap::<Vec3>::with_config(kind, config).unwrap()).unwrap();
         let mut live = Vec::new();
         for op in ops {

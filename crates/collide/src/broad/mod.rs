@@ -49,7 +49,7 @@ pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};
-pub use sap::{PairRule, Resort, Sap, SapConfig, SapKind, SapStats, Spanners};
+pub use sap::{Sap, SapConfig, SapKind, SapStats, Spanners};
 pub use snapshot::Snapshot;
 pub use structure::{Structure, UnknownStructure};
 pub use tree::{Tree, TreeConfig, TreeKind};

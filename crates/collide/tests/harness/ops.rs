@@ -207,8 +207,8 @@ pub fn build<V: Vector>(
     placement: (f32, f32),
 ) -> Box<dyn BroadPhase<V, u64> + Send> {
     use collide::{
-        Auto, AutoConfig, Grid, GridConfig, GridKind, PairRule, Resort, Sap, SapConfig, SapKind,
-        Spanners, Tree, TreeConfig, TreeKind,
+        Auto, AutoConfig, Grid, GridConfig, GridKind, Sap, SapConfig, SapKind, Spanners, Tree,
+        TreeConfig, TreeKind,
     };
     if settings == Settings::Default {
         return structure.build::<V, u64>();
@@ -252,9 +252,6 @@ pub fn build<V: Vector>(
                 sweep_axis: Some(1),
                 remeasure_every: 1,
                 spanners: Spanners::Extent(4.0 * scale),
-                pair_rule: PairRule::AxisCount,
-                resort: Resort::Always,
-                bands: true,
             },
         ),
         Structure::Sap1 => sap(
@@ -263,9 +260,6 @@ pub fn build<V: Vector>(
                 sweep_axis: Some(V::DIM - 1),
                 remeasure_every: 3,
                 spanners: Spanners::Off,
-                pair_rule: PairRule::BoxTest,
-                resort: Resort::Never,
-                bands: false,
             },
         ),
         Structure::Auto => Box::new(

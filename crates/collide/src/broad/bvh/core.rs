@@ -3,7 +3,6 @@
 use super::build::{BuildScratch, BvhBuild, Leaf};
 use super::cache::Candidates;
 use super::quality::BvhQuality;
-use super::renew::Renewal;
 use super::rest::{REST_STEPS, RestingTree};
 use super::shadow::{Shadow, jumped};
 use super::tree::{Arena, NONE, RefitScratch};
@@ -103,7 +102,6 @@ const CROWD_REACH: f64 = 3.0;
 /// objects that arrived, left or jumped meanwhile), so no step pays for a
 /// whole rebuild, unless objects join, leave or jump so fast (teleports,
 /// churn) that mending would cost more: then it is rebuilt whole at once.
-/// ([`Bvh::renew`] rebuilds its worst subtrees a piece at a time.)
 ///
 /// Objects whose boxes have not changed for 8 steps (static level
 /// geometry, sleeping bodies) move to a second, resting tree holding
@@ -203,7 +201,6 @@ pub struct Bvh<V: Vector, T = ()> {
     /// The surface-area cost right after the last rebuild.
     pub(super) built_cost: f64,
     /// A piecewise rebuild of the worn moving tree, when one is running.
-    pub(super) renewal: Renewal<V>,
     /// Objects in the moving tree when `built_visits` and `built_cost`
     /// were taken: a tree that has since halved or doubled is measured
     /// afresh instead of judged worn.
@@ -264,7 +261,6 @@ impl<V: Vector, T> Bvh<V, T> {
             built_visits: f64::INFINITY,
             built_cost: f64::INFINITY,
             built_len: 0,
-            renewal: Renewal::default(),
             shadow: Shadow::default(),
             quality_stack: Vec::new(),
             wear_checked_at: 0,
@@ -299,12 +295,6 @@ impl<V: Vector, T> Bvh<V, T> {
     /// ```
     pub fn resting(&self) -> usize {
         self.resting.len
-    }
-
-    /// How many subtrees were rebuilt by renewals ([`Bvh::renew`]), in
-    /// all (see [`Bvh::rebuilds`] for whole rebuilds).
-    pub fn renewed_subtrees(&self) -> u64 {
-        self.renewal.subtrees
     }
 
     /// How many times the whole moving tree was rebuilt (mass inserts, many
@@ -588,13 +578,12 @@ impl<V: Vector, T> Bvh<V, T> {
     /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
     /// the fastest build) after mass inserts, and by median splits
     /// (balanced) when it is far taller than a balanced one (either drops
-    /// any renewal or background rebuild running); in the
+    /// any background rebuild running); in the
     /// background when worn (its queries' node visits and its surface-area
     /// cost have both grown past [`QUALITY_SLACK`] times their values after
     /// the last rebuild): in Morton order, at most one leaf in
     /// [`SHADOW_SHARE`] per step (see `shadow.rs`), or at once when
-    /// objects join, leave or jump too fast (see [`SHADOW_FIX_SHARE`]). A
-    /// renewal ([`Bvh::renew`], `renew.rs`) runs its course first.
+    /// objects join, leave or jump too fast (see [`SHADOW_FIX_SHARE`]).
     /// Measured (collide-bench and 30-frame runs at 100,000 objects, 2D and
     /// 3D, `uniform` and `clustered`): rebuilding worn trees by binned SAH
     /// was 1.3 to 1.8 times slower per frame than by median splits on
@@ -610,7 +599,7 @@ impl<V: Vector, T> Bvh<V, T> {
         let changes = std::mem::take(&mut self.moving_changes) as f64;
         self.change_rate = 0.75 * self.change_rate + 0.25 * changes;
         if mass_insert || too_tall {
-            // Cancels any renewal or background rebuild.
+            // Cancels any background rebuild.
             self.rebuild_moving(if mass_insert {
                 BvhBuild::Morton
             } else {
@@ -620,18 +609,6 @@ impl<V: Vector, T> Bvh<V, T> {
         }
         if self.shadow.running() {
             self.advance_shadow();
-            return;
-        }
-        if self.renewal.running() {
-            let budget = (m / RENEW_SHARE).max(RENEW_MIN);
-            let leaf_of = &mut self.leaf_of;
-            self.renewal
-                .step(&mut self.arena, budget, &mut |object: u32, leaf: u32| {
-                    leaf_of[object as usize] = leaf
-                });
-            if !self.renewal.running() {
-                self.rebaseline();
-            }
             return;
         }
         if m > 2 * self.built_len || 2 * m < self.built_len {
@@ -697,9 +674,6 @@ impl<V: Vector, T> Bvh<V, T> {
             &mut self.leaf_of,
             &self.fat,
         );
-        // (No renewal runs beside a background rebuild: `renew` cancels
-        // it, and one starts only while no renewal runs.)
-        debug_assert!(!self.renewal.running());
         self.rebuilds += 1;
         if mended == 0 {
             self.baseline_from_build();
@@ -752,41 +726,9 @@ impl<V: Vector, T> Bvh<V, T> {
             });
     }
 
-    /// Starts rebuilding the moving tree a piece at a time over the next
-    /// steps (the worst subtrees first, at most one leaf in 8 per step and
-    /// at least 1,024), instead of any whole rebuild running in the
-    /// background: the gentle alternative to [`Bvh::rebuild`] when a frame
-    /// must not spike, for example after many objects were teleported. (A
-    /// worn tree is rebuilt whole by the step itself, in the background
-    /// unless objects join, leave or jump too fast for that.)
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Bvh};
-    /// use glam::Vec2;
-    /// let mut bvh: Bvh<Vec2> = Bvh::new();
-    /// for i in 0..20_000 {
-    ///     let p = Vec2::new((i % 200) as f32 * 4.0, (i / 200) as f32 * 4.0);
-    ///     bvh.insert(Aabb2::new(p, p + Vec2::ONE)?, ())?;
-    /// }
-    /// bvh.step();
-    /// bvh.renew();
-    /// bvh.step(); // at most 2,500 leaves rebuilt here ...
-    /// bvh.step(); // ... and here, and so on until all 20,000 were
-    /// assert!(bvh.renewed_subtrees() >= 2);
-    /// assert_eq!(bvh.validate(), Ok(()));
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    pub fn renew(&mut self) {
-        self.shadow.cancel();
-        if !self.moving.is_empty() {
-            self.renewal.start(self.moving.len());
-        }
-    }
-
     /// Rebuilds the moving tree by `method`, escaped objects (resting ones
     /// woken first) at their current boxes.
     fn rebuild_moving(&mut self, method: BvhBuild) {
-        self.renewal.cancel();
         self.shadow.cancel();
         self.wake_escaped();
         self.inserted = 0;
@@ -855,11 +797,6 @@ const QUALITY_SLACK: f64 = 1.2;
 
 /// Steps between two measures of the surface-area cost for wear.
 const WEAR_CHECK_STEPS: u32 = 4;
-
-/// A worn tree is rebuilt at most one leaf in this many per step (and at
-/// least [`RENEW_MIN`] leaves), so no step pays for a whole rebuild.
-const RENEW_SHARE: usize = 8;
-const RENEW_MIN: usize = 1024;
 
 /// A worn moving tree is rebuilt whole in the background (see
 /// `shadow.rs`), at most one leaf in this many per step (and at least

@@ -8,7 +8,6 @@ mod core;
 mod pairs;
 mod quality;
 mod ray;
-mod renew;
 mod rest;
 mod shadow;
 mod snapshot;

@@ -118,7 +118,7 @@ impl<V: Vector> Arena<V> {
     /// the tree beside the node where it adds the least area, as
     /// [`Arena::insert_leaf`] places a leaf. The ancestors are rebalanced,
     /// not the new parent: a subtree much taller than its new sibling stays
-    /// so until a rebuild or renewal (the BVH rebuilds whole when more than
+    /// so until a rebuild (the BVH rebuilds whole when more than
     /// a quarter of its leaves are new).
     pub(super) fn insert_subtree(&mut self, node: u32) {
         let bound = self.nodes[node as usize].bound;
@@ -402,34 +402,6 @@ impl<V: Vector> Arena<V> {
         } else {
             self.nodes[self.root as usize].height
         }
-    }
-
-    /// Frees `node` and every node below it (their contents stay readable
-    /// until reused: see [`Arena::free_at`]).
-    pub(super) fn release(&mut self, node: u32) {
-        self.preorder = false;
-        let first = self.free.len();
-        self.free.push(node);
-        let mut k = first;
-        while k < self.free.len() {
-            let n = &self.nodes[self.free[k] as usize];
-            if !n.is_leaf() {
-                let (l, r) = (n.left, n.right);
-                self.free.push(l);
-                self.free.push(r);
-            }
-            k += 1;
-        }
-    }
-
-    /// The length of the free list.
-    pub(super) fn free_len(&self) -> usize {
-        self.free.len()
-    }
-
-    /// The `k`th node of the free list.
-    pub(super) fn free_at(&self, k: usize) -> u32 {
-        self.free[k]
     }
 
     /// Makes room for `nodes` nodes and an eighth more (the objects

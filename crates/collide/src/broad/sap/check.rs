@@ -1,6 +1,6 @@
 //! The sweep-and-prune's invariants, for tests and debugging.
 
-use super::config::{PairRule, SapKind};
+use super::config::SapKind;
 use super::core::{ALIVE, IN_AXES, SPANNER, Sap, swept_extent};
 use super::endpoints::{is_start, key, proxy};
 use super::one_axis::in_first_band;
@@ -132,16 +132,6 @@ impl<V: Vector, T> Sap<V, T> {
                     self.set.len(),
                     self.pairs().len()
                 ));
-            }
-            if self.config.pair_rule == PairRule::AxisCount && !self.dirty {
-                let full = self.counts.full(V::DIM);
-                if full + self.span_keys.len() != self.set.len() {
-                    return Err(format!(
-                        "{full} pairs overlap on every axis and {} with spanners, but the set has {}",
-                        self.span_keys.len(),
-                        self.set.len()
-                    ));
-                }
             }
             for pair in self.pairs() {
                 let (a, b) = (pair.a().index() as usize, pair.b().index() as usize);

@@ -44,7 +44,7 @@ pub enum Spanners {
     /// An object spans the world when its extent along the sweep axis
     /// exceeds `factor` times the median extent along it (measured with the
     /// axis variances).
-    Auto {
+    Relative {
         /// Multiple of the median extent, `> 1`.
         factor: f32,
     },
@@ -53,45 +53,6 @@ pub enum Spanners {
     Extent(f32),
     /// No separate list: every object sits in the sorted axes.
     Off,
-}
-
-/// How `sap` turns a swap where two intervals begin to overlap into a pair.
-///
-/// ```
-/// use collide::{PairRule, SapConfig};
-/// assert_eq!(SapConfig::default().pair_rule, PairRule::BoxTest);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PairRule {
-    /// Test the two full boxes (as Bullet's axis sweep does). The default:
-    /// measured faster, and it stores true pairs only.
-    BoxTest,
-    /// Count the overlapping axes of every pair and start it when the count
-    /// reaches the dimension (the classic form). Stores a count for every pair that
-    /// overlaps on any axis. `sap1` ignores this setting.
-    AxisCount,
-}
-
-/// When a step sorts the axes from scratch instead of repairing them.
-///
-/// ```
-/// use collide::{Resort, SapConfig};
-/// assert_eq!(SapConfig::default().resort, Resort::Auto);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Resort {
-    /// When the swaps would cost more than a sort (a measured budget per
-    /// key), after mass inserts and for a few steps after incoherent
-    /// motion. Right for games.
-    Auto,
-    /// Every step (radix sort plus one sweep, or `sap1`'s scan): for
-    /// measuring, or for
-    /// motion known to be incoherent.
-    Always,
-    /// Never after the first step (except when `sap1`'s sweep axis or
-    /// bands change): repair by insertion sort whatever it costs. For
-    /// measuring, or for scenes known to be nearly still.
-    Never,
 }
 
 /// Settings of a sweep-and-prune. See [`SapConfig::default`].
@@ -118,29 +79,16 @@ pub struct SapConfig {
     pub remeasure_every: u32,
     /// Which objects live in the separate world-spanning list.
     pub spanners: Spanners,
-    /// How `sap` decides that an axis overlap makes a pair.
-    pub pair_rule: PairRule,
-    /// When to sort from scratch instead of repairing.
-    pub resort: Resort,
-    /// `sap1`: cut the world across the sweep axis into bands, each scanned
-    /// on its own (see [`Sap`](crate::Sap)). `false` gives one band, the
-    /// plain one-axis sweep, for comparison.
-    pub bands: bool,
 }
 
 impl Default for SapConfig {
     /// Variance-chosen axis, measured every 60 steps (once a second at 60
-    /// Hz); spanners beyond 16 times the median size; a box test when an
-    /// axis overlap begins; re-sorts when they are cheaper; `sap1` in
-    /// bands.
+    /// Hz); spanners beyond 16 times the median size.
     fn default() -> Self {
         Self {
             sweep_axis: None,
             remeasure_every: 60,
-            spanners: Spanners::Auto { factor: 16.0 },
-            pair_rule: PairRule::BoxTest,
-            resort: Resort::Auto,
-            bands: true,
+            spanners: Spanners::Relative { factor: 16.0 },
         }
     }
 }
@@ -165,7 +113,7 @@ impl SapConfig {
             });
         }
         match self.spanners {
-            Spanners::Auto { factor } if !(factor.is_finite() && factor > 1.0) => {
+            Spanners::Relative { factor } if !(factor.is_finite() && factor > 1.0) => {
                 Err(Error::Setting {
                     name: "spanners.factor",
                     value: f64::from(factor),

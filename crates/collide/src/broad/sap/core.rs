@@ -1,7 +1,6 @@
 //! [`Sap`]: the sweep-and-prune structure, its objects and the
 //! broad-phase contract. The step itself is in `step.rs`.
 
-use super::axis_count::AxisCounts;
 use super::band_scan::BandScan;
 use super::bands::Bands;
 use super::config::{SapConfig, SapKind, SapStats};
@@ -154,9 +153,6 @@ pub struct Sap<V: Vector, T = ()> {
     pub(super) spanner_index: SpannerIndex,
     /// `sap`: the current pairs, and the changes of the step being taken.
     pub(super) set: PairSet,
-    /// `sap` with [`PairRule::AxisCount`](super::PairRule): overlapping
-    /// axes per pair.
-    pub(super) counts: AxisCounts,
     /// `sap`: proxy pair keys of last step's pairs with a spanner, sorted.
     pub(super) span_keys: Vec<u64>,
     pub(super) tracker: PairTracker,
@@ -250,7 +246,6 @@ impl<V: Vector, T> Sap<V, T> {
             spanners: Vec::new(),
             spanner_index: SpannerIndex::default(),
             set: PairSet::default(),
-            counts: AxisCounts::default(),
             span_keys: Vec::new(),
             tracker: PairTracker::default(),
             stats: StepStats::default(),

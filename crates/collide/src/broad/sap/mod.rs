@@ -10,7 +10,6 @@
 //! world-spanning objects live apart; incoherent motion falls back to a
 //! radix sort.
 
-mod axis_count;
 mod band_scan;
 mod bands;
 mod check;
@@ -24,5 +23,5 @@ mod spanners;
 mod step;
 mod sweep;
 
-pub use config::{PairRule, Resort, SapConfig, SapKind, SapStats, Spanners};
+pub use config::{SapConfig, SapKind, SapStats, Spanners};
 pub use core::Sap;

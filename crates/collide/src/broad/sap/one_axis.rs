@@ -109,11 +109,7 @@ impl<V: Vector, T> Sap<V, T> {
             }
         }
         let size = median(&mut self.extents);
-        let fresh = if self.config.bands {
-            Bands::new(axis, lo, hi, band_width(size, hi - lo))
-        } else {
-            Bands::single()
-        };
+        let fresh = Bands::new(axis, lo, hi, band_width(size, hi - lo));
         let old = &self.bands;
         if fresh.count == 1 && old.count == 1 {
             return false;
@@ -165,7 +161,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// repaired the same way whichever thread does it.
     pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
         let axis = self.sweep_axis;
-        let (kind, resort) = (self.kind, self.config.resort);
+        let kind = self.kind;
         let Self {
             axes,
             boxes,
@@ -178,7 +174,7 @@ impl<V: Vector, T> Sap<V, T> {
         } = self;
         let (boxes, status, band_lo, band_hi) = (&*boxes, &*status, &*band_lo, &*band_hi);
         let repair_band = |band: u32, keys: &mut Vec<u64>| {
-            let budget = swap_budget(kind, resort, keys.len());
+            let budget = swap_budget(kind, keys.len());
             repair(
                 keys,
                 |k| {

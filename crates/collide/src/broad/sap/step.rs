@@ -2,14 +2,14 @@
 //! sorted axes (turning swaps into pair events for `sap`), or re-sort from
 //! scratch when that is cheaper, and hand the events over.
 
-use super::config::{PairRule, Resort, SapKind, SapStats, Spanners};
+use super::config::{SapKind, SapStats, Spanners};
 use super::core::{
     ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, Sap, TOUCHED, largest_extent, swept_extent,
 };
 use super::endpoints::{
     OverBudget, is_start, key, kinds_differ, merge_into, proxy, refreshed, repair,
 };
-use super::sweep::{SweepFor, Test, sweep};
+use super::sweep::{SweepFor, sweep};
 use crate::broad::events::{Pair, pair_key};
 use crate::broad::headroom::{keep_headroom, reserve_headroom};
 use crate::broad::radix::{merge_sorted, radix_sort_by_key};
@@ -23,8 +23,8 @@ const RETRY_AFTER: u64 = 8;
 /// rather than merge and sweep (or scan).
 const MASS_INSERT_SHARE: usize = 4;
 /// `sap`: the swap budget per endpoint of an axis. Measured with
-/// collide-bench on 2D and 3D `uniform` (variants `sap-resort` and
-/// `sap-repair`, that is [`Resort::Always`] against [`Resort::Never`]):
+/// collide-bench on 2D and 3D `uniform` (variants that always re-sorted
+/// and that never did):
 /// at 1,000 objects slow motion makes 0.75 swaps per endpoint and repairing
 /// is faster (72 against 113 us), at 10,000 it makes 2.5 and both cost the
 /// same, at 100,000 it makes 8 and re-sorting wins (26 against 30 ms); fast
@@ -36,7 +36,7 @@ const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 /// per object, the radix sort won on every shared scene from 0.75 swaps
 /// per endpoint up (87 against 95 us at 1,000 objects); with one key per
 /// object and band (commit f736aa6), this rule was within the runs' spread
-/// of the better of `sap1-resort` and `sap1-repair` on 2D and 3D `uniform`
+/// of the better of always and never re-sorting on 2D and 3D `uniform`
 /// and `flat`, slow and fast, at 10,000 and 100,000 objects (two runs
 /// each, BENCHMARKS.md at commit 36a3a50, "`sap1` by sorted mins and a forward scan").
 const SAP1_KEYS_PER_SWAP: u64 = 2;
@@ -64,10 +64,7 @@ pub(super) fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u3
 
 /// The swap budget of one sorted array of `len` keys (see
 /// [`SAP_SWAPS_PER_ENDPOINT`] and [`SAP1_KEYS_PER_SWAP`]).
-pub(super) fn swap_budget(kind: SapKind, resort: Resort, len: usize) -> u64 {
-    if resort == Resort::Never {
-        return u64::MAX;
-    }
+pub(super) fn swap_budget(kind: SapKind, len: usize) -> u64 {
     let len = len.max(64) as u64;
     match kind {
         SapKind::AllAxes => SAP_SWAPS_PER_ENDPOINT * len,
@@ -106,14 +103,8 @@ impl<V: Vector, T> Sap<V, T> {
         }
         self.classify();
         let in_axes = self.objects.len() - self.spanners.len();
-        match self.config.resort {
-            Resort::Auto => {
-                resort |= self.entering.len() * MASS_INSERT_SHARE > in_axes;
-                resort |= self.steps < self.incoherent_until;
-            }
-            Resort::Always => resort = true,
-            Resort::Never => {}
-        }
+        resort |= self.entering.len() * MASS_INSERT_SHARE > in_axes;
+        resort |= self.steps < self.incoherent_until;
         let mut tested = 0u64;
         if one_axis {
             stats.moved = self.take_moves();
@@ -208,7 +199,7 @@ impl<V: Vector, T> Sap<V, T> {
         }
         let swept_median = median(&mut self.extents);
         self.span_extent = match self.config.spanners {
-            Spanners::Auto { factor } if positive(swept_median) => factor * swept_median,
+            Spanners::Relative { factor } if positive(swept_median) => factor * swept_median,
             Spanners::Extent(extent) => extent,
             _ => f32::INFINITY,
         };
@@ -274,13 +265,12 @@ impl<V: Vector, T> Sap<V, T> {
     /// (radix sort, then one sweep or scan) is cheaper than going on
     /// swapping.
     fn budget(&self, len: usize) -> u64 {
-        swap_budget(self.kind, self.config.resort, len)
+        swap_budget(self.kind, len)
     }
 
     /// `sap`: drops the leaving objects' pairs, then repairs every axis,
     /// turning swaps into pair changes.
     fn repair_all(&mut self, stats: &mut SapStats, tested: &mut u64) -> Result<(), OverBudget> {
-        let count_axes = self.config.pair_rule == PairRule::AxisCount;
         // Every axis holds the same endpoints.
         let budget = self.budget(self.axes[0].len());
         let Self {
@@ -288,16 +278,12 @@ impl<V: Vector, T> Sap<V, T> {
             boxes,
             status,
             set,
-            counts,
             leaving,
             ..
         } = self;
         set.reserve_proxies(boxes.len());
         if !leaving.is_empty() {
             set.remove_pairs_of(|p| status[p] & LEAVING != 0);
-            if count_axes {
-                counts.remove_of(|p| status[p] & LEAVING != 0);
-            }
         }
         for (axis, keys) in axes.iter_mut().enumerate() {
             let (mut begins, mut ends, mut tests) = (0u64, 0u64, 0u64);
@@ -323,14 +309,7 @@ impl<V: Vector, T> Sap<V, T> {
                     } else {
                         ends += 1;
                     }
-                    if count_axes {
-                        let overlaps = bp.overlaps_on_axis(bq, axis);
-                        match counts.set_axis(k, axis, overlaps, V::DIM) {
-                            (false, true) => set.insert(k),
-                            (true, false) => set.remove(k),
-                            _ => {}
-                        }
-                    } else if is_start(moving) {
+                    if is_start(moving) {
                         tests += 1;
                         if bp.overlaps(bq) {
                             set.insert(k);
@@ -469,9 +448,6 @@ impl<V: Vector, T> Sap<V, T> {
         std::mem::swap(&mut self.span_keys, &mut keys);
         self.keys = keys;
         if !self.entering.is_empty() {
-            if self.config.pair_rule == PairRule::AxisCount {
-                self.count_axes(SweepFor::Fresh);
-            }
             let Self {
                 axes,
                 boxes,
@@ -486,7 +462,6 @@ impl<V: Vector, T> Sap<V, T> {
                 boxes,
                 self.sweep_axis,
                 SweepFor::Fresh,
-                Test::Box,
                 |p| p,
                 |p| status[p as usize] & ENTERING != 0,
                 open,
@@ -583,7 +558,6 @@ impl<V: Vector, T> Sap<V, T> {
             &self.boxes,
             self.sweep_axis,
             SweepFor::All,
-            Test::Box,
             |p| handle_of[p as usize].index(),
             |_| false,
             &mut self.open,
@@ -607,44 +581,12 @@ impl<V: Vector, T> Sap<V, T> {
         self.scratch.extend_from_slice(&spanner_keys);
         self.set.reserve_proxies(self.boxes.len());
         self.set.reset(&self.scratch);
-        if self.config.pair_rule == PairRule::AxisCount {
-            self.counts.clear();
-            self.count_axes(SweepFor::All);
-        }
         spanner_keys.sort_unstable();
         std::mem::swap(&mut self.span_keys, &mut spanner_keys);
         self.fresh = spanner_keys;
         sort_unique(&mut keys, &mut self.scratch, 0);
         self.tracker.finish_keys(&keys, &self.objects);
         self.keys = keys;
-    }
-
-    /// [`PairRule::AxisCount`]: counts every pair's overlapping axes (of the
-    /// entering objects with [`SweepFor::Fresh`]), one sweep per axis.
-    fn count_axes(&mut self, what: SweepFor) {
-        let Self {
-            axes,
-            boxes,
-            status,
-            counts,
-            open,
-            open_fresh,
-            ..
-        } = self;
-        for (axis, keys) in axes.iter().enumerate() {
-            sweep(
-                keys,
-                boxes,
-                axis,
-                what,
-                Test::SweptAxis,
-                |p| p,
-                |p| status[p as usize] & ENTERING != 0,
-                open,
-                open_fresh,
-                |p, q| counts.add(pair_key(p, q), axis),
-            );
-        }
     }
 
     /// Leaves room in the lists this step filled for the next step's

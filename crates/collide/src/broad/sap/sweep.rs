@@ -126,15 +126,6 @@ impl OpenSet {
     }
 }
 
-/// What a candidate must pass in a sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Test {
-    /// A full box test.
-    Box,
-    /// Overlap on the swept axis alone (for counting axes).
-    SweptAxis,
-}
-
 /// What a sweep looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SweepFor {
@@ -145,7 +136,7 @@ pub(crate) enum SweepFor {
 }
 
 /// One pass over the keys sorted on axis `swept`: each start meets the
-/// intervals open at that point, and each such candidate gets `test`;
+/// intervals open at that point, and each such candidate gets a box test;
 /// `on_pair(tag_of(p), tag_of(q))` is called for each pair of proxies `p`,
 /// `q` that passes, once (tags let the caller get slot indices without a
 /// lookup per pair). Returns the number of candidates.
@@ -165,7 +156,6 @@ pub(crate) fn sweep<V: Vector>(
     boxes: &[Aabb<V>],
     swept: usize,
     what: SweepFor,
-    test: Test,
     tag_of: impl Fn(u32) -> u32,
     is_fresh: impl Fn(u32) -> bool,
     open: &mut OpenSet,
@@ -195,18 +185,11 @@ pub(crate) fn sweep<V: Vector>(
         let tag = tag_of(p);
         let swept_bit = 1u8 << swept;
         let degenerate = aabb.min().axis(swept) >= aabb.max().axis(swept);
-        let mut axes = match test {
-            Test::Box => (1u8 << V::DIM) - 1,
-            Test::SweptAxis => swept_bit,
-        };
+        let mut axes = (1u8 << V::DIM) - 1;
         if !degenerate {
             axes &= !swept_bit;
         }
-        if axes == 0 {
-            against.tags.iter().for_each(|&q| on_pair(tag, q));
-        } else {
-            against.overlapping(aabb, axes, |q| on_pair(tag, q));
-        }
+        against.overlapping(aabb, axes, |q| on_pair(tag, q));
         open.open(p, tag, aabb);
         if fresh {
             open_fresh.open(p, tag, aabb);

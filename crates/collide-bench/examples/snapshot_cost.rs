@@ -6,6 +6,7 @@
 //!     --example snapshot_cost -- 100000
 //! ```
 
+use collide::Query;
 use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 use std::time::Instant;

@@ -1,7 +1,7 @@
 //! The `collide` command end to end: record, replay, errors, the demo and
 //! the benchmark.
 
-use collide::{Brute, Structure, Vector};
+use collide::{Brute, Query, Structure, Vector};
 use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 
 /// Every structure's name.

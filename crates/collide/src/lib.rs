@@ -54,9 +54,9 @@ mod test_rng;
 pub use broad::{
     Auto, AutoConfig, AutoStatus, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice, Divergence,
     FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree, Neighbour, NotEmptyError, Pair,
-    QueryBudget, QueryStats, RayHit, Sap, SapConfig, SapKind, SapStats, SceneProfile, Snapshot,
-    Spanners, StepStats, Structure, Tree, TreeConfig, TreeKind, UnknownStructure, Verified,
-    choose_structure,
+    Query, QueryBudget, QueryStats, RayHit, Sap, SapConfig, SapKind, SapStats, SceneProfile,
+    Snapshot, Spanners, StepStats, Structure, Tree, TreeConfig, TreeKind, UnknownStructure,
+    Verified, choose_structure,
 };
 pub use broad::{EventList, Mistake};
 pub use error::Error;

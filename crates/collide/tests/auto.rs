@@ -5,7 +5,8 @@
 //! no longer fit.
 
 use collide::{
-    Aabb, Auto, AutoConfig, BroadPhase, Brute, SceneProfile, Structure, Vector, choose_structure,
+    Aabb, Auto, AutoConfig, BroadPhase, Brute, Query, SceneProfile, Structure, Vector,
+    choose_structure,
 };
 use collide_scenes::{
     IdEvent, Motion, PHASE_FRAMES, Record, Runner, Scene, SceneConfig, SceneKind,

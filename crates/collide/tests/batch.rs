@@ -6,7 +6,7 @@
 //! brute force with the threshold lowered by the unit tests in
 //! `src/broad/parallel_tests.rs`.)
 
-use collide::{Aabb, BroadPhase, Error, Handle, HandleError, Structure, Vector};
+use collide::{Aabb, BroadPhase, Error, Handle, HandleError, Query, Structure, Vector};
 use collide::{Grid, Pair, Verified};
 use collide_scenes::{Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};

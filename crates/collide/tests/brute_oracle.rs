@@ -4,7 +4,7 @@
 
 mod common;
 
-use collide::{BroadPhase, Brute, Vector, Verified};
+use collide::{BroadPhase, Brute, Query, Vector, Verified};
 use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::{Model, lattice_scene};
 use glam::{Vec2, Vec3};

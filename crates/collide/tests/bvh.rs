@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Handle, Vector};
+use collide::{Aabb2, Aabb3, BroadPhase, Bvh, Handle, Query, Vector};
 use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};

@@ -4,7 +4,9 @@
 
 mod common;
 
-use collide::{Aabb, Aabb2, BroadPhase, Error, Grid, GridConfig, GridKind, Vector, Verified};
+use collide::{
+    Aabb, Aabb2, BroadPhase, Error, Grid, GridConfig, GridKind, Query, Vector, Verified,
+};
 use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};

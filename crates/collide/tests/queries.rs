@@ -7,7 +7,7 @@
 mod common;
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
-use collide::{Aabb, BroadPhase, QueryBudget, Structure, Vector};
+use collide::{Aabb, BroadPhase, Query, QueryBudget, Structure, Vector};
 use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};

@@ -6,7 +6,7 @@
 
 mod harness;
 
-use collide::{Aabb2, BroadPhase, Grid, Structure};
+use collide::{Aabb2, BroadPhase, Grid, Query, Structure};
 use glam::{Vec2, Vec3};
 use harness::ops::{Op, Settings, check, check_with};
 

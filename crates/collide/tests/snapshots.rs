@@ -4,7 +4,7 @@
 //! taken.
 
 use collide::geometry::{Frustum, Plane, Ray, Region, SweptAabb};
-use collide::{Aabb, BroadPhase, Bvh, BvhBuild, Handle, QueryBudget, Snapshot, Structure};
+use collide::{Aabb, BroadPhase, Bvh, BvhBuild, Handle, Query, QueryBudget, Snapshot, Structure};
 use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, SceneRng};
 use glam::Vec2;
 use std::collections::BTreeMap;

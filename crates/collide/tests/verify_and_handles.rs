@@ -1,6 +1,7 @@
 //! The verifying wrapper catches a wrong structure, and every structure
 //! refuses bad handles and bad boxes without panicking.
 
+use collide::Query;
 use collide::{
     Aabb, Aabb2, BroadPhase, Brute, Error, FrameEvents, Handle, HandleError, Pair, StepStats,
     Structure, Verified,
@@ -19,10 +20,25 @@ struct DropsThinOverlaps {
     pairs: Vec<Pair>,
 }
 
-impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
+impl Query<Vec2> for DropsThinOverlaps {
     fn name(&self) -> &str {
         "drops-thin"
     }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<Vec2>> {
+        self.inner.aabb(handle)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<Vec2>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.query_aabb(aabb, visit)
+    }
+}
+impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
     fn insert(&mut self, aabb: Aabb<Vec2>, value: u32) -> Result<Handle, Error> {
         self.inner.insert(aabb, value)
     }
@@ -59,21 +75,8 @@ impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
     fn stats(&self) -> StepStats {
         self.inner.stats()
     }
-    fn len(&self) -> usize {
-        self.inner.len()
-    }
-    fn aabb(&self, handle: Handle) -> Option<Aabb<Vec2>> {
-        self.inner.aabb(handle)
-    }
     fn value(&self, handle: Handle) -> Option<&u32> {
         self.inner.value(handle)
-    }
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<Vec2>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.inner.query_aabb(aabb, visit)
     }
 }
 
@@ -135,10 +138,25 @@ fn verified_refuses_a_structure_that_is_not_empty() {
 fn verified_reports_an_invented_pair() {
     /// Claims a pair that does not exist.
     struct Inventor(Brute<Vec2, ()>, FrameEvents, Vec<Pair>);
-    impl BroadPhase<Vec2, ()> for Inventor {
+    impl Query<Vec2> for Inventor {
         fn name(&self) -> &str {
             "inventor"
         }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn aabb(&self, h: Handle) -> Option<Aabb<Vec2>> {
+            self.0.aabb(h)
+        }
+        fn query_aabb(
+            &self,
+            aabb: &Aabb<Vec2>,
+            visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+        ) -> ControlFlow<()> {
+            self.0.query_aabb(aabb, visit)
+        }
+    }
+    impl BroadPhase<Vec2, ()> for Inventor {
         fn insert(&mut self, aabb: Aabb<Vec2>, v: ()) -> Result<Handle, Error> {
             self.0.insert(aabb, v)
         }
@@ -165,21 +183,8 @@ fn verified_reports_an_invented_pair() {
         fn stats(&self) -> StepStats {
             self.0.stats()
         }
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-        fn aabb(&self, h: Handle) -> Option<Aabb<Vec2>> {
-            self.0.aabb(h)
-        }
         fn value(&self, h: Handle) -> Option<&()> {
             self.0.value(h)
-        }
-        fn query_aabb(
-            &self,
-            aabb: &Aabb<Vec2>,
-            visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-        ) -> ControlFlow<()> {
-            self.0.query_aabb(aabb, visit)
         }
     }
     let mut world =

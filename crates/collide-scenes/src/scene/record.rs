@@ -6,7 +6,7 @@ use collide::{Aabb, Vector};
 /// object id (not a [`Handle`](collide::Handle)).
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Brute};
+/// use collide::{Aabb2, BroadPhase, Brute, Query};
 /// use collide_scenes::{Record, Runner};
 /// use glam::Vec2;
 /// let aabb = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;

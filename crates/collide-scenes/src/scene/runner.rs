@@ -60,7 +60,7 @@ pub enum RunError {
 ///
 /// ```
 /// use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};
-/// use collide::{Brute, BroadPhase};
+/// use collide::{BroadPhase, Brute, Query};
 /// use glam::Vec2;
 ///
 /// let mut scene = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Uniform, 200));
@@ -206,7 +206,7 @@ impl<V: Vector> Runner<V> {
     /// stepping.
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::{Aabb2, BroadPhase, Brute, Query};
     /// use collide_scenes::{Record, Runner};
     /// use glam::Vec2;
     /// let (mut world, mut runner) = (Brute::<Vec2, u64>::new(), Runner::new());

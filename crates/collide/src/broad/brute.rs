@@ -11,6 +11,7 @@ use super::contract::{BroadPhase, StepStats};
 use super::events::{FrameEvents, Pair, PairTracker};
 use super::query::{QueryBudget, QueryStats, test_each};
 use super::snapshot::Snapshot;
+use crate::broad::Query;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
@@ -54,7 +55,7 @@ impl<V: Vector, T> Brute<V, T> {
     /// An empty structure.
     ///
     /// ```
-    /// use collide::{BroadPhase, Brute};
+    /// use collide::{BroadPhase, Brute, Query};
     /// use glam::Vec2;
     /// let world: Brute<Vec2, &str> = Brute::new();
     /// assert!(world.is_empty() && world.pairs().is_empty());
@@ -81,24 +82,51 @@ impl<V: Vector, T> Brute<V, T> {
     }
 }
 
-impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
+impl<V: Vector, T> Query<V> for Brute<V, T> {
     fn name(&self) -> &str {
         "brute"
     }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.get(handle).map(|(aabb, _)| *aabb)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for (handle, (object, _)) in self.objects.iter() {
+            if object.overlaps(aabb) {
+                visit(handle)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    /// Every object gets the exact test (no bounds, no visits).
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let objects = self.objects.iter().map(|(h, (aabb, _))| (h, aabb));
+        test_each(objects, region, budget, visit)
+    }
+}
 
+impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         Ok(self.objects.insert((aabb, value))?)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.get_mut(handle)?.0 = aabb;
         Ok(())
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         Ok(self.objects.remove(handle)?.1)
     }
-
     fn step(&mut self) -> &FrameEvents {
         self.live.clear();
         self.live
@@ -120,57 +148,20 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
             .stats(self.live.len(), n * n.saturating_sub(1) / 2, 0);
         self.tracker.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.tracker.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.tracker.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.objects.get(handle).map(|(aabb, _)| *aabb)
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle).map(|(_, value)| value)
     }
-
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        for (handle, (object, _)) in self.objects.iter() {
-            if object.overlaps(aabb) {
-                visit(handle)?;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Every object gets the exact test (no bounds, no visits).
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        let objects = self.objects.iter().map(|(h, (aabb, _))| (h, aabb));
-        test_each(objects, region, budget, visit)
-    }
-
     fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::copied(self.frozen())
+        Snapshot::new(self.frozen())
     }
 }
 

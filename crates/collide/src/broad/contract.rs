@@ -2,14 +2,11 @@
 //! 2D and 3D, and its statistics.
 
 use super::events::{FrameEvents, Pair};
-use super::query::{
-    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit, sorted_ray_hits,
-};
+use super::read::Query;
 use super::snapshot::Snapshot;
 use crate::error::Error;
-use crate::geometry::{Aabb, Ray, Region, Vector};
+use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
-use std::ops::ControlFlow;
 
 /// Work counters of the last [`BroadPhase::step`], for comparing structures
 /// by the work they do as well as by time.
@@ -85,21 +82,12 @@ pub struct StepStats {
 /// assert_eq!(world.value(coin), Some(&"coin"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait BroadPhase<V: Vector, T> {
-    /// The structure's name as `collide replay --structure` spells it.
-    ///
-    /// ```
-    /// use collide::{BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// assert_eq!(Brute::<Vec2>::new().name(), "brute");
-    /// ```
-    fn name(&self) -> &str;
-
+pub trait BroadPhase<V: Vector, T>: Query<V> {
     /// Adds an object with its box and a user value; it takes part in pairs
     /// from the next [`step`](Self::step).
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::{Aabb2, BroadPhase, Brute, Query};
     /// use glam::Vec2;
     /// let mut world: Brute<Vec2, &str> = Brute::new();
     /// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
@@ -115,7 +103,7 @@ pub trait BroadPhase<V: Vector, T> {
     /// Gives an object a new box (a move, a resize or a teleport).
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
+    /// use collide::{Aabb2, BroadPhase, Brute, Query};
     /// use glam::Vec2;
     /// let mut world: Brute<Vec2> = Brute::new();
     /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
@@ -140,7 +128,7 @@ pub trait BroadPhase<V: Vector, T> {
     /// any number of threads. Other structures apply the moves one by one.
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Error, Grid, HandleError};
+    /// use collide::{Aabb2, BroadPhase, Error, Grid, HandleError, Query};
     /// use glam::Vec2;
     /// let mut world: Grid<Vec2> = Grid::hashed();
     /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
@@ -249,50 +237,6 @@ pub trait BroadPhase<V: Vector, T> {
     /// ```
     fn stats(&self) -> StepStats;
 
-    /// Number of live objects.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
-    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
-    /// world.remove(h)?;
-    /// assert_eq!(world.len(), 1); // counts at once, before any step
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn len(&self) -> usize;
-
-    /// True when the structure holds no object.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// assert!(world.is_empty());
-    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
-    /// assert!(!world.is_empty());
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The object's current box, or `None` for a stale or foreign handle.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// let unit = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
-    /// let h = world.insert(unit, ())?;
-    /// assert_eq!(world.aabb(h), Some(unit));
-    /// world.remove(h)?;
-    /// assert_eq!(world.aabb(h), None);
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>>;
-
     /// The object's user value, or `None` for a stale or foreign handle.
     ///
     /// ```
@@ -307,231 +251,6 @@ pub trait BroadPhase<V: Vector, T> {
     /// ```
     fn value(&self, handle: Handle) -> Option<&T>;
 
-    /// Calls `visit` for each object whose current box overlaps `aabb`
-    /// (overlap rule of [`Aabb::overlaps`]), each once, until it returns
-    /// [`ControlFlow::Break`]. Sees updates made since the last step.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// use std::ops::ControlFlow;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// for x in [0.0, 3.0, 6.0] {
-    ///     world.insert(Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 2.0, 2.0))?, ())?;
-    /// }
-    /// let mut seen = 0;
-    /// let area = Aabb2::new(Vec2::ZERO, Vec2::new(10.0, 1.0))?;
-    /// let flow = world.query_aabb(&area, &mut |_| {
-    ///     seen += 1;
-    ///     if seen == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-    /// });
-    /// assert!(flow.is_break());
-    /// assert_eq!(seen, 2); // stopped early; no step was needed
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()>;
-
-    /// All objects overlapping `aabb`, sorted by handle.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
-    /// world.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, ())?;
-    /// let c = world.insert(Aabb2::new(Vec2::splat(1.0), Vec2::splat(3.0))?, ())?;
-    /// let area = Aabb2::new(Vec2::ZERO, Vec2::splat(4.0))?;
-    /// assert_eq!(world.query_aabb_all(&area), vec![a, c]);
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn query_aabb_all(&self, aabb: &Aabb<V>) -> Vec<Handle> {
-        let mut out = Vec::new();
-        let _ = self.query_aabb(aabb, &mut |h| {
-            out.push(h);
-            ControlFlow::Continue(())
-        });
-        out.sort_unstable();
-        out
-    }
-
-    /// Whether any object overlaps `aabb`; stops at the first.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
-    /// assert!(world.query_aabb_any(&Aabb2::new(Vec2::splat(1.0), Vec2::splat(5.0))?));
-    /// // touching is not overlapping:
-    /// assert!(!world.query_aabb_any(&Aabb2::new(Vec2::splat(2.0), Vec2::splat(5.0))?));
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn query_aabb_any(&self, aabb: &Aabb<V>) -> bool {
-        self.query_aabb(aabb, &mut |_| ControlFlow::Break(()))
-            .is_break()
-    }
-
-    /// All objects holding `point` strictly inside (the overlap rule applied
-    /// to the zero-size box at `point`), sorted by handle. A non-finite
-    /// point is an error.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute};
-    /// use glam::Vec2;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// let h = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, ())?;
-    /// assert_eq!(world.query_point_all(Vec2::splat(1.0))?, vec![h]);
-    /// assert!(world.query_point_all(Vec2::new(2.0, 1.0))?.is_empty()); // on the edge
-    /// assert!(world.query_point_all(Vec2::new(f32::NAN, 0.0)).is_err());
-    /// # Ok::<(), collide::Error>(())
-    /// ```
-    fn query_point_all(&self, point: V) -> Result<Vec<Handle>, Error> {
-        Ok(self.query_aabb_all(&Aabb::from_point(point)?))
-    }
-
-    /// Calls `visit` for each object whose current box `region` hits (a
-    /// box, a ray, a swept box, a frustum: see [`Region`]), each once,
-    /// until it returns [`ControlFlow::Break`] or `budget` runs out; says
-    /// what it did, and whether the budget cut it short. Sees updates made
-    /// since the last step.
-    ///
-    /// Structures prune their nodes or cells with the region; the
-    /// provided implementation asks [`BroadPhase::query_aabb`] for the
-    /// objects in the region's bounds (for a region without bounds, the
-    /// whole f32 range: a box of zero size at its very edge escapes it)
-    /// and tests each, so it counts no visits. Every structure of this
-    /// crate overrides it.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Bvh, QueryBudget, geometry::SweptAabb};
-    /// use glam::Vec2;
-    /// use std::ops::ControlFlow;
-    /// let mut world: Bvh<Vec2> = Bvh::new();
-    /// let wall = world.insert(Aabb2::new(Vec2::new(20.0, -5.0), Vec2::new(21.0, 5.0))?, ())?;
-    /// let bullet = Aabb2::new(Vec2::ZERO, Vec2::splat(0.5))?;
-    /// let path = SweptAabb::new(bullet, Vec2::new(60.0, 0.0))?;
-    /// let mut hit = Vec::new();
-    /// let stats = world.query_region(&path, QueryBudget::default(), &mut |h| {
-    ///     hit.push(h);
-    ///     ControlFlow::Continue(())
-    /// });
-    /// assert_eq!((hit, stats.hits, stats.truncated), (vec![wall], 1, false));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        let bounds = region.bounds().unwrap_or_else(everything);
-        let mut stats = QueryStats::default();
-        let _ = self.query_aabb(&bounds, &mut |h| {
-            let aabb = self.aabb(h).expect("query_aabb reports live objects");
-            stats.candidate(&budget, region, &aabb, || visit(h))
-        });
-        stats
-    }
-
-    /// Every object `region` hits, sorted by handle, and the query's
-    /// statistics (see [`BroadPhase::query_region`]).
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Grid, QueryBudget};
-    /// use collide::geometry::{Frustum, Plane};
-    /// use glam::Vec2;
-    /// let mut world: Grid<Vec2> = Grid::hashed();
-    /// let left = world.insert(Aabb2::new(Vec2::new(-5.0, 0.0), Vec2::new(-4.0, 1.0))?, ())?;
-    /// world.insert(Aabb2::new(Vec2::new(4.0, 0.0), Vec2::new(5.0, 1.0))?, ())?;
-    /// let west = Frustum::new(&[Plane::new(Vec2::X, 0.0)])?; // x < 0
-    /// let (hits, stats) = world.query_region_all(&west, QueryBudget::default());
-    /// assert_eq!((hits, stats.truncated), (vec![left], false));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    fn query_region_all(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-    ) -> (Vec<Handle>, QueryStats) {
-        collect_sorted(|visit| self.query_region(region, budget, visit))
-    }
-
-    /// Calls `visit` with the objects `ray` hits in the order it enters
-    /// them (by `t`, ties by handle), until it returns
-    /// [`ControlFlow::Break`]; within `budget` (a truncated query may have
-    /// missed nearer objects: see [`QueryStats::truncated`]).
-    ///
-    /// The provided implementation collects every hit, then sorts them; the
-    /// BVH walks its nodes nearest first instead, so a visitor that stops
-    /// early (the closest hit) stops the walk too.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute, QueryBudget, geometry::Ray};
-    /// use glam::Vec2;
-    /// use std::ops::ControlFlow;
-    /// let mut world: Brute<Vec2> = Brute::new();
-    /// for x in [9.0, 3.0, 6.0] {
-    ///     world.insert(Aabb2::new(Vec2::new(x, -1.0), Vec2::new(x + 1.0, 1.0))?, ())?;
-    /// }
-    /// let ray = Ray::new(Vec2::ZERO, Vec2::X, 100.0)?;
-    /// let mut first_two = Vec::new();
-    /// world.query_ray(&ray, QueryBudget::default(), &mut |hit| {
-    ///     first_two.push(hit.t);
-    ///     if first_two.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-    /// });
-    /// assert_eq!(first_two, [3.0, 6.0]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        sorted_ray_hits(
-            ray,
-            |h| self.aabb(h),
-            |visit| self.query_region(ray, budget, visit),
-            visit,
-        )
-    }
-
-    /// Every object `ray` hits, in the order it enters them (by `t`, ties
-    /// by handle). See [`RayHit`] for an example.
-    fn query_ray_all(&self, ray: &Ray<V>) -> Vec<RayHit> {
-        collect_hits(|visit| self.query_ray(ray, QueryBudget::default(), visit))
-    }
-
-    /// The first object `ray` enters (ties by handle), if any.
-    ///
-    /// ```
-    /// use collide::{Aabb3, BroadPhase, Bvh, geometry::Ray};
-    /// use glam::Vec3;
-    /// let mut world: Bvh<Vec3> = Bvh::new();
-    /// let floor = world.insert(Aabb3::new(Vec3::new(-9.0, -1.0, -9.0), Vec3::new(9.0, 0.0, 9.0))?, ())?;
-    /// let down = Ray::new(Vec3::new(0.0, 5.0, 0.0), -Vec3::Y, 10.0)?;
-    /// let hit = world.query_ray_closest(&down).unwrap();
-    /// assert_eq!((hit.handle, hit.t), (floor, 5.0));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
-        first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
-    }
-
-    /// Whether `ray` hits any object; stops at the first found.
-    fn query_ray_any(&self, ray: &Ray<V>) -> bool {
-        let mut any = false;
-        self.query_region(ray, QueryBudget::default(), &mut |_| {
-            any = true;
-            ControlFlow::Break(())
-        });
-        any
-    }
-
     /// A frozen copy of the structure as it is now, for queries from other
     /// threads while this one goes on (see [`Snapshot`]). It sees updates
     /// made since the last step, as queries on the owner do.
@@ -539,12 +258,12 @@ pub trait BroadPhase<V: Vector, T> {
     /// Every structure of this crate copies its own query arrays, so the
     /// snapshot answers as fast as the owner. The provided implementation
     /// (for structures outside this crate) lists the objects through
-    /// [`BroadPhase::query_aabb`] over the whole f32 range (a box of zero
+    /// [`Query::query_aabb`] over the whole f32 range (a box of zero
     /// size on the very edge of that range escapes it) and tests them all
     /// per query.
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+    /// use collide::{Aabb2, BroadPhase, Sap, SapKind, Query};
     /// use glam::Vec2;
     /// let mut world: Sap<Vec2, &str> = Sap::new(SapKind::AllAxes);
     /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "crate")?;
@@ -585,9 +304,6 @@ pub(crate) fn everything<V: Vector>() -> Aabb<V> {
 /// A boxed structure is a structure, so `Box<dyn BroadPhase<V, T>>` can be
 /// wrapped (for example in [`Verified`](crate::Verified)).
 impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         (**self).insert(aabb, value)
     }
@@ -612,37 +328,8 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
     fn stats(&self) -> StepStats {
         (**self).stats()
     }
-    fn len(&self) -> usize {
-        (**self).len()
-    }
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        (**self).aabb(handle)
-    }
     fn value(&self, handle: Handle) -> Option<&T> {
         (**self).value(handle)
-    }
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        (**self).query_aabb(aabb, visit)
-    }
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        (**self).query_region(region, budget, visit)
-    }
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        (**self).query_ray(ray, budget, visit)
     }
     fn snapshot(&self) -> Snapshot<V> {
         (**self).snapshot()

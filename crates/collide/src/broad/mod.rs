@@ -1,5 +1,6 @@
 //! The broad phase: structures that keep the set of overlapping box pairs
-//! current as objects move, all behind one contract ([`BroadPhase`]).
+//! current as objects move, all behind one contract: [`Query`] for what
+//! they answer, [`BroadPhase`] for how they change.
 //!
 //! - [`Auto`]: measures the scene and runs the structure that suits it,
 //!   switching when the scene changes (`auto`).
@@ -34,6 +35,7 @@ mod parallel;
 mod parallel_tests;
 mod query;
 mod radix;
+mod read;
 mod sap;
 mod snapshot;
 mod split_sort;
@@ -49,6 +51,7 @@ pub use events::{FrameEvents, Pair};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};
+pub use read::Query;
 pub use sap::{Sap, SapConfig, SapKind, SapStats, Spanners};
 pub use snapshot::Snapshot;
 pub use structure::{Structure, UnknownStructure};

@@ -28,7 +28,7 @@ pub struct QueryBudget {
 /// What one query did.
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Brute, QueryBudget};
+/// use collide::{Aabb2, BroadPhase, Brute, Query, QueryBudget};
 /// use glam::Vec2;
 /// let mut world: Brute<Vec2> = Brute::new();
 /// for i in 0..10 {
@@ -219,7 +219,7 @@ pub(crate) use queries_by_search;
 /// One object a ray hits, and where it enters it.
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Brute, geometry::Ray};
+/// use collide::{Aabb2, BroadPhase, Brute, geometry::Ray, Query};
 /// use glam::Vec2;
 /// let mut world: Brute<Vec2> = Brute::new();
 /// let far = world.insert(Aabb2::new(Vec2::new(8.0, -1.0), Vec2::new(9.0, 1.0))?, ())?;

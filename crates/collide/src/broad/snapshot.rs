@@ -10,69 +10,13 @@
 //! reference count, and its memory goes with the last clone.
 
 use super::contract::{BroadPhase, everything};
-use super::query::{
-    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit, sorted_ray_hits,
-    test_each,
-};
-use crate::error::Error;
+use super::query::{QueryBudget, QueryStats, RayHit, sorted_ray_hits, test_each};
+use super::read::{Query, aabb_by_region};
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-
-/// What a snapshot holds: a read-only structure that answers queries.
-pub(crate) trait Frozen<V: Vector>: Send + Sync {
-    fn name(&self) -> &str;
-    fn len(&self) -> usize;
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>>;
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats;
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats;
-}
-
-/// A structure copied without its user values (`T = ()`): it answers
-/// through the contract, with the structure's own query code. It is never
-/// updated (its handles' owner id is the original's, so it must not issue
-/// handles).
-pub(crate) struct Copied<S>(pub(crate) S);
-
-impl<V: Vector, S: BroadPhase<V, ()> + Send + Sync> Frozen<V> for Copied<S> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.0.aabb(handle)
-    }
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.0.query_region(region, budget, visit)
-    }
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.0.query_ray(ray, budget, visit)
-    }
-}
 
 /// The contract's fallback for structures outside this crate: the objects
 /// and their boxes, listed by handle, each query testing all of them.
@@ -81,9 +25,16 @@ struct Listed<V: Vector> {
     objects: Vec<(Handle, Aabb<V>)>,
 }
 
-impl<V: Vector> Frozen<V> for Listed<V> {
+impl<V: Vector> Query<V> for Listed<V> {
     fn name(&self) -> &str {
         &self.name
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        aabb_by_region(self, aabb, visit)
     }
     fn len(&self) -> usize {
         self.objects.len()
@@ -123,9 +74,16 @@ struct Renamed<V: Vector> {
     snapshot: Snapshot<V>,
 }
 
-impl<V: Vector> Frozen<V> for Renamed<V> {
+impl<V: Vector> Query<V> for Renamed<V> {
     fn name(&self) -> &str {
         self.name
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.snapshot.frozen.query_aabb(aabb, visit)
     }
     fn len(&self) -> usize {
         self.snapshot.frozen.len()
@@ -164,7 +122,7 @@ impl<V: Vector> Frozen<V> for Renamed<V> {
 /// beside a step.
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Grid, QueryBudget};
+/// use collide::{Aabb2, BroadPhase, Grid, Query, QueryBudget};
 /// use glam::Vec2;
 /// let mut grid: Grid<Vec2> = Grid::hashed();
 /// let crate_box = Aabb2::new(Vec2::ZERO, Vec2::ONE)?;
@@ -182,7 +140,7 @@ impl<V: Vector> Frozen<V> for Renamed<V> {
 /// ```
 #[derive(Clone)]
 pub struct Snapshot<V: Vector> {
-    frozen: Arc<dyn Frozen<V>>,
+    frozen: Arc<dyn Query<V> + Send + Sync>,
 }
 
 impl<V: Vector> fmt::Debug for Snapshot<V> {
@@ -195,17 +153,14 @@ impl<V: Vector> fmt::Debug for Snapshot<V> {
 }
 
 impl<V: Vector> Snapshot<V> {
-    /// Shares `frozen` among readers.
-    pub(crate) fn new(frozen: impl Frozen<V> + 'static) -> Self {
+    /// Shares `frozen`, a copy made for the snapshot (a structure of this
+    /// crate without its user values, or what it queries), among readers.
+    /// The copy is never updated (its handles' owner id is the original's,
+    /// so it must not issue handles).
+    pub(crate) fn new(frozen: impl Query<V> + Send + Sync + 'static) -> Self {
         Self {
             frozen: Arc::new(frozen),
         }
-    }
-
-    /// A snapshot of a structure of this crate, copied without its user
-    /// values.
-    pub(crate) fn copied<S: BroadPhase<V, ()> + Send + Sync + 'static>(structure: S) -> Self {
-        Self::new(Copied(structure))
     }
 
     /// This snapshot, answering to `name`.
@@ -217,7 +172,7 @@ impl<V: Vector> Snapshot<V> {
     }
 
     /// The contract's fallback: lists the objects through
-    /// [`BroadPhase::query_aabb`] over the whole f32 range (a box of zero
+    /// [`Query::query_aabb`] over the whole f32 range (a box of zero
     /// size on the very edge of that range escapes it) and tests every one
     /// per query.
     pub(crate) fn listed<T, S: BroadPhase<V, T> + ?Sized>(structure: &S) -> Self {
@@ -237,110 +192,11 @@ impl<V: Vector> Snapshot<V> {
         })
     }
 
-    /// The structure's name, as [`BroadPhase::name`] gave it.
-    pub fn name(&self) -> &str {
-        self.frozen.name()
-    }
-
-    /// Number of objects when it was taken.
-    pub fn len(&self) -> usize {
-        self.frozen.len()
-    }
-
-    /// True when it holds no object.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// An object's box as it was, or `None` for a handle it did not hold.
-    pub fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.frozen.aabb(handle)
-    }
-
-    /// [`BroadPhase::query_region`] on the frozen structure: each object
-    /// `region` hits, once, until `visit` breaks or `budget` runs out.
-    pub fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.frozen.query_region(region, budget, visit)
-    }
-
-    /// Every object `region` hits, sorted by handle, and the statistics.
-    pub fn query_region_all(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-    ) -> (Vec<Handle>, QueryStats) {
-        collect_sorted(|visit| self.query_region(region, budget, visit))
-    }
-
-    /// Every object overlapping `aabb`, sorted by handle.
-    pub fn query_aabb_all(&self, aabb: &Aabb<V>) -> Vec<Handle> {
-        self.query_region_all(aabb, QueryBudget::default()).0
-    }
-
-    /// Every object holding `point` strictly inside, sorted by handle; a
-    /// non-finite point is an error.
-    pub fn query_point_all(&self, point: V) -> Result<Vec<Handle>, Error> {
-        Ok(self.query_aabb_all(&Aabb::from_point(point)?))
-    }
-
-    /// [`BroadPhase::query_ray`] on the frozen structure: hits by entry
-    /// `t`, then handle.
-    pub fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.frozen.query_ray(ray, budget, visit)
-    }
-
-    /// Every object `ray` hits, by entry `t`, then handle.
-    pub fn query_ray_all(&self, ray: &Ray<V>) -> Vec<RayHit> {
-        collect_hits(|visit| self.query_ray(ray, QueryBudget::default(), visit))
-    }
-
-    /// The first object `ray` enters (ties by handle), if any.
-    ///
-    /// ```
-    /// use collide::{Aabb2, BroadPhase, Tree, geometry::Ray};
-    /// use glam::Vec2;
-    /// let mut world: Tree<Vec2> = Tree::tight();
-    /// let near = world.insert(Aabb2::new(Vec2::new(2.0, -1.0), Vec2::new(3.0, 1.0))?, ())?;
-    /// world.insert(Aabb2::new(Vec2::new(6.0, -1.0), Vec2::new(7.0, 1.0))?, ())?;
-    /// world.step();
-    /// let snapshot = world.snapshot();
-    /// let ray = Ray::new(Vec2::ZERO, Vec2::X, 100.0)?;
-    /// let hit = snapshot.query_ray_closest(&ray).unwrap();
-    /// assert_eq!((hit.handle, hit.t), (near, 2.0));
-    /// assert_eq!(snapshot.query_ray_all(&ray).len(), 2);
-    /// assert!(snapshot.query_ray_any(&ray));
-    /// assert_eq!(snapshot.aabb(near), world.aabb(near));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
-        first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
-    }
-
-    /// Whether `ray` hits any object; stops at the first found.
-    pub fn query_ray_any(&self, ray: &Ray<V>) -> bool {
-        let mut any = false;
-        self.query_region(ray, QueryBudget::default(), &mut |_| {
-            any = true;
-            ControlFlow::Break(())
-        });
-        any
-    }
-
     /// Whether `self` and `other` are clones of one snapshot (share one
     /// copy).
     ///
     /// ```
-    /// use collide::{BroadPhase, Brute};
+    /// use collide::{BroadPhase, Brute, Query};
     /// use glam::Vec2;
     /// let world: Brute<Vec2> = Brute::new();
     /// let (a, b) = (world.snapshot(), world.snapshot());
@@ -350,6 +206,60 @@ impl<V: Vector> Snapshot<V> {
     /// ```
     pub fn shares_with(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.frozen, &other.frozen)
+    }
+}
+
+/// A snapshot answers with the frozen structure's own query code.
+///
+/// ```
+/// use collide::{Aabb2, BroadPhase, Query, Tree, geometry::Ray};
+/// use glam::Vec2;
+/// let mut world: Tree<Vec2> = Tree::tight();
+/// let near = world.insert(Aabb2::new(Vec2::new(2.0, -1.0), Vec2::new(3.0, 1.0))?, ())?;
+/// world.insert(Aabb2::new(Vec2::new(6.0, -1.0), Vec2::new(7.0, 1.0))?, ())?;
+/// world.step();
+/// let snapshot = world.snapshot();
+/// let ray = Ray::new(Vec2::ZERO, Vec2::X, 100.0)?;
+/// let hit = snapshot.query_ray_closest(&ray).unwrap();
+/// assert_eq!((hit.handle, hit.t), (near, 2.0));
+/// assert_eq!(snapshot.query_ray_all(&ray).len(), 2);
+/// assert!(snapshot.query_ray_any(&ray));
+/// assert_eq!(snapshot.aabb(near), world.aabb(near));
+/// assert_eq!((snapshot.name(), snapshot.len()), ("tree", 2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl<V: Vector> Query<V> for Snapshot<V> {
+    fn name(&self) -> &str {
+        self.frozen.name()
+    }
+    fn len(&self) -> usize {
+        self.frozen.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.frozen.aabb(handle)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.frozen.query_aabb(aabb, visit)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.frozen.query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.frozen.query_ray(ray, budget, visit)
     }
 }
 

@@ -7,6 +7,7 @@ use super::contract::{BroadPhase, StepStats, check_batch_lengths};
 use super::events::{FrameEvents, Pair};
 use super::query::{QueryBudget, QueryStats, RayHit};
 use super::snapshot::Snapshot;
+use crate::broad::Query;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, HandleError, RemovedLog};
@@ -193,7 +194,7 @@ impl<V: Vector, T, S> Verified<V, T, S> {
     /// unknown to the reference.
     ///
     /// ```
-    /// use collide::{BroadPhase, Brute, Verified};
+    /// use collide::{BroadPhase, Brute, Verified, Query};
     /// use glam::Vec3;
     /// let world = Verified::new(Brute::<Vec3, u64>::new())?;
     /// assert!(world.is_empty());
@@ -242,7 +243,7 @@ impl<V: Vector, T, S> Verified<V, T, S> {
     /// The wrapped structure.
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Brute, Verified};
+    /// use collide::{Aabb2, BroadPhase, Brute, Verified, Query};
     /// use glam::Vec2;
     /// let mut world = Verified::new(Brute::<Vec2>::new())?;
     /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
@@ -388,11 +389,42 @@ fn first_difference(expected: &[Pair], actual: &[Pair]) -> Option<(Pair, Mistake
     }
 }
 
-impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
+impl<V: Vector, T, S: BroadPhase<V, T>> Query<V> for Verified<V, T, S> {
     fn name(&self) -> &str {
         self.inner.name()
     }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.inner.aabb(handle)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.query_aabb(aabb, visit)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_ray(ray, budget, visit)
+    }
+}
 
+impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         let handle = self.inner.insert(aabb, value)?;
         let reference = match self.reference.insert(aabb, handle) {
@@ -409,13 +441,11 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.to_reference[index] = Some(reference);
         Ok(handle)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.inner.update(handle, aabb)?;
         let reference = self.reference_of(handle)?;
         self.reference.update(reference, aabb)
     }
-
     fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
         // The structure's own batch path (split across threads for a grid),
         // then the reference move by move, up to the first handle the
@@ -430,7 +460,6 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         }
         applied
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.inner.remove(handle)?;
         let reference = self.reference_of(handle)?;
@@ -439,7 +468,6 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.removed.push(reference, handle);
         Ok(value)
     }
-
     fn step(&mut self) -> &FrameEvents {
         self.reference.step();
         self.removed.seal();
@@ -461,57 +489,18 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.frame += 1;
         self.inner.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.inner.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.inner.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.inner.stats()
     }
-
-    fn len(&self) -> usize {
-        self.inner.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.inner.aabb(handle)
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.inner.value(handle)
     }
-
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.inner.query_aabb(aabb, visit)
-    }
-
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_region(region, budget, visit)
-    }
-
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_ray(ray, budget, visit)
-    }
-
     fn snapshot(&self) -> Snapshot<V> {
         self.inner.snapshot()
     }

@@ -7,9 +7,10 @@
 //! contact wins (ties by handle, the stable id), the [`Response`] decides
 //! what happens next (stop, slide, bounce, pass through), and the rest of
 //! the tick is checked again, within [`SweepLimits`]. The broad phase is
-//! read through a [`Snapshot`], so the candidates and the
-//! times of impact come from one moment; the shapes come from the caller,
-//! who must give their poses at that same moment.
+//! read through [`Query`]: the live structure, or a
+//! [`Snapshot`](crate::Snapshot) taken for another thread; the shapes come
+//! from the caller, who must give their poses at the moment the boxes
+//! describe.
 //!
 //! Depends on the broad phase and the narrow phase.
 
@@ -17,7 +18,7 @@ mod sweep;
 
 pub use sweep::{Response, Sweep, SweepHit, SweepLimits};
 
-use crate::broad::Snapshot;
+use crate::broad::Query;
 use crate::handle::Handle;
 use crate::narrow::Support;
 
@@ -44,14 +45,14 @@ pub mod d2 {
     /// world.step();
     /// let shape_of = |h: Handle| (h == id).then_some((&plate as &dyn Support<Vec2>, plate_at));
     /// let bullet = Circle::new(0.0045)?;
-    /// let done = sweep(&world.snapshot(), shape_of, &bullet, Pose::IDENTITY,
+    /// let done = sweep(&world, shape_of, &bullet, Pose::IDENTITY,
     ///     Vec2::new(15.0, 0.0), Response::Stop, SweepLimits::default());
     /// assert_eq!(done.hits.len(), 1);
     /// assert!((done.end.position.x - 6.9905).abs() < 1e-3); // stopped at the plate
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
     pub fn sweep<'a>(
-        world: &Snapshot<Vec2>,
+        world: &(impl Query<Vec2> + ?Sized),
         shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec2>, Pose)>,
         mover: &dyn Support<Vec2>,
         start: Pose,
@@ -93,7 +94,7 @@ pub mod d3 {
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
     pub fn sweep<'a>(
-        world: &Snapshot<Vec3>,
+        world: &(impl Query<Vec3> + ?Sized),
         shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec3>, Pose)>,
         mover: &dyn Support<Vec3>,
         start: Pose,

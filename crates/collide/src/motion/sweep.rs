@@ -4,7 +4,7 @@
 //! handle), a response, and the rest of the tick checked again, with a cap
 //! on iterations and a minimum advance so no contact is processed forever.
 
-use crate::broad::{QueryBudget, QueryStats, Snapshot};
+use crate::broad::{Query, QueryBudget, QueryStats};
 use crate::geometry::{Aabb, SweptAabb, Vector};
 use crate::handle::Handle;
 use crate::narrow::general::{bounds, cast_shape};
@@ -121,7 +121,7 @@ pub struct Sweep<V: Vector, P> {
 
 /// The pipeline, once for 2D and 3D.
 pub(crate) fn sweep<'a, L: Placement>(
-    world: &Snapshot<L::V>,
+    world: &(impl Query<L::V> + ?Sized),
     shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
     mover: &dyn Support<L::V>,
     start: L,

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use collide::{Aabb, Vector};
+use collide::{Aabb, Query, Vector};
 use collide_scenes::{IdEvent, Record, SceneRng};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -15,7 +15,9 @@
 //! format); every byte string decodes to something.
 
 use collide::geometry::Ray;
-use collide::{Aabb, BroadPhase, Brute, Error, Handle, HandleError, Snapshot, Structure, Vector};
+use collide::{
+    Aabb, BroadPhase, Brute, Error, Handle, HandleError, Query, Snapshot, Structure, Vector,
+};
 use std::collections::HashMap;
 
 /// One step of a sequence. Slots pick among the objects alive (or removed)

@@ -66,6 +66,7 @@ use super::headroom::keep_headroom;
 use super::hosted::Hosted;
 use super::query::{QueryBudget, QueryStats, RayHit};
 use super::snapshot::Snapshot;
+use crate::broad::Query;
 use crate::broad::structure::Structure;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
@@ -407,11 +408,42 @@ impl<V: Vector, T: Send> Auto<V, T> {
     }
 }
 
-impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
+impl<V: Vector, T: Send> Query<V> for Auto<V, T> {
     fn name(&self) -> &str {
         "auto"
     }
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.inner.aabb(handle)
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.query_aabb(aabb, visit)
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_region(region, budget, visit)
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        self.inner.query_ray(ray, budget, visit)
+    }
+}
 
+impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         // The structures first, under the handle `values` will issue: an
         // error leaves nothing behind.
@@ -437,7 +469,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
             }
         }
     }
-
     #[inline]
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         // Kept to a test and a jump into the running structure: the
@@ -447,7 +478,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         }
         self.inner.update(handle, aabb)
     }
-
     fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
         if self.migration.is_none() {
             return self.inner.update_many(handles, boxes);
@@ -458,7 +488,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         }
         Ok(())
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         self.values.check(handle)?;
         self.inner.remove(handle)?;
@@ -469,7 +498,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         }
         Ok(self.values.remove(handle)?)
     }
-
     fn step(&mut self) -> &FrameEvents {
         self.review();
         let replaced = if self.advance_migration() {
@@ -503,7 +531,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         self.status.steps += 1;
         self.events()
     }
-
     fn events(&self) -> &FrameEvents {
         if self.own_events {
             &self.events
@@ -511,7 +538,6 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
             self.inner.events()
         }
     }
-
     fn pairs(&self) -> &[Pair] {
         if self.diff_pending {
             &self.before
@@ -519,49 +545,12 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
             self.inner.pairs()
         }
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.inner.aabb(handle)
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.values.get(handle)
     }
-
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.inner.query_aabb(aabb, visit)
-    }
-
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_region(region, budget, visit)
-    }
-
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_ray(ray, budget, visit)
-    }
-
     fn snapshot(&self) -> Snapshot<V> {
         self.inner.snapshot().renamed("auto")
     }

@@ -8,6 +8,7 @@
 //! alone while the doubled move sat inline (a stack frame and a copied
 //! `Result` on every move), and 116 against 113 since.
 
+use crate::broad::Query;
 use crate::broad::brute::Brute;
 use crate::broad::bvh::Bvh;
 use crate::broad::contract::{BroadPhase, StepStats};
@@ -48,58 +49,17 @@ macro_rules! each {
     };
 }
 
-impl<V: Vector> BroadPhase<V, ()> for Running<V> {
+impl<V: Vector> Query<V> for Running<V> {
     fn name(&self) -> &str {
         each!(self, s => s.name())
     }
-
-    fn insert(&mut self, aabb: Aabb<V>, value: ()) -> Result<Handle, Error> {
-        each!(self, s => s.insert(aabb, value))
-    }
-
-    #[inline]
-    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
-        each!(self, s => s.update(handle, aabb))
-    }
-
-    #[inline]
-    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
-        each!(self, s => s.update_many(handles, boxes))
-    }
-
-    fn remove(&mut self, handle: Handle) -> Result<(), Error> {
-        each!(self, s => s.remove(handle))
-    }
-
-    fn step(&mut self) -> &FrameEvents {
-        each!(self, s => s.step())
-    }
-
-    fn events(&self) -> &FrameEvents {
-        each!(self, s => s.events())
-    }
-
-    fn pairs(&self) -> &[Pair] {
-        each!(self, s => s.pairs())
-    }
-
-    fn stats(&self) -> StepStats {
-        each!(self, s => s.stats())
-    }
-
     fn len(&self) -> usize {
         each!(self, s => s.len())
     }
-
     #[inline]
     fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
         each!(self, s => s.aabb(handle))
     }
-
-    fn value(&self, handle: Handle) -> Option<&()> {
-        each!(self, s => s.value(handle))
-    }
-
     fn query_aabb(
         &self,
         aabb: &Aabb<V>,
@@ -107,7 +67,6 @@ impl<V: Vector> BroadPhase<V, ()> for Running<V> {
     ) -> ControlFlow<()> {
         each!(self, s => s.query_aabb(aabb, visit))
     }
-
     fn query_region(
         &self,
         region: &dyn Region<V>,
@@ -116,7 +75,6 @@ impl<V: Vector> BroadPhase<V, ()> for Running<V> {
     ) -> QueryStats {
         each!(self, s => s.query_region(region, budget, visit))
     }
-
     fn query_ray(
         &self,
         ray: &Ray<V>,
@@ -125,7 +83,38 @@ impl<V: Vector> BroadPhase<V, ()> for Running<V> {
     ) -> QueryStats {
         each!(self, s => s.query_ray(ray, budget, visit))
     }
+}
 
+impl<V: Vector> BroadPhase<V, ()> for Running<V> {
+    fn insert(&mut self, aabb: Aabb<V>, value: ()) -> Result<Handle, Error> {
+        each!(self, s => s.insert(aabb, value))
+    }
+    #[inline]
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        each!(self, s => s.update(handle, aabb))
+    }
+    #[inline]
+    fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
+        each!(self, s => s.update_many(handles, boxes))
+    }
+    fn remove(&mut self, handle: Handle) -> Result<(), Error> {
+        each!(self, s => s.remove(handle))
+    }
+    fn step(&mut self) -> &FrameEvents {
+        each!(self, s => s.step())
+    }
+    fn events(&self) -> &FrameEvents {
+        each!(self, s => s.events())
+    }
+    fn pairs(&self) -> &[Pair] {
+        each!(self, s => s.pairs())
+    }
+    fn stats(&self) -> StepStats {
+        each!(self, s => s.stats())
+    }
+    fn value(&self, handle: Handle) -> Option<&()> {
+        each!(self, s => s.value(handle))
+    }
     fn snapshot(&self) -> Snapshot<V> {
         each!(self, s => s.snapshot())
     }

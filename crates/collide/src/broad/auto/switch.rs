@@ -6,6 +6,7 @@ use super::regrid::BuiltFor;
 use super::running::Running;
 use super::work::Work;
 use super::{Auto, Choice};
+use crate::broad::Query;
 use crate::broad::brute::Brute;
 use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;

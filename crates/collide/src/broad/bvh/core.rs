@@ -7,6 +7,7 @@ use super::rest::{REST_STEPS, RestingTree};
 use super::shadow::{Shadow, jumped};
 use super::tree::{Arena, NONE, RefitScratch};
 use super::view::View;
+use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::headroom::reserve_headroom;
@@ -824,11 +825,30 @@ fn shadow_budget(m: usize) -> usize {
 /// to 5.4 s a frame there.
 pub(super) const SHADOW_FIX_SHARE: usize = 64;
 
-impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
+impl<V: Vector, T> Query<V> for Bvh<V, T> {
     fn name(&self) -> &str {
         "bvh"
     }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[handle.index() as usize])
+    }
+    queries_by_search!();
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        let handle = |i: u32| self.objects.live_handle_at(i);
+        self.view(&handle).ray_nearest_first(ray, &budget, visit)
+    }
+}
 
+impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         let handle = self.objects.insert(value)?;
         let i = handle.index() as usize;
@@ -869,7 +889,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         }
         Ok(handle)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
         let i = handle.index() as usize;
@@ -890,7 +909,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         }
         Ok(())
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         let i = handle.index() as usize;
@@ -915,7 +933,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.candidates.mark(i as u32);
         Ok(value)
     }
-
     fn step(&mut self) -> &FrameEvents {
         self.settle_escaped();
         self.settle_resting();
@@ -952,44 +969,18 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.steps = self.steps.wrapping_add(1);
         self.tracker.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.tracker.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.tracker.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.objects.check(handle).ok()?;
-        Some(self.boxes[handle.index() as usize])
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle)
     }
-
-    queries_by_search!();
-
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        let handle = |i: u32| self.objects.live_handle_at(i);
-        self.view(&handle).ray_nearest_first(ray, &budget, visit)
-    }
-
     fn snapshot(&self) -> Snapshot<V> {
         Snapshot::new(self.frozen())
     }

@@ -6,7 +6,7 @@ use super::core::Bvh;
 use super::tree::Arena;
 use super::view::View;
 use crate::broad::query::{QueryBudget, QueryStats, RayHit};
-use crate::broad::snapshot::Frozen;
+use crate::broad::read::{Query, aabb_by_region};
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
@@ -57,9 +57,17 @@ impl<V: Vector> FrozenBvh<V> {
     }
 }
 
-impl<V: Vector> Frozen<V> for FrozenBvh<V> {
+impl<V: Vector> Query<V> for FrozenBvh<V> {
     fn name(&self) -> &str {
         "bvh"
+    }
+
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        aabb_by_region(self, aabb, visit)
     }
 
     fn len(&self) -> usize {

@@ -7,6 +7,7 @@ use super::config::GridConfig;
 use super::level::Level;
 use super::levels::Shift;
 use super::pairs::{PairScratch, grid_pairs};
+use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
@@ -157,7 +158,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// at the first step from the objects present.
     ///
     /// ```
-    /// use collide::{BroadPhase, Grid, GridKind};
+    /// use collide::{BroadPhase, Grid, GridKind, Query};
     /// let grid: Grid<glam::Vec2> = Grid::dense();
     /// assert_eq!((grid.kind(), grid.name()), (GridKind::Dense, "grid"));
     /// assert_eq!(grid.cell_size(), None); // not chosen yet
@@ -169,7 +170,7 @@ impl<V: Vector, T> Grid<V, T> {
     /// A hashed grid (`hashgrid`) with automatic cell size.
     ///
     /// ```
-    /// use collide::{BroadPhase, Grid};
+    /// use collide::{BroadPhase, Grid, Query};
     /// let grid: Grid<glam::Vec3> = Grid::hashed();
     /// assert_eq!(grid.name(), "hashgrid");
     /// ```
@@ -364,7 +365,7 @@ impl<V: Vector, T> Grid<V, T> {
     }
 }
 
-impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
+impl<V: Vector, T> Query<V> for Grid<V, T> {
     fn name(&self) -> &str {
         match self.kind {
             GridKind::Dense => "grid",
@@ -372,7 +373,17 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
             GridKind::Hierarchical => "hgrid",
         }
     }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[handle.index() as usize])
+    }
+    queries_by_search!();
+}
 
+impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         let handle = self.objects.insert(value)?;
         let i = handle.index();
@@ -381,23 +392,19 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
         self.place(i);
         Ok(handle)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
         self.move_object(handle.index(), aabb);
         Ok(())
     }
-
     fn update_many(&mut self, handles: &[Handle], boxes: &[Aabb<V>]) -> Result<(), Error> {
         self.update_batch(handles, boxes)
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         self.unplace(handle.index());
         Ok(value)
     }
-
     fn step(&mut self) -> &FrameEvents {
         if self.levels.is_empty() && !self.objects.is_empty() {
             self.configure();
@@ -419,36 +426,20 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
         self.stats = self.tracker.stats(self.objects.len(), tested, self.last.0);
         self.tracker.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.tracker.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.tracker.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.objects.check(handle).ok()?;
-        Some(self.boxes[handle.index() as usize])
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle)
     }
-
-    queries_by_search!();
-
     fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::copied(self.frozen())
+        Snapshot::new(self.frozen())
     }
 }
 

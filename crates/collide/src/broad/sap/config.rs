@@ -5,7 +5,7 @@ use crate::error::Error;
 /// Which sweep-and-prune.
 ///
 /// ```
-/// use collide::{BroadPhase, Sap, SapKind};
+/// use collide::{BroadPhase, Sap, SapKind, Query};
 /// use glam::Vec2;
 /// assert_eq!(Sap::<Vec2>::new(SapKind::AllAxes).name(), "sap");
 /// assert_eq!(Sap::<Vec2>::new(SapKind::OneAxis).name(), "sap1");

@@ -8,6 +8,7 @@ use super::endpoints::{MAX_PROXIES, is_start, proxy, scan_slab};
 use super::pairset::PairSet;
 use super::spanners::SpannerIndex;
 use super::sweep::OpenSet;
+use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
@@ -188,7 +189,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// An empty structure with the default settings.
     ///
     /// ```
-    /// use collide::{BroadPhase, Sap, SapKind};
+    /// use collide::{BroadPhase, Sap, SapKind, Query};
     /// use glam::Vec3;
     /// let sap: Sap<Vec3> = Sap::new(SapKind::OneAxis);
     /// assert!(sap.is_empty());
@@ -477,14 +478,24 @@ pub(super) fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
     (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
 }
 
-impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
+impl<V: Vector, T> Query<V> for Sap<V, T> {
     fn name(&self) -> &str {
         match self.kind {
             SapKind::AllAxes => "sap",
             SapKind::OneAxis => "sap1",
         }
     }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[self.proxy_of[handle.index() as usize] as usize])
+    }
+    queries_by_search!();
+}
 
+impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         let handle = self.objects.insert(value)?;
         let p = match self.allocate_proxy(aabb, handle) {
@@ -503,7 +514,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
         self.dirty = true;
         Ok(handle)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
         let p = self.proxy_of[handle.index() as usize];
@@ -522,7 +532,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
         }
         Ok(())
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         let p = self.proxy_of[handle.index() as usize];
@@ -531,41 +540,24 @@ impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
         self.dirty = true;
         Ok(value)
     }
-
     fn step(&mut self) -> &FrameEvents {
         self.step_all();
         self.tracker.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.tracker.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.tracker.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.objects.check(handle).ok()?;
-        Some(self.boxes[self.proxy_of[handle.index() as usize] as usize])
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle)
     }
-
-    queries_by_search!();
-
     fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::copied(self.frozen())
+        Snapshot::new(self.frozen())
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::nodes::{Limits, NONE, Nodes};
 use super::pairs::{PairScratch, tree_pairs};
+use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
 use crate::broad::headroom::keep_headroom;
@@ -410,14 +411,24 @@ fn absorb<V: Vector>(nodes: &mut Nodes<V>, places: &mut [Place], target: u32, fr
     }
 }
 
-impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
+impl<V: Vector, T> Query<V> for Tree<V, T> {
     fn name(&self) -> &str {
         match self.kind {
             TreeKind::Tight => "tree",
             TreeKind::Loose => "loose",
         }
     }
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        self.objects.check(handle).ok()?;
+        Some(self.boxes[handle.index() as usize])
+    }
+    queries_by_search!();
+}
 
+impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
     fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
         let handle = self.objects.insert(value)?;
         let i = handle.index();
@@ -426,7 +437,6 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         self.place(i);
         Ok(handle)
     }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.objects.check(handle)?;
         let i = handle.index();
@@ -434,13 +444,11 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         self.relocate(i);
         Ok(())
     }
-
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         let value = self.objects.remove(handle)?;
         self.unplace(handle.index());
         Ok(value)
     }
-
     fn step(&mut self) -> &FrameEvents {
         if self.nodes.is_none() && !self.objects.is_empty() {
             let root = self.auto_root();
@@ -459,36 +467,20 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
                 .stats(self.objects.len(), tested, std::mem::take(&mut self.moves));
         self.tracker.events()
     }
-
     fn events(&self) -> &FrameEvents {
         self.tracker.events()
     }
-
     fn pairs(&self) -> &[Pair] {
         self.tracker.pairs()
     }
-
     fn stats(&self) -> StepStats {
         self.stats
     }
-
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.objects.check(handle).ok()?;
-        Some(self.boxes[handle.index() as usize])
-    }
-
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle)
     }
-
-    queries_by_search!();
-
     fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::copied(self.frozen())
+        Snapshot::new(self.frozen())
     }
 }
 

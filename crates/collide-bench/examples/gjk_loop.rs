@@ -71,8 +71,8 @@ fn main() {
     let rays: Vec<(Ray<Vec3>, d3::Pose)> = poses_3d
         .iter()
         .map(|(a, b)| {
-            let d = (b.position - a.position) * 2.0 + Vec3::new(0.01, 0.0, 0.0);
-            (Ray::new(a.position - d, d, 3.0).expect("finite"), *b)
+            let d = (b.position() - a.position()) * 2.0 + Vec3::new(0.01, 0.0, 0.0);
+            (Ray::new(a.position() - d, d, 3.0).expect("finite"), *b)
         })
         .collect();
     // The `narrow` example's 2D rays: from twice the offset back, along it.
@@ -80,8 +80,8 @@ fn main() {
     let rays_2d: Vec<(Ray<Vec2>, d2::Pose)> = poses_2d
         .iter()
         .map(|(a, b)| {
-            let d = (b.position - a.position) * 2.0 + Vec2::new(0.01, 0.0);
-            (Ray::new(a.position - d, d, 3.0).expect("finite"), *b)
+            let d = (b.position() - a.position()) * 2.0 + Vec2::new(0.01, 0.0);
+            (Ray::new(a.position() - d, d, 3.0).expect("finite"), *b)
         })
         .collect();
     let start = Instant::now();
@@ -112,8 +112,8 @@ fn main() {
                 // The `narrow` example's circle-to-box cast: from twice the
                 // offset back, along 1.5 times it.
                 for (a, b) in &poses_2d {
-                    let motion = (b.position - a.position) * 2.0;
-                    let from = d2::Pose::at(a.position - motion).expect("finite");
+                    let motion = (b.position() - a.position()) * 2.0;
+                    let from = d2::Pose::at(a.position() - motion).expect("finite");
                     let hit = d2::cast_shape(&ball, &from, motion * 1.5, &crate_box, b, Vec2::ZERO);
                     sink += hit.map_or(0.0, |h| h.t);
                 }

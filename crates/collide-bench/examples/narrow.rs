@@ -236,11 +236,11 @@ fn two_d() {
     // Rays: from a's position toward b's, against a box, a circle and a
     // capsule at b.
     let ray_of = |p: &Pair| {
-        let d = (p.pb.position - p.pa.position) * 2.0 + Vec2::new(0.01, 0.0);
+        let d = (p.pb.position() - p.pa.position()) * 2.0 + Vec2::new(0.01, 0.0);
         (
-            Ray::new(p.pa.position - d, d, 3.0).unwrap(),
+            Ray::new(p.pa.position() - d, d, 3.0).unwrap(),
             parry2d::query::Ray::new(
-                p2::Vector::new(p.pa.position.x - d.x, p.pa.position.y - d.y),
+                p2::Vector::new(p.pa.position().x - d.x, p.pa.position().y - d.y),
                 p2::Vector::new(d.x, d.y),
             ),
         )
@@ -290,15 +290,15 @@ fn two_d() {
         parry_cap
     );
     // Shape casts: a circle and a capsule from a's position, moving past b.
-    let motion = |p: &Pair| (p.pb.position - p.pa.position) * 2.0;
+    let motion = |p: &Pair| (p.pb.position() - p.pa.position()) * 2.0;
     let options = parry2d::query::ShapeCastOptions {
         max_time_of_impact: 1.0,
         stop_at_penetration: true,
         ..Default::default()
     };
-    let far = |p: &Pair| d2::Pose::at(p.pa.position - motion(p)).unwrap();
+    let far = |p: &Pair| d2::Pose::at(p.pa.position() - motion(p)).unwrap();
     let far_q = |p: &Pair| {
-        let at = p.pa.position - motion(p);
+        let at = p.pa.position() - motion(p);
         p2::Pose::new(p2::Vector::new(at.x, at.y), 0.0)
     };
     let mv = |p: &Pair| {
@@ -543,8 +543,8 @@ fn three_d() {
         disagreements(&ours, &theirs),
     );
     let ray_of = |p: &Pair| {
-        let d = (p.pb.position - p.pa.position) * 2.0 + Vec3::new(0.01, 0.0, 0.0);
-        let o = p.pa.position - d;
+        let d = (p.pb.position() - p.pa.position()) * 2.0 + Vec3::new(0.01, 0.0, 0.0);
+        let o = p.pa.position() - d;
         (
             Ray::new(o, d, 3.0).unwrap(),
             parry3d::query::Ray::new(
@@ -602,15 +602,15 @@ fn three_d() {
         |r: &Ray<Vec3>, pose: &d3::Pose| d3::cast_ray(r, &ours_poly, pose),
         parry_poly
     );
-    let motion = |p: &Pair| (p.pb.position - p.pa.position) * 2.0;
+    let motion = |p: &Pair| (p.pb.position() - p.pa.position()) * 2.0;
     let options = parry3d::query::ShapeCastOptions {
         max_time_of_impact: 1.0,
         stop_at_penetration: true,
         ..Default::default()
     };
-    let far = |p: &Pair| d3::Pose::at(p.pa.position - motion(p)).unwrap();
+    let far = |p: &Pair| d3::Pose::at(p.pa.position() - motion(p)).unwrap();
     let far_q = |p: &Pair| {
-        let at = p.pa.position - motion(p);
+        let at = p.pa.position() - motion(p);
         p3::Pose::from_translation(p3::Vector::new(at.x, at.y, at.z))
     };
     let mv = |p: &Pair| {

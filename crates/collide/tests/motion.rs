@@ -81,11 +81,15 @@ fn the_earliest_contact_equals_casting_against_every_object_on_every_structure()
             assert!(!done.truncated);
             match want {
                 Some((t, _)) => {
-                    assert!((done.end.position - (start.position + motion * t)).length() < 1e-4);
+                    assert!(
+                        (done.end.position() - (start.position() + motion * t)).length() < 1e-4
+                    );
                     assert_eq!(done.motion, Vec2::ZERO);
                     hits += 1;
                 }
-                None => assert!((done.end.position - (start.position + motion)).length() < 1e-4),
+                None => {
+                    assert!((done.end.position() - (start.position() + motion)).length() < 1e-4)
+                }
             }
         }
         assert!(hits > 50, "{name}: {hits} hits");
@@ -152,7 +156,7 @@ fn passing_through_reports_each_object_once_in_time_order() {
     let order: Vec<Handle> = done.hits.iter().map(|h| h.handle).collect();
     assert_eq!(order, vec![handles[1], handles[2], handles[0]]); // x = 2, 4, 6
     assert!(done.hits.windows(2).all(|w| w[0].t < w[1].t));
-    assert!((done.end.position.x - 15.0).abs() < 1e-4 && !done.truncated);
+    assert!((done.end.position().x - 15.0).abs() < 1e-4 && !done.truncated);
 }
 
 #[test]
@@ -184,7 +188,7 @@ fn sliding_into_a_corner_stops_there_without_looping() {
     );
     assert_eq!(done.hits.len(), 2, "{done:?}");
     assert!(
-        (done.end.position - Vec2::new(4.5, 0.5)).length() < 1e-3,
+        (done.end.position() - Vec2::new(4.5, 0.5)).length() < 1e-3,
         "{done:?}"
     );
     assert_eq!(done.motion, Vec2::ZERO);
@@ -229,7 +233,7 @@ fn a_wedge_that_would_slide_forever_stops_and_is_never_passed_through() {
             );
         }
         assert!(
-            done.end.position.y < 3.0,
+            done.end.position().y < 3.0,
             "it fell into the notch: {done:?}"
         );
     }
@@ -298,7 +302,7 @@ fn a_3d_bullet_stops_at_the_first_of_two_plates() {
         done.hits.iter().map(|h| h.handle).collect::<Vec<_>>(),
         vec![h_near]
     );
-    assert!((done.end.position.z - 6.9905).abs() < 1e-3, "{done:?}");
+    assert!((done.end.position().z - 6.9905).abs() < 1e-3, "{done:?}");
     // A ball dropped on a floor with full restitution comes back up.
     let floor = n3::Cuboid::new(Vec3::new(5.0, 0.5, 5.0)).unwrap();
     let floor_at = n3::Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap();
@@ -318,7 +322,7 @@ fn a_3d_bullet_stops_at_the_first_of_two_plates() {
         SweepLimits::default(),
     );
     assert_eq!(done.hits.len(), 1);
-    assert!((done.end.position.y - 2.5).abs() < 1e-3, "{done:?}"); // 2 down, 2 back up
+    assert!((done.end.position().y - 2.5).abs() < 1e-3, "{done:?}"); // 2 down, 2 back up
     assert!((done.motion - Vec3::new(0.0, 4.0, 0.0)).length() < 1e-4);
 }
 
@@ -354,7 +358,7 @@ fn extreme_motions_give_answers_never_panics() {
                 SweepLimits::default(),
             );
             assert!(done.hits.len() <= 8);
-            assert!(done.end.position.is_finite(), "{done:?}");
+            assert!(done.end.position().is_finite(), "{done:?}");
             if !(Vec2::new(-3e38, 0.0) + motion).is_finite() {
                 assert!(
                     done.truncated,
@@ -396,7 +400,7 @@ fn sliding_along_a_tilted_slab_keeps_moving_at_every_angle() {
                 Response::Slide,
                 SweepLimits::default(),
             );
-            let travelled = (done.end.position - start.position).dot(along);
+            let travelled = (done.end.position() - start.position()).dot(along);
             assert!((travelled - 10.0).abs() < 1e-2, "angle {angle}: {done:?}");
             assert!(contact(&ball, &done.end, &slab, &at).depth < 1e-3);
             // And a second sweep from the resting pose along the slab goes on.
@@ -410,7 +414,7 @@ fn sliding_along_a_tilted_slab_keeps_moving_at_every_angle() {
                 SweepLimits::default(),
             );
             assert!(
-                ((again.end.position - done.end.position).dot(along) - 5.0).abs() < 1e-2,
+                ((again.end.position() - done.end.position()).dot(along) - 5.0).abs() < 1e-2,
                 "angle {angle}: {again:?}"
             );
         }

@@ -58,9 +58,10 @@ fn assert_mtv_separates(
     c: &Contact<Vec3>,
     what: &str,
 ) {
-    let moved = Pose {
-        position: pb.position + c.mtv(),
-        rotation: pb.rotation,
+    let moved = {
+        let mut q = *pb;
+        q.set_position(pb.position() + c.mtv()).unwrap();
+        q
     };
     let after = contact(a, pa, b, &moved);
     assert!(
@@ -126,9 +127,11 @@ fn epa_depth_is_the_minimum_translation_on_random_polyhedra() {
             assert_mtv_separates(&a, &pa, &b, &pb, &c, &format!("pair {k}"));
             // No shorter move along other directions separates them: a
             // move of 0.98 depth along the normal leaves them overlapping.
-            let short = Pose {
-                position: pb.position + c.normal * (0.98 * c.depth),
-                rotation: pb.rotation,
+            let short = {
+                let mut q = pb;
+                q.set_position(pb.position() + c.normal * (0.98 * c.depth))
+                    .unwrap();
+                q
             };
             assert!(contact(&a, &pa, &b, &short).depth > 0.0, "pair {k}: {c:?}");
             deep += 1;
@@ -362,9 +365,10 @@ fn shape_casts_agree_with_stepping_the_motion_finely() {
         }
         let cast = cast_shape(&a, &pa, ma, &b, &pb, mb);
         let stepped = (0..=1000).map(|i| i as f32 / 1000.0).find(|&t| {
-            let at = |p: &Pose, m: Vec3| Pose {
-                position: p.position + m * t,
-                rotation: p.rotation,
+            let at = |p: &Pose, m: Vec3| {
+                let mut q = *p;
+                q.set_position(p.position() + m * t).unwrap();
+                q
             };
             contact(&a, &at(&pa, ma), &b, &at(&pb, mb)).depth > 1e-3
         });
@@ -549,8 +553,9 @@ fn extreme_values_give_answers_never_panics() {
                         &pb,
                         Vec3::new(-f32::MAX, 0.0, 0.0),
                     );
-                    let ray = Ray::new(pa.position, Vec3::new(1.0, f32::MAX, -1.0), f32::INFINITY)
-                        .unwrap();
+                    let ray =
+                        Ray::new(pa.position(), Vec3::new(1.0, f32::MAX, -1.0), f32::INFINITY)
+                            .unwrap();
                     let _ = cast_ray(&ray, b, &pb);
                 }
             }

@@ -46,7 +46,7 @@ fn poses3(rng: &mut SceneRng) -> (d3::Pose, p3::Pose) {
     .normalize_or(Vec3::X);
     let r = Quat::from_axis_angle(axis, rng.range(-3.0, 3.0));
     let ours = d3::Pose::new(t, r).unwrap();
-    let r = ours.rotation;
+    let r = ours.rotation();
     (
         ours,
         p3::Pose::from_parts(
@@ -116,9 +116,10 @@ fn contacts_and_distances_agree_with_parry_in_2d() {
         if let Some(y) = parry2d::query::contact(&qa, &theirs_cap, &qb, &theirs_cap, 0.0).unwrap() {
             if (ours.depth + y.dist).abs() > 1e-3 {
                 let n = Vec2::new(y.normal1.x, y.normal1.y);
-                let moved = d2::Pose {
-                    position: pb.position - n * y.dist,
-                    ..pb
+                let moved = {
+                    let mut q = pb;
+                    q.set_position(pb.position() - n * y.dist).unwrap();
+                    q
                 };
                 let left = d2::contact(&ours_cap, &pa, &ours_cap, &moved).depth;
                 assert!(
@@ -207,9 +208,10 @@ fn contacts_and_distances_agree_with_parry_in_3d() {
         match parry3d::query::contact(&qa, &theirs_cap, &qb, &theirs_cap, 0.0).unwrap() {
             Some(y) if (ours.depth + y.dist).abs() > 1e-4 => {
                 let n = Vec3::new(y.normal1.x, y.normal1.y, y.normal1.z);
-                let moved = d3::Pose {
-                    position: pb.position - n * y.dist,
-                    ..pb
+                let moved = {
+                    let mut q = pb;
+                    q.set_position(pb.position() - n * y.dist).unwrap();
+                    q
                 };
                 let left = d3::contact(&ours_cap, &pa, &ours_cap, &moved).depth;
                 assert!(
@@ -242,8 +244,8 @@ fn ray_casts_agree_with_parry() {
     };
     for k in 0..PAIRS {
         let ((pa, _), (pb, qb)) = (poses2(&mut rng), poses2(&mut rng));
-        let d = (pb.position - pa.position) * 2.0 + Vec2::new(0.013, 0.0);
-        let ray = Ray::new(pa.position - d, d, 3.0).unwrap();
+        let d = (pb.position() - pa.position()) * 2.0 + Vec2::new(0.013, 0.0);
+        let ray = Ray::new(pa.position() - d, d, 3.0).unwrap();
         let q = parry2d::query::Ray::new(
             p2::Vector::new(ray.origin().x, ray.origin().y),
             p2::Vector::new(d.x, d.y),
@@ -268,8 +270,8 @@ fn ray_casts_agree_with_parry() {
         );
 
         let ((pa, _), (pb, qb)) = (poses3(&mut rng), poses3(&mut rng));
-        let d = (pb.position - pa.position) * 2.0 + Vec3::new(0.013, 0.0, 0.0);
-        let ray = Ray::new(pa.position - d, d, 3.0).unwrap();
+        let d = (pb.position() - pa.position()) * 2.0 + Vec3::new(0.013, 0.0, 0.0);
+        let ray = Ray::new(pa.position() - d, d, 3.0).unwrap();
         let o = ray.origin();
         let q = parry3d::query::Ray::new(
             p3::Vector::new(o.x, o.y, o.z),
@@ -310,12 +312,12 @@ fn shape_casts_agree_with_parry_or_parry_ends_inside() {
     let (mut hits, mut parry_inside) = (0, 0);
     for k in 0..PAIRS {
         let ((pa, _), (pb, qb)) = (poses3(&mut rng), poses3(&mut rng));
-        let motion = (pb.position - pa.position) * 3.0;
-        let start = d3::Pose::at(pa.position - motion * 0.5).unwrap();
+        let motion = (pb.position() - pa.position()) * 3.0;
+        let start = d3::Pose::at(pa.position() - motion * 0.5).unwrap();
         if d3::contact(&ball, &start, &cube, &pb).depth > -1e-3 {
             continue;
         }
-        let s = start.position;
+        let s = start.position();
         let ours = d3::cast_shape(&ball, &start, motion, &cube, &pb, Vec3::ZERO).map(|h| h.t);
         let theirs = parry3d::query::cast_shapes(
             &p3::Pose::from_translation(p3::Vector::new(s.x, s.y, s.z)),

@@ -48,7 +48,7 @@ pub mod d2 {
     /// let done = sweep(&world, shape_of, &bullet, Pose::IDENTITY,
     ///     Vec2::new(15.0, 0.0), Response::Stop, SweepLimits::default());
     /// assert_eq!(done.hits.len(), 1);
-    /// assert!((done.end.position.x - 6.9905).abs() < 1e-3); // stopped at the plate
+    /// assert!((done.end.position().x - 6.9905).abs() < 1e-3); // stopped at the plate
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
     pub fn sweep<'a>(
@@ -89,8 +89,8 @@ pub mod d3 {
     /// let body = Capsule::new(0.9, 0.3)?;
     /// let done = sweep(&world.snapshot(), shape_of, &body, Pose::IDENTITY,
     ///     Vec3::new(3.0, 0.0, 3.0), Response::Slide, SweepLimits::default());
-    /// assert!((done.end.position.x - 1.2).abs() < 1e-3); // against the wall
-    /// assert!((done.end.position.z - 3.0).abs() < 1e-3); // slid the whole way along it
+    /// assert!((done.end.position().x - 1.2).abs() < 1e-3); // against the wall
+    /// assert!((done.end.position().z - 3.0).abs() < 1e-3); // slid the whole way along it
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
     pub fn sweep<'a>(

@@ -14,14 +14,14 @@ use crate::geometry::Vector;
 /// ```
 /// use collide::narrow::{Ball, d2::Circle};
 /// let coin: Circle = Ball::new(0.5)?;
-/// assert_eq!(coin.radius, 0.5);
+/// assert_eq!(coin.radius(), 0.5);
 /// assert!(Circle::new(f32::NAN).is_err());
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ball<V: Vector> {
     /// The radius, world units, 0 or more.
-    pub radius: f32,
+    pub(crate) radius: f32,
     _dimension: std::marker::PhantomData<V>,
 }
 
@@ -32,6 +32,11 @@ impl<V: Vector> Ball<V> {
             radius: self::radius(radius)?,
             _dimension: std::marker::PhantomData,
         })
+    }
+
+    /// The radius, world units, 0 or more.
+    pub fn radius(&self) -> f32 {
+        self.radius
     }
 }
 
@@ -51,18 +56,18 @@ impl<V: Vector> Support<V> for Ball<V> {
 /// use collide::narrow::d3::Capsule;
 /// use glam::Vec3;
 /// let body = Capsule::new(0.9, 0.3)?; // upright: from (0, -0.9, 0) to (0, 0.9, 0)
-/// assert_eq!((body.a, body.b), (Vec3::new(0.0, -0.9, 0.0), Vec3::new(0.0, 0.9, 0.0)));
+/// assert_eq!((body.a(), body.b()), (Vec3::new(0.0, -0.9, 0.0), Vec3::new(0.0, 0.9, 0.0)));
 /// assert!(Capsule::new(-1.0, 0.3).is_err());
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Capsule<V: Vector> {
     /// One end of the core segment, in the shape's frame.
-    pub a: V,
+    pub(crate) a: V,
     /// The other end.
-    pub b: V,
+    pub(crate) b: V,
     /// The radius around the segment, world units, 0 or more.
-    pub radius: f32,
+    pub(crate) radius: f32,
 }
 
 impl<V: Vector> Capsule<V> {
@@ -86,7 +91,7 @@ impl<V: Vector> Capsule<V> {
     /// use collide::narrow::d2::Capsule;
     /// use glam::Vec2;
     /// let blade = Capsule::between(Vec2::ZERO, Vec2::new(1.2, 0.0), 0.05)?;
-    /// assert_eq!(blade.b, Vec2::new(1.2, 0.0));
+    /// assert_eq!(blade.b(), Vec2::new(1.2, 0.0));
     /// assert!(Capsule::between(Vec2::ZERO, Vec2::NAN, 0.05).is_err());
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
@@ -100,6 +105,21 @@ impl<V: Vector> Capsule<V> {
             b,
             radius: self::radius(radius)?,
         })
+    }
+
+    /// One end of the core segment, in the shape's frame.
+    pub fn a(&self) -> V {
+        self.a
+    }
+
+    /// The other end of the core segment.
+    pub fn b(&self) -> V {
+        self.b
+    }
+
+    /// The radius around the segment, world units, 0 or more.
+    pub fn radius(&self) -> f32 {
+        self.radius
     }
 }
 
@@ -122,14 +142,14 @@ impl<V: Vector> Support<V> for Capsule<V> {
 /// use collide::narrow::d2::Cuboid;
 /// use glam::Vec2;
 /// let plank = Cuboid::new(Vec2::new(2.0, 0.5))?;
-/// assert_eq!(plank.half_extents, Vec2::new(2.0, 0.5));
+/// assert_eq!(plank.half_extents(), Vec2::new(2.0, 0.5));
 /// assert!(Cuboid::new(Vec2::new(1.0, -1.0)).is_err());
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid<V: Vector> {
     /// Half the box's size along each local axis, world units, 0 or more.
-    pub half_extents: V,
+    pub(crate) half_extents: V,
 }
 
 impl<V: Vector> Cuboid<V> {
@@ -142,6 +162,11 @@ impl<V: Vector> Cuboid<V> {
             }
         }
         Ok(Self { half_extents })
+    }
+
+    /// Half the box's size along each local axis, world units, 0 or more.
+    pub fn half_extents(&self) -> V {
+        self.half_extents
     }
 }
 

@@ -26,10 +26,12 @@ impl Dimension for Plane {
         shape.body(pose)
     }
     fn position(pose: &d2::Pose) -> Vec2 {
-        pose.position
+        pose.position()
     }
     fn at(pose: &d2::Pose, position: Vec2) -> d2::Pose {
-        d2::Pose { position, ..*pose }
+        let mut moved = *pose;
+        moved.set_position(position).expect("a finite position");
+        moved
     }
     fn wide(v: Vec2) -> DVec3 {
         v2(v)
@@ -112,16 +114,16 @@ impl Shape2 {
     /// Its core's points in its own frame, and its radius.
     fn core(&self) -> (Vec<Vec2>, f32) {
         match self {
-            Shape2::Circle(s) => (vec![Vec2::ZERO], s.radius),
-            Shape2::Capsule(s) => (vec![s.a, s.b], s.radius),
+            Shape2::Circle(s) => (vec![Vec2::ZERO], s.radius()),
+            Shape2::Capsule(s) => (vec![s.a(), s.b()], s.radius()),
             Shape2::Cuboid(s) => (s.to_polygon().vertices().to_vec(), 0.0),
-            Shape2::Polygon(s) => (s.vertices().to_vec(), s.radius),
+            Shape2::Polygon(s) => (s.vertices().to_vec(), s.radius()),
         }
     }
 
     fn body(&self, pose: &d2::Pose) -> Body {
-        let (c, s) = (f64::from(pose.rotation.x), f64::from(pose.rotation.y));
-        let (px, py) = (f64::from(pose.position.x), f64::from(pose.position.y));
+        let (c, s) = (f64::from(pose.rotation().x), f64::from(pose.rotation().y));
+        let (px, py) = (f64::from(pose.position().x), f64::from(pose.position().y));
         let (points, radius) = self.core();
         let placed = points
             .iter()
@@ -236,7 +238,7 @@ fn case2(rng: &mut SceneRng, kind: Kind) -> (Shape2, d2::Pose, Shape2, d2::Pose)
             let pa = pose(rng, Vec2::ZERO, 0.3);
             // A third of them share their centre (no direction between).
             let spread = if rng.below(3) == 0 { 0.0 } else { 0.3 };
-            let pb = pose(rng, pa.position, spread);
+            let pb = pose(rng, pa.position(), spread);
             (a, pa, b, pb)
         }
         Kind::LongThin => {
@@ -261,10 +263,8 @@ fn case2(rng: &mut SceneRng, kind: Kind) -> (Shape2, d2::Pose, Shape2, d2::Pose)
             } else {
                 shape2(rng, 1.0)
             };
-            let pb = d2::Pose {
-                position: pa.apply(on),
-                rotation: pose(rng, Vec2::ZERO, 0.0).rotation,
-            };
+            let mut pb = pose(rng, Vec2::ZERO, 0.0);
+            pb.set_position(pa.apply(on)).expect("a finite position");
             (a, pa, b, pb)
         }
         Kind::Degenerate => {
@@ -320,7 +320,7 @@ fn contacts2(
 fn sharp_polygon(shape: &Shape2) -> Option<d2::Polygon> {
     match shape {
         Shape2::Cuboid(c) => Some(c.to_polygon()),
-        Shape2::Polygon(p) if p.radius == 0.0 => Some(*p),
+        Shape2::Polygon(p) if p.radius() == 0.0 => Some(*p),
         _ => None,
     }
 }
@@ -343,7 +343,7 @@ fn rays2(
                 d2::cast_ray_polygon(ray, &s.to_polygon(), pose),
             ));
         }
-        Shape2::Polygon(s) if s.radius == 0.0 => {
+        Shape2::Polygon(s) if s.radius() == 0.0 => {
             out.push(("cast_ray_polygon", d2::cast_ray_polygon(ray, s, pose)));
         }
         Shape2::Polygon(_) => {}

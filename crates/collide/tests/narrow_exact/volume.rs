@@ -26,10 +26,12 @@ impl Dimension for Volume {
         shape.body(pose)
     }
     fn position(pose: &d3::Pose) -> Vec3 {
-        pose.position
+        pose.position()
     }
     fn at(pose: &d3::Pose, position: Vec3) -> d3::Pose {
-        d3::Pose { position, ..*pose }
+        let mut moved = *pose;
+        moved.set_position(position).expect("a finite position");
+        moved
     }
     fn wide(v: Vec3) -> DVec3 {
         v.as_dvec3()
@@ -115,10 +117,10 @@ impl Shape3 {
     /// Its core's points in its own frame, and its radius.
     fn core(&self) -> (Vec<Vec3>, f32) {
         match self {
-            Shape3::Sphere(s) => (vec![Vec3::ZERO], s.radius),
-            Shape3::Capsule(s) => (vec![s.a, s.b], s.radius),
+            Shape3::Sphere(s) => (vec![Vec3::ZERO], s.radius()),
+            Shape3::Capsule(s) => (vec![s.a(), s.b()], s.radius()),
             Shape3::Cuboid(s) => {
-                let h = s.half_extents;
+                let h = s.half_extents();
                 let corners = (0..8)
                     .map(|i| {
                         let sign = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
@@ -127,16 +129,16 @@ impl Shape3 {
                     .collect();
                 (corners, 0.0)
             }
-            Shape3::Polyhedron(s) => (s.points().to_vec(), s.radius),
+            Shape3::Polyhedron(s) => (s.points().to_vec(), s.radius()),
         }
     }
 
     fn body(&self, pose: &d3::Pose) -> Body {
-        let r = pose.rotation;
+        let r = pose.rotation();
         // The rotation the f32 quaternion stands for (normalised in f64;
         // the library's own rounding of it is within the tolerance).
         let q = DQuat::from_xyzw(r.x.into(), r.y.into(), r.z.into(), r.w.into()).normalize();
-        let at = pose.position.as_dvec3();
+        let at = pose.position().as_dvec3();
         let (points, radius) = self.core();
         let mut placed: Vec<DVec3> = points.iter().map(|p| at + q * p.as_dvec3()).collect();
         placed.dedup();
@@ -247,7 +249,7 @@ fn case3(rng: &mut SceneRng, kind: Kind) -> (Shape3, d3::Pose, Shape3, d3::Pose)
             let pa = pose(rng, Vec3::ZERO, 0.3);
             // A third of them share their centre (no direction between).
             let spread = if rng.below(3) == 0 { 0.0 } else { 0.3 };
-            (a, pa, b, pose(rng, pa.position, spread))
+            (a, pa, b, pose(rng, pa.position(), spread))
         }
         Kind::LongThin => {
             let half = rng.range(1.0, 20.0);

@@ -20,10 +20,10 @@ use glam::{DVec2, Vec2};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Where the shape's origin goes, in world units.
-    pub position: Vec2,
+    pub(crate) position: Vec2,
     /// The rotation as a unit complex number `(cos, sin)` of the angle
     /// (counter-clockwise, radians).
-    pub rotation: Vec2,
+    pub(crate) rotation: Vec2,
 }
 
 impl Default for Pose {
@@ -62,6 +62,51 @@ impl Pose {
     /// ```
     pub fn at(position: Vec2) -> Result<Self, ShapeError> {
         Self::new(position, 0.0)
+    }
+
+    /// Where the shape's origin goes, in world units.
+    pub fn position(&self) -> Vec2 {
+        self.position
+    }
+
+    /// The rotation as a unit complex number `(cos, sin)` of the angle.
+    pub fn rotation(&self) -> Vec2 {
+        self.rotation
+    }
+
+    /// The angle turned, radians counter-clockwise, in `[-pi, pi]`.
+    pub fn angle(&self) -> f32 {
+        self.rotation.to_angle()
+    }
+
+    /// Moves the pose to `position`; an error (and no change) for a
+    /// non-finite value.
+    ///
+    /// ```
+    /// use collide::narrow::d2::Pose;
+    /// use glam::Vec2;
+    /// let mut pose = Pose::new(Vec2::ZERO, 1.0)?;
+    /// pose.set_position(Vec2::new(3.0, 4.0))?;
+    /// assert!(pose.set_position(Vec2::new(f32::INFINITY, 0.0)).is_err());
+    /// assert_eq!(pose.position(), Vec2::new(3.0, 4.0));
+    /// assert!((pose.angle() - 1.0).abs() < 1e-6);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn set_position(&mut self, position: Vec2) -> Result<(), ShapeError> {
+        *self = Self::new(position, 0.0)?.with_turn(self.rotation);
+        Ok(())
+    }
+
+    /// Turns the pose to `angle` radians counter-clockwise; an error (and
+    /// no change) for a non-finite value.
+    pub fn set_angle(&mut self, angle: f32) -> Result<(), ShapeError> {
+        *self = Self::new(self.position, angle)?;
+        Ok(())
+    }
+
+    /// The same position with the unit complex `rotation`.
+    fn with_turn(self, rotation: Vec2) -> Self {
+        Self { rotation, ..self }
     }
 
     /// A local point in world coordinates.

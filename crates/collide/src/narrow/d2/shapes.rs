@@ -112,7 +112,7 @@ pub struct Polygon {
     normals: [Vec2; Polygon::MAX_VERTICES],
     count: u8,
     /// The rounding radius around the polygon, world units, 0 or more.
-    pub radius: f32,
+    pub(crate) radius: f32,
 }
 
 impl Polygon {
@@ -189,6 +189,12 @@ impl Polygon {
     /// assert_eq!(tri.normals()[0], -Vec2::Y); // the bottom edge faces down
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
+    /// The rounding radius around the polygon, world units, 0 or more.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The hull's vertices, counter-clockwise.
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices[..self.count as usize]
     }

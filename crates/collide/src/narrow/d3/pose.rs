@@ -20,9 +20,9 @@ use glam::{DVec3, Mat3, Quat, Vec3};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Where the shape's origin goes, in world units.
-    pub position: Vec3,
+    pub(crate) position: Vec3,
     /// The rotation, a unit quaternion.
-    pub rotation: Quat,
+    pub(crate) rotation: Quat,
 }
 
 impl Default for Pose {
@@ -66,6 +66,43 @@ impl Pose {
     /// ```
     pub fn at(position: Vec3) -> Result<Self, ShapeError> {
         Self::new(position, Quat::IDENTITY)
+    }
+
+    /// Where the shape's origin goes, in world units.
+    pub fn position(&self) -> Vec3 {
+        self.position
+    }
+
+    /// The rotation, a unit quaternion.
+    pub fn rotation(&self) -> Quat {
+        self.rotation
+    }
+
+    /// Moves the pose to `position`; an error (and no change) for a
+    /// non-finite value.
+    ///
+    /// ```
+    /// use collide::narrow::d3::Pose;
+    /// use glam::{Quat, Vec3};
+    /// let mut pose = Pose::at(Vec3::ZERO)?;
+    /// pose.set_rotation(Quat::from_rotation_y(0.5) * 2.0)?; // normalized
+    /// pose.set_position(Vec3::ONE)?;
+    /// assert!(pose.set_rotation(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
+    /// assert!(pose.set_position(Vec3::NAN).is_err());
+    /// assert_eq!(pose.position(), Vec3::ONE);
+    /// assert!((pose.rotation().length() - 1.0).abs() < 1e-6);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn set_position(&mut self, position: Vec3) -> Result<(), ShapeError> {
+        *self = Self::new(position, self.rotation)?;
+        Ok(())
+    }
+
+    /// Turns the pose to `rotation` (normalized here); an error (and no
+    /// change) for a non-finite value or a zero quaternion.
+    pub fn set_rotation(&mut self, rotation: Quat) -> Result<(), ShapeError> {
+        *self = Self::new(self.position, rotation)?;
+        Ok(())
     }
 
     /// A local point in world coordinates.

@@ -87,7 +87,7 @@ pub struct Polyhedron {
     points: [Vec3; Polyhedron::MAX_POINTS],
     count: u8,
     /// The rounding radius around the hull, world units, 0 or more.
-    pub radius: f32,
+    pub(crate) radius: f32,
     /// The points axis by axis, for supports.
     columns: Columns<{ Polyhedron::MAX_POINTS }, 3>,
 }
@@ -143,6 +143,12 @@ impl Polyhedron {
     /// assert_eq!(tetra.points().len(), 4);
     /// # Ok::<(), collide::narrow::ShapeError>(())
     /// ```
+    /// The rounding radius around the hull, world units, 0 or more.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The hull's points.
     pub fn points(&self) -> &[Vec3] {
         &self.points[..self.count as usize]
     }

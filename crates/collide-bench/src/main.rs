@@ -184,11 +184,11 @@ const VARIANT_NAMES: &[&str] = &[
 
 /// A variant by name (see [`VARIANT_NAMES`]).
 fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>> {
-    use collide::{Sap, SapConfig, SapKind, Spanners};
+    use collide::{BandSap, Sap, SapConfig, Spanners};
     let (structure, setting) = name.split_once('-')?;
-    let kind = match structure {
-        "sap" => SapKind::AllAxes,
-        "sap1" => SapKind::OneAxis,
+    let one_axis = match structure {
+        "sap" => false,
+        "sap1" => true,
         _ => return None,
     };
     let default = SapConfig::default();
@@ -208,8 +208,12 @@ fn variant<V: Vector>(name: &str) -> Option<Box<dyn collide::BroadPhase<V, u64>>
         },
         _ => return None,
     };
-    let sap = Sap::<V, u64>::with_config(kind, config).expect("the variants' settings are valid");
-    Some(Box::new(sap))
+    let valid = "the variants' settings are valid";
+    Some(if one_axis {
+        Box::new(BandSap::<V, u64>::with_config(config).expect(valid))
+    } else {
+        Box::new(Sap::<V, u64>::with_config(config).expect(valid))
+    })
 }
 
 fn is_ours(name: &str) -> bool {

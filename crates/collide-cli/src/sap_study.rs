@@ -4,7 +4,7 @@
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
-use collide::{Sap, SapConfig, SapKind, Spanners, Verified};
+use collide::{BandSap, BroadPhase, Sap, SapConfig, Spanners, Structure, Verified};
 use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 
@@ -17,15 +17,28 @@ pub struct SapRow {
     pub note: String,
 }
 
-/// Runs `sap` or `sap1` with `config` over `frames`, checked against brute
-/// force, then again unchecked for the timings.
+/// `sap` or `sap1` (`structure`) with `config`.
+fn build_sap(
+    structure: Structure,
+    config: SapConfig,
+) -> Result<Box<dyn BroadPhase<Vec2, u64>>, String> {
+    let built: Box<dyn BroadPhase<Vec2, u64>> = match structure {
+        Structure::Sap => Box::new(Sap::with_config(config).map_err(|e| e.to_string())?),
+        Structure::Sap1 => Box::new(BandSap::with_config(config).map_err(|e| e.to_string())?),
+        other => return Err(format!("`{other}` is not a sweep-and-prune")),
+    };
+    Ok(built)
+}
+
+/// Runs `sap` or `sap1` (`structure`) with `config` over `frames`, checked
+/// against brute force, then again unchecked for the timings.
 fn run_sap(
-    kind: SapKind,
+    structure: Structure,
     config: SapConfig,
     frames: &[Vec<Record<Vec2>>],
     what: &str,
 ) -> Result<RunReport, String> {
-    let build = || Sap::<Vec2, u64>::with_config(kind, config).map_err(|e| e.to_string());
+    let build = || build_sap(structure, config);
     let mut checked = Verified::new(build()?).map_err(|e| e.to_string())?;
     run(&mut checked, frames, RunOptions::default()).map_err(|e| e.to_string())?;
     if let Some(d) = checked.divergence() {
@@ -163,14 +176,14 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     let mut rows = Vec::new();
 
     let uniform = frames_of(SceneKind::Uniform, Motion::Slow, n, frames);
-    let one_axis = run_sap(SapKind::OneAxis, fixed(0), &uniform, "uniform, x")?;
+    let one_axis = run_sap(Structure::Sap1, fixed(0), &uniform, "uniform, x")?;
     let banded = run_sap(
-        SapKind::OneAxis,
+        Structure::Sap1,
         SapConfig::default(),
         &uniform,
         "uniform, bands",
     )?;
-    let exact = run_sap(SapKind::AllAxes, SapConfig::default(), &uniform, "uniform")?;
+    let exact = run_sap(Structure::Sap, SapConfig::default(), &uniform, "uniform")?;
     rows.push(SapRow {
         measure: "uniform: one-axis (x) candidates per frame".into(),
         seed: "13,188".into(),
@@ -190,9 +203,9 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     });
 
     let flat = frames_of(SceneKind::Flat, Motion::Slow, n, frames);
-    let good = run_sap(SapKind::OneAxis, fixed(0), &flat, "flat, x")?;
-    let bad = run_sap(SapKind::OneAxis, fixed(1), &flat, "flat, y")?;
-    let chosen = run_sap(SapKind::OneAxis, plain, &flat, "flat, auto")?;
+    let good = run_sap(Structure::Sap1, fixed(0), &flat, "flat, x")?;
+    let bad = run_sap(Structure::Sap1, fixed(1), &flat, "flat, y")?;
+    let chosen = run_sap(Structure::Sap1, plain, &flat, "flat, auto")?;
     let (along_x, along_y) = (
         axis_overlaps_per_frame(&flat, 0),
         axis_overlaps_per_frame(&flat, 1),
@@ -255,8 +268,8 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
         sweep_axis: Some(0),
         ..off
     };
-    let with_list = run_sap(SapKind::OneAxis, fixed(0), &large, "large, list")?;
-    let without = run_sap(SapKind::OneAxis, off_x, &large, "large, no list")?;
+    let with_list = run_sap(Structure::Sap1, fixed(0), &large, "large, list")?;
+    let without = run_sap(Structure::Sap1, off_x, &large, "large, no list")?;
     let spanners = (n as f64 * 0.02).round();
     rows.push(SapRow {
         measure: format!("{spanners} spanning objects: candidates per frame, list / none"),

@@ -6,7 +6,7 @@
 use collide::geometry::{Frustum, Plane, Ray, SweptAabb};
 use collide::narrow::{Ball, Capsule, Cuboid, d2, d3};
 use collide::{
-    Aabb, Aabb2, Aabb3, Grid, GridConfig, GridKind, KdTree, Sap, SapConfig, SapKind, Spanners,
+    Aabb, Aabb2, Aabb3, BandSap, Grid, GridConfig, GridKind, KdTree, Sap, SapConfig, Spanners,
     Vector,
 };
 use glam::{Quat, Vec2, Vec3};
@@ -89,7 +89,7 @@ fn structure_settings_refuse_bad_numbers() {
             ..SapConfig::default()
         };
         assert!(
-            Sap::<Vec2>::with_config(SapKind::OneAxis, config).is_err(),
+            BandSap::<Vec2>::with_config(config).is_err(),
             "extent {bad}"
         );
     }
@@ -98,10 +98,7 @@ fn structure_settings_refuse_bad_numbers() {
             spanners: Spanners::Relative { factor: bad },
             ..SapConfig::default()
         };
-        assert!(
-            Sap::<Vec3>::with_config(SapKind::AllAxes, config).is_err(),
-            "factor {bad}"
-        );
+        assert!(Sap::<Vec3>::with_config(config).is_err(), "factor {bad}");
     }
     for bad in [f32::NAN, f32::INFINITY, -0.5] {
         let config = GridConfig::<Vec3> {

@@ -5,15 +5,128 @@
 
 mod common;
 
+use collide::geometry::{Ray, Region};
 use collide::{
-    Aabb2, Aabb3, BroadPhase, Pair, Sap, SapConfig, SapKind, Spanners, Vector, Verified,
+    Aabb, Aabb2, Aabb3, BandSap, BroadPhase, Error, FrameEvents, Handle, Pair, Query, QueryBudget,
+    QueryStats, RayHit, Sap, SapConfig, SapStats, Snapshot, Spanners, StepStats, Vector, Verified,
 };
 use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use common::lattice_scene;
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
+use std::ops::ControlFlow;
+
+/// Which sweep-and-prune a test runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SapKind {
+    /// [`Sap`]: every axis.
+    AllAxes,
+    /// [`BandSap`]: one axis, in bands.
+    OneAxis,
+}
 
 const KINDS: [SapKind; 2] = [SapKind::AllAxes, SapKind::OneAxis];
+
+/// Either sweep-and-prune, so one test body runs both.
+enum AnySap<V: Vector, T> {
+    AllAxes(Sap<V, T>),
+    OneAxis(BandSap<V, T>),
+}
+
+macro_rules! each {
+    ($value:expr, $s:ident => $body:expr) => {
+        match $value {
+            AnySap::AllAxes($s) => $body,
+            AnySap::OneAxis($s) => $body,
+        }
+    };
+}
+
+impl<V: Vector, T> AnySap<V, T> {
+    fn with_config(kind: SapKind, config: SapConfig) -> Result<Self, Error> {
+        Ok(match kind {
+            SapKind::AllAxes => Self::AllAxes(Sap::with_config(config)?),
+            SapKind::OneAxis => Self::OneAxis(BandSap::with_config(config)?),
+        })
+    }
+    fn new(kind: SapKind) -> Self {
+        Self::with_config(kind, SapConfig::default()).unwrap()
+    }
+    fn sap_stats(&self) -> SapStats {
+        each!(self, s => s.sap_stats())
+    }
+    fn sweep_axis(&self) -> usize {
+        each!(self, s => s.sweep_axis())
+    }
+    fn validate(&self) -> Result<(), String> {
+        each!(self, s => s.validate())
+    }
+}
+
+impl<V: Vector, T> Query<V> for AnySap<V, T> {
+    fn name(&self) -> &str {
+        each!(self, s => s.name())
+    }
+    fn len(&self) -> usize {
+        each!(self, s => s.len())
+    }
+    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+        each!(self, s => s.aabb(handle))
+    }
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        each!(self, s => s.query_aabb(aabb, visit))
+    }
+    fn query_region(
+        &self,
+        region: &dyn Region<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+    ) -> QueryStats {
+        each!(self, s => s.query_region(region, budget, visit))
+    }
+    fn query_ray(
+        &self,
+        ray: &Ray<V>,
+        budget: QueryBudget,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) -> QueryStats {
+        each!(self, s => s.query_ray(ray, budget, visit))
+    }
+}
+
+impl<V: Vector, T> BroadPhase<V, T> for AnySap<V, T> {
+    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+        each!(self, s => s.insert(aabb, value))
+    }
+    fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
+        each!(self, s => s.update(handle, aabb))
+    }
+    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+        each!(self, s => s.remove(handle))
+    }
+    fn step(&mut self) -> &FrameEvents {
+        each!(self, s => s.step())
+    }
+    fn events(&self) -> &FrameEvents {
+        each!(self, s => s.events())
+    }
+    fn pairs(&self) -> &[Pair] {
+        each!(self, s => s.pairs())
+    }
+    fn stats(&self) -> StepStats {
+        each!(self, s => s.stats())
+    }
+    fn value(&self, handle: Handle) -> Option<&T> {
+        each!(self, s => s.value(handle))
+    }
+    fn snapshot(&self) -> Snapshot<V> {
+        each!(self, s => s.snapshot())
+    }
+}
 
 /// Settings that send the structure down each of its paths.
 fn configs() -> Vec<(&'static str, SapConfig)> {
@@ -58,9 +171,9 @@ fn verify<V: Vector>(
     config: SapConfig,
     frames: &[Vec<Record<V>>],
     what: &str,
-) -> Sap<V, u64> {
-    let sap = Sap::with_config(kind, config).unwrap();
-    common::verify_each(sap, frames, what, Sap::validate)
+) -> AnySap<V, u64> {
+    let sap = AnySap::with_config(kind, config).unwrap();
+    common::verify_each(sap, frames, what, AnySap::validate)
 }
 
 #[test]
@@ -157,7 +270,7 @@ fn touching_boxes_that_then_overlap_are_never_lost() {
         );
     }
     // The exact case: touching, then one step into each other.
-    let mut sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+    let mut sap: Sap<Vec2> = Sap::new();
     let a = sap
         .insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0)).unwrap(), ())
         .unwrap();
@@ -180,7 +293,7 @@ fn touching_boxes_that_then_overlap_are_never_lost() {
 #[test]
 fn negative_zero_and_positive_zero_are_the_same_coordinate() {
     for kind in KINDS {
-        let mut world = Verified::new(Sap::<Vec2>::new(kind)).unwrap();
+        let mut world = Verified::new(AnySap::<Vec2, ()>::new(kind)).unwrap();
         let a = world
             .insert(
                 Aabb2::new(Vec2::new(-2.0, 0.0), Vec2::new(-0.0, 1.0)).unwrap(),
@@ -218,7 +331,7 @@ fn negative_zero_and_positive_zero_are_the_same_coordinate() {
 #[test]
 fn a_removed_objects_slot_reused_before_the_step_keeps_both_stories_apart() {
     for kind in KINDS {
-        let mut world = Verified::new(Sap::<Vec2>::new(kind)).unwrap();
+        let mut world = Verified::new(AnySap::<Vec2, ()>::new(kind)).unwrap();
         let unit = Aabb2::new(Vec2::ZERO, Vec2::splat(2.0)).unwrap();
         let a = world.insert(unit, ()).unwrap();
         let b = world.insert(unit, ()).unwrap();
@@ -490,8 +603,8 @@ fn sap1_resorts_a_crowded_band_by_radix() {
 fn resting_row(
     config: SapConfig,
     more: &[Aabb2],
-) -> (Verified<Vec2, (), Sap<Vec2>>, Vec<collide::Handle>) {
-    let mut world = Verified::new(Sap::with_config(SapKind::OneAxis, config).unwrap()).unwrap();
+) -> (Verified<Vec2, (), BandSap<Vec2>>, Vec<collide::Handle>) {
+    let mut world = Verified::new(BandSap::with_config(config).unwrap()).unwrap();
     let row = (0..40).map(|i| {
         let p = Vec2::new(100.0 + 10.0 * i as f32, (i % 3) as f32);
         Aabb2::new(p, p + Vec2::splat(2.0)).unwrap()
@@ -517,7 +630,7 @@ fn sap1_keeps_the_pairs_of_resting_objects_and_rescans_only_movers() {
         &frames,
         "2D resting",
     );
-    let mut world = Verified::new(Sap::<Vec2, u64>::new(SapKind::OneAxis)).unwrap();
+    let mut world = Verified::new(BandSap::<Vec2, u64>::new()).unwrap();
     let mut runner = collide_scenes::Runner::new();
     let mut events = Vec::new();
     let mut coherent = 0;
@@ -633,11 +746,11 @@ fn queries_see_pending_changes_and_match_brute_force() {
                 motion: Motion::Churn,
                 ..SceneConfig::new(scene, 300)
             };
-            let mut sap: Sap<Vec2, u64> = Sap::new(kind);
+            let mut sap: AnySap<Vec2, u64> = AnySap::new(kind);
             let frames = Scene::<Vec2>::new(config).take_frames(5);
             let hits = common::queries_match_brute(&mut sap, &frames, &common::probes(), "2D");
             assert!(hits > 0);
-            let mut sap: Sap<Vec3, u64> = Sap::new(kind);
+            let mut sap: AnySap<Vec3, u64> = AnySap::new(kind);
             let frames = Scene::<Vec3>::new(config).take_frames(4);
             common::queries_match_brute(&mut sap, &frames, &common::probes(), "3D");
         }
@@ -668,7 +781,7 @@ fn bad_settings_are_refused_by_name() {
         .into_iter()
         .zip(["sweep_axis", "remeasure_every", "factor", "extent"])
     {
-        let err = Sap::<Vec3>::with_config(SapKind::AllAxes, config).unwrap_err();
+        let err = Sap::<Vec3>::with_config(config).unwrap_err();
         assert!(err.to_string().contains(name), "{err}");
     }
 }
@@ -719,7 +832,7 @@ proptest! {
         // the sweep axis, and updates move objects into and out of the list.
         let spanners = Spanners::Extent(if spanning { 1.5 } else { 2.5 });
         let config = SapConfig { remeasure_every: remeasure, spanners, ..SapConfig::default() };
-        let mut world = Verified::new(Sap::<Vec3>::with_config(kind, config).unwrap()).unwrap();
+        let mut world = Verified::new(AnySap::<Vec3, ()>::with_config(kind, config).unwrap()).unwrap();
         let mut live = Vec::new();
         for op in ops {
             match op {

@@ -263,9 +263,9 @@ pub trait BroadPhase<V: Vector, T>: Query<V> {
     /// per query.
     ///
     /// ```
-    /// use collide::{Aabb2, BroadPhase, Sap, SapKind, Query};
+    /// use collide::{Aabb2, BroadPhase, Query, Sap};
     /// use glam::Vec2;
-    /// let mut world: Sap<Vec2, &str> = Sap::new(SapKind::AllAxes);
+    /// let mut world: Sap<Vec2, &str> = Sap::new();
     /// let a = world.insert(Aabb2::new(Vec2::ZERO, Vec2::splat(2.0))?, "crate")?;
     /// world.step();
     /// let before = world.snapshot();

@@ -8,8 +8,8 @@
 //!   against.
 //! - [`Grid`]: uniform grids, dense (`grid`) or hashed (`hashgrid`).
 //! - [`Tree`]: adaptive quadtree/octree, tight (`tree`) or loose (`loose`).
-//! - [`Sap`]: incremental sweep-and-prune, every axis (`sap`) or one axis
-//!   plus a box test (`sap1`).
+//! - [`Sap`]: incremental sweep-and-prune on every axis (`sap`), and
+//!   [`BandSap`]: along one axis in bands, plus a box test (`sap1`).
 //! - [`Bvh`]: a dynamic bounding volume hierarchy with fat leaves (`bvh`).
 //! - [`KdTree`]: nearest, k-nearest and radius queries over points (not a
 //!   broad phase; it sits here with the other spatial structures).
@@ -52,7 +52,7 @@ pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};
 pub use read::Query;
-pub use sap::{Sap, SapConfig, SapKind, SapStats, Spanners};
+pub use sap::{BandSap, Sap, SapConfig, SapStats, Spanners};
 pub use snapshot::Snapshot;
 pub use structure::{Structure, UnknownStructure};
 pub use tree::{Tree, TreeConfig, TreeKind};

@@ -266,7 +266,7 @@ impl<V: Vector> Query<V> for Snapshot<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::{Brute, Bvh, Grid, Sap, SapKind, Tree};
+    use crate::broad::{BandSap, Brute, Bvh, Grid, Tree};
     use glam::Vec2;
 
     fn unit(x: f32) -> Aabb<Vec2> {
@@ -305,7 +305,7 @@ mod tests {
             Box::new(Brute::new()),
             Box::new(Grid::hashed()),
             Box::new(Tree::tight()),
-            Box::new(Sap::new(SapKind::OneAxis)),
+            Box::new(BandSap::new()),
             Box::new(Bvh::new()),
         ];
         for world in &mut structures {

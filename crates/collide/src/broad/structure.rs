@@ -10,7 +10,7 @@ use super::brute::Brute;
 use super::bvh::Bvh;
 use super::contract::BroadPhase;
 use super::grid::Grid;
-use super::sap::{Sap, SapKind};
+use super::sap::{BandSap, Sap};
 use super::tree::Tree;
 use crate::geometry::Vector;
 use std::fmt;
@@ -34,9 +34,9 @@ use std::str::FromStr;
 pub enum Structure {
     /// Every pair tested: the reference ([`Brute`]).
     Brute,
-    /// Sweep and prune on every axis ([`Sap`], [`SapKind::AllAxes`]).
+    /// Sweep and prune on every axis ([`Sap`]).
     Sap,
-    /// Sweep and prune on one axis, in bands ([`Sap`], [`SapKind::OneAxis`]).
+    /// Sweep and prune on one axis, in bands ([`BandSap`]).
     Sap1,
     /// The dense grid ([`Grid::dense`]).
     Grid,
@@ -105,8 +105,8 @@ impl Structure {
     pub fn build<V: Vector, T: Send + 'static>(self) -> Box<dyn BroadPhase<V, T> + Send> {
         match self {
             Structure::Brute => Box::new(Brute::<V, T>::new()),
-            Structure::Sap => Box::new(Sap::<V, T>::new(SapKind::AllAxes)),
-            Structure::Sap1 => Box::new(Sap::<V, T>::new(SapKind::OneAxis)),
+            Structure::Sap => Box::new(Sap::<V, T>::new()),
+            Structure::Sap1 => Box::new(BandSap::<V, T>::new()),
             Structure::Grid => Box::new(Grid::<V, T>::dense()),
             Structure::HashGrid => Box::new(Grid::<V, T>::hashed()),
             Structure::HGrid => Box::new(Grid::<V, T>::hierarchical()),

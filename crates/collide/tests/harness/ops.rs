@@ -209,7 +209,7 @@ pub fn build<V: Vector>(
     placement: (f32, f32),
 ) -> Box<dyn BroadPhase<V, u64> + Send> {
     use collide::{
-        Auto, AutoConfig, Grid, GridConfig, GridKind, Sap, SapConfig, SapKind, Spanners, Tree,
+        Auto, AutoConfig, BandSap, Grid, GridConfig, GridKind, Sap, SapConfig, Spanners, Tree,
         TreeConfig, TreeKind,
     };
     if settings == Settings::Default {
@@ -239,30 +239,27 @@ pub fn build<V: Vector>(
         };
         Box::new(Tree::<V, u64>::with_config(kind, config).expect("valid tree settings"))
     };
-    let sap = |kind, config: SapConfig| -> Box<dyn BroadPhase<V, u64> + Send> {
-        Box::new(Sap::<V, u64>::with_config(kind, config).expect("valid sap settings"))
-    };
     match structure {
         Structure::Grid => grid(GridKind::Dense, 1.5, true),
         Structure::HashGrid => grid(GridKind::Hashed, 1.0, false),
         Structure::HGrid => grid(GridKind::Hierarchical, 0.5, false),
         Structure::Tree => tree(TreeKind::Tight, 2, 4),
         Structure::Loose => tree(TreeKind::Loose, 3, 6),
-        Structure::Sap => sap(
-            SapKind::AllAxes,
-            SapConfig {
+        Structure::Sap => Box::new(
+            Sap::<V, u64>::with_config(SapConfig {
                 sweep_axis: Some(1),
                 remeasure_every: 1,
                 spanners: Spanners::Extent(4.0 * scale),
-            },
+            })
+            .expect("valid sap settings"),
         ),
-        Structure::Sap1 => sap(
-            SapKind::OneAxis,
-            SapConfig {
+        Structure::Sap1 => Box::new(
+            BandSap::<V, u64>::with_config(SapConfig {
                 sweep_axis: Some(V::DIM - 1),
                 remeasure_every: 3,
                 spanners: Spanners::Off,
-            },
+            })
+            .expect("valid sap settings"),
         ),
         Structure::Auto => Box::new(
             Auto::<V, u64>::with_config(AutoConfig {

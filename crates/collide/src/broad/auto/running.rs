@@ -16,7 +16,7 @@ use crate::broad::events::{FrameEvents, Pair};
 use crate::broad::grid::Grid;
 use crate::broad::hosted::{Hosted, HostedArena, OneLevelCells};
 use crate::broad::query::{QueryBudget, QueryStats, RayHit};
-use crate::broad::sap::Sap;
+use crate::broad::sap::{BandSap, Sap};
 use crate::broad::snapshot::Snapshot;
 use crate::broad::tree::Tree;
 use crate::error::Error;
@@ -25,11 +25,15 @@ use crate::handle::Handle;
 use std::ops::ControlFlow;
 
 /// One of our structures, holding its objects under `Auto`'s handles
-/// (each type covers its kinds: `sap` and `sap1`, `grid`, `hashgrid` and
-/// `hgrid`, `tree` and `loose`).
+/// (a type may cover several kinds: `grid`, `hashgrid` and `hgrid`;
+/// `tree` and `loose`).
+// One per `Auto`, never in a collection: its size costs nothing, and a box
+// would add an indirection to every call.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Running<V: Vector> {
     Brute(Brute<V>),
     Sap(Sap<V>),
+    BandSap(BandSap<V>),
     Grid(Grid<V>),
     Tree(Tree<V>),
     Bvh(Bvh<V>),
@@ -42,6 +46,7 @@ macro_rules! each {
         match $running {
             Running::Brute($s) => $body,
             Running::Sap($s) => $body,
+            Running::BandSap($s) => $body,
             Running::Grid($s) => $body,
             Running::Tree($s) => $body,
             Running::Bvh($s) => $body,

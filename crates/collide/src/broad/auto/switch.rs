@@ -12,7 +12,7 @@ use crate::broad::bvh::Bvh;
 use crate::broad::contract::BroadPhase;
 use crate::broad::grid::{Grid, GridConfig, GridKind};
 use crate::broad::hosted::Hosted;
-use crate::broad::sap::{Sap, SapKind};
+use crate::broad::sap::{BandSap, Sap};
 use crate::broad::structure::Structure;
 use crate::broad::tree::Tree;
 use crate::error::Error;
@@ -43,8 +43,8 @@ pub(super) fn hosted<V: Vector>(
     };
     let mut running = match structure {
         Structure::Brute => Running::Brute(Brute::new()),
-        Structure::Sap => Running::Sap(Sap::new(SapKind::AllAxes)),
-        Structure::Sap1 => Running::Sap(Sap::new(SapKind::OneAxis)),
+        Structure::Sap => Running::Sap(Sap::new()),
+        Structure::Sap1 => Running::BandSap(BandSap::new()),
         Structure::Grid => Running::Grid(grid(GridKind::Dense)),
         Structure::HashGrid => Running::Grid(grid(GridKind::Hashed)),
         Structure::HGrid => Running::Grid(Grid::hierarchical()),

@@ -21,11 +21,12 @@
 //! count as moved under slow motion, was measured and dropped:
 //! BENCHMARKS.md at commit 36a3a50, "Kept pairs and fat boxes in `sap1`".
 
-use super::config::{SapKind, SapStats};
-use super::core::{ALIVE, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
+use super::band_sap::BandSap;
+use super::base::{ALIVE, IN_AXES, LEAVING, MOVED, SPANNER, SweepBase, swept_extent};
+use super::config::SapStats;
+use super::endpoints::sort_unique;
 use super::endpoints::{key, proxy};
 use super::one_axis::in_first_band;
-use super::step::sort_unique;
 use crate::broad::events::pair_key;
 use crate::broad::headroom::reserve_headroom;
 use crate::geometry::Vector;
@@ -52,15 +53,15 @@ fn lower_difference(a: f32, b: f32) -> f32 {
     }
 }
 
-impl<V: Vector, T> Sap<V, T> {
+impl<V: Vector, T> BandSap<V, T> {
     /// Marks the entering objects as moved too. Returns how many objects in
     /// the bands moved or entered.
     pub(super) fn take_moves(&mut self) -> u64 {
-        for &p in &self.entering {
-            self.status[p as usize] |= MOVED;
+        for &p in &self.base.entering {
+            self.base.status[p as usize] |= MOVED;
         }
         let moved = |s: u8| s & (ALIVE | SPANNER | MOVED) == ALIVE | MOVED;
-        self.status.iter().filter(|&&s| moved(s)).count() as u64
+        self.base.status.iter().filter(|&&s| moved(s)).count() as u64
     }
 
     /// Brings the longest extent along the sweep axis up to date for a
@@ -68,11 +69,11 @@ impl<V: Vector, T> Sap<V, T> {
     /// in the bands after a step that scanned them all (which does not keep
     /// it, to spare fast motion the work).
     fn update_max_extent(&mut self) {
-        let axis = self.sweep_axis;
+        let axis = self.base.sweep_axis;
         let stale = std::mem::take(&mut self.max_extent_stale);
         let wanted = if stale { ALIVE } else { ALIVE | MOVED };
         let mut longest = if stale { 0.0 } else { self.max_extent };
-        for (aabb, &s) in self.boxes.iter().zip(&self.status) {
+        for (aabb, &s) in self.base.boxes.iter().zip(&self.base.status) {
             if s & (ALIVE | SPANNER | wanted) == wanted {
                 longest = longest.max(swept_extent(aabb, axis));
             }
@@ -83,8 +84,8 @@ impl<V: Vector, T> Sap<V, T> {
     /// True when this step may keep the pairs of the objects that did not
     /// move (see [`COHERENT_SHARE`]).
     pub(super) fn coherent(&self, stats: &SapStats) -> bool {
-        let in_axes = self.objects.len() - self.spanners.len();
-        let changed = stats.moved as usize + self.leaving.len();
+        let in_axes = self.base.objects.len() - self.base.spanners.len();
+        let changed = stats.moved as usize + self.base.leaving.len();
         changed * COHERENT_SHARE <= in_axes
     }
 
@@ -97,24 +98,30 @@ impl<V: Vector, T> Sap<V, T> {
     pub(super) fn coherent_pairs(&mut self) -> u64 {
         self.update_max_extent();
         let Self {
+            base,
+            band_pairs,
+            max_extent,
+            ..
+        } = self;
+        let SweepBase {
             axes,
             boxes,
             status,
             proxy_of,
             handle_of,
-            band_pairs,
             fresh,
             scratch,
+            sweep_axis,
             ..
-        } = self;
+        } = base;
         // A slot whose object left keeps no pair: it is leaving, or it was
         // freed and taken by an entering object or a spanner.
         let kept = |slot: u32| {
             status[proxy_of[slot as usize] as usize] & (IN_AXES | MOVED | LEAVING) == IN_AXES
         };
         fresh.clear();
-        let axis = self.sweep_axis;
-        let reach = self.max_extent;
+        let axis = *sweep_axis;
+        let reach = *max_extent;
         let mut tested = 0u64;
         for band in axes.iter() {
             for (i, &k) in band.iter().enumerate() {
@@ -167,13 +174,6 @@ impl<V: Vector, T> Sap<V, T> {
         scratch.extend_from_slice(&fresh[j..]);
         std::mem::swap(band_pairs, scratch);
         tested
-    }
-
-    /// After the step: the movers' marks cleared (`sap` sets none).
-    pub(super) fn settle_moves(&mut self) {
-        if self.kind == SapKind::OneAxis {
-            self.status.iter_mut().for_each(|s| *s &= !MOVED);
-        }
     }
 }
 

@@ -2,27 +2,6 @@
 
 use crate::error::Error;
 
-/// Which sweep-and-prune.
-///
-/// ```
-/// use collide::{BroadPhase, Sap, SapKind, Query};
-/// use glam::Vec2;
-/// assert_eq!(Sap::<Vec2>::new(SapKind::AllAxes).name(), "sap");
-/// assert_eq!(Sap::<Vec2>::new(SapKind::OneAxis).name(), "sap1");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SapKind {
-    /// `sap`: every axis kept sorted; endpoint swaps start and stop pairs
-    /// directly, so the pair set is exact without any per-frame sweep.
-    AllAxes,
-    /// `sap1`: one axis kept sorted (the one with the largest variance of
-    /// centres), in bands across it, by each object's min; a step scans
-    /// each band for candidates and tests their boxes, or, when at most
-    /// half the objects moved, keeps the others' pairs and scans only
-    /// around the movers.
-    OneAxis,
-}
-
 /// How objects that span the world (floors, walls) are told apart. An
 /// object far longer than the others along the sweep axis would meet
 /// everything in every sweep or scan; such objects live in a
@@ -32,10 +11,10 @@ pub enum SapKind {
 /// along it.)
 ///
 /// ```
-/// use collide::{Sap, SapConfig, SapKind, Spanners};
+/// use collide::{BandSap, SapConfig, Spanners};
 /// use glam::Vec2;
 /// let config = SapConfig { spanners: Spanners::Extent(500.0), ..SapConfig::default() };
-/// let sap: Sap<Vec2> = Sap::with_config(SapKind::OneAxis, config)?;
+/// let sap: BandSap<Vec2> = BandSap::with_config(config)?;
 /// assert_eq!(sap.config().spanners, Spanners::Extent(500.0));
 /// # Ok::<(), collide::Error>(())
 /// ```
@@ -55,14 +34,15 @@ pub enum Spanners {
     Off,
 }
 
-/// Settings of a sweep-and-prune. See [`SapConfig::default`].
+/// Settings of a sweep-and-prune ([`Sap`](crate::Sap) and
+/// [`BandSap`](crate::BandSap)). See [`SapConfig::default`].
 ///
 /// ```
-/// use collide::{Sap, SapConfig, SapKind};
+/// use collide::{BandSap, SapConfig};
 /// use glam::Vec2;
 /// // Force the sweep axis to y (for example to show what a bad axis costs).
 /// let config = SapConfig { sweep_axis: Some(1), ..SapConfig::default() };
-/// let sap: Sap<Vec2> = Sap::with_config(SapKind::OneAxis, config)?;
+/// let sap: BandSap<Vec2> = BandSap::with_config(config)?;
 /// assert_eq!(sap.sweep_axis(), 1);
 /// # Ok::<(), collide::Error>(())
 /// ```
@@ -133,14 +113,15 @@ impl SapConfig {
 }
 
 /// What a sweep-and-prune did in its last step, beyond [`StepStats`]
-/// (`sap.sap_stats()`).
+/// (`sap.sap_stats()`). `sap` is [`Sap`](crate::Sap), `sap1`
+/// [`BandSap`](crate::BandSap).
 ///
 /// [`StepStats`]: crate::StepStats
 ///
 /// ```
-/// use collide::{Aabb2, BroadPhase, Sap, SapKind};
+/// use collide::{Aabb2, BroadPhase, Sap};
 /// use glam::Vec2;
-/// let mut sap: Sap<Vec2> = Sap::new(SapKind::AllAxes);
+/// let mut sap: Sap<Vec2> = Sap::new();
 /// let a = sap.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
 /// sap.insert(Aabb2::new(Vec2::splat(3.0), Vec2::splat(4.0))?, ())?;
 /// sap.step(); // the first step sorts from scratch

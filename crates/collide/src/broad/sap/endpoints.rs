@@ -12,6 +12,7 @@
 //! the band is the object's first (`one_axis.rs`).
 
 use crate::broad::headroom::reserve_headroom;
+use crate::broad::radix::radix_sort_by_key;
 use crate::geometry::{Aabb, Vector};
 
 /// The most proxies an axis can name (31 bits).
@@ -63,6 +64,27 @@ pub(crate) fn refreshed<V: Vector>(old: u64, aabb: &Aabb<V>, axis: usize) -> u64
     let start = is_start(old);
     let values = [aabb.max().axis(axis), aabb.min().axis(axis)];
     key(values[usize::from(start)], start, proxy(old))
+}
+
+/// Below this many keys a comparison sort beats the radix sort's fixed
+/// cost (its 48 KiB of counters).
+const RADIX_MIN: usize = 4096;
+
+/// Endpoint keys pushed in proxy order need sorting on their value and
+/// kind bits only: the stable radix sort keeps equal ones in proxy order,
+/// which is the order of the low bits. Three digit passes instead of six.
+pub(crate) const ENDPOINT_ORDER_SHIFT: u32 = 31;
+
+/// Sorts distinct keys; with a radix sort on `key >> shift` when that many
+/// are worth it, which gives the full order when the items are already in
+/// order on their low `shift` bits among equal high bits.
+pub(crate) fn sort_unique(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, shift: u32) {
+    if keys.len() < RADIX_MIN {
+        keys.sort_unstable();
+    } else {
+        radix_sort_by_key(keys, scratch, |k| *k >> shift);
+    }
+    debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
 }
 
 /// The swap budget ran out: the caller re-sorts from scratch.

@@ -1,7 +1,17 @@
-//! Sweep-and-prune: `sap` (every axis sorted, pair events straight from
-//! endpoint swaps) and `sap1` (one axis sorted by the objects' mins, in
-//! bands, candidates by a forward scan, or by a scan around the movers
-//! only when few moved), one implementation for 2D and 3D. See [`Sap`].
+//! Sweep-and-prune, two structures on one shared base: [`Sap`] (`sap`:
+//! every axis sorted, pair events straight from endpoint swaps) and
+//! [`BandSap`] (`sap1`: one axis sorted by the objects' mins, in bands,
+//! candidates by a forward scan, or by a scan around the movers only when
+//! few moved), each once for 2D and 3D.
+//!
+//! - `base.rs`, `step.rs`: what both keep (proxies, sorted arrays,
+//!   spanners, measurements, queries) and the step parts they share;
+//! - `endpoints.rs`, `spanners.rs`, `sweep.rs`: keys and their insertion
+//!   sort repair, the world-spanning list's index, the full sweep;
+//! - `all_axes.rs`, `pairset.rs`: [`Sap`] and its pair set;
+//! - `band_sap.rs`, `bands.rs`, `one_axis.rs`, `band_scan.rs`,
+//!   `coherent.rs`: [`BandSap`], its bands, their scan, and the steps
+//!   that keep the pairs of objects that did not move.
 //!
 //! The rules of the classic design, all kept: the sorted keys stay sorted across steps and
 //! are repaired by insertion sort; equal values put an end before a start
@@ -10,12 +20,14 @@
 //! world-spanning objects live apart; incoherent motion falls back to a
 //! radix sort.
 
+mod all_axes;
+mod band_sap;
 mod band_scan;
 mod bands;
+mod base;
 mod check;
 mod coherent;
 mod config;
-mod core;
 mod endpoints;
 mod one_axis;
 mod pairset;
@@ -23,5 +35,6 @@ mod spanners;
 mod step;
 mod sweep;
 
-pub use config::{SapConfig, SapKind, SapStats, Spanners};
-pub use core::Sap;
+pub use all_axes::Sap;
+pub use band_sap::BandSap;
+pub use config::{SapConfig, SapStats, Spanners};

@@ -25,11 +25,13 @@
 //! `uniform` slow at 10,000 objects, from 0.77-1.05 to 1.55-1.96 on 2D
 //! `uniform` fast at 100,000, and rose on every row.
 
+use super::band_sap::{BandSap, swap_budget};
 use super::bands::Bands;
-use super::config::{SapKind, SapStats};
-use super::core::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, Sap, swept_extent};
+use super::base::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, SweepBase, swept_extent};
+use super::config::SapStats;
+use super::endpoints::{ENDPOINT_ORDER_SHIFT, sort_unique};
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
-use super::step::{ENDPOINT_ORDER_SHIFT, median, sort_unique, swap_budget};
+use super::step::median;
 use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_range_mut, parts_for, split_by_weight};
 use crate::geometry::Vector;
@@ -84,14 +86,14 @@ pub(super) fn in_first_band(key: u64) -> bool {
     is_start(key)
 }
 
-impl<V: Vector, T> Sap<V, T> {
+impl<V: Vector, T> BandSap<V, T> {
     /// Measures the bands across the sweep axis (on the other axis with the
     /// largest variance of centres, a few median sizes wide). Returns true
     /// when they changed enough to re-sort: a different axis, or a count or
     /// width 25% off, or a spread no longer covered.
     pub(super) fn measure_bands(&mut self) -> bool {
-        let sweep_axis = self.sweep_axis;
-        let variance = self.sap_stats.variance;
+        let sweep_axis = self.base.sweep_axis;
+        let variance = self.base.sap_stats.variance;
         let Some(axis) = (0..V::DIM)
             .filter(|&a| a != sweep_axis)
             .max_by(|&a, &b| variance[a].total_cmp(&variance[b]))
@@ -99,16 +101,16 @@ impl<V: Vector, T> Sap<V, T> {
             return false;
         };
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        self.extents.clear();
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            if self.status[p] & ALIVE != 0 && !self.spans(aabb) {
+        self.base.extents.clear();
+        for (p, aabb) in self.base.boxes.iter().enumerate() {
+            if self.base.status[p] & ALIVE != 0 && !self.base.spans(aabb) {
                 let centre = aabb.center().axis(axis);
                 lo = lo.min(centre);
                 hi = hi.max(centre);
-                self.extents.push(swept_extent(aabb, axis));
+                self.base.extents.push(swept_extent(aabb, axis));
             }
         }
-        let size = median(&mut self.extents);
+        let size = median(&mut self.base.extents);
         let fresh = Bands::new(axis, lo, hi, band_width(size, hi - lo));
         let old = &self.bands;
         if fresh.count == 1 && old.count == 1 {
@@ -134,10 +136,10 @@ impl<V: Vector, T> Sap<V, T> {
     /// they left, the merge adds them to bands they entered).
     pub(super) fn update_bands(&mut self) {
         self.rebanded.clear();
-        let n = self.boxes.len();
+        let n = self.base.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
-        let objects = self.boxes.iter().zip(&self.status);
+        let objects = self.base.boxes.iter().zip(&self.base.status);
         let bands = self.band_lo.iter_mut().zip(self.band_hi.iter_mut());
         for (p, ((aabb, &s), (band_lo, band_hi))) in objects.zip(bands).enumerate() {
             if s & (ALIVE | SPANNER | MOVED) != ALIVE | MOVED {
@@ -160,21 +162,24 @@ impl<V: Vector, T> Sap<V, T> {
     /// run on the thread pool (see `broad/parallel.rs`); each band is
     /// repaired the same way whichever thread does it.
     pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
-        let axis = self.sweep_axis;
-        let kind = self.kind;
+        let axis = self.base.sweep_axis;
         let Self {
-            axes,
-            boxes,
-            status,
+            base,
             band_lo,
             band_hi,
             repair_bounds: bounds,
             repair_swaps: part_swaps,
             ..
         } = self;
+        let SweepBase {
+            axes,
+            boxes,
+            status,
+            ..
+        } = base;
         let (boxes, status, band_lo, band_hi) = (&*boxes, &*status, &*band_lo, &*band_hi);
         let repair_band = |band: u32, keys: &mut Vec<u64>| {
-            let budget = swap_budget(kind, keys.len());
+            let budget = swap_budget(keys.len());
             repair(
                 keys,
                 |k| {
@@ -231,26 +236,27 @@ impl<V: Vector, T> Sap<V, T> {
     /// next, and arrays handed from one band to another when the bands are
     /// re-cut, settle without allocating.
     pub(super) fn sort_bands_from_scratch(&mut self) {
-        debug_assert_eq!(self.kind, SapKind::OneAxis);
         let count = self.bands.count as usize;
-        reserve_headroom(&mut self.axes, count);
-        reserve_headroom(&mut self.spare_bands, self.axes.len());
+        reserve_headroom(&mut self.base.axes, count);
+        reserve_headroom(&mut self.spare_bands, self.base.axes.len());
         // Bands dropped keep their memory for bands added later.
-        while self.axes.len() > count {
-            let spare = self.axes.pop().expect("more bands than the count");
+        while self.base.axes.len() > count {
+            let spare = self.base.axes.pop().expect("more bands than the count");
             self.spare_bands.push(spare);
         }
-        while self.axes.len() < count {
-            self.axes.push(self.spare_bands.pop().unwrap_or_default());
+        while self.base.axes.len() < count {
+            self.base
+                .axes
+                .push(self.spare_bands.pop().unwrap_or_default());
         }
-        let n = self.boxes.len();
+        let n = self.base.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
         reserve_headroom(&mut self.band_counts, count);
         self.band_counts.clear();
         self.band_counts.resize(count, 0);
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            let s = self.status[p];
+        for (p, aabb) in self.base.boxes.iter().enumerate() {
+            let s = self.base.status[p];
             if s & ALIVE == 0 || s & SPANNER != 0 {
                 continue;
             }
@@ -260,24 +266,24 @@ impl<V: Vector, T> Sap<V, T> {
                 self.band_counts[band as usize] += 1;
             }
         }
-        for (keys, &keys_in_band) in self.axes.iter_mut().zip(&self.band_counts) {
+        for (keys, &keys_in_band) in self.base.axes.iter_mut().zip(&self.band_counts) {
             keys.clear();
             reserve_headroom(keys, keys_in_band as usize);
         }
-        let axis = self.sweep_axis;
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            let s = self.status[p];
+        let axis = self.base.sweep_axis;
+        for (p, aabb) in self.base.boxes.iter().enumerate() {
+            let s = self.base.status[p];
             if s & ALIVE == 0 || s & SPANNER != 0 {
                 continue;
             }
             let (lo, hi) = (self.band_lo[p], self.band_hi[p]);
             let min = aabb.min().axis(axis);
             for band in lo..=hi {
-                self.axes[band as usize].push(band_key(min, band == lo, p as u32));
+                self.base.axes[band as usize].push(band_key(min, band == lo, p as u32));
             }
         }
-        for keys in &mut self.axes {
-            sort_unique(keys, &mut self.scratch, ENDPOINT_ORDER_SHIFT);
+        for keys in &mut self.base.axes {
+            sort_unique(keys, &mut self.base.scratch, ENDPOINT_ORDER_SHIFT);
         }
         self.stock_spare_bands();
     }
@@ -291,15 +297,15 @@ impl<V: Vector, T> Sap<V, T> {
     /// allocating.
     fn stock_spare_bands(&mut self) {
         if self.spare_bands.is_empty() {
-            let count = self.axes.len();
-            let keys: usize = self.axes.iter().map(Vec::len).sum();
+            let count = self.base.axes.len();
+            let keys: usize = self.base.axes.iter().map(Vec::len).sum();
             let room = keys / count.max(1) / 2;
             let spares = count / 8 + 1;
             reserve_headroom(&mut self.spare_bands, spares);
             self.spare_bands
                 .extend((0..spares).map(|_| Vec::with_capacity(with_margin(room))));
         }
-        let bands = self.axes.len() + self.spare_bands.len();
+        let bands = self.base.axes.len() + self.spare_bands.len();
         if self.band_fresh.len() < bands {
             reserve_headroom(&mut self.band_fresh, bands);
             self.band_fresh.resize_with(bands, Vec::new);
@@ -313,7 +319,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// new bands, into those bands. The keys per band are counted first,
     /// so each band's list of fresh keys is made room for once.
     pub(super) fn merge_into_bands(&mut self) {
-        let count = self.axes.len();
+        let count = self.base.axes.len();
         if self.band_fresh.len() < count {
             reserve_headroom(&mut self.band_fresh, count);
             self.band_fresh.resize_with(count, Vec::new);
@@ -321,17 +327,19 @@ impl<V: Vector, T> Sap<V, T> {
         reserve_headroom(&mut self.band_counts, count);
         self.band_counts.clear();
         self.band_counts.resize(count, 0);
-        let axis = self.sweep_axis;
+        let axis = self.base.sweep_axis;
         let Self {
+            base,
             band_fresh,
             band_counts,
-            boxes,
             band_lo,
             band_hi,
-            entering,
             rebanded,
             ..
         } = self;
+        let SweepBase {
+            boxes, entering, ..
+        } = base;
         // The bands object `p` enters: all of its bands, or those outside
         // its old ones.
         let new_bands = |p: u32, old: Option<(u32, u32)>| {
@@ -364,7 +372,7 @@ impl<V: Vector, T> Sap<V, T> {
                 band_fresh[band as usize].push(band_key(min, band == lo, p));
             }
         }
-        for (keys, fresh) in self.axes.iter_mut().zip(&mut self.band_fresh) {
+        for (keys, fresh) in self.base.axes.iter_mut().zip(&mut self.band_fresh) {
             if !fresh.is_empty() {
                 fresh.sort_unstable();
                 merge_into(keys, fresh);
@@ -377,10 +385,10 @@ impl<V: Vector, T> Sap<V, T> {
     /// slot pair keys to `keys` (unsorted). Returns the candidates tested.
     pub(super) fn scan_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
         self.band_scan.scan_all(
-            &self.axes,
-            &self.boxes,
-            &self.handle_of,
-            self.sweep_axis,
+            &self.base.axes,
+            &self.base.boxes,
+            &self.base.handle_of,
+            self.base.sweep_axis,
             keys,
         )
     }

@@ -36,27 +36,33 @@ impl<V: Vector, T> Bvh<V, T> {
     /// ```
     pub fn validate(&self) -> Result<(), String> {
         // Inserted since the last step: no leaf yet, waiting in `escaped`.
-        let pending = self.escaped.iter().filter(|&&i| self.pending[i as usize]);
+        let pending = self
+            .escapes
+            .escaped
+            .iter()
+            .filter(|&&i| self.escapes.pending[i as usize]);
         let pending = pending.count();
-        let marked = self.pending.iter().filter(|&&p| p).count();
-        if pending != marked || marked != self.pending_len {
+        let marked = self.escapes.pending.iter().filter(|&&p| p).count();
+        if pending != marked || marked != self.escapes.pending_len {
             return Err(format!(
                 "{marked} pending inserts marked, {pending} listed as escaped, {} counted",
-                self.pending_len
+                self.escapes.pending_len
             ));
         }
-        for &i in &self.escaped {
+        for &i in &self.escapes.escaped {
             let i = i as usize;
-            if self.pending[i] && (self.leaf_of[i] != NONE || self.moving_at[i] == NONE) {
+            if self.escapes.pending[i]
+                && (self.leaf_of[i] != NONE || self.tree.moving_at[i] == NONE)
+            {
                 return Err(format!("pending insert {i} has a leaf or is not moving"));
             }
         }
-        let moving = self.check_tree(&self.arena, "moving")? + pending;
+        let moving = self.check_tree(&self.tree.arena, "moving")? + pending;
         let resting = self.check_tree(&self.resting.arena, "resting")?;
-        if moving != self.moving.len() || resting != self.resting.len {
+        if moving != self.tree.moving.len() || resting != self.resting.len {
             return Err(format!(
                 "{moving} moving and {resting} resting leaves for {} and {} objects",
-                self.moving.len(),
+                self.tree.moving.len(),
                 self.resting.len
             ));
         }
@@ -67,13 +73,13 @@ impl<V: Vector, T> Bvh<V, T> {
                 self.objects.len()
             ));
         }
-        for (k, &i) in self.moving.iter().enumerate() {
-            if self.moving_at.get(i as usize) != Some(&(k as u32)) {
+        for (k, &i) in self.tree.moving.iter().enumerate() {
+            if self.tree.moving_at.get(i as usize) != Some(&(k as u32)) {
                 return Err(format!("moving object {i} is misrecorded"));
             }
         }
-        for (k, &i) in self.escaped.iter().enumerate() {
-            if self.escaped_at.get(i as usize) != Some(&(k as u32)) {
+        for (k, &i) in self.escapes.escaped.iter().enumerate() {
+            if self.escapes.escaped_at.get(i as usize) != Some(&(k as u32)) {
                 return Err(format!("escaped object {i} is misrecorded"));
             }
         }
@@ -103,18 +109,18 @@ impl<V: Vector, T> Bvh<V, T> {
                         "{which} leaf {n} holds object {i}, recorded elsewhere"
                     ));
                 }
-                if resting != (self.moving_at[i] == NONE) {
+                if resting != (self.tree.moving_at[i] == NONE) {
                     return Err(format!("object {i} is in the {which} tree by mistake"));
                 }
-                if self.escaped_at[i] == NONE && !node.bound.contains(&self.boxes[i]) {
+                if self.escapes.escaped_at[i] == NONE && !node.bound.contains(&self.boxes[i]) {
                     return Err(format!("{which} leaf {n} does not hold object {i}'s box"));
                 }
-                if resting && self.escaped_at[i] == NONE && node.bound != self.boxes[i] {
+                if resting && self.escapes.escaped_at[i] == NONE && node.bound != self.boxes[i] {
                     return Err(format!("resting leaf {n} is not object {i}'s box"));
                 }
                 // What keeps the candidate pairs valid when a tree built in
                 // the background replaces this one.
-                if !resting && self.fat.get(i) != Some(&node.bound) {
+                if !resting && self.tree.fat.get(i) != Some(&node.bound) {
                     return Err(format!("moving leaf {n} is not object {i}'s fat box"));
                 }
                 if node.height != 0 {
@@ -160,8 +166,8 @@ impl<V: Vector, T> Bvh<V, T> {
         }
         let settled = |i: u32| {
             !self.resting.has_left(i)
-                && self.escaped_at[i as usize] == NONE
-                && self.moving_at[i as usize] == NONE
+                && self.escapes.escaped_at[i as usize] == NONE
+                && self.tree.moving_at[i as usize] == NONE
         };
         let listed: Vec<u64> = keys
             .iter()
@@ -198,7 +204,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// step, whose leaves overlap (what the step relies on to find every
     /// pair).
     fn check_candidates(&self) -> Result<(), String> {
-        let Some(keys) = self.candidates.keys() else {
+        let Some(keys) = self.kept.candidates.keys() else {
             return Ok(());
         };
         if keys.windows(2).any(|w| w[0] >= w[1]) {
@@ -208,10 +214,10 @@ impl<V: Vector, T> Bvh<V, T> {
             return Ok(());
         }
         let leaf = |i: u32| {
-            let arena = if self.moving_at[i as usize] == NONE {
+            let arena = if self.tree.moving_at[i as usize] == NONE {
                 &self.resting.arena
             } else {
-                &self.arena
+                &self.tree.arena
             };
             &arena.nodes[self.leaf_of[i as usize] as usize].bound
         };
@@ -219,12 +225,12 @@ impl<V: Vector, T> Bvh<V, T> {
             .objects
             .iter()
             .map(|(h, _)| h.index())
-            .filter(|&i| !self.candidates.is_fresh(i))
+            .filter(|&i| !self.kept.candidates.is_fresh(i))
             .collect();
         for (k, &i) in settled.iter().enumerate() {
             for &j in &settled[k + 1..] {
-                let both_rest =
-                    self.moving_at[i as usize] == NONE && self.moving_at[j as usize] == NONE;
+                let both_rest = self.tree.moving_at[i as usize] == NONE
+                    && self.tree.moving_at[j as usize] == NONE;
                 if !both_rest
                     && leaf(i).overlaps(leaf(j))
                     && keys.binary_search(&pair_key(i, j)).is_err()

@@ -1,12 +1,13 @@
 //! [`Bvh`]: the dynamic BVH behind the broad-phase contract.
 
-use super::build::{BuildScratch, BvhBuild, Leaf};
-use super::cache::Candidates;
+use super::build::BvhBuild;
+use super::parts::{BuildMemory, Escapes, KeptPairs, MovingTree};
 use super::quality::BvhQuality;
 use super::rest::{REST_STEPS, RestingTree};
-use super::shadow::{Shadow, jumped};
-use super::tree::{Arena, NONE, RefitScratch};
+use super::shadow::jumped;
+use super::tree::NONE;
 use super::view::View;
+use super::wear::{SHADOW_FIX_SHARE, Wear, shadow_budget};
 use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, PairTracker};
@@ -142,82 +143,24 @@ pub struct Bvh<V: Vector, T = ()> {
     /// (`NONE` for an object inserted since the last step that has none
     /// yet: see `pending`).
     pub(super) leaf_of: Vec<u32>,
-    /// The moving tree.
-    pub(super) arena: Arena<V>,
     pub(super) resting: RestingTree<V>,
-    /// The objects in the moving tree, and per object its index there
-    /// (`NONE` for resting objects).
-    pub(super) moving: Vec<u32>,
-    pub(super) moving_at: Vec<u32>,
-    /// Per escaped object: how far its box's lower corner moved in the
-    /// update that escaped (the fat box reaches ahead along it).
-    pub(super) shift: Vec<V>,
-    /// Per moving object: its leaf's fat box (read by every update, kept
-    /// here in object order rather than in the tree; for an object without
-    /// a leaf yet, whatever its slot held before, never read).
-    pub(super) fat: Vec<Aabb<V>>,
     /// Per object: the step count when its box last changed.
     pub(super) moved_at: Vec<u32>,
     /// Steps taken.
     pub(super) steps: u32,
     pub(super) tracker: PairTracker,
-    pub(super) keys: Vec<u64>,
-    pub(super) merged: Vec<u64>,
-    pub(super) arrivals: Vec<u32>,
-    /// Pairs whose leaves overlap, kept between steps.
-    pub(super) candidates: Candidates,
-    pub(super) refit_scratch: RefitScratch,
     pub(super) stats: StepStats,
     pub(super) reinserts: u64,
-    pub(super) rebuilds: u64,
-    /// Objects inserted since the last rebuild.
-    pub(super) inserted: usize,
-    /// Objects whose box left its leaf's fat box (or, resting, changed)
-    /// since the last step, and objects inserted since then that have no
-    /// leaf yet: their leaves wait for the step (queries test them
-    /// directly).
-    pub(super) escaped: Vec<u32>,
-    /// Per object: its index in `escaped`, or `NONE`.
-    pub(super) escaped_at: Vec<u32>,
-    /// Per object: inserted since the last step, so it has no leaf yet (it
-    /// waits in `escaped`, where queries find it; the step makes its leaf,
-    /// with all the others' when many arrive at once, or
-    /// [`Bvh::place_pending`] when [`PENDING_BATCH`] wait).
-    pub(super) pending: Vec<bool>,
-    /// How many objects `pending` marks.
-    pub(super) pending_len: usize,
-    /// Objects given their leaves by [`Bvh::place_pending`] since the last
-    /// step (removals not taken off): the step counts them as new when it
-    /// decides whether to rebuild the moving tree.
-    pub(super) placed_early: usize,
-    /// Memory the whole-tree builds reuse (a moving scene rebuilds every
-    /// step).
-    pub(super) leaves: Vec<Leaf<V>>,
-    pub(super) build_scratch: BuildScratch<V>,
-    /// Nodes visited per query of the fresh objects at the last step that
-    /// made enough of them (see `step`).
-    pub(super) visits: f64,
-    /// The same at the first such step after the last rebuild.
-    pub(super) built_visits: f64,
-    /// The surface-area cost right after the last rebuild.
-    pub(super) built_cost: f64,
-    /// A piecewise rebuild of the worn moving tree, when one is running.
-    /// Objects in the moving tree when `built_visits` and `built_cost`
-    /// were taken: a tree that has since halved or doubled is measured
-    /// afresh instead of judged worn.
-    pub(super) built_len: usize,
-    /// A whole rebuild of the worn moving tree, done a share per step.
-    pub(super) shadow: Shadow<V>,
-    /// The stack [`Arena::quality_with`] lends when the step measures wear.
-    quality_stack: Vec<u32>,
-    /// The step count when the surface-area cost was last measured for
-    /// wear.
-    pub(super) wear_checked_at: u32,
-    /// Objects that joined or left the moving tree or jumped since the last
-    /// step, and the recent steps' average of that (what a background
-    /// rebuild would have to mend at its end).
-    pub(super) moving_changes: usize,
-    pub(super) change_rate: f64,
+    /// The moving tree, its objects and their fat boxes.
+    pub(super) tree: MovingTree<V>,
+    /// Objects waiting for the step: escaped, or inserted without a leaf.
+    pub(super) escapes: Escapes,
+    /// The candidate pairs kept between steps, and the step's key lists.
+    pub(super) kept: KeptPairs,
+    /// The wear figures and the background rebuild of the moving tree.
+    pub(super) wear: Wear<V>,
+    /// Memory the builds reuse.
+    pub(super) memory: BuildMemory<V>,
 }
 
 impl<V: Vector, T> Default for Bvh<V, T> {
@@ -233,47 +176,24 @@ impl<V: Vector, T> Bvh<V, T> {
             objects: Slots::new(),
             boxes: Vec::new(),
             leaf_of: Vec::new(),
-            arena: Arena::new(),
             resting: RestingTree::default(),
-            moving: Vec::new(),
-            moving_at: Vec::new(),
             moved_at: Vec::new(),
-            shift: Vec::new(),
-            fat: Vec::new(),
             steps: 0,
             tracker: PairTracker::default(),
-            keys: Vec::new(),
-            merged: Vec::new(),
-            arrivals: Vec::new(),
-            candidates: Candidates::default(),
-            refit_scratch: RefitScratch::default(),
             stats: StepStats::default(),
             reinserts: 0,
-            rebuilds: 0,
-            inserted: 0,
-            escaped: Vec::new(),
-            escaped_at: Vec::new(),
-            pending: Vec::new(),
-            pending_len: 0,
-            placed_early: 0,
-            leaves: Vec::new(),
-            build_scratch: BuildScratch::default(),
-            visits: 0.0,
-            built_visits: f64::INFINITY,
-            built_cost: f64::INFINITY,
-            built_len: 0,
-            shadow: Shadow::default(),
-            quality_stack: Vec::new(),
-            wear_checked_at: 0,
-            moving_changes: 0,
-            change_rate: 0.0,
+            tree: MovingTree::default(),
+            escapes: Escapes::default(),
+            kept: KeptPairs::default(),
+            wear: Wear::default(),
+            memory: BuildMemory::default(),
         }
     }
 
     /// The height of the moving tree (0 with one object or none). Objects
     /// inserted since the last step may not be in it yet.
     pub fn height(&self) -> u32 {
-        self.arena.height()
+        self.tree.arena.height()
     }
 
     /// How many objects are in the resting tree (their boxes have not
@@ -303,7 +223,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// tall, [`Bvh::rebuild`]; and worn, those built in the background
     /// over several steps).
     pub fn rebuilds(&self) -> u64 {
-        self.rebuilds
+        self.wear.rebuilds
     }
 
     /// The fat box of `aabb` that last moved by `shift`: grown by `share`
@@ -342,7 +262,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// 4 times that: [`Bvh::crowd_factor`]); at most its own size.
     fn fat_of(&self, i: usize) -> Aabb<V> {
         let reach = self.fat_jitter(i) * self.crowd_factor(i);
-        Self::fat(&self.boxes[i], self.shift[i], reach, FAT_SHARE)
+        Self::fat(&self.boxes[i], self.tree.shift[i], reach, FAT_SHARE)
     }
 
     /// How much further than [`PREDICT_STEPS`] object `i`'s fat box reaches
@@ -351,7 +271,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// 1 when not known. Reach ahead costs candidates only where objects
     /// crowd; where they do not, it saves escapes.
     fn crowd_factor(&self, i: usize) -> f64 {
-        match self.candidates.crowd(i as u32) {
+        match self.kept.candidates.crowd(i as u32) {
             Some(c) => 1.0 + CROWD_REACH / (1.0 + f64::from(c)),
             _ => 1.0,
         }
@@ -363,8 +283,8 @@ impl<V: Vector, T> Bvh<V, T> {
     /// their first fat boxes over several steps, not all at the first), or
     /// [`Bvh::fat_of`]. Takes the object off the pending inserts.
     fn settled_fat(&mut self, i: usize) -> Aabb<V> {
-        if std::mem::take(&mut self.pending[i]) {
-            self.pending_len -= 1;
+        if std::mem::take(&mut self.escapes.pending[i]) {
+            self.escapes.pending_len -= 1;
             let wide = NEW_SHARE * (1.0 + (self.fat_jitter(i) - 1.0).abs());
             Self::fat(&self.boxes[i], V::from_axes(|_| 0.0), 0.0, wide)
         } else {
@@ -378,13 +298,13 @@ impl<V: Vector, T> Bvh<V, T> {
     /// of them one by one. (The step's rebuild after a mass insert then
     /// gives the tree its final shape.)
     fn place_pending(&mut self) {
-        let mut leaves = std::mem::take(&mut self.leaves);
+        let mut leaves = std::mem::take(&mut self.memory.leaves);
         leaves.clear();
-        for k in (0..self.escaped.len()).rev() {
-            let i = self.escaped[k] as usize;
-            if self.pending[i] {
+        for k in (0..self.escapes.escaped.len()).rev() {
+            let i = self.escapes.escaped[k] as usize;
+            if self.escapes.pending[i] {
                 let fat = self.settled_fat(i);
-                self.fat[i] = fat;
+                self.tree.fat[i] = fat;
                 leaves.push((i as u32, fat));
                 self.forget_escaped(i);
             }
@@ -393,17 +313,17 @@ impl<V: Vector, T> Bvh<V, T> {
             let leaf_of = &mut self.leaf_of;
             let mut placed = |object: u32, leaf: u32| leaf_of[object as usize] = leaf;
             let method = BvhBuild::Morton;
-            let root = self.arena.build_under(
+            let root = self.tree.arena.build_under(
                 method,
                 &mut leaves,
-                &mut self.build_scratch,
+                &mut self.memory.build_scratch,
                 NONE,
                 &mut placed,
             );
-            self.arena.insert_subtree(root);
-            self.placed_early += leaves.len();
+            self.tree.arena.insert_subtree(root);
+            self.escapes.placed_early += leaves.len();
         }
-        self.leaves = leaves;
+        self.memory.leaves = leaves;
     }
 
     /// 0.25 to 1.75, from a hash of object `i` and the step count.
@@ -416,7 +336,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// overlap, height), measured now (a pass over every node; objects
     /// inserted since the last step may not be in the tree yet).
     pub fn quality(&self) -> BvhQuality {
-        self.arena.quality()
+        self.tree.arena.quality()
     }
 
     /// The resting tree's quality figures (see [`Bvh::resting`]).
@@ -426,30 +346,14 @@ impl<V: Vector, T> Bvh<V, T> {
 
     /// Takes object `i` off the escaped list.
     fn forget_escaped(&mut self, i: usize) {
-        let at = self.escaped_at[i];
+        let at = self.escapes.escaped_at[i];
         if at == NONE {
             return;
         }
-        self.escaped_at[i] = NONE;
-        self.escaped.swap_remove(at as usize);
-        if let Some(&moved) = self.escaped.get(at as usize) {
-            self.escaped_at[moved as usize] = at;
-        }
-    }
-
-    /// Adds object `i` to the list of moving objects.
-    fn start_moving(&mut self, i: usize) {
-        self.moving_at[i] = self.moving.len() as u32;
-        self.moving.push(i as u32);
-    }
-
-    /// Takes object `i` off the list of moving objects.
-    fn stop_moving(&mut self, i: usize) {
-        let at = self.moving_at[i];
-        self.moving_at[i] = NONE;
-        self.moving.swap_remove(at as usize);
-        if let Some(&other) = self.moving.get(at as usize) {
-            self.moving_at[other as usize] = at;
+        self.escapes.escaped_at[i] = NONE;
+        self.escapes.escaped.swap_remove(at as usize);
+        if let Some(&moved) = self.escapes.escaped.get(at as usize) {
+            self.escapes.escaped_at[moved as usize] = at;
         }
     }
 
@@ -458,9 +362,9 @@ impl<V: Vector, T> Bvh<V, T> {
     /// comes after); those whose box changed and changed back stay.
     fn wake_escaped(&mut self) {
         // Backwards: forgetting one moves an element already seen.
-        for k in (0..self.escaped.len()).rev() {
-            let i = self.escaped[k] as usize;
-            if self.moving_at[i] != NONE {
+        for k in (0..self.escapes.escaped.len()).rev() {
+            let i = self.escapes.escaped[k] as usize;
+            if self.tree.moving_at[i] != NONE {
                 continue;
             }
             if self.resting.arena.nodes[self.leaf_of[i] as usize].bound == self.boxes[i] {
@@ -469,8 +373,8 @@ impl<V: Vector, T> Bvh<V, T> {
             }
             self.resting.leave(i as u32, self.leaf_of[i]);
             self.leaf_of[i] = NONE;
-            self.start_moving(i);
-            self.moving_changes += 1;
+            self.tree.start_moving(i);
+            self.wear.moving_changes += 1;
         }
     }
 
@@ -482,28 +386,28 @@ impl<V: Vector, T> Bvh<V, T> {
     /// fresh for the candidate cache.
     fn settle_escaped(&mut self) {
         // Every waiting new object is in `escaped` (checked by `validate`).
-        self.reinserts += (self.escaped.len() - self.pending_len) as u64;
+        self.reinserts += (self.escapes.escaped.len() - self.escapes.pending_len) as u64;
         self.wake_escaped();
-        let (n, escaped) = (self.moving.len(), self.escaped.len());
+        let (n, escaped) = (self.tree.moving.len(), self.escapes.escaped.len());
         // New objects placed a batch at a time count as changed leaves too:
         // a tree that took many batches is rebuilt whole.
-        let changed = escaped + std::mem::take(&mut self.placed_early);
+        let changed = escaped + std::mem::take(&mut self.escapes.placed_early);
         let many = n > 64 && changed * ESCAPED_SHARE > n;
         if many && changed * REBUILD_SHARE > n {
             self.rebuild_moving(BvhBuild::Morton);
             return;
         }
         for k in 0..escaped {
-            let i = self.escaped[k] as usize;
-            self.escaped_at[i] = NONE;
-            self.candidates.mark(i as u32);
+            let i = self.escapes.escaped[k] as usize;
+            self.escapes.escaped_at[i] = NONE;
+            self.kept.candidates.mark(i as u32);
             let fat = self.settled_fat(i);
-            self.fat[i] = fat;
+            self.tree.fat[i] = fat;
             let leaf = self.leaf_of[i];
             if leaf == NONE {
                 // Inserted since the last step, or woken from the resting
                 // tree.
-                self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
+                self.leaf_of[i] = self.tree.arena.insert_leaf(i as u32, fat);
             } else {
                 // Few escapes, or a jump (a teleport): if grown in place,
                 // its leaf would stretch its ancestors across the world.
@@ -512,11 +416,11 @@ impl<V: Vector, T> Bvh<V, T> {
                 // of 43 to 89 ms with jumps grown in place (surface-area
                 // cost 281 after the build, then up to 9,500), 0.7 to 1
                 // ms with them reinserted (cost 294 to 342).
-                let jump = jumped(&fat, &self.arena.nodes[leaf as usize].bound);
+                let jump = jumped(&fat, &self.tree.arena.nodes[leaf as usize].bound);
                 if !many || jump {
-                    self.moving_changes += usize::from(jump);
-                    self.arena.remove_leaf(leaf);
-                    self.leaf_of[i] = self.arena.insert_leaf(i as u32, fat);
+                    self.wear.moving_changes += usize::from(jump);
+                    self.tree.arena.remove_leaf(leaf);
+                    self.leaf_of[i] = self.tree.arena.insert_leaf(i as u32, fat);
                 }
             }
         }
@@ -524,56 +428,61 @@ impl<V: Vector, T> Bvh<V, T> {
             // The others grown in place (the reinserted ones' bounds are
             // set already), the ancestors refitted once each: the tree
             // keeps its shape (and wears: see `keep_balanced`).
-            let (leaf_of, fat) = (&self.leaf_of, &self.fat);
+            let (leaf_of, fat) = (&self.leaf_of, &self.tree.fat);
             let leaves = self
+                .escapes
                 .escaped
                 .iter()
                 .map(|&i| (leaf_of[i as usize], fat[i as usize]));
-            self.arena.refit_leaves(leaves, &mut self.refit_scratch);
+            self.tree
+                .arena
+                .refit_leaves(leaves, &mut self.memory.refit_scratch);
         }
-        self.escaped.clear();
+        self.escapes.escaped.clear();
     }
 
     /// Moves the objects whose boxes have not changed for [`REST_STEPS`]
     /// steps from the moving tree to the resting one.
     fn settle_resting(&mut self) {
         self.resting.forget_left();
-        self.arrivals.clear();
-        for &i in &self.moving {
+        self.kept.arrivals.clear();
+        for &i in &self.tree.moving {
             if self.steps.wrapping_sub(self.moved_at[i as usize]) >= REST_STEPS {
-                self.arrivals.push(i);
+                self.kept.arrivals.push(i);
             }
         }
         // Most of the moving tree leaving (a level at rest after loading):
         // building the rest again is cheaper than removing leaf by leaf.
-        let most = self.arrivals.len() > 64 && 2 * self.arrivals.len() > self.moving.len();
-        for k in 0..self.arrivals.len() {
-            let i = self.arrivals[k] as usize;
-            self.stop_moving(i);
+        let most =
+            self.kept.arrivals.len() > 64 && 2 * self.kept.arrivals.len() > self.tree.moving.len();
+        for k in 0..self.kept.arrivals.len() {
+            let i = self.kept.arrivals[k] as usize;
+            self.tree.stop_moving(i);
             if !most {
-                self.arena.remove_leaf(self.leaf_of[i]);
+                self.tree.arena.remove_leaf(self.leaf_of[i]);
             }
         }
         if most {
             self.rebuild_moving(BvhBuild::Morton);
         }
         // `keys` still holds the last step's moving pairs (own and cross).
-        let (objects, moving_at) = (&self.objects, &self.moving_at);
+        let (objects, moving_at) = (&self.objects, &self.tree.moving_at);
         let rests = |i: u32| moving_at[i as usize] == NONE && objects.handle_at(i).is_some();
         let last_keys = self
+            .kept
             .keys
             .iter()
             .copied()
             .filter(|&k| rests((k >> 32) as u32) && rests(k as u32));
         let leaf_of = &mut self.leaf_of;
         self.resting.admit(
-            &self.arrivals,
+            &self.kept.arrivals,
             &self.boxes,
             last_keys,
             &mut |object: u32, leaf: u32| leaf_of[object as usize] = leaf,
         );
-        self.reinserts += self.arrivals.len() as u64;
-        self.moving_changes += self.arrivals.len();
+        self.reinserts += self.kept.arrivals.len() as u64;
+        self.wear.moving_changes += self.kept.arrivals.len();
     }
 
     /// Rebuilds the moving tree when needed: whole, in Morton order (LBVH,
@@ -592,13 +501,13 @@ impl<V: Vector, T> Bvh<V, T> {
     /// under reinsertion), the same on `uniform`; the Morton build was 20
     /// to 30% faster than the median one at the first frame.
     fn keep_balanced(&mut self) {
-        let n = self.moving.len().max(1) as f64;
+        let n = self.tree.moving.len().max(1) as f64;
         let balanced = n.log2().ceil() as u32;
-        let mass_insert = self.inserted > 64 && 2 * self.inserted > self.moving.len();
-        let too_tall = self.arena.height() > 2 * balanced + 4;
-        let m = self.moving.len();
-        let changes = std::mem::take(&mut self.moving_changes) as f64;
-        self.change_rate = 0.75 * self.change_rate + 0.25 * changes;
+        let mass_insert =
+            self.wear.inserted > 64 && 2 * self.wear.inserted > self.tree.moving.len();
+        let too_tall = self.tree.arena.height() > 2 * balanced + 4;
+        let m = self.tree.moving.len();
+        self.wear.take_changes();
         if mass_insert || too_tall {
             // Cancels any background rebuild.
             self.rebuild_moving(if mass_insert {
@@ -608,43 +517,24 @@ impl<V: Vector, T> Bvh<V, T> {
             });
             return;
         }
-        if self.shadow.running() {
+        if self.wear.shadow.running() {
             self.advance_shadow();
             return;
         }
-        if m > 2 * self.built_len || 2 * m < self.built_len {
-            // Grown or shrunk by inserts, removals, objects coming to rest
-            // and waking: the old figures say nothing of wear.
-            self.rebaseline();
+        if self.wear.resized(m) {
+            self.wear.rebaseline(&self.tree);
         }
-        // Worn: the fresh objects' queries visit far more nodes than the
-        // first ones after the last rebuild (free to measure, and what a
-        // worn tree costs); confirmed by the surface-area cost.
-        // The surface-area cost takes a pass over every node: measured at
-        // most every [`WEAR_CHECK_STEPS`] steps (in a profile of
-        // `frame_times bvh 100000 slow clustered 30 3`, whose visits stay
-        // past the slack while the cost does not, 5.1% of the time every
-        // step, 2.3% every 4).
-        let due = self.steps.wrapping_sub(self.wear_checked_at) >= WEAR_CHECK_STEPS;
-        let worn =
-            self.moving.len() > 64 && self.visits > QUALITY_SLACK * self.built_visits && due && {
-                self.wear_checked_at = self.steps;
-                let quality = self.arena.quality_with(&mut self.quality_stack);
-                quality.sah_cost > QUALITY_SLACK * self.built_cost
-            };
-        // A scene that changes so fast that a background rebuild would have
-        // to mend more than it may at its end: rebuilt whole now.
-        let build_steps = m.div_ceil(shadow_budget(m)) + 1;
-        let busy = self.change_rate * build_steps as f64 > (m / SHADOW_FIX_SHARE) as f64;
+        let worn = self.wear.worn(&self.tree, self.steps);
+        let busy = self.wear.busy(m);
         if worn && busy {
             self.rebuild_moving(BvhBuild::Morton);
         } else if worn {
-            let (leaf_of, fat) = (&self.leaf_of, &self.fat);
-            let objects = self.moving.iter().map(|&i| (i, fat[i as usize]));
-            self.shadow.start(
+            let (leaf_of, fat) = (&self.leaf_of, &self.tree.fat);
+            let objects = self.tree.moving.iter().map(|&i| (i, fat[i as usize]));
+            self.wear.shadow.start(
                 objects.filter(|&(i, _)| leaf_of[i as usize] != NONE),
-                &mut self.leaves,
-                &mut self.build_scratch,
+                &mut self.memory.leaves,
+                &mut self.memory.build_scratch,
             );
         }
     }
@@ -655,49 +545,36 @@ impl<V: Vector, T> Bvh<V, T> {
     /// [`SHADOW_FIX_SHARE`] would need mending (teleports, churn), drops it
     /// and rebuilds the tree whole now.
     fn advance_shadow(&mut self) {
-        let m = self.moving.len();
-        if !self.shadow.advance(shadow_budget(m)) {
+        let m = self.tree.moving.len();
+        if !self.wear.shadow.advance(shadow_budget(m)) {
             return;
         }
         let max_fixes = m / SHADOW_FIX_SHARE;
-        if !self
-            .shadow
-            .finish(m, &self.moving_at, &self.leaf_of, &self.fat, max_fixes)
-        {
+        if !self.wear.shadow.finish(
+            m,
+            &self.tree.moving_at,
+            &self.leaf_of,
+            &self.tree.fat,
+            max_fixes,
+        ) {
             self.rebuild_moving(BvhBuild::Morton);
             return;
         }
-        std::mem::swap(&mut self.arena, &mut self.shadow.arena);
-        let mended = self.shadow.mend(
-            &mut self.arena,
-            &self.moving,
-            &self.moving_at,
+        std::mem::swap(&mut self.tree.arena, &mut self.wear.shadow.arena);
+        let mended = self.wear.shadow.mend(
+            &mut self.tree.arena,
+            &self.tree.moving,
+            &self.tree.moving_at,
             &mut self.leaf_of,
-            &self.fat,
+            &self.tree.fat,
         );
-        self.rebuilds += 1;
+        self.wear.rebuilds += 1;
         if mended == 0 {
-            self.baseline_from_build();
+            self.wear.baseline_from_build(&self.tree);
         } else {
             // The cost summed by the build misses the mended leaves.
-            self.rebaseline();
+            self.wear.rebaseline(&self.tree);
         }
-    }
-
-    /// Takes the wear figures of the tree a whole build just made: the
-    /// surface-area cost it summed, the visits at the next step's queries.
-    fn baseline_from_build(&mut self) {
-        self.built_cost = self.arena.built_sah_cost();
-        self.built_len = self.moving.len();
-        self.built_visits = f64::INFINITY;
-    }
-
-    /// Takes the wear figures afresh: the surface-area cost now, the visits
-    /// at the next step's queries.
-    fn rebaseline(&mut self) {
-        self.built_len = self.moving.len();
-        self.built_cost = self.arena.quality_with(&mut self.quality_stack).sah_cost;
-        self.built_visits = f64::INFINITY;
     }
 
     /// Rebuilds both trees now, by `method`. The step does this by itself
@@ -730,33 +607,42 @@ impl<V: Vector, T> Bvh<V, T> {
     /// Rebuilds the moving tree by `method`, escaped objects (resting ones
     /// woken first) at their current boxes.
     fn rebuild_moving(&mut self, method: BvhBuild) {
-        self.shadow.cancel();
+        self.wear.shadow.cancel();
         self.wake_escaped();
-        self.inserted = 0;
-        self.placed_early = 0;
-        for k in 0..self.escaped.len() {
-            let i = self.escaped[k] as usize;
-            self.escaped_at[i] = NONE;
-            self.fat[i] = self.settled_fat(i);
-            self.candidates.mark(i as u32);
+        self.wear.inserted = 0;
+        self.escapes.placed_early = 0;
+        for k in 0..self.escapes.escaped.len() {
+            let i = self.escapes.escaped[k] as usize;
+            self.escapes.escaped_at[i] = NONE;
+            self.tree.fat[i] = self.settled_fat(i);
+            self.kept.candidates.mark(i as u32);
         }
-        let mut leaves = std::mem::take(&mut self.leaves);
+        let mut leaves = std::mem::take(&mut self.memory.leaves);
         leaves.clear();
-        leaves.extend(self.moving.iter().map(|&i| (i, self.fat[i as usize])));
-        self.escaped.clear();
+        leaves.extend(
+            self.tree
+                .moving
+                .iter()
+                .map(|&i| (i, self.tree.fat[i as usize])),
+        );
+        self.escapes.escaped.clear();
         let leaf_of = &mut self.leaf_of;
         let mut placed = |object: u32, leaf: u32| leaf_of[object as usize] = leaf;
-        self.arena
-            .rebuild_with(method, &mut leaves, &mut self.build_scratch, &mut placed);
-        self.leaves = leaves;
-        self.baseline_from_build();
-        self.rebuilds += 1;
+        self.tree.arena.rebuild_with(
+            method,
+            &mut leaves,
+            &mut self.memory.build_scratch,
+            &mut placed,
+        );
+        self.memory.leaves = leaves;
+        self.wear.baseline_from_build(&self.tree);
+        self.wear.rebuilds += 1;
         // The background rebuilds to come allocate nothing, nor the wear
         // checks (whose stack holds at most the height and one more, and
         // the tree may grow twice as tall before it is rebuilt).
-        self.shadow.reserve(self.moving.len());
-        let height = self.arena.height() as usize;
-        reserve_headroom(&mut self.quality_stack, 2 * height + 2);
+        self.wear.shadow.reserve(self.tree.moving.len());
+        let height = self.tree.arena.height() as usize;
+        reserve_headroom(&mut self.wear.quality_stack, 2 * height + 2);
     }
 }
 
@@ -786,44 +672,6 @@ const ESCAPED_SHARE: usize = 1024;
 /// at 100,000 objects on 2D `clustered` fast: a rebuild past a quarter was
 /// 1.1 times faster per frame than past a half.
 const REBUILD_SHARE: usize = 4;
-
-/// Rebuild when the nodes visited per query and the surface-area cost
-/// both exceed their values after the last rebuild by this factor. Under
-/// slow motion the cost grows about 1% a step after a rebuild (2D
-/// `uniform` at 100,000 objects), so the background rebuild runs about
-/// every 20 steps. Means of frames 20 to 199 of `frame_times bvh 100000
-/// slow uniform 200`, three alternated runs: 9.2, 9.3 and 8.9 ms with 1.2;
-/// 10.8, 9.8 and 9.4 ms with 1.5.
-const QUALITY_SLACK: f64 = 1.2;
-
-/// Steps between two measures of the surface-area cost for wear.
-const WEAR_CHECK_STEPS: u32 = 4;
-
-/// A worn moving tree is rebuilt whole in the background (see
-/// `shadow.rs`), at most one leaf in this many per step (and at least
-/// [`SHADOW_MIN`]).
-const SHADOW_SHARE: usize = 8;
-const SHADOW_MIN: usize = 1024;
-
-/// The leaves a background rebuild of a tree of `m` places per step.
-fn shadow_budget(m: usize) -> usize {
-    (m / SHADOW_SHARE).max(SHADOW_MIN)
-}
-
-/// The background rebuild is dropped, and the tree rebuilt whole at once,
-/// when more than one leaf in this many would need mending after the swap
-/// (each a removal or insertion of about 2 us at 100,000 objects); and a
-/// worn tree is rebuilt whole at once, without trying, when the objects
-/// that joined, left or jumped in the recent steps say as much. Under the
-/// `teleport` motion (5% of the objects jump each step) a third of the
-/// leaves jump during a build, under `churn` (1% inserted and 1% removed)
-/// a sixth change: there steps are slow already (reinsertions), and a whole
-/// rebuild (5 to 8 ms at 100,000) is the smaller cost. Renewing the tree a
-/// piece at a time instead left 2D `uniform` teleport steps slowing from
-/// 31 to 60 ms over 150 frames (`frame_times bvh 100000 teleport uniform
-/// 150`); the old BVH, which grew the teleported leaves in place, took up
-/// to 5.4 s a frame there.
-pub(super) const SHADOW_FIX_SHARE: usize = 64;
 
 impl<V: Vector, T> Query<V> for Bvh<V, T> {
     fn name(&self) -> &str {
@@ -855,17 +703,17 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         if self.boxes.len() <= i {
             self.boxes.resize(i + 1, Aabb::default());
             self.leaf_of.resize(i + 1, NONE);
-            self.escaped_at.resize(i + 1, NONE);
-            self.moving_at.resize(i + 1, NONE);
+            self.escapes.escaped_at.resize(i + 1, NONE);
+            self.tree.moving_at.resize(i + 1, NONE);
             self.moved_at.resize(i + 1, 0);
-            self.shift.resize(i + 1, V::from_axes(|_| 0.0));
-            self.fat.resize(i + 1, Aabb::default());
-            self.pending.resize(i + 1, false);
+            self.tree.shift.resize(i + 1, V::from_axes(|_| 0.0));
+            self.tree.fat.resize(i + 1, Aabb::default());
+            self.escapes.pending.resize(i + 1, false);
         }
-        self.shift[i] = V::from_axes(|_| 0.0);
+        self.tree.shift[i] = V::from_axes(|_| 0.0);
         self.boxes[i] = aabb;
         self.moved_at[i] = self.steps;
-        self.start_moving(i);
+        self.tree.start_moving(i);
         // Its leaf waits for the step (see `settled_fat`) or for a batch
         // (`place_pending`): a scene loaded at once is then built in Morton
         // order instead of inserted leaf by leaf and rebuilt. The first
@@ -876,15 +724,15 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         // with all of them made at the step, which left queries before the
         // step testing every new object).
         self.leaf_of[i] = NONE;
-        self.pending[i] = true;
-        self.pending_len += 1;
-        self.escaped_at[i] = self.escaped.len() as u32;
-        self.escaped.push(i as u32);
-        self.candidates.mark(i as u32);
-        self.candidates.forget_crowd(i as u32);
-        self.inserted += 1;
-        self.moving_changes += 1;
-        if self.pending_len >= PENDING_BATCH {
+        self.escapes.pending[i] = true;
+        self.escapes.pending_len += 1;
+        self.escapes.escaped_at[i] = self.escapes.escaped.len() as u32;
+        self.escapes.escaped.push(i as u32);
+        self.kept.candidates.mark(i as u32);
+        self.kept.candidates.forget_crowd(i as u32);
+        self.wear.inserted += 1;
+        self.wear.moving_changes += 1;
+        if self.escapes.pending_len >= PENDING_BATCH {
             self.place_pending();
         }
         Ok(handle)
@@ -897,15 +745,15 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         }
         let old = std::mem::replace(&mut self.boxes[i], aabb);
         self.moved_at[i] = self.steps;
-        self.shift[i] = V::from_axes(|a| aabb.min().axis(a) - old.min().axis(a));
-        if self.escaped_at[i] != NONE {
+        self.tree.shift[i] = V::from_axes(|a| aabb.min().axis(a) - old.min().axis(a));
+        if self.escapes.escaped_at[i] != NONE {
             return Ok(());
         }
         // A resting leaf holds the old box exactly: any change escapes it.
-        let resting = self.moving_at[i] == NONE;
-        if resting || !self.fat[i].contains(&aabb) {
-            self.escaped_at[i] = self.escaped.len() as u32;
-            self.escaped.push(i as u32);
+        let resting = self.tree.moving_at[i] == NONE;
+        if resting || !self.tree.fat[i].contains(&aabb) {
+            self.escapes.escaped_at[i] = self.escapes.escaped.len() as u32;
+            self.escapes.escaped.push(i as u32);
         }
         Ok(())
     }
@@ -915,50 +763,50 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         // Churn (as many removals as inserts) is not a mass insert for
         // `keep_balanced`; a step that must give more than a quarter of the
         // moving tree new leaves still rebuilds it (`settle_escaped`).
-        self.inserted = self.inserted.saturating_sub(1);
-        if self.moving_at[i] == NONE {
+        self.wear.inserted = self.wear.inserted.saturating_sub(1);
+        if self.tree.moving_at[i] == NONE {
             self.resting.leave(i as u32, self.leaf_of[i]);
         } else {
             if self.leaf_of[i] != NONE {
-                self.arena.remove_leaf(self.leaf_of[i]);
+                self.tree.arena.remove_leaf(self.leaf_of[i]);
             }
-            self.stop_moving(i);
-            self.moving_changes += 1;
+            self.tree.stop_moving(i);
+            self.wear.moving_changes += 1;
         }
         self.leaf_of[i] = NONE;
-        if std::mem::take(&mut self.pending[i]) {
-            self.pending_len -= 1;
+        if std::mem::take(&mut self.escapes.pending[i]) {
+            self.escapes.pending_len -= 1;
         }
         self.forget_escaped(i);
-        self.candidates.mark(i as u32);
+        self.kept.candidates.mark(i as u32);
         Ok(value)
     }
     fn step(&mut self) -> &FrameEvents {
         self.settle_escaped();
         self.settle_resting();
         self.keep_balanced();
-        let done = self.candidates.refresh(
-            &self.arena,
+        let done = self.kept.candidates.refresh(
+            &self.tree.arena,
             &self.resting.arena,
             &self.leaf_of,
-            &self.moving_at,
+            &self.tree.moving_at,
             &self.boxes,
-            &mut self.keys,
+            &mut self.kept.keys,
         );
-        self.candidates.make_room(&mut self.keys);
+        self.kept.candidates.make_room(&mut self.kept.keys);
         if done.queries >= 64 {
             // Wear shows in the fresh objects' queries: node visits per
             // query (not measured when every candidate was found again).
-            self.visits = done.query_visits as f64 / done.queries as f64;
-            if self.built_visits.is_infinite() {
-                self.built_visits = self.visits.max(1.0);
+            self.wear.visits = done.query_visits as f64 / done.queries as f64;
+            if self.wear.built_visits.is_infinite() {
+                self.wear.built_visits = self.wear.visits.max(1.0);
             }
         }
         let keys = if self.resting.keys.is_empty() {
-            &self.keys
+            &self.kept.keys
         } else {
-            merge_sorted(&self.keys, &self.resting.keys, &mut self.merged);
-            &self.merged
+            merge_sorted(&self.kept.keys, &self.resting.keys, &mut self.kept.merged);
+            &self.kept.merged
         };
         self.tracker.finish_keys(keys, &self.objects);
         self.stats = self.tracker.stats(
@@ -990,11 +838,11 @@ impl<V: Vector, T> Bvh<V, T> {
     /// The trees as the queries see them.
     pub(super) fn view<'a>(&'a self, handle: &'a dyn Fn(u32) -> Handle) -> View<'a, V> {
         View {
-            moving: &self.arena,
+            moving: &self.tree.arena,
             resting: &self.resting.arena,
             boxes: &self.boxes,
-            escaped: &self.escaped,
-            escaped_at: &self.escaped_at,
+            escaped: &self.escapes.escaped,
+            escaped_at: &self.escapes.escaped_at,
             handle,
         }
     }

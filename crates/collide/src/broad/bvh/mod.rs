@@ -6,6 +6,7 @@ mod cache;
 mod check;
 mod core;
 mod pairs;
+mod parts;
 mod quality;
 mod ray;
 mod rest;
@@ -13,6 +14,7 @@ mod shadow;
 mod snapshot;
 mod tree;
 mod view;
+mod wear;
 
 pub use build::BvhBuild;
 pub use core::Bvh;

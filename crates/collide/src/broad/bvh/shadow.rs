@@ -30,8 +30,8 @@
 //! every leaf and node.
 
 use super::build::{BuildScratch, Leaf, lbvh_split};
-use super::core::SHADOW_FIX_SHARE;
 use super::tree::{Arena, NONE, Node, area};
+use super::wear::SHADOW_FIX_SHARE;
 use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
@@ -499,7 +499,7 @@ mod tests {
                 bvh.update(ours, boxed(*c)).unwrap();
                 brute.update(theirs, boxed(*c)).unwrap();
             }
-            if bvh.shadow.running() && changes < 3 {
+            if bvh.wear.shadow.running() && changes < 3 {
                 let victim = 100 + changes;
                 if changes > 0 {
                     let (ours, theirs) = handles[victim].take().unwrap();
@@ -523,7 +523,7 @@ mod tests {
             assert_eq!(pair_values(&bvh), pair_values(&brute), "step {step}");
             bvh.validate()
                 .unwrap_or_else(|e| panic!("step {step}: {e}"));
-            jumped = jumped.max(bvh.shadow.jumped.len());
+            jumped = jumped.max(bvh.wear.shadow.jumped.len());
         }
         (bvh, changes, jumped)
     }
@@ -532,7 +532,7 @@ mod tests {
     fn a_tree_worn_by_drift_is_rebuilt_in_the_background_and_stays_exact() {
         let (bvh, changes, jumped) = drift(0.003);
         assert_eq!(changes, 3, "too few background builds ran");
-        let shadow = &bvh.shadow;
+        let shadow = &bvh.wear.shadow;
         assert!(shadow.finished >= 3, "{} finished", shadow.finished);
         assert!(shadow.mended > 0 && jumped > 0, "{} mended", shadow.mended);
     }
@@ -542,7 +542,7 @@ mod tests {
         // 5% jump each step: a background build would have to mend more
         // than one leaf in 64 at its end.
         let (bvh, _, _) = drift(0.05);
-        let shadow = &bvh.shadow;
+        let shadow = &bvh.wear.shadow;
         assert_eq!((shadow.finished, shadow.dropped), (0, 0), "none started");
         assert!(bvh.rebuilds() >= 3, "{} whole rebuilds", bvh.rebuilds());
     }

@@ -32,11 +32,11 @@ impl<V: Vector, T> Bvh<V, T> {
             handles[h.index() as usize] = Some(h);
         }
         FrozenBvh {
-            moving: self.arena.clone(),
+            moving: self.tree.arena.clone(),
             resting: self.resting.arena.clone(),
             boxes: self.boxes.clone(),
-            escaped: self.escaped.clone(),
-            escaped_at: self.escaped_at.clone(),
+            escaped: self.escapes.escaped.clone(),
+            escaped_at: self.escapes.escaped_at.clone(),
             handles,
             len: self.objects.len(),
         }

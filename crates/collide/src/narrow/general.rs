@@ -5,7 +5,7 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
-use super::gjk::{Gjk, Point, Simplex, Vertex, add, cross, dot, gjk, neg, scale, sub};
+use super::gjk::{Gjk, Point, Simplex, Vertex, gjk};
 use super::gjk_cast::gjk_cast;
 use super::placement::{Frame, Penetration, Placement};
 use super::point::{TRUSTED_GAP, Wide, Widen, from_p, normalized, to_p, unit};
@@ -28,7 +28,7 @@ pub(crate) fn minkowski<'s, F: Frame + 's>(
         let pa = to_p(a.support(d));
         let pb = to_p(b_in_a.apply(b.support(b_in_a.unrotate(back))));
         Vertex {
-            w: sub(pa, pb),
+            w: (pa - pb),
             a: pa,
             b: pb,
         }
@@ -50,23 +50,23 @@ pub(crate) fn contact<L: Placement>(
     // From A's origin toward B's, in A's frame.
     let between = to_p(b_in_a.origin());
     let mut simplex = Simplex::default();
-    let found = match gjk(&shapes, neg(between), &mut simplex) {
+    let found = match gjk(&shapes, -between, &mut simplex) {
         Gjk::Separated => {
             let p = simplex.point();
-            let gap = sub(p.b, p.a);
-            let d = dot(gap, gap).sqrt();
+            let gap = p.b - p.a;
+            let d = gap.dot(gap).sqrt();
             // Below a trusted gap the cores meet as far as a normal can
             // tell, and EPA (or the flat span of the difference) gives one
             // from the shapes' faces.
             let size = simplex
                 .vertices()
                 .iter()
-                .fold(0.0f64, |m, v| m.max(dot(v.a, v.a)).max(dot(v.b, v.b)))
+                .fold(0.0f64, |m, v| m.max(v.a.dot(v.a)).max(v.b.dot(v.b)))
                 .sqrt();
             if d > TRUSTED_GAP * size {
                 Penetration {
                     depth: -d,
-                    normal: scale(gap, 1.0 / d),
+                    normal: (gap * (1.0 / d)),
                     a: p.a,
                     b: p.b,
                 }
@@ -80,8 +80,8 @@ pub(crate) fn contact<L: Placement>(
     Contact {
         normal: pose_a.rotate(from_p(normal)),
         depth: (found.depth + ra + rb) as f32,
-        point_a: pose_a.apply(from_p(add(found.a, scale(normal, ra)))),
-        point_b: pose_a.apply(from_p(sub(found.b, scale(normal, rb)))),
+        point_a: pose_a.apply(from_p(found.a + (normal * ra))),
+        point_b: pose_a.apply(from_p(found.b - (normal * rb))),
     }
 }
 
@@ -96,11 +96,11 @@ pub(crate) fn distance<L: Placement>(
     let b_in_a = pose_a.relative(pose_b);
     let shapes = minkowski(a, b, b_in_a);
     let mut simplex = Simplex::default();
-    match gjk(&shapes, neg(to_p(b_in_a.origin())), &mut simplex) {
+    match gjk(&shapes, -(to_p(b_in_a.origin())), &mut simplex) {
         Gjk::Separated => {
             let p = simplex.point();
-            let between = sub(p.b, p.a);
-            let gap = dot(between, between).sqrt() - f64::from(a.radius()) - f64::from(b.radius());
+            let between = p.b - p.a;
+            let gap = between.dot(between).sqrt() - f64::from(a.radius()) - f64::from(b.radius());
             gap.max(0.0) as f32
         }
         Gjk::Overlapping => 0.0,
@@ -140,7 +140,7 @@ fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
     let mut points: Vec<P> = Vec::new();
     for k in 0..dim {
         for sign in [1.0, -1.0] {
-            points.push(shapes(scale(unit(k), sign)).w);
+            points.push(shapes(unit::<P>(k) * sign).w);
         }
     }
     points.push(shapes(P::from_axes(|_| 1.0)).w);
@@ -153,20 +153,20 @@ fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
             .max_by(|a, b| score(*a).total_cmp(&score(*b)))
             .unwrap_or(p0)
     };
-    let p1 = far(&|p| dot(sub(p, p0), sub(p, p0)));
-    let line = normalized(sub(p1, p0));
-    let across = |v: P, u: P| sub(v, scale(u, dot(v, u)));
+    let p1 = far(&|p| (p - p0).dot(p - p0));
+    let line = normalized(p1 - p0);
+    let across = |v: P, u: P| v - (u * v.dot(u));
     let candidate = match line {
         None => normalized(between),
         Some(u) => {
             let p2 = far(&|p| {
-                let a = across(sub(p, p0), u);
-                dot(a, a)
+                let a = across(p - p0, u);
+                a.dot(a)
             });
-            let width = across(sub(p2, p0), u);
-            let length = dot(sub(p1, p0), sub(p1, p0)).sqrt();
-            if dim == 3 && dot(width, width).sqrt() > 1e-9 * length {
-                normalized(cross(u, width))
+            let width = across(p2 - p0, u);
+            let length = (p1 - p0).dot(p1 - p0).sqrt();
+            if dim == 3 && width.dot(width).sqrt() > 1e-9 * length {
+                normalized(u.cross(width))
             } else if dim == 2 {
                 Some(P::from_axes(|k| match k {
                     0 => -u.axis(1),
@@ -176,17 +176,13 @@ fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
             } else {
                 // A line in 3D: across it toward B, or any direction across.
                 normalized(across(between, u))
-                    .or_else(|| normalized(cross(u, unit(0))))
-                    .or_else(|| normalized(cross(u, unit(1))))
+                    .or_else(|| normalized(u.cross(unit(0))))
+                    .or_else(|| normalized(u.cross(unit(1))))
             }
         }
     };
     let n = candidate.unwrap_or(unit(1));
-    if dot(n, between) < 0.0 {
-        scale(n, -1.0)
-    } else {
-        n
-    }
+    if n.dot(between) < 0.0 { n * (-1.0) } else { n }
 }
 
 /// When shape `a`, moving by `motion_a`, first touches `b`, moving by
@@ -225,14 +221,14 @@ pub(crate) fn cast_shape<L: Placement>(
             let n = stop.normal;
             // B's core point, moved with B by t r: by the time the answer
             // gives (rounded down from lambda), as A's frame is.
-            let b_point = add(stop.b, scale(r, f64::from(t)));
+            let b_point = stop.b + (r * (f64::from(t)));
             Some(ShapeCast {
                 t,
                 contact: Contact {
                     normal: pose_a.rotate(from_p(n)),
                     depth: (ra + rb - stop.distance) as f32,
-                    point_a: at.apply(from_p(add(stop.a, scale(n, ra)))),
-                    point_b: at.apply(from_p(sub(b_point, scale(n, rb)))),
+                    point_a: at.apply(from_p(stop.a + (n * ra))),
+                    point_b: at.apply(from_p(b_point - (n * rb))),
                 },
             })
         }
@@ -354,7 +350,7 @@ fn cast_tolerance<L: Placement>(
     .into_iter()
     .map(largest)
     .fold(0.0f32, f32::max);
-    let length = dot(to_p(relative), to_p(relative)).sqrt() as f32;
+    let length = to_p(relative).dot(to_p(relative)).sqrt() as f32;
     let gjk = (1e-5 * length.max(smaller)).max(f32::MIN_POSITIVE);
     CastTolerance {
         gjk,
@@ -411,7 +407,7 @@ fn ray_by_gjk<L: Placement>(
             b: Point::ZERO,
         }
     };
-    let offset = sub(to_p(ray.origin()), to_p(pose.position()));
+    let offset = (to_p(ray.origin())) - (to_p(pose.position()));
     let s = pose.unrotate_wide(offset);
     let r = pose.unrotate_wide(to_p(ray.direction()));
     let margin = f64::from(shape.radius());
@@ -419,7 +415,7 @@ fn ray_by_gjk<L: Placement>(
     // a millionth of the radius and the origin's distance, as a margin met
     // at a grazing angle converges slowly.
     let tolerance = if margin > 0.0 {
-        1e-6 * (margin + dot(s, s).sqrt())
+        1e-6 * (margin + s.dot(s).sqrt())
     } else {
         0.0
     };
@@ -456,7 +452,7 @@ pub(crate) fn cast_ray_box<L: Placement>(
     // In the box's frame: the origin's offset in f64 (exact, however far
     // both lie from the world's origin), then turned in f32 (good to the
     // offset's own digits).
-    let offset = sub(to_p(ray.origin()), pose.position_wide());
+    let offset = (to_p(ray.origin())) - pose.position_wide();
     let local_origin = pose.unrotate(from_p(offset));
     let coordinates = |v: L::V| -> [f64; 3] {
         std::array::from_fn(|k| {
@@ -538,9 +534,9 @@ fn exit_of_bounds<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>) -> Option<f32> {
 /// against the ray.
 pub(crate) fn started_inside<V: Widen>(ray: &Ray<V>) -> RayCast<V> {
     let d = to_p(ray.direction());
-    let len = dot(d, d).sqrt();
+    let len = d.dot(d).sqrt();
     let back = if len > 0.0 {
-        scale(d, -1.0 / len)
+        d * (-1.0 / len)
     } else {
         Point::ZERO
     };

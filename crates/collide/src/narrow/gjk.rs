@@ -27,32 +27,6 @@
 pub(crate) use super::point::Point;
 use super::point::unit;
 
-#[inline]
-pub(crate) fn sub<P: Point>(a: P, b: P) -> P {
-    a - b
-}
-#[inline]
-pub(crate) fn add<P: Point>(a: P, b: P) -> P {
-    a + b
-}
-#[inline]
-pub(crate) fn scale<P: Point>(a: P, s: f64) -> P {
-    a * s
-}
-#[inline]
-pub(crate) fn dot<P: Point>(a: P, b: P) -> f64 {
-    a.dot(b)
-}
-#[inline]
-pub(crate) fn neg<P: Point>(a: P) -> P {
-    -a
-}
-/// The cross product (3D; zero in 2D).
-#[inline]
-pub(crate) fn cross<P: Point>(a: P, b: P) -> P {
-    a.cross(b)
-}
-
 /// One point of the Minkowski difference and the shape points it came
 /// from: `w = a - b`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -94,7 +68,7 @@ impl<P: Point> Simplex<P> {
     pub(crate) fn nearest_w(&self) -> P {
         let mut w = P::ZERO;
         for k in 0..self.len {
-            w = add(w, scale(self.vertices[k].w, self.weights[k]));
+            w = w + (self.vertices[k].w * self.weights[k]);
         }
         w
     }
@@ -104,9 +78,9 @@ impl<P: Point> Simplex<P> {
         let mut out = Vertex::default();
         for k in 0..self.len {
             let (v, l) = (self.vertices[k], self.weights[k]);
-            out.w = add(out.w, scale(v.w, l));
-            out.a = add(out.a, scale(v.a, l));
-            out.b = add(out.b, scale(v.b, l));
+            out.w = out.w + (v.w * l);
+            out.a = out.a + (v.a * l);
+            out.b = out.b + (v.b * l);
         }
         out
     }
@@ -161,7 +135,7 @@ impl Face {
         let mut w = P::ZERO;
         for k in 0..self.len {
             let v = simplex.vertices[usize::from(self.index[k])].w;
-            w = add(w, scale(v, self.weights[k]));
+            w = w + (v * self.weights[k]);
         }
         w
     }
@@ -210,7 +184,7 @@ pub(crate) fn gjk<P: Point>(
     start: P,
     simplex: &mut Simplex<P>,
 ) -> Gjk {
-    let first = shapes.support(if dot(start, start) > 0.0 {
+    let first = shapes.support(if start.dot(start) > 0.0 {
         start
     } else {
         unit(0)
@@ -246,19 +220,17 @@ fn iterate<P: Point>(shapes: &impl MinkowskiSupport<P>, simplex: &mut Simplex<P>
     let mut magnitude_sq = simplex
         .vertices()
         .iter()
-        .fold(0.0f64, |m, p| m.max(dot(p.a, p.a)).max(dot(p.b, p.b)));
+        .fold(0.0f64, |m, p| m.max(p.a.dot(p.a)).max(p.b.dot(p.b)));
     for _ in 0..MAX_ITERATIONS {
-        let vv = dot(v, v);
+        let vv = v.dot(v);
         if vv <= 1e-24 * magnitude_sq.max(1e-30) {
             return Gjk::Overlapping;
         }
-        let next = shapes.support(neg(v));
-        magnitude_sq = magnitude_sq
-            .max(dot(next.a, next.a))
-            .max(dot(next.b, next.b));
+        let next = shapes.support(-v);
+        magnitude_sq = magnitude_sq.max(next.a.dot(next.a)).max(next.b.dot(next.b));
         // vv - v.w bounds (from above) how much nearer the true nearest
         // point can be: stop when that is negligible.
-        if vv - dot(v, next.w) <= RELATIVE_TOLERANCE * vv {
+        if vv - v.dot(next.w) <= RELATIVE_TOLERANCE * vv {
             return Gjk::Separated;
         }
         if simplex.vertices().iter().any(|x| x.w == next.w) {
@@ -276,7 +248,7 @@ fn iterate<P: Point>(shapes: &impl MinkowskiSupport<P>, simplex: &mut Simplex<P>
             return Gjk::Overlapping;
         }
         let nearer = reduced.nearest_w();
-        if dot(nearer, nearer) >= vv {
+        if nearer.dot(nearer) >= vv {
             // No progress (rounding): the previous point is the answer.
             simplex.len -= 1;
             return Gjk::Separated;
@@ -329,7 +301,7 @@ pub(crate) fn nearest_face<P: Point>(simplex: &Simplex<P>, required: u32) -> Opt
         };
         face.weights = weights;
         let p = face.nearest_w(simplex);
-        let d = dot(p, p);
+        let d = p.dot(p);
         // Prefer the smaller face on a tie (fewer points, same distance).
         if best
             .as_ref()
@@ -359,21 +331,15 @@ fn face_weights<P: Point>(simplex: &Simplex<P>, face: &Face) -> Option<[f64; 4]>
     }
     // Solve G mu = -E^T w0 with E's columns e_j = w_j - w0 (j >= 1).
     let base = w(0);
-    let e: [P; 3] = std::array::from_fn(|j| {
-        if j + 1 < k {
-            sub(w(j + 1), base)
-        } else {
-            P::ZERO
-        }
-    });
+    let e: [P; 3] = std::array::from_fn(|j| if j + 1 < k { w(j + 1) - base } else { P::ZERO });
     let m = k - 1;
     let mut g = [[0.0f64; 4]; 3];
     let mut scale_sq = 0.0f64;
     for r in 0..m {
         for c in 0..m {
-            g[r][c] = dot(e[r], e[c]);
+            g[r][c] = e[r].dot(e[c]);
         }
-        g[r][3] = -dot(e[r], base);
+        g[r][3] = -e[r].dot(base);
         scale_sq = scale_sq.max(g[r][r]);
     }
     let mu = solve(&mut g, m, scale_sq)?;
@@ -443,9 +409,9 @@ mod tests {
 
     fn pair<P: Point>(a: impl Fn(P) -> P, b: impl Fn(P) -> P) -> impl Fn(P) -> Vertex<P> {
         move |d: P| {
-            let (pa, pb) = (a(d), b(neg(d)));
+            let (pa, pb) = (a(d), b(-d));
             Vertex {
-                w: sub(pa, pb),
+                w: (pa - pb),
                 a: pa,
                 b: pb,
             }
@@ -458,12 +424,12 @@ mod tests {
         let mut s = Simplex::default();
         assert_eq!(gjk(&shapes, DVec2::X, &mut s), Gjk::Separated, "apart");
         let p = s.point();
-        assert!((dot(p.w, p.w).sqrt() - 2.0).abs() < 1e-12);
+        assert!((p.w.dot(p.w).sqrt() - 2.0).abs() < 1e-12);
         assert!((p.a.x - 1.0).abs() < 1e-12 && (p.b.x - 3.0).abs() < 1e-12);
         // Diagonal: nearest corners (1,1) and (3,3): distance sqrt 8.
         let shapes = pair(boxed([0.0, 0.0], [1.0, 1.0]), boxed([3.0, 3.0], [4.0, 4.0]));
         assert_eq!(gjk(&shapes, DVec2::ONE, &mut s), Gjk::Separated, "apart");
-        assert!((dot(s.point().w, s.point().w) - 8.0).abs() < 1e-9);
+        assert!(((s.point().w).dot(s.point().w) - 8.0).abs() < 1e-9);
     }
 
     #[test]
@@ -482,6 +448,6 @@ mod tests {
         assert_eq!(gjk(&shapes, DVec3::X, &mut s), Gjk::Overlapping);
         let shapes = pair(cube(DVec3::ZERO, 1.0), cube(DVec3::splat(2.5), 1.0));
         assert_eq!(gjk(&shapes, DVec3::X, &mut s), Gjk::Separated, "apart");
-        assert!((dot(s.point().w, s.point().w) - 0.75).abs() < 1e-9);
+        assert!(((s.point().w).dot(s.point().w) - 0.75).abs() < 1e-9);
     }
 }

@@ -22,9 +22,7 @@
 //! distances brings `x` onto the grown core, so the normal and witnesses
 //! are those of the touch however far the ray ran.
 
-use super::gjk::{
-    Gjk, MinkowskiSupport, Point, Simplex, Vertex, add, dot, gjk, gjk_from, nearest_any, scale, sub,
-};
+use super::gjk::{Gjk, MinkowskiSupport, Point, Simplex, Vertex, gjk, gjk_from, nearest_any};
 use super::point::{TRUSTED_GAP, normalized, unit};
 
 /// Where the cast stopped: `x` at `lambda` along the ray, the unit normal
@@ -65,21 +63,22 @@ pub(crate) fn gjk_cast<P: Point>(
     margin: f64,
     tolerance: f64,
 ) -> Option<Option<CastStop<P>>> {
-    let core = |v: &Vertex<P>| sub(v.a, v.b);
-    let first = shapes.support(if dot(direction, direction) > 0.0 {
+    let core = |v: &Vertex<P>| v.a - v.b;
+    let first = shapes.support(if direction.dot(direction) > 0.0 {
         direction
     } else {
         unit(0)
     });
-    let size_sq = dot(core(&first), core(&first))
-        .max(dot(start, start))
+    let size_sq = core(&first)
+        .dot(core(&first))
+        .max(start.dot(start))
         .max(margin * margin)
         .max(1e-30);
     let tolerance = tolerance.max(1e-7 * size_sq.sqrt());
     let reach = margin + tolerance;
     let (mut lambda, mut x, mut plane) = (0.0f64, start, P::ZERO);
     let mut simplex = Simplex::default();
-    let mut v = sub(x, core(&first));
+    let mut v = x - core(&first);
     // Settled with x at `lambda`, `v` its offset from the core, `plane` the
     // last separating plane's normal.
     let stop = |lambda: f64, v: P, plane: P, simplex: &Simplex<P>| {
@@ -100,25 +99,25 @@ pub(crate) fn gjk_cast<P: Point>(
             normal: normalized(v).unwrap_or(v),
             a: nearest.a,
             b: nearest.b,
-            distance: dot(v, v).sqrt(),
+            distance: v.dot(v).sqrt(),
         }
     };
     for _ in 0..MAX_ITERATIONS {
-        let vv = dot(v, v);
+        let vv = v.dot(v);
         if vv <= reach * reach {
             return Some(Some(stop(lambda, v, plane, &simplex)));
         }
         let p = shapes.support(v);
-        let w = sub(x, core(&p));
+        let w = x - core(&p);
         // How far x lies beyond the plane of the grown core's support
         // along v (times |v|).
         let beyond = if margin > 0.0 {
-            dot(v, w) - margin * vv.sqrt()
+            v.dot(w) - margin * vv.sqrt()
         } else {
-            dot(v, w) // (no square root in the loop of a sharp cast)
+            v.dot(w) // (no square root in the loop of a sharp cast)
         };
         if beyond > 0.0 {
-            let vr = dot(v, direction);
+            let vr = v.dot(direction);
             if vr >= 0.0 {
                 return Some(None); // moving away from the plane, or along it
             }
@@ -126,7 +125,7 @@ pub(crate) fn gjk_cast<P: Point>(
             if lambda > max_lambda {
                 return Some(None);
             }
-            x = add(start, scale(direction, lambda));
+            x = start + (direction * lambda);
             plane = v;
         }
         if simplex.vertices().iter().any(|q| q.a == p.a && q.b == p.b) {
@@ -144,7 +143,7 @@ pub(crate) fn gjk_cast<P: Point>(
             simplex.len += 1;
         }
         for q in &mut simplex.vertices[..simplex.len] {
-            q.w = sub(x, core(q));
+            q.w = x - core(q);
         }
         let face = nearest_any(&simplex)?;
         simplex.keep(&face);
@@ -193,12 +192,12 @@ fn settled<P: Point>(
     simplex: Simplex<P>,
     plane: P,
 ) -> CastStop<P> {
-    let at = |lambda: f64| add(path.start, scale(path.direction, lambda));
+    let at = |lambda: f64| path.start + (path.direction * lambda);
     let (mut stop, mut trusted, mut simplex) =
         nearest_from(shapes, at(lambda), lambda, simplex, plane);
     for _ in 0..8 {
         let gap = stop.distance - path.margin;
-        let closing = -dot(stop.normal, path.direction);
+        let closing = -stop.normal.dot(path.direction);
         if !trusted
             || gap <= path.settle_gap
             || closing <= 0.0
@@ -227,34 +226,34 @@ fn nearest_from<P: Point>(
     mut simplex: Simplex<P>,
     plane: P,
 ) -> (CastStop<P>, bool, Simplex<P>) {
-    let core = |p: &Vertex<P>| sub(p.a, p.b);
+    let core = |p: &Vertex<P>| p.a - p.b;
     // The set x - core: its point nearest the origin is x's offset from
     // the core's nearest point.
     let from_x = |d: P| {
-        let p = shapes.support(scale(d, -1.0));
+        let p = shapes.support(d * (-1.0));
         Vertex {
-            w: sub(x, core(&p)),
+            w: (x - core(&p)),
             a: p.a,
             b: p.b,
         }
     };
     for q in &mut simplex.vertices[..simplex.len] {
-        q.w = sub(x, core(q));
+        q.w = x - core(q);
     }
     let found = match nearest_any(&simplex) {
         Some(face) if simplex.len > 0 => {
             simplex.keep(&face);
             gjk_from(&from_x, &mut simplex)
         }
-        _ => gjk(&from_x, scale(plane, -1.0), &mut simplex),
+        _ => gjk(&from_x, plane * (-1.0), &mut simplex),
     };
     let nearest = simplex.point();
     let offset = nearest.w;
-    let distance = dot(offset, offset).sqrt();
+    let distance = offset.dot(offset).sqrt();
     let size = simplex
         .vertices()
         .iter()
-        .fold(dot(x, x), |m, p| m.max(dot(p.a, p.a)).max(dot(p.b, p.b)))
+        .fold(x.dot(x), |m, p| m.max(p.a.dot(p.a)).max(p.b.dot(p.b)))
         .sqrt();
     let trusted = found == Gjk::Separated && distance > TRUSTED_GAP * size;
     let toward = if trusted { offset } else { plane };

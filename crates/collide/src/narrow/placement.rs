@@ -2,7 +2,7 @@
 //! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)),
 //! and the one algorithm that differs by dimension, EPA.
 
-use super::gjk::{MinkowskiSupport, Simplex, Vertex, dot, sub};
+use super::gjk::{MinkowskiSupport, Simplex, Vertex};
 use super::point::{Point, Wide, Widen};
 
 /// The cores' penetration from EPA: the depth, the unit normal from A
@@ -76,7 +76,7 @@ pub(crate) fn widest_pair<P: Point>(points: &[Vertex<P>]) -> Option<(P, P)> {
     let (mut best, mut ends) = (0.0, (P::ZERO, P::ZERO));
     for (i, p) in points.iter().enumerate() {
         for q in &points[i + 1..] {
-            let d = dot(sub(q.w, p.w), sub(q.w, p.w));
+            let d = (q.w - p.w).dot(q.w - p.w);
             if d > best {
                 (best, ends) = (d, (p.w, q.w));
             }

@@ -14,7 +14,7 @@
 //! on a tetrahedron's face, these give up and the general solver answers,
 //! so the two agree wherever these answer.
 
-use super::gjk::{Face, Point, Simplex, Vertex, cross, dot, neg, sub};
+use super::gjk::{Face, Point, Simplex, Vertex};
 
 /// The nearest point's face, for a simplex whose last point is the newest;
 /// `None` to leave the answer to the general solver.
@@ -119,10 +119,10 @@ fn segment<P: Point>(simplex: &Simplex<P>, newest: bool) -> Face {
 /// `wa`, 1 at `wb` (1 for a segment of no length).
 #[inline(always)]
 fn along_segment<P: Point>(wa: P, wb: P) -> f64 {
-    let ab = sub(wb, wa);
-    let len_sq = dot(ab, ab);
+    let ab = wb - wa;
+    let len_sq = ab.dot(ab);
     if len_sq > 0.0 {
-        -dot(wa, ab) / len_sq
+        -wa.dot(ab) / len_sq
     } else {
         1.0
     }
@@ -134,12 +134,12 @@ fn along_segment<P: Point>(wa: P, wb: P) -> f64 {
 /// degenerate.
 #[inline(always)]
 fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
-    let (ab, ac) = (sub(b, a), sub(c, a));
-    let (d1, d2) = (-dot(ab, a), -dot(ac, a));
+    let (ab, ac) = (b - a, c - a);
+    let (d1, d2) = (-ab.dot(a), -ac.dot(a));
     if d1 <= 0.0 && d2 <= 0.0 {
         return Some((0b001, [1.0, 0.0, 0.0]));
     }
-    let (d3, d4) = (-dot(ab, b), -dot(ac, b));
+    let (d3, d4) = (-ab.dot(b), -ac.dot(b));
     if d3 >= 0.0 && d4 <= d3 {
         return Some((0b010, [0.0, 1.0, 0.0]));
     }
@@ -148,7 +148,7 @@ fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
         let v = d1 / (d1 - d3);
         return Some((0b011, [1.0 - v, v, 0.0]));
     }
-    let (d5, d6) = (-dot(ab, c), -dot(ac, c));
+    let (d5, d6) = (-ab.dot(c), -ac.dot(c));
     if d6 >= 0.0 && d5 <= d6 {
         return Some((0b100, [0.0, 0.0, 1.0]));
     }
@@ -166,7 +166,7 @@ fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
     // (times the face's doubled area); their sum vanishes for points in a
     // line.
     let sum = va + vb + vc;
-    let scale = dot(ab, ab) * dot(ac, ac);
+    let scale = ab.dot(ab) * ac.dot(ac);
     if sum.is_nan() || sum <= 1e-12 * scale {
         return None;
     }
@@ -193,10 +193,10 @@ fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
 /// `narrow`, 3D polyhedra distance and contact).
 #[inline(always)]
 fn inside_weights<P: Point>(a: P, ab: P, ac: P) -> [f64; 3] {
-    let n = cross(ab, ac);
-    let nn = dot(n, n);
-    let v = (-dot(cross(a, ac), n) / nn).max(0.0);
-    let w = (-dot(cross(ab, a), n) / nn).max(0.0);
+    let n = ab.cross(ac);
+    let nn = n.dot(n);
+    let v = (-a.cross(ac).dot(n) / nn).max(0.0);
+    let w = (-ab.cross(a).dot(n) / nn).max(0.0);
     let u = (1.0 - v - w).max(0.0);
     let total = u + v + w;
     [u / total, v / total, w / total]
@@ -219,10 +219,10 @@ fn tetrahedron<P: Point>(simplex: &Simplex<P>, newest: bool) -> Option<Face> {
     let mut inside = true;
     for &(face, opposite) in faces {
         let (a, b, c) = (w(face[0].into()), w(face[1].into()), w(face[2].into()));
-        let n = cross(sub(b, a), sub(c, a));
-        let origin_side = -dot(a, n);
-        let other_side = dot(sub(w(opposite), a), n);
-        let scale = dot(n, n).sqrt() * dot(sub(w(opposite), a), sub(w(opposite), a)).sqrt();
+        let n = (b - a).cross(c - a);
+        let origin_side = -a.dot(n);
+        let other_side = (w(opposite) - a).dot(n);
+        let scale = n.dot(n).sqrt() * (w(opposite) - a).dot(w(opposite) - a).sqrt();
         if other_side.is_nan() || other_side.abs() <= 1e-12 * scale {
             return None; // flat
         }
@@ -236,7 +236,7 @@ fn tetrahedron<P: Point>(simplex: &Simplex<P>, newest: bool) -> Option<Face> {
         }
         let found = pick(face, mask, weights);
         let w = found.nearest_w(simplex);
-        let d = dot(w, w);
+        let d = w.dot(w);
         if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
             best = Some((d, found));
         }
@@ -271,18 +271,18 @@ fn enclosing<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
 /// capsule 1,000 times longer than wide against a small box) still
 /// counts: its volume is a millionth of its longest edge cubed.
 pub(crate) fn tetrahedron_weights<P: Point>(w0: P, w1: P, w2: P, w3: P) -> Option<[f64; 4]> {
-    let (e1, e2, e3) = (sub(w1, w0), sub(w2, w0), sub(w3, w0));
-    let det = dot(cross(e1, e2), e3);
-    let edges = (dot(e1, e1) * dot(e2, e2) * dot(e3, e3)).sqrt();
+    let (e1, e2, e3) = (w1 - w0, w2 - w0, w3 - w0);
+    let det = e1.cross(e2).dot(e3);
+    let edges = (e1.dot(e1) * e2.dot(e2) * e3.dot(e3)).sqrt();
     // (also false for NaN)
     if det.abs().partial_cmp(&(1e-12 * edges)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     // origin = w0 + m1 e1 + m2 e2 + m3 e3.
-    let r = neg(w0);
-    let m1 = dot(cross(r, e2), e3) / det;
-    let m2 = dot(cross(e1, r), e3) / det;
-    let m3 = dot(cross(e1, e2), r) / det;
+    let r = -w0;
+    let m1 = r.cross(e2).dot(e3) / det;
+    let m2 = e1.cross(r).dot(e3) / det;
+    let m3 = e1.cross(e2).dot(r) / det;
     Some([1.0 - m1 - m2 - m3, m1, m2, m3])
 }
 
@@ -326,7 +326,7 @@ mod tests {
     /// indices.
     fn assert_agree<P: Point>(case: usize, s: &Simplex<P>, fast: &Face, general: &Face) {
         let (pf, pg) = (fast.nearest_w(s), general.nearest_w(s));
-        let (df, dg) = (dot(pf, pf), dot(pg, pg));
+        let (df, dg) = (pf.dot(pf), pg.dot(pg));
         let points: Vec<P> = s.vertices().iter().map(|v| v.w).collect();
         assert!(
             (df - dg).abs() <= 1e-9 * (1.0 + dg),

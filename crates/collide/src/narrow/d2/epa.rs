@@ -9,7 +9,7 @@
 //! nothing).
 
 use super::hull::convex_hull;
-use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, dot, scale, sub};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex};
 use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec2;
 
@@ -45,7 +45,7 @@ pub(crate) fn penetration(
     }
     let magnitude = polygon.points[..polygon.len]
         .iter()
-        .map(|v| dot(v.w, v.w))
+        .map(|v| v.w.dot(v.w))
         .fold(0.0f64, f64::max)
         .sqrt();
     let tolerance = 1e-9 * magnitude.max(f64::MIN_POSITIVE);
@@ -55,7 +55,7 @@ pub(crate) fn penetration(
             distance, normal, ..
         } = polygon.edges[best];
         let next = shapes.support(normal);
-        if dot(next.w, normal) - distance <= tolerance
+        if next.w.dot(normal) - distance <= tolerance
             || polygon.points[..polygon.len].iter().any(|v| v.w == next.w)
         {
             break;
@@ -73,14 +73,14 @@ pub(crate) fn penetration(
         polygon.points[best],
         polygon.points[usize::from(polygon.next[best])],
     );
-    let edge = sub(q.w, p.w);
-    let len_sq = dot(edge, edge);
+    let edge = q.w - p.w;
+    let len_sq = edge.dot(edge);
     let s = if len_sq > 0.0 {
-        (-dot(p.w, edge) / len_sq).clamp(0.0, 1.0)
+        (-p.w.dot(edge) / len_sq).clamp(0.0, 1.0)
     } else {
         0.0
     };
-    let lerp = |x: P, y: P| add(x, scale(sub(y, x), s));
+    let lerp = |x: P, y: P| x + ((y - x) * s);
     Some(Penetration {
         depth: distance.max(0.0),
         normal,
@@ -101,8 +101,8 @@ struct Edge {
 impl Edge {
     /// The edge from `p` to `q` of a counter-clockwise polygon.
     fn new(p: P, q: P) -> Self {
-        let e = sub(q, p);
-        let len = dot(e, e).sqrt();
+        let e = q - p;
+        let len = e.dot(e).sqrt();
         if len == 0.0 {
             return Self {
                 distance: f64::INFINITY,
@@ -111,7 +111,7 @@ impl Edge {
         }
         let normal = P::new(e.y / len, -e.x / len);
         Self {
-            distance: dot(normal, p),
+            distance: normal.dot(p),
             normal,
         }
     }
@@ -144,7 +144,7 @@ impl Polygon {
         let found = simplex.vertices();
         if let [a, b, c] = found {
             let turn = (b.w - a.w).perp_dot(c.w - a.w);
-            let size_sq = dot(b.w - a.w, b.w - a.w).max(dot(c.w - a.w, c.w - a.w));
+            let size_sq = (b.w - a.w).dot(b.w - a.w).max((c.w - a.w).dot(c.w - a.w));
             if turn.abs() > 1e-12 * size_sq {
                 let ordered = if turn > 0.0 {
                     [*a, *b, *c]

@@ -13,7 +13,7 @@
 //! sliver of overlap), the faces it is behind have negative distances and
 //! are pushed out first, so the loop still ends on the boundary.
 
-use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex, add, cross, dot, scale, sub};
+use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex};
 use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec3;
 
@@ -53,14 +53,14 @@ struct Polytope {
 /// The face of the polytope's `points` at indices `v`.
 fn face(points: &[Vertex<P>], v: [u16; 3]) -> Face {
     let [a, b, c] = v.map(|i| points[usize::from(i)].w);
-    let n = cross(sub(b, a), sub(c, a));
-    let len = dot(n, n).sqrt();
+    let n = (b - a).cross(c - a);
+    let len = n.dot(n).sqrt();
     if len > 0.0 {
-        let normal = scale(n, 1.0 / len);
+        let normal = n * (1.0 / len);
         Face {
             v,
             normal,
-            distance: dot(normal, a),
+            distance: normal.dot(a),
         }
     } else {
         Face {
@@ -77,7 +77,7 @@ impl Polytope {
         let epsilon = self.epsilon;
         // In front of the face's plane (never for a face without area,
         // whose distance is infinite).
-        let sees = |f: &Face| dot(f.normal, p.w) - f.distance > epsilon;
+        let sees = |f: &Face| f.normal.dot(p.w) - f.distance > epsilon;
         // The faces the point sees go (one test per face). Their edges
         // make the horizon: an edge shared by two seen faces comes in both
         // directions, and the second cancels the first.
@@ -123,7 +123,7 @@ pub(crate) fn penetration(
     let size = |points: &[Vertex<P>]| {
         let m = points
             .iter()
-            .map(|v| dot(v.w, v.w))
+            .map(|v| v.w.dot(v.w))
             .fold(0.0f64, f64::max)
             .sqrt();
         (m, 1e-10 * m.max(f64::MIN_POSITIVE))
@@ -166,7 +166,7 @@ pub(crate) fn penetration(
     for _ in 0..MAX_ITERATIONS {
         let nearest = nearest_face(&polytope)?;
         let next = shapes.support(nearest.normal);
-        if dot(next.w, nearest.normal) - nearest.distance <= tolerance || !polytope.add(next) {
+        if next.w.dot(nearest.normal) - nearest.distance <= tolerance || !polytope.add(next) {
             break;
         }
     }
@@ -174,14 +174,9 @@ pub(crate) fn penetration(
     // The nearest point of the face's plane to the origin, split into its A
     // and B parts by its barycentric weights in the face.
     let [a, b, c] = face.v.map(|i| polytope.points[usize::from(i)]);
-    let q = scale(face.normal, face.distance);
+    let q = face.normal * face.distance;
     let weights = barycentric(q, a.w, b.w, c.w);
-    let mix = |pa: P, pb: P, pc: P| {
-        add(
-            add(scale(pa, weights[0]), scale(pb, weights[1])),
-            scale(pc, weights[2]),
-        )
-    };
+    let mix = |pa: P, pb: P, pc: P| ((pa * weights[0]) + (pb * weights[1])) + (pc * weights[2]);
     Some(Penetration {
         depth: face.distance.max(0.0),
         normal: face.normal,
@@ -209,18 +204,18 @@ fn start(candidates: &[Vertex<P>], epsilon: f64) -> Option<Polytope> {
         (0..candidates.len())
             .max_by(|&i, &j| score(candidates[i].w).total_cmp(&score(candidates[j].w)))
     };
-    let i0 = far(&|w| dot(w, w))?;
+    let i0 = far(&|w| w.dot(w))?;
     let p0 = candidates[i0].w;
-    let i1 = far(&|w| dot(sub(w, p0), sub(w, p0)))?;
-    let line = sub(candidates[i1].w, p0);
+    let i1 = far(&|w| (w - p0).dot(w - p0))?;
+    let line = candidates[i1].w - p0;
     let i2 = far(&|w| {
-        let c = cross(sub(w, p0), line);
-        dot(c, c)
+        let c = (w - p0).cross(line);
+        c.dot(c)
     })?;
-    let normal = cross(line, sub(candidates[i2].w, p0));
-    let i3 = far(&|w| dot(sub(w, p0), normal).abs())?;
-    let volume = dot(sub(candidates[i3].w, p0), normal).abs();
-    let size = dot(line, line).sqrt();
+    let normal = line.cross(candidates[i2].w - p0);
+    let i3 = far(&|w| (w - p0).dot(normal).abs())?;
+    let volume = (candidates[i3].w - p0).dot(normal).abs();
+    let size = line.dot(line).sqrt();
     // (also false for NaN)
     if volume.partial_cmp(&(1e-9 * size * size * size)) != Some(std::cmp::Ordering::Greater) {
         return None;
@@ -241,9 +236,9 @@ fn start(candidates: &[Vertex<P>], epsilon: f64) -> Option<Polytope> {
 /// rejects goes to [`start`] with the 14 directions.
 fn tetrahedron(corners: [Vertex<P>; 4], epsilon: f64) -> Option<Polytope> {
     let p0 = corners[0].w;
-    let edges = [1, 2, 3].map(|k| sub(corners[k].w, p0));
-    let volume = dot(cross(edges[0], edges[1]), edges[2]).abs();
-    let size_sq = edges.iter().map(|e| dot(*e, *e)).fold(0.0, f64::max);
+    let edges = [1, 2, 3].map(|k| corners[k].w - p0);
+    let volume = edges[0].cross(edges[1]).dot(edges[2]).abs();
+    let size_sq = edges.iter().map(|e| (*e).dot(*e)).fold(0.0, f64::max);
     // (also false for NaN)
     if volume.partial_cmp(&(1e-9 * size_sq * size_sq.sqrt())) != Some(std::cmp::Ordering::Greater) {
         return None;
@@ -273,13 +268,9 @@ impl Polytope {
             ([0, 2, 3], 1),
         ] {
             let mut f = self::face(&polytope.points, face);
-            if dot(
-                f.normal,
-                sub(
-                    polytope.points[opposite].w,
-                    polytope.points[usize::from(face[0])].w,
-                ),
-            ) > 0.0
+            if f.normal
+                .dot(polytope.points[opposite].w - (polytope.points[usize::from(face[0])].w))
+                > 0.0
             {
                 f = self::face(&polytope.points, [face[0], face[2], face[1]]);
             }
@@ -292,9 +283,9 @@ impl Polytope {
 /// Barycentric weights of `q` (in the plane of triangle `abc`), clamped
 /// into the triangle when rounding puts it outside.
 fn barycentric(q: P, a: P, b: P, c: P) -> [f64; 3] {
-    let (e1, e2, d) = (sub(b, a), sub(c, a), sub(q, a));
-    let (d11, d12, d22) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
-    let (d1, d2) = (dot(d, e1), dot(d, e2));
+    let (e1, e2, d) = (b - a, c - a, q - a);
+    let (d11, d12, d22) = (e1.dot(e1), e1.dot(e2), e2.dot(e2));
+    let (d1, d2) = (d.dot(e1), d.dot(e2));
     let det = d11 * d22 - d12 * d12;
     if det <= 0.0 {
         return [1.0, 0.0, 0.0];

@@ -11,9 +11,10 @@
 //! got one nearly along the axis).
 
 use super::contact::Contact;
+use super::dim::Dim;
 use super::general;
 use super::placement::Placement;
-use super::point::{Point, TRUSTED_GAP, Wide, Widen, from_p, to_p, unit};
+use super::point::{Point, TRUSTED_GAP, Wide, from_p, to_p, unit};
 use super::shapes::{Ball, Capsule};
 
 /// Two balls, in closed form. Coincident centres push along +y.
@@ -71,7 +72,7 @@ fn placed<L: Placement>(pose: &L, local: L::V, origin: Wide<L::V>) -> Wide<L::V>
 
 /// The contact of two balls (centres and radii, the centres in f64
 /// relative to `origin`). Coincident centres push along +y.
-fn balls<V: Widen>(origin: Wide<V>, ca: Wide<V>, ra: f32, cb: Wide<V>, rb: f32) -> Contact<V> {
+fn balls<V: Dim>(origin: Wide<V>, ca: Wide<V>, ra: f32, cb: Wide<V>, rb: f32) -> Contact<V> {
     let (ra, rb) = (f64::from(ra), f64::from(rb));
     let between = cb - ca;
     let d = between.dot(between).sqrt();

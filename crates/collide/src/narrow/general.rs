@@ -5,10 +5,11 @@
 
 use super::cast::{RayCast, ShapeCast, advance};
 use super::contact::Contact;
+use super::dim::Dim;
 use super::gjk::{Gjk, Point, Simplex, Vertex, gjk};
 use super::gjk_cast::gjk_cast;
 use super::placement::{Frame, Penetration, Placement};
-use super::point::{TRUSTED_GAP, Wide, Widen, from_p, normalized, to_p, unit};
+use super::point::{TRUSTED_GAP, Wide, from_p, normalized, to_p, unit};
 use super::support::Support;
 use crate::geometry::{Aabb, Ray, Vector};
 
@@ -118,7 +119,7 @@ fn overlapping<L: Placement>(
     simplex: &Simplex<Wide<L::V>>,
     between: Wide<L::V>,
 ) -> Penetration<Wide<L::V>> {
-    if let Some(pen) = L::penetration(shapes, simplex) {
+    if let Some(pen) = L::V::penetration(shapes, simplex) {
         return pen;
     }
     let normal = flat_normal(shapes, between);
@@ -532,7 +533,7 @@ fn exit_of_bounds<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>) -> Option<f32> {
 
 /// The answer for a ray that starts inside the shape: t = 0, the normal
 /// against the ray.
-pub(crate) fn started_inside<V: Widen>(ray: &Ray<V>) -> RayCast<V> {
+pub(crate) fn started_inside<V: Dim>(ray: &Ray<V>) -> RayCast<V> {
     let d = to_p(ray.direction());
     let len = d.dot(d).sqrt();
     let back = if len > 0.0 {

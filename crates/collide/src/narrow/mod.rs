@@ -24,6 +24,7 @@ mod closed;
 mod contact;
 pub mod d2;
 pub mod d3;
+mod dim;
 mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;

@@ -1,9 +1,11 @@
 //! [`Placement`]: what the dimension-free algorithms need from a pose
-//! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)),
-//! and the one algorithm that differs by dimension, EPA.
+//! (2D: [`d2::Pose`](super::d2::Pose), 3D: [`d3::Pose`](super::d3::Pose)):
+//! where shapes are. The dimension itself (its f64 points and EPA) is
+//! [`Dim`](super::dim::Dim).
 
-use super::gjk::{MinkowskiSupport, Simplex, Vertex};
-use super::point::{Point, Wide, Widen};
+use super::dim::Dim;
+use super::gjk::Vertex;
+use super::point::{Point, Wide};
 
 /// The cores' penetration from EPA: the depth, the unit normal from A
 /// toward B (the difference's outward normal there), and the witness
@@ -19,7 +21,7 @@ pub(crate) struct Penetration<P> {
 
 /// A rigid placement in the dimension of `V`.
 pub(crate) trait Placement: Copy {
-    type V: Widen;
+    type V: Dim;
     /// Where the shape's origin is.
     fn position(&self) -> Self::V;
     /// The same turn at another position.
@@ -49,19 +51,12 @@ pub(crate) trait Placement: Copy {
     /// The rigid transform the supports use, many times per query (2D: a
     /// pose; 3D: a rotation matrix, cheaper per point than a quaternion).
     type Frame: Frame<V = Self::V>;
-    /// EPA in this dimension, from GJK's last simplex; `None` when the
-    /// difference has no volume (area in 2D): the cores touch without
-    /// depth.
-    fn penetration(
-        shapes: &impl MinkowskiSupport<Wide<Self::V>>,
-        simplex: &Simplex<Wide<Self::V>>,
-    ) -> Option<Penetration<Wide<Self::V>>>;
 }
 
 /// A rigid transform from one shape's local coordinates to another's
 /// (see [`Placement::relative`]).
 pub(crate) trait Frame: Copy {
-    type V: Widen;
+    type V: Dim;
     /// A point in the target coordinates.
     fn apply(&self, local: Self::V) -> Self::V;
     /// A direction in the target coordinates back in the local ones.

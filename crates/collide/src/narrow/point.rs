@@ -1,13 +1,13 @@
 //! [`Point`]: the f64 points the general algorithms (GJK, EPA, casts)
-//! compute with, typed by dimension (glam's `DVec2` and `DVec3`), and
-//! [`Widen`], which gives each f32 vector its f64 counterpart.
+//! compute with, typed by dimension (glam's `DVec2` and `DVec3`). Each f32
+//! vector names its point type through [`Dim`](super::dim::Dim).
 //!
 //! Typed by dimension rather than one `[f64; 3]` for both, so 2D pays for
 //! two coordinates, not three: a simplex vertex (three points) is 48 bytes
 //! in 2D instead of 72.
 
-use crate::geometry::Vector;
-use glam::{DVec2, DVec3, Vec2, Vec3};
+use super::dim::Dim;
+use glam::{DVec2, DVec3};
 use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -79,40 +79,6 @@ impl Point for DVec3 {
     }
 }
 
-/// An f32 vector with its f64 counterpart (exact: every f32 is an f64).
-pub(crate) trait Widen: Vector {
-    /// The f64 point of the same dimension.
-    type P: Point;
-    /// This vector in f64.
-    fn wide(self) -> Self::P;
-    /// An f64 point rounded to f32.
-    fn narrow(p: Self::P) -> Self;
-}
-
-impl Widen for Vec2 {
-    type P = DVec2;
-    #[inline]
-    fn wide(self) -> DVec2 {
-        self.as_dvec2()
-    }
-    #[inline]
-    fn narrow(p: DVec2) -> Self {
-        p.as_vec2()
-    }
-}
-
-impl Widen for Vec3 {
-    type P = DVec3;
-    #[inline]
-    fn wide(self) -> DVec3 {
-        self.as_dvec3()
-    }
-    #[inline]
-    fn narrow(p: DVec3) -> Self {
-        p.as_vec3()
-    }
-}
-
 /// Below this share of the coordinates involved, the difference of two
 /// f64 points has no direction to trust: f64 rounds each to about 1e-16 of
 /// them, so a direction at this gap is good to about 1e-7. The closed
@@ -121,17 +87,17 @@ impl Widen for Vec3 {
 pub(crate) const TRUSTED_GAP: f64 = 1e-9;
 
 /// The f64 point type of the vector `V`.
-pub(crate) type Wide<V> = <V as Widen>::P;
+pub(crate) type Wide<V> = <V as Dim>::P;
 
 /// A vector as f64 coordinates.
 #[inline]
-pub(crate) fn to_p<V: Widen>(v: V) -> V::P {
+pub(crate) fn to_p<V: Dim>(v: V) -> V::P {
     v.wide()
 }
 
 /// f64 coordinates as a vector (rounded to f32).
 #[inline]
-pub(crate) fn from_p<V: Widen>(p: V::P) -> V {
+pub(crate) fn from_p<V: Dim>(p: V::P) -> V {
     V::narrow(p)
 }
 

@@ -2,7 +2,7 @@
 
 mod cast;
 mod contact;
-mod epa;
+pub(super) mod epa;
 mod hull;
 mod pose;
 mod shapes;

@@ -1,9 +1,7 @@
 //! [`Pose`]: where a 2D shape is (a position and a rotation).
 
-use super::epa;
 use crate::narrow::error::{ShapeError, finite};
-use crate::narrow::gjk::{MinkowskiSupport, Simplex};
-use crate::narrow::placement::{Frame, Penetration, Placement};
+use crate::narrow::placement::{Frame, Placement};
 use glam::{DVec2, Vec2};
 
 /// A rigid placement in 2D: rotate by `rotation`, then move by `position`.
@@ -179,12 +177,6 @@ impl Placement for Pose {
             position: position.as_vec2(),
             rotation,
         }
-    }
-    fn penetration(
-        shapes: &impl MinkowskiSupport<DVec2>,
-        simplex: &Simplex<DVec2>,
-    ) -> Option<Penetration<DVec2>> {
-        epa::penetration(shapes, simplex)
     }
 }
 

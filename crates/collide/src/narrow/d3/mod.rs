@@ -2,7 +2,7 @@
 
 mod cast;
 mod contact;
-mod epa;
+pub(super) mod epa;
 mod pose;
 mod shapes;
 

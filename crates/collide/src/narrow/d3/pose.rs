@@ -1,9 +1,7 @@
 //! [`Pose`]: where a 3D shape is (a position and a rotation).
 
-use super::epa;
 use crate::narrow::error::{ShapeError, finite};
-use crate::narrow::gjk::{MinkowskiSupport, Simplex};
-use crate::narrow::placement::{Frame, Penetration, Placement};
+use crate::narrow::placement::{Frame, Placement};
 use glam::{DVec3, Mat3, Quat, Vec3};
 
 /// A rigid placement in 3D: rotate by `rotation`, then move by `position`.
@@ -167,12 +165,6 @@ impl Placement for Pose {
             matrix: Mat3::from_quat(self.rotation.conjugate() * other.rotation),
             position: self.unrotate_wide(offset).as_vec3(),
         }
-    }
-    fn penetration(
-        shapes: &impl MinkowskiSupport<DVec3>,
-        simplex: &Simplex<DVec3>,
-    ) -> Option<Penetration<DVec3>> {
-        epa::penetration(shapes, simplex)
     }
 }
 

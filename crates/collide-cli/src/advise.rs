@@ -194,7 +194,7 @@ fn ranking(reports: &[RunReport]) -> Table {
     for r in reports {
         let (mean, p99) = r.steady_frame_micros();
         table.row(vec![
-            r.structure.clone(),
+            r.structure.to_string(),
             micros(mean),
             micros(p99),
             format!("{:.2}", mean / fastest),
@@ -287,7 +287,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     let time_of = |structure: Structure| {
         reports
             .iter()
-            .find(|r| r.structure == structure.name())
+            .find(|r| r.structure == structure)
             .map(|r| r.steady_frame_micros().0)
     };
     let mut text = String::new();
@@ -315,7 +315,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     if let Some((_, last)) = profiles.last() {
         let pick = choose_structure(last);
         match time_of(pick.structure) {
-            Some(_) if pick.structure.name() == fastest.structure => {
+            Some(_) if pick.structure == fastest.structure => {
                 let _ = write!(
                     text,
                     " auto's decision table picks it too ({}).",
@@ -351,7 +351,7 @@ fn advice(reports: &[RunReport], profiles: &[(usize, SceneProfile)]) -> String {
     }
     let _ = write!(text, " Use `{}` for games like this one", fastest.structure);
     match auto {
-        Some(r) if r <= 1.15 && fastest.structure != Structure::Auto.name() => text.push_str(
+        Some(r) if r <= 1.15 && fastest.structure != Structure::Auto => text.push_str(
             ", or `auto` if its scenes differ from level to level: here it stays within 15% \
              of the best.",
         ),

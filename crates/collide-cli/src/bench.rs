@@ -307,7 +307,7 @@ fn describe(rows: &[BenchRow]) -> String {
         let (mean, p99) = row.report.steady_frame_micros();
         let r = &row.report;
         table.row(vec![
-            r.structure.clone(),
+            r.structure.to_string(),
             micros(mean),
             micros(p99),
             micros(r.steady_step_micros()),
@@ -368,7 +368,7 @@ mod tests {
                     )
                 })
                 .collect(),
-            ..RunReport::default()
+            ..RunReport::new(collide::Structure::Brute)
         }
     }
 

@@ -4,7 +4,7 @@
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
-use collide::{BroadPhase, Grid, GridConfig, GridKind, Verified};
+use collide::{BroadPhase, Grid, GridConfig, GridKind, Structure, Verified};
 use collide_scenes::{Record, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 
@@ -43,14 +43,24 @@ pub fn cell_size_study(n: usize, frames: usize) -> Result<Vec<CellRow>, String> 
         let grid = || Grid::<Vec2, u64>::with_config(GridKind::Hashed, config);
         let mut checked =
             Verified::new(grid().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-        run(&mut checked, &recorded, RunOptions::default()).map_err(|e| e.to_string())?;
+        run(
+            Structure::HashGrid,
+            &mut checked,
+            &recorded,
+            RunOptions::default(),
+        )
+        .map_err(|e| e.to_string())?;
         if let Some(d) = checked.divergence() {
             return Err(format!("cell size study, factor {factor}: {d}"));
         }
         let mut timed = grid().map_err(|e| e.to_string())?;
-        let mut report =
-            run(&mut timed, &recorded, RunOptions::default()).map_err(|e| e.to_string())?;
-        report.structure = "hashgrid".to_string();
+        let report = run(
+            Structure::HashGrid,
+            &mut timed,
+            &recorded,
+            RunOptions::default(),
+        )
+        .map_err(|e| e.to_string())?;
         rows.push(CellRow {
             factor,
             cell_size: auto * factor,

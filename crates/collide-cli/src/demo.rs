@@ -177,7 +177,7 @@ pub fn describe(result: &SceneResult) -> String {
     ]);
     for r in &result.reports {
         table.row(vec![
-            r.structure.clone(),
+            r.structure.to_string(),
             thousands(r.per_frame(r.candidates_tested)),
             thousands(r.per_frame(r.pair_sum)),
             thousands(r.per_frame(r.maintenance_ops)),

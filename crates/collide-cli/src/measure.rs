@@ -11,9 +11,10 @@ use std::time::Instant;
 pub type FrameEvent = (usize, IdEvent);
 
 /// What one structure did over a run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RunReport {
-    pub structure: String,
+    /// The structure that ran.
+    pub structure: Structure,
     pub frames: usize,
     pub peak_objects: usize,
     pub started: u64,
@@ -56,6 +57,30 @@ pub struct AutoRun {
 }
 
 impl RunReport {
+    /// An empty report for `structure`.
+    pub fn new(structure: Structure) -> Self {
+        Self {
+            structure,
+            frames: 0,
+            peak_objects: 0,
+            started: 0,
+            stopped: 0,
+            final_pairs: 0,
+            step_micros: Vec::new(),
+            frame_micros: Vec::new(),
+            candidates_tested: 0,
+            maintenance_ops: 0,
+            pair_sum: 0,
+            steady_changes: 0,
+            events: Vec::new(),
+            event_digests: Vec::new(),
+            peak_heap_bytes: 0,
+            divergence: None,
+            auto_runs: Vec::new(),
+            auto_rebuilds: 0,
+        }
+    }
+
     pub fn mean_step_micros(&self) -> f64 {
         mean(&self.step_micros)
     }
@@ -115,7 +140,7 @@ pub fn run_structure<V: Vector>(
     if structure == Structure::Auto && !options.verify {
         let mut world = Auto::<V, u64>::new();
         let mut runs: Vec<AutoRun> = Vec::new();
-        let mut report = run_observed(&mut world, frames, options, |auto| {
+        let mut report = run_observed(structure, &mut world, frames, options, |auto| {
             let status = auto.status();
             // A rebuild keeps the name: only switches are listed.
             if runs.last().map(|r| r.structure) != Some(status.structure) {
@@ -133,27 +158,29 @@ pub fn run_structure<V: Vector>(
     let world = structure.build::<V, u64>();
     if options.verify {
         let mut world = Verified::new(world).expect("a structure just built is empty");
-        let mut report = run(&mut world, frames, options)?;
+        let mut report = run(structure, &mut world, frames, options)?;
         report.divergence = world.divergence().map(|d| d.to_string());
         Ok(report)
     } else {
         let mut world = world;
-        run(world.as_mut(), frames, options)
+        run(structure, world.as_mut(), frames, options)
     }
 }
 
-/// Runs `world` over `frames` (it should start empty).
+/// Runs `world`, a `structure`, over `frames` (it should start empty).
 pub fn run<V: Vector>(
+    structure: Structure,
     world: &mut (impl BroadPhase<V, u64> + ?Sized),
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,
 ) -> Result<RunReport, RunError> {
-    run_observed(world, frames, options, |_| {})
+    run_observed(structure, world, frames, options, |_| {})
 }
 
 /// [`run`], calling `after_step` with the world after each step (outside
 /// the timing).
 pub fn run_observed<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
+    structure: Structure,
     world: &mut W,
     frames: &[Vec<Record<V>>],
     options: RunOptions<'_>,
@@ -161,11 +188,10 @@ pub fn run_observed<V: Vector, W: BroadPhase<V, u64> + ?Sized>(
 ) -> Result<RunReport, RunError> {
     let mut runner = Runner::new();
     let mut report = RunReport {
-        structure: world.name().to_string(),
         step_micros: Vec::with_capacity(frames.len()),
         frame_micros: Vec::with_capacity(frames.len()),
         event_digests: Vec::with_capacity(frames.len()),
-        ..RunReport::default()
+        ..RunReport::new(structure)
     };
     let mut events = Vec::new();
     // The kept event stream grows with the run: its bytes are taken out

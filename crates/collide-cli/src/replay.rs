@@ -182,7 +182,7 @@ pub fn stats_table(reports: &[RunReport]) -> Table {
     ]);
     for r in reports {
         table.row(vec![
-            r.structure.clone(),
+            r.structure.to_string(),
             thousands(r.frames as f64),
             thousands(r.peak_objects as f64),
             thousands(r.started as f64),
@@ -225,7 +225,7 @@ pub(crate) fn check_agreement(reports: &[RunReport], out: &mut dyn Write) -> Res
         reports.len(),
         reports
             .iter()
-            .map(|r| r.structure.as_str())
+            .map(|r| r.structure.name())
             .collect::<Vec<_>>()
             .join(", ")
     );

@@ -211,7 +211,7 @@ fn timeline(title: &str, reports: &[RunReport]) -> String {
             points.join(" "),
             left + plot_w + 10.0,
             top + 14.0 * (k + 1) as f64,
-            escape(&r.structure)
+            escape(r.structure.name())
         );
     }
     let _ = writeln!(
@@ -365,7 +365,7 @@ fn open_chart(
 fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
     let structures: Vec<&str> = results
         .first()
-        .map(|r| r.reports.iter().map(|x| x.structure.as_str()).collect())
+        .map(|r| r.reports.iter().map(|x| x.structure.name()).collect())
         .unwrap_or_default();
     let max = results
         .iter()
@@ -395,7 +395,7 @@ fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
                 top + plot_h - h,
                 PALETTE[s % PALETTE.len()],
                 escape(&result.label),
-                escape(&report.structure)
+                escape(report.structure.name())
             );
         }
         let _ = writeln!(

@@ -40,12 +40,12 @@ fn run_sap(
 ) -> Result<RunReport, String> {
     let build = || build_sap(structure, config);
     let mut checked = Verified::new(build()?).map_err(|e| e.to_string())?;
-    run(&mut checked, frames, RunOptions::default()).map_err(|e| e.to_string())?;
+    run(structure, &mut checked, frames, RunOptions::default()).map_err(|e| e.to_string())?;
     if let Some(d) = checked.divergence() {
         return Err(format!("sweep-and-prune study, {what}: {d}"));
     }
     let mut timed = build()?;
-    run(&mut timed, frames, RunOptions::default()).map_err(|e| e.to_string())
+    run(structure, &mut timed, frames, RunOptions::default()).map_err(|e| e.to_string())
 }
 
 /// Swaps an insertion sort makes per frame keeping one axis (x) of

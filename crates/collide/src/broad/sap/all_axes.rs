@@ -2,7 +2,7 @@
 //! by insertion sort, pairs from the swaps; or a re-sort and one sweep)
 //! and the broad-phase contract.
 
-use super::base::{ALIVE, ENTERING, LEAVING, SPANNER, SweepBase};
+use super::base::{ALIVE, ENTERING, LEAVING, SPANNER, SweepBase, contract_from_base};
 use super::config::{SapConfig, SapStats};
 use super::endpoints::{
     ENDPOINT_ORDER_SHIFT, OverBudget, is_start, key, kinds_differ, merge_into, proxy, refreshed,
@@ -10,10 +10,9 @@ use super::endpoints::{
 };
 use super::pairset::PairSet;
 use super::sweep::{OpenSet, SweepFor, sweep};
-use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, pair_key};
-use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::query::{QueryBudget, QueryStats};
 use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
@@ -434,62 +433,11 @@ impl<V: Vector, T> Sap<V, T> {
     }
 }
 
-impl<V: Vector, T> Query<V> for Sap<V, T> {
-    fn name(&self) -> &str {
-        "sap"
-    }
-
-    fn len(&self) -> usize {
-        self.base.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.base.aabb(handle)
-    }
-    queries_by_search!();
-}
+contract_from_base!(Sap, "sap");
 
 impl<V: Vector, T> BroadPhase<V, T> for Sap<V, T> {
-    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
-        self.base.insert(aabb, value)
-    }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         self.base.update(handle, aabb).map(|_| ())
     }
-
-    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
-        self.base.remove(handle)
-    }
-
-    fn step(&mut self) -> &FrameEvents {
-        self.step_all();
-        self.base.tracker.events()
-    }
-
-    fn events(&self) -> &FrameEvents {
-        self.base.tracker.events()
-    }
-
-    fn pairs(&self) -> &[Pair] {
-        self.base.tracker.pairs()
-    }
-
-    fn stats(&self) -> StepStats {
-        self.base.stats
-    }
-
-    fn value(&self, handle: Handle) -> Option<&T> {
-        self.base.objects.get(handle)
-    }
-
-    fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::new(self.frozen())
-    }
-}
-
-impl<V: Vector> crate::broad::hosted::Hosted<V> for Sap<V> {
-    fn arena(&mut self) -> &mut dyn crate::broad::hosted::HostedArena {
-        &mut self.base.objects
-    }
+    contract_from_base!(@write);
 }

@@ -5,14 +5,13 @@
 
 use super::band_scan::BandScan;
 use super::bands::Bands;
-use super::base::{MOVED, SweepBase};
+use super::base::{MOVED, SweepBase, contract_from_base};
 use super::config::{SapConfig, SapStats};
 use super::endpoints::sort_unique;
-use crate::broad::Query;
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, pair_key};
 use crate::broad::headroom::keep_headroom;
-use crate::broad::query::{QueryBudget, QueryStats, queries_by_search};
+use crate::broad::query::{QueryBudget, QueryStats};
 use crate::broad::radix::merge_sorted;
 use crate::broad::snapshot::Snapshot;
 use crate::broad::split_sort::{SplitSort, pair_key_bits};
@@ -325,26 +324,9 @@ impl<V: Vector, T> BandSap<V, T> {
     }
 }
 
-impl<V: Vector, T> Query<V> for BandSap<V, T> {
-    fn name(&self) -> &str {
-        "sap1"
-    }
-
-    fn len(&self) -> usize {
-        self.base.objects.len()
-    }
-
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.base.aabb(handle)
-    }
-    queries_by_search!();
-}
+contract_from_base!(BandSap, "sap1");
 
 impl<V: Vector, T> BroadPhase<V, T> for BandSap<V, T> {
-    fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
-        self.base.insert(aabb, value)
-    }
-
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         if self.base.update(handle, aabb)? {
             let p = self.base.proxy_of[handle.index() as usize];
@@ -352,39 +334,5 @@ impl<V: Vector, T> BroadPhase<V, T> for BandSap<V, T> {
         }
         Ok(())
     }
-
-    fn remove(&mut self, handle: Handle) -> Result<T, Error> {
-        self.base.remove(handle)
-    }
-
-    fn step(&mut self) -> &FrameEvents {
-        self.step_all();
-        self.base.tracker.events()
-    }
-
-    fn events(&self) -> &FrameEvents {
-        self.base.tracker.events()
-    }
-
-    fn pairs(&self) -> &[Pair] {
-        self.base.tracker.pairs()
-    }
-
-    fn stats(&self) -> StepStats {
-        self.base.stats
-    }
-
-    fn value(&self, handle: Handle) -> Option<&T> {
-        self.base.objects.get(handle)
-    }
-
-    fn snapshot(&self) -> Snapshot<V> {
-        Snapshot::new(self.frozen())
-    }
-}
-
-impl<V: Vector> crate::broad::hosted::Hosted<V> for BandSap<V> {
-    fn arena(&mut self) -> &mut dyn crate::broad::hosted::HostedArena {
-        &mut self.base.objects
-    }
+    contract_from_base!(@write);
 }

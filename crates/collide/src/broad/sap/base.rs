@@ -329,3 +329,69 @@ pub(super) fn largest_extent<V: Vector>(aabb: &Aabb<V>) -> f32 {
     let size = aabb.size();
     (0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max)
 }
+
+/// The contract of a sweep-and-prune `$structure` (named `$name`) answered
+/// from its [`SweepBase`], but `update` (each kind marks moves its own
+/// way), which the structure's `BroadPhase` impl writes itself before
+/// calling `contract_from_base!(@write)`. The structure provides
+/// `search`, `step_all` and `frozen`.
+macro_rules! contract_from_base {
+    ($structure:ident, $name:literal) => {
+        impl<V: Vector, T> $crate::broad::Query<V> for $structure<V, T> {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn len(&self) -> usize {
+                self.base.objects.len()
+            }
+
+            fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
+                self.base.aabb(handle)
+            }
+
+            $crate::broad::query::queries_by_search!();
+        }
+
+        impl<V: Vector> $crate::broad::hosted::Hosted<V> for $structure<V> {
+            fn arena(&mut self) -> &mut dyn $crate::broad::hosted::HostedArena {
+                &mut self.base.objects
+            }
+        }
+    };
+    (@write) => {
+        fn insert(&mut self, aabb: Aabb<V>, value: T) -> Result<Handle, Error> {
+            self.base.insert(aabb, value)
+        }
+
+        fn remove(&mut self, handle: Handle) -> Result<T, Error> {
+            self.base.remove(handle)
+        }
+
+        fn step(&mut self) -> &FrameEvents {
+            self.step_all();
+            self.base.tracker.events()
+        }
+
+        fn events(&self) -> &FrameEvents {
+            self.base.tracker.events()
+        }
+
+        fn pairs(&self) -> &[Pair] {
+            self.base.tracker.pairs()
+        }
+
+        fn stats(&self) -> StepStats {
+            self.base.stats
+        }
+
+        fn value(&self, handle: Handle) -> Option<&T> {
+            self.base.objects.get(handle)
+        }
+
+        fn snapshot(&self) -> Snapshot<V> {
+            Snapshot::new(self.frozen())
+        }
+    };
+}
+pub(super) use contract_from_base;

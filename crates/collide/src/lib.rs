@@ -61,6 +61,10 @@ pub use broad::{
 pub use broad::{EventList, Mistake};
 pub use error::Error;
 pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Corner, Vector};
+/// The glam version collide's API uses (`collide::glam::Vec2`), so a game
+/// need not match it by hand. With the `mint` feature, its vectors convert
+/// to and from the `mint` crate's, which other math libraries also speak.
+pub use glam;
 pub use handle::{Handle, HandleError, Slots};
 
 /// The README's examples, compiled and run as doc tests.

@@ -449,9 +449,11 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         // error leaves nothing behind.
         let handle = self.values.next_handle();
         self.inner.insert_at(handle, aabb)?;
-        if let Some(m) = &mut self.migration
-            && let Err(e) = m.next.insert_at(handle, aabb)
-        {
+        let migrating = self
+            .migration
+            .as_mut()
+            .map(|m| m.next.insert_at(handle, aabb));
+        if let Some(Err(e)) = migrating {
             self.inner.remove(handle).expect("just inserted");
             return Err(e);
         }
@@ -491,8 +493,10 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         self.values.check(handle)?;
         self.inner.remove(handle)?;
-        if let Some(m) = &mut self.migration
-            && m.next.aabb(handle).is_some()
+        if let Some(m) = self
+            .migration
+            .as_mut()
+            .filter(|m| m.next.aabb(handle).is_some())
         {
             m.next.remove(handle)?;
         }

@@ -123,6 +123,15 @@ impl<V: Vector, T> BroadPhase<V, T> for AnySap<V, T> {
     fn value(&self, handle: Handle) -> Option<&T> {
         each!(self, s => s.value(handle))
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut T> {
+        each!(self, s => s.value_mut(handle))
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        each!(self, s => s.for_each_object(visit))
+    }
     fn snapshot(&self) -> Snapshot<V> {
         each!(self, s => s.snapshot())
     }

@@ -78,6 +78,15 @@ impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
     fn value(&self, handle: Handle) -> Option<&u32> {
         self.inner.value(handle)
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut u32> {
+        self.inner.value_mut(handle)
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<Vec2>, &u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.for_each_object(visit)
+    }
 }
 
 fn b(x0: f32, x1: f32) -> Aabb2 {
@@ -186,6 +195,15 @@ fn verified_reports_an_invented_pair() {
         fn value(&self, h: Handle) -> Option<&()> {
             self.0.value(h)
         }
+        fn value_mut(&mut self, h: Handle) -> Option<&mut ()> {
+            self.0.value_mut(h)
+        }
+        fn for_each_object(
+            &self,
+            visit: &mut dyn FnMut(Handle, Aabb<Vec2>, &()) -> ControlFlow<()>,
+        ) -> ControlFlow<()> {
+            self.0.for_each_object(visit)
+        }
     }
     let mut world =
         Verified::new(Inventor(Brute::new(), FrameEvents::default(), Vec::new())).unwrap();
@@ -285,5 +303,69 @@ fn point_and_box_queries_follow_the_overlap_rule() {
         });
         assert!(flow.is_break());
         assert_eq!(seen, 1);
+    }
+}
+
+/// Every structure lists exactly its live objects (handle, current box,
+/// value) in handle order, stops when told, and lets a value change in
+/// place; a removed object's value is out of reach.
+#[test]
+fn every_structure_lists_its_live_objects_and_lets_values_change() {
+    for structure in Structure::ALL {
+        let mut world = structure.build::<Vec2, u32>();
+        let mut live: Vec<(Handle, Aabb<Vec2>, u32)> = Vec::new();
+        for i in 0..300u32 {
+            let x = (i % 20) as f32 * 3.0;
+            let y = (i / 20) as f32 * 2.5;
+            let size = Vec2::new(2.0 + (i % 3) as f32, 1.0);
+            let aabb = Aabb2::new(Vec2::new(x, y), Vec2::new(x, y) + size).unwrap();
+            live.push((world.insert(aabb, i).unwrap(), aabb, i));
+            if i == 150 {
+                world.step(); // half of them before a step, half after
+            }
+        }
+        let mut removed = Vec::new();
+        for k in (0..live.len()).rev().filter(|k| k % 7 == 3) {
+            let (h, _, _) = live.remove(k);
+            world.remove(h).unwrap();
+            removed.push(h);
+        }
+        for entry in live.iter_mut().step_by(5) {
+            let shift = Vec2::new(40.0, 0.5);
+            entry.1 = Aabb2::new(entry.1.min() + shift, entry.1.max() + shift).unwrap();
+            world.update(entry.0, entry.1).unwrap();
+        }
+        for entry in live.iter_mut().step_by(11) {
+            *world.value_mut(entry.0).unwrap() += 1000;
+            entry.2 += 1000;
+        }
+        let mut listed = Vec::new();
+        let flow = world.for_each_object(&mut |h, aabb, &v| {
+            listed.push((h, aabb, v));
+            ControlFlow::Continue(())
+        });
+        assert!(flow.is_continue());
+        live.sort_by_key(|e| e.0);
+        assert!(listed == live, "{structure}: listed objects differ");
+        let mut seen = 0;
+        let flow = world.for_each_object(&mut |_, _, _| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert!(flow.is_break() && seen == 3, "{structure}: stops when told");
+        for h in removed {
+            assert!(world.value_mut(h).is_none(), "{structure}: removed {h:?}");
+        }
+        world.step();
+        let mut count = 0;
+        let _ = world.for_each_object(&mut |_, _, _| {
+            count += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(count, live.len(), "{structure}: after the step");
     }
 }

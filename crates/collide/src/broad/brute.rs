@@ -160,6 +160,18 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle).map(|(_, value)| value)
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut T> {
+        self.objects.get_mut(handle).ok().map(|(_, value)| value)
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for (handle, (aabb, value)) in self.objects.iter() {
+            visit(handle, *aabb, value)?;
+        }
+        ControlFlow::Continue(())
+    }
     fn snapshot(&self) -> Snapshot<V> {
         Snapshot::new(self.frozen())
     }

@@ -7,6 +7,7 @@ use super::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
+use std::ops::ControlFlow;
 
 /// Work counters of the last [`BroadPhase::step`], for comparing structures
 /// by the work they do as well as by time.
@@ -251,6 +252,48 @@ pub trait BroadPhase<V: Vector, T>: Query<V> {
     /// ```
     fn value(&self, handle: Handle) -> Option<&T>;
 
+    /// The object's user value to change in place, or `None` for a stale or
+    /// foreign handle.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Grid};
+    /// use glam::Vec2;
+    /// let mut world: Grid<Vec2, u32> = Grid::hashed();
+    /// let coin = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, 10)?;
+    /// *world.value_mut(coin).unwrap() += 5; // picked up twice
+    /// assert_eq!(world.value(coin), Some(&15));
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut T>;
+
+    /// Calls `visit` with every live object (its handle, current box and
+    /// value), in handle order, until it returns [`ControlFlow::Break`].
+    /// Sees changes made since the last step.
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Bvh};
+    /// use glam::Vec2;
+    /// use std::ops::ControlFlow;
+    /// let mut world: Bvh<Vec2, &str> = Bvh::new();
+    /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, "crate")?;
+    /// let gone = world.insert(Aabb2::new(Vec2::ONE, Vec2::splat(2.0))?, "barrel")?;
+    /// world.insert(Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?, "player")?;
+    /// world.remove(gone)?;
+    /// let mut names = Vec::new();
+    /// let _ = world.for_each_object(&mut |_handle, _aabb, name| {
+    ///     names.push(*name);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!(names, ["crate", "player"]);
+    /// # Ok::<(), collide::Error>(())
+    /// ```
+    // The visitor's signature says what it gets; an alias would hide it.
+    #[allow(clippy::type_complexity)]
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> ControlFlow<()>,
+    ) -> ControlFlow<()>;
+
     /// A frozen copy of the structure as it is now, for queries from other
     /// threads while this one goes on (see [`Snapshot`]). It sees updates
     /// made since the last step, as queries on the owner do.
@@ -331,7 +374,38 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
     fn value(&self, handle: Handle) -> Option<&T> {
         (**self).value(handle)
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut T> {
+        (**self).value_mut(handle)
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        (**self).for_each_object(visit)
+    }
     fn snapshot(&self) -> Snapshot<V> {
         (**self).snapshot()
     }
 }
+
+/// `value_mut` and `for_each_object` for a structure whose values live in
+/// the `Slots` at `self.$($arena).+` (its boxes through [`Query::aabb`]).
+macro_rules! objects_from_slots {
+    ($($arena:ident).+) => {
+        fn value_mut(&mut self, handle: Handle) -> Option<&mut T> {
+            self.$($arena).+.get_mut(handle).ok()
+        }
+
+        fn for_each_object(
+            &self,
+            visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> std::ops::ControlFlow<()>,
+        ) -> std::ops::ControlFlow<()> {
+            for (handle, value) in self.$($arena).+.iter() {
+                let aabb = $crate::broad::Query::aabb(self, handle).expect("a live object has a box");
+                visit(handle, aabb, value)?;
+            }
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+}
+pub(crate) use objects_from_slots;

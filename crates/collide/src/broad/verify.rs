@@ -501,6 +501,15 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
     fn value(&self, handle: Handle) -> Option<&T> {
         self.inner.value(handle)
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut T> {
+        self.inner.value_mut(handle)
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &T) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.inner.for_each_object(visit)
+    }
     fn snapshot(&self) -> Snapshot<V> {
         self.inner.snapshot()
     }

@@ -555,6 +555,7 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
     fn value(&self, handle: Handle) -> Option<&T> {
         self.values.get(handle)
     }
+    crate::broad::contract::objects_from_slots!(values);
     fn snapshot(&self) -> Snapshot<V> {
         self.inner.snapshot().renamed("auto")
     }

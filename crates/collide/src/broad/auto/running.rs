@@ -120,6 +120,15 @@ impl<V: Vector> BroadPhase<V, ()> for Running<V> {
     fn value(&self, handle: Handle) -> Option<&()> {
         each!(self, s => s.value(handle))
     }
+    fn value_mut(&mut self, handle: Handle) -> Option<&mut ()> {
+        each!(self, s => s.value_mut(handle))
+    }
+    fn for_each_object(
+        &self,
+        visit: &mut dyn FnMut(Handle, Aabb<V>, &()) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        each!(self, s => s.for_each_object(visit))
+    }
     fn snapshot(&self) -> Snapshot<V> {
         each!(self, s => s.snapshot())
     }

@@ -389,6 +389,8 @@ macro_rules! contract_from_base {
             self.base.objects.get(handle)
         }
 
+        $crate::broad::contract::objects_from_slots!(base.objects);
+
         fn snapshot(&self) -> Snapshot<V> {
             Snapshot::new(self.frozen())
         }

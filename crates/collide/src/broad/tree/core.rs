@@ -479,6 +479,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
     fn value(&self, handle: Handle) -> Option<&T> {
         self.objects.get(handle)
     }
+    crate::broad::contract::objects_from_slots!(objects);
     fn snapshot(&self) -> Snapshot<V> {
         Snapshot::new(self.frozen())
     }

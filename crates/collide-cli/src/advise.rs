@@ -58,6 +58,15 @@ fn advise_frames<V: Vector>(
             args.trace.display()
         )));
     }
+    // Frame 0 builds every structure; the times compared are of the
+    // frames after it.
+    if frames.len() < 2 {
+        return Err(Failure::input(format!(
+            "{}: the trace has one frame, which only builds the structures; \
+             record at least two to compare their frame times",
+            args.trace.display()
+        )));
+    }
     let profiles = profiles(frames);
     let peak = profiles.iter().map(|(_, p)| p.objects).max().unwrap_or(0);
     let names: Vec<Structure> = Structure::ALL

@@ -108,7 +108,8 @@ fn replay_frames<V: Vector>(
         status: 1,
     };
     if let Some(target) = &args.events {
-        write_events(target, &reports[0].events).map_err(io)?;
+        write_events(target, &reports[0].events)
+            .map_err(|e| Failure::input(format!("cannot write the events to `{target}`: {e}")))?;
     }
     // With events on standard output, summaries go to standard error.
     let mut stderr = io::stderr();

@@ -719,6 +719,26 @@ fn advise_on_a_bad_trace_exits_with_status_2() {
         &["advise", empty.to_str().unwrap()],
         "the trace has no frames",
     );
+    // One frame only builds: nothing to time, so no "NaN times".
+    let one = dir.path().join("one.trace");
+    std::fs::write(&one, "dim 2\nframe\nu 1 0 0 1 1\n").unwrap();
+    assert_input_error(
+        &["advise", one.to_str().unwrap()],
+        "record at least two to compare their frame times",
+    );
+}
+
+#[test]
+fn an_events_file_that_cannot_be_written_is_named_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    std::fs::write(&trace, "dim 2\nframe\nu 1 0 0 1 1\n").unwrap();
+    let target = dir.path().join("no such folder").join("events.txt");
+    let target = target.to_str().unwrap();
+    assert_input_error(
+        &["replay", trace.to_str().unwrap(), "--events", target],
+        &format!("cannot write the events to `{target}`"),
+    );
 }
 
 #[test]

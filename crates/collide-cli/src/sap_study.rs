@@ -128,7 +128,7 @@ fn count_inversions(items: &mut [(f32, bool, u64)]) -> u64 {
 fn axis_overlaps_per_frame(frames: &[Vec<Record<Vec2>>], axis: usize) -> f64 {
     use std::collections::BTreeMap;
     let mut boxes: BTreeMap<u64, (f32, f32)> = BTreeMap::new();
-    let (mut total, mut mins) = (0u64, Vec::new());
+    let (mut total, mut sorted, mut mins) = (0u64, Vec::new(), Vec::new());
     for (f, records) in frames.iter().enumerate() {
         for r in records {
             match r {
@@ -143,18 +143,29 @@ fn axis_overlaps_per_frame(frames: &[Vec<Record<Vec2>>], axis: usize) -> f64 {
         if f == 0 {
             continue;
         }
-        mins.clear();
-        mins.extend(boxes.values().map(|b| b.0));
-        mins.sort_unstable_by(f32::total_cmp);
-        // Each interval meets those starting at or after its start and
-        // before its end; counted from the one that starts first.
-        for &(lo, hi) in boxes.values() {
-            let from = mins.partition_point(|&m| m < lo);
-            let to = mins.partition_point(|&m| m < hi);
-            total += to.saturating_sub(from + 1) as u64;
-        }
+        total += overlapping_intervals(boxes.values().copied(), &mut sorted, &mut mins);
     }
     total as f64 / frames.len().saturating_sub(1).max(1) as f64
+}
+
+/// Pairs of `intervals` (min, max) that overlap, each counted once: in
+/// order of their mins, each interval meets the later ones that start
+/// before it ends (ties in the min counted from the earlier in that order).
+fn overlapping_intervals(
+    intervals: impl Iterator<Item = (f32, f32)>,
+    sorted: &mut Vec<(f32, f32)>,
+    mins: &mut Vec<f32>,
+) -> u64 {
+    sorted.clear();
+    sorted.extend(intervals);
+    sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    mins.clear();
+    mins.extend(sorted.iter().map(|i| i.0));
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, hi))| mins.partition_point(|&m| m < hi).saturating_sub(k + 1) as u64)
+        .sum()
 }
 
 fn frames_of(kind: SceneKind, motion: Motion, n: usize, frames: usize) -> Vec<Vec<Record<Vec2>>> {
@@ -311,6 +322,19 @@ pub fn describe_sap(rows: &[SapRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlapping_intervals_are_counted_once_ties_included() {
+        let (mut sorted, mut mins) = (Vec::new(), Vec::new());
+        let mut count = |intervals: &[(f32, f32)]| {
+            overlapping_intervals(intervals.iter().copied(), &mut sorted, &mut mins)
+        };
+        // Three starting together overlap pairwise: 3 pairs, not 6.
+        assert_eq!(count(&[(0.0, 2.0), (0.0, 3.0), (0.0, 1.0)]), 3);
+        // Touching is not overlapping; a later start inside counts.
+        assert_eq!(count(&[(0.0, 1.0), (1.0, 2.0), (1.5, 4.0)]), 1);
+        assert_eq!(count(&[]), 0);
+    }
 
     #[test]
     fn inversions_are_counted_like_insertion_sort_swaps() {

@@ -38,6 +38,48 @@
 //! assert_eq!(world.step().stopped, vec![Pair::new(a, b)]);
 //! # Ok::<(), collide::Error>(())
 //! ```
+//!
+//! A game's loop: move, step, then react to each pair that started. The
+//! events [`BroadPhase::step`] returns do not borrow the world, so the
+//! reaction can look up both values and change the world:
+//!
+//! ```
+//! use collide::glam::Vec2;
+//! use collide::{Aabb2, Auto, BroadPhase, Query};
+//!
+//! enum Thing {
+//!     Player { score: u32 },
+//!     Coin,
+//! }
+//!
+//! let mut world: Auto<Vec2, Thing> = Auto::new();
+//! let player = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, Thing::Player { score: 0 })?;
+//! for x in [3.0, 6.0] {
+//!     world.insert(Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0))?, Thing::Coin)?;
+//! }
+//! for frame in 1..=8 {
+//!     // Move what moved, then step once.
+//!     let x = frame as f32;
+//!     world.update(player, Aabb2::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0))?)?;
+//!     let events = world.step();
+//!     // The events do not borrow the world: look things up and change them.
+//!     for pair in &events.started {
+//!         let (a, b) = (pair.a(), pair.b());
+//!         let coin = match (world.value(a), world.value(b)) {
+//!             (Some(Thing::Player { .. }), Some(Thing::Coin)) => b,
+//!             (Some(Thing::Coin), Some(Thing::Player { .. })) => a,
+//!             _ => continue,
+//!         };
+//!         world.remove(coin)?;
+//!         if let Some(Thing::Player { score }) = world.value_mut(player) {
+//!             *score += 1;
+//!         }
+//!     }
+//! }
+//! assert!(matches!(world.value(player), Some(Thing::Player { score: 2 })));
+//! assert_eq!(world.len(), 1);
+//! # Ok::<(), collide::Error>(())
+//! ```
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]

@@ -346,8 +346,8 @@ fn split_batches_move_objects_between_levels_and_the_overflow_list() {
                         .collect::<Vec<_>>()
                 })
             };
-            let expected = slots(single.step());
-            let found = pool.install(|| slots(split.step()));
+            let expected = slots(&single.step());
+            let found = pool.install(|| slots(&split.step()));
             assert!(
                 found == expected,
                 "{label}, frame {frame}: started {} and stopped {} split, {} and {} one by one",

@@ -108,7 +108,7 @@ impl<V: Vector, T> BroadPhase<V, T> for AnySap<V, T> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         each!(self, s => s.remove(handle))
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> std::sync::Arc<FrameEvents> {
         each!(self, s => s.step())
     }
     fn events(&self) -> &FrameEvents {

@@ -9,6 +9,7 @@ use collide::{
 };
 use glam::{Vec2, Vec3};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A deliberately wrong structure: brute force that drops every pair whose
 /// boxes only just overlap (less than `slack` on x), the kind of tie bug
@@ -16,7 +17,7 @@ use std::ops::ControlFlow;
 struct DropsThinOverlaps {
     inner: Brute<Vec2, u32>,
     slack: f32,
-    events: FrameEvents,
+    events: Arc<FrameEvents>,
     pairs: Vec<Pair>,
 }
 
@@ -48,7 +49,7 @@ impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
     fn remove(&mut self, handle: Handle) -> Result<u32, Error> {
         self.inner.remove(handle)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         self.inner.step();
         let thick = |p: &Pair| {
             let (a, b) = (self.inner.aabb(p.a()), self.inner.aabb(p.b()));
@@ -63,8 +64,8 @@ impl BroadPhase<Vec2, u32> for DropsThinOverlaps {
         let mut events = FrameEvents::default();
         events.set_difference(&self.pairs, &pairs);
         self.pairs = pairs;
-        self.events = events;
-        &self.events
+        self.events = Arc::new(events);
+        Arc::clone(&self.events)
     }
     fn events(&self) -> &FrameEvents {
         &self.events
@@ -98,7 +99,7 @@ fn verified_reports_the_first_missed_pair_with_its_frame() {
     let mut world = Verified::new(DropsThinOverlaps {
         inner: Brute::new(),
         slack: 0.5,
-        events: FrameEvents::default(),
+        events: Arc::default(),
         pairs: Vec::new(),
     })
     .unwrap();
@@ -175,13 +176,13 @@ fn verified_reports_an_invented_pair() {
         fn remove(&mut self, h: Handle) -> Result<(), Error> {
             self.0.remove(h)
         }
-        fn step(&mut self) -> &FrameEvents {
+        fn step(&mut self) -> Arc<FrameEvents> {
             self.0.step();
             let all: Vec<Handle> = self.0.query_aabb_all(&b(-1e9, 1e9));
             let previous = std::mem::take(&mut self.2);
             self.2 = all.windows(2).map(|w| Pair::new(w[0], w[1])).collect();
             self.1.set_difference(&previous, &self.2);
-            &self.1
+            Arc::new(self.1.clone())
         }
         fn events(&self) -> &FrameEvents {
             &self.1
@@ -368,4 +369,32 @@ fn every_structure_lists_its_live_objects_and_lets_values_change() {
         });
         assert_eq!(count, live.len(), "{structure}: after the step");
     }
+}
+
+/// The events a step returns are the caller's: kept past the next step they
+/// stay as they were, the next step's are its own, and the world can be
+/// changed while they are held.
+#[test]
+fn events_kept_past_the_next_step_stay_as_they_were() -> Result<(), Error> {
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec2, u32>();
+        let a = world.insert(b(0.0, 1.0), 0)?;
+        let c = world.insert(b(0.5, 2.0), 1)?;
+        let first = world.step();
+        world.update(c, b(5.0, 6.0))?;
+        let second = world.step();
+        assert_eq!(first.started, vec![Pair::new(a, c)], "{name}");
+        assert!(first.stopped.is_empty(), "{name}");
+        assert_eq!(second.stopped, vec![Pair::new(a, c)], "{name}");
+        assert!(second.started.is_empty(), "{name}");
+        assert_eq!(world.events(), &*second, "{name}");
+        for pair in &second.stopped {
+            *world.value_mut(pair.b()).expect("live") += 10;
+            world.update(pair.b(), b(0.25, 0.75))?;
+        }
+        drop((first, second));
+        assert_eq!(world.step().started, vec![Pair::new(a, c)], "{name}");
+        assert_eq!(world.value(c), Some(&11), "{name}");
+    }
+    Ok(())
 }

@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// `brute`: the O(n²) reference broad phase.
 ///
@@ -127,7 +128,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         Ok(self.objects.remove(handle)?.1)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         self.live.clear();
         self.live
             .extend(self.objects.iter().map(|(h, (aabb, _))| (h, *aabb)));
@@ -146,7 +147,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Brute<V, T> {
         self.stats = self
             .tracker
             .stats(self.live.len(), n * n.saturating_sub(1) / 2, 0);
-        self.tracker.events()
+        self.tracker.shared_events()
     }
     fn events(&self) -> &FrameEvents {
         self.tracker.events()

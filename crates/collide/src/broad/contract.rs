@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Work counters of the last [`BroadPhase::step`], for comparing structures
 /// by the work they do as well as by time.
@@ -179,6 +180,12 @@ pub trait BroadPhase<V: Vector, T>: Query<V> {
 
     /// Brings the structure up to date and returns this frame's events.
     ///
+    /// The events are shared, not borrowed: the world stays free to read and
+    /// change while a caller walks them. A structure reuses the event
+    /// buffers from step to step when the caller has let go of the last
+    /// step's events; keeping them past the next step costs that step a
+    /// fresh buffer.
+    ///
     /// ```
     /// use collide::{Aabb2, BroadPhase, Brute, Pair};
     /// use glam::Vec2;
@@ -187,9 +194,17 @@ pub trait BroadPhase<V: Vector, T>: Query<V> {
     /// let b = world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
     /// assert_eq!(world.step().started, vec![Pair::new(a, b)]);
     /// assert!(world.step().is_empty()); // still overlapping: no new event
+    ///
+    /// // React while holding the events: they do not borrow the world.
+    /// world.update(b, Aabb2::new(Vec2::splat(5.0), Vec2::splat(6.0))?)?;
+    /// let events = world.step();
+    /// for pair in &events.stopped {
+    ///     world.remove(pair.b())?;
+    /// }
+    /// assert_eq!(world.step().stopped, Vec::<Pair>::new()); // already reported
     /// # Ok::<(), collide::Error>(())
     /// ```
-    fn step(&mut self) -> &FrameEvents;
+    fn step(&mut self) -> Arc<FrameEvents>;
 
     /// The events of the last step (what [`step`](Self::step) returned).
     ///
@@ -199,8 +214,8 @@ pub trait BroadPhase<V: Vector, T>: Query<V> {
     /// let mut world: Brute<Vec2> = Brute::new();
     /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
     /// world.insert(Aabb2::new(Vec2::ZERO, Vec2::ONE)?, ())?;
-    /// let stepped = world.step().clone();
-    /// assert_eq!(world.events(), &stepped);
+    /// let stepped = world.step();
+    /// assert_eq!(world.events(), &*stepped);
     /// assert_eq!(world.events().started.len(), 1);
     /// # Ok::<(), collide::Error>(())
     /// ```
@@ -359,7 +374,7 @@ impl<V: Vector, T, B: BroadPhase<V, T> + ?Sized> BroadPhase<V, T> for Box<B> {
     fn remove(&mut self, handle: Handle) -> Result<T, Error> {
         (**self).remove(handle)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         (**self).step()
     }
     fn events(&self) -> &FrameEvents {

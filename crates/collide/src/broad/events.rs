@@ -7,6 +7,7 @@ use super::parallel::{for_each_range_mut, parts_for, split_points};
 use crate::handle::{Handle, Slots};
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 /// Two overlapping objects, always stored as (lower handle, higher handle),
 /// so A-B and B-A are the same pair.
@@ -201,6 +202,37 @@ impl FrameEvents {
     }
 }
 
+/// A step's events, kept so that a step can hand them out without lending
+/// the structure: edited in place while the caller holds no copy (no
+/// allocation in a steady state), moved to a fresh buffer of the same
+/// capacity when the caller kept the last ones.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedEvents(Arc<FrameEvents>);
+
+impl SharedEvents {
+    /// The events to overwrite.
+    pub(crate) fn edit(&mut self) -> &mut FrameEvents {
+        if Arc::get_mut(&mut self.0).is_none() {
+            let kept = &self.0;
+            self.0 = Arc::new(FrameEvents {
+                started: Vec::with_capacity(kept.started.capacity()),
+                stopped: Vec::with_capacity(kept.stopped.capacity()),
+            });
+        }
+        Arc::get_mut(&mut self.0).expect("no other holder of a fresh buffer")
+    }
+
+    /// The events to read.
+    pub(crate) fn get(&self) -> &FrameEvents {
+        &self.0
+    }
+
+    /// Another holder of the events.
+    pub(crate) fn share(&self) -> Arc<FrameEvents> {
+        Arc::clone(&self.0)
+    }
+}
+
 /// The pairs of the last step, the pairs of the step being built, and the
 /// events between them: the bookkeeping every structure that finds its pairs
 /// afresh each step shares. Memory is reused from step to step.
@@ -208,7 +240,7 @@ impl FrameEvents {
 pub(crate) struct PairTracker {
     current: Vec<Pair>,
     next: Vec<Pair>,
-    events: FrameEvents,
+    events: SharedEvents,
     /// When the last step ended by [`PairTracker::finish_keys`], the
     /// objects' [`Slots::reuses`] then: while that count is unchanged, a
     /// slot names the same object in both steps, so the merge compares the
@@ -235,10 +267,10 @@ impl PairTracker {
     /// events are their difference from the previous ones.
     pub(crate) fn finish(&mut self) -> &FrameEvents {
         self.keyed_at = None;
-        self.events.set_difference(&self.current, &self.next);
+        self.events.edit().set_difference(&self.current, &self.next);
         std::mem::swap(&mut self.current, &mut self.next);
         self.make_room();
-        &self.events
+        self.events.get()
     }
 
     /// Leaves room in the lists for the next step's wandering counts, so
@@ -247,7 +279,7 @@ impl PairTracker {
         let pairs = self.current.len();
         reserve_headroom(&mut self.current, pairs);
         reserve_headroom(&mut self.next, pairs);
-        let FrameEvents { started, stopped } = &mut self.events;
+        let FrameEvents { started, stopped } = self.events.edit();
         keep_headroom(started);
         keep_headroom(stopped);
     }
@@ -282,7 +314,7 @@ impl PairTracker {
             self.finish();
         }
         self.keyed_at = Some(reuses);
-        &self.events
+        self.events.get()
     }
 
     /// The merge of [`PairTracker::finish_keys`] on the calling thread: the
@@ -291,7 +323,7 @@ impl PairTracker {
     fn merge_keys(&mut self, keys: &[u64], pair_of: impl Fn(u64) -> Pair + Copy) {
         debug_assert!(self.current.windows(2).all(|w| w[0].key() < w[1].key()));
         self.size_next(keys, pair_of);
-        let FrameEvents { started, stopped } = &mut self.events;
+        let FrameEvents { started, stopped } = self.events.edit();
         started.clear();
         stopped.clear();
         merge_part(
@@ -363,7 +395,7 @@ impl PairTracker {
             &merge_cut,
         );
         let parts = &self.parts[..split];
-        let FrameEvents { started, stopped } = &mut self.events;
+        let FrameEvents { started, stopped } = self.events.edit();
         started.clear();
         stopped.clear();
         reserve_headroom(started, parts.iter().map(|p| p.0.len()).sum());
@@ -385,15 +417,16 @@ impl PairTracker {
         fill: impl FnOnce(&mut Vec<Pair>, &mut Vec<Pair>),
     ) -> &FrameEvents {
         self.keyed_at = None;
-        self.events.started.clear();
-        self.events.stopped.clear();
-        fill(&mut self.events.started, &mut self.events.stopped);
-        if self.events.is_empty() {
-            return &self.events;
+        let events = self.events.edit();
+        events.started.clear();
+        events.stopped.clear();
+        fill(&mut events.started, &mut events.stopped);
+        if events.is_empty() {
+            return self.events.get();
         }
-        self.events.started.sort_unstable();
-        self.events.stopped.sort_unstable();
-        let (started, stopped) = (&self.events.started, &self.events.stopped);
+        events.started.sort_unstable();
+        events.stopped.sort_unstable();
+        let (started, stopped) = (&events.started, &events.stopped);
         self.next.clear();
         reserve_headroom(&mut self.next, self.current.len() + started.len());
         let (mut s, mut x) = (0, 0);
@@ -413,7 +446,7 @@ impl PairTracker {
         debug_assert!(self.next.windows(2).all(|w| w[0] < w[1]));
         std::mem::swap(&mut self.current, &mut self.next);
         self.make_room();
-        &self.events
+        self.events.get()
     }
 
     /// The pairs of the last step.
@@ -423,7 +456,12 @@ impl PairTracker {
 
     /// The events of the last step.
     pub(crate) fn events(&self) -> &FrameEvents {
-        &self.events
+        self.events.get()
+    }
+
+    /// The events of the last step, to hand out from a step.
+    pub(crate) fn shared_events(&self) -> Arc<FrameEvents> {
+        self.events.share()
     }
 
     /// The step's statistics, from its work counters and the lists.
@@ -433,8 +471,8 @@ impl PairTracker {
             candidates_tested: tested,
             maintenance_ops: maintenance,
             pairs: self.current.len(),
-            started: self.events.started.len(),
-            stopped: self.events.stopped.len(),
+            started: self.events.get().started.len(),
+            stopped: self.events.get().stopped.len(),
         }
     }
 }
@@ -561,7 +599,11 @@ mod tests {
             for (step, keys) in steps.iter().enumerate() {
                 one.merge_keys(keys, pair_of);
                 parts.merge_keys_split(split, keys, pair_of);
-                assert_eq!(parts.events, one.events, "{split} parts, step {step}");
+                assert_eq!(
+                    parts.events.get(),
+                    one.events.get(),
+                    "{split} parts, step {step}"
+                );
                 assert_eq!(parts.current, one.current, "{split} parts, step {step}");
             }
         }

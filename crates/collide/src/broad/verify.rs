@@ -14,6 +14,7 @@ use crate::handle::{Handle, HandleError, RemovedLog};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Which list of a step disagreed with brute force.
 ///
@@ -316,11 +317,11 @@ impl<V: Vector, T, S: BroadPhase<V, T>> Verified<V, T, S> {
     /// assert_eq!(world.step_checked()?.stopped.len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn step_checked(&mut self) -> Result<&FrameEvents, Divergence> {
-        self.step();
+    pub fn step_checked(&mut self) -> Result<Arc<FrameEvents>, Divergence> {
+        let events = self.step();
         match &self.last_divergence {
             Some(d) => Err(d.clone()),
-            None => Ok(self.inner.events()),
+            None => Ok(events),
         }
     }
 
@@ -468,7 +469,7 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         self.removed.push(reference, handle);
         Ok(value)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         self.reference.step();
         self.removed.seal();
         let (mut expected, mut expected_pairs) = (
@@ -481,13 +482,13 @@ impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Verified<V, T, S> {
         (self.expected, self.expected_pairs) = (expected, expected_pairs);
         self.removed.clear();
 
-        self.inner.step();
+        let events = self.inner.step();
         self.last_divergence = self.first_divergence();
         if self.divergence.is_none() {
             self.divergence.clone_from(&self.last_divergence);
         }
         self.frame += 1;
-        self.inner.events()
+        events
     }
     fn events(&self) -> &FrameEvents {
         self.inner.events()

@@ -732,8 +732,8 @@ impl<V: Vector> Run<V> {
             v.sort_unstable();
             v
         };
-        let got = events(ours.step(), &self.ids_ours);
-        let want = events(self.brute.step(), &self.ids_brute);
+        let got = events(&ours.step(), &self.ids_ours);
+        let want = events(&self.brute.step(), &self.ids_brute);
         same("step's events", &got, &want)?;
         self.check_kept()?;
         let pairs = |s: &dyn BroadPhase<V, u64>, ids: &HashMap<Handle, u64>| {

@@ -60,7 +60,7 @@ mod work;
 pub use profile::{Choice, SceneProfile, choose_structure};
 
 use super::contract::{BroadPhase, StepStats, check_batch_lengths};
-use super::events::{FrameEvents, Pair};
+use super::events::{FrameEvents, Pair, SharedEvents};
 use super::grid::{CellSizeScratch, GridConfig};
 use super::headroom::keep_headroom;
 use super::hosted::Hosted;
@@ -75,6 +75,7 @@ use profile::{Profiler, SMALL_SCENE};
 use regrid::BuiltFor;
 use running::Running;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use switch::{Migration, hosted};
 use work::Work;
 
@@ -164,7 +165,7 @@ pub struct Auto<V: Vector, T = ()> {
     /// The step's events when they are not the running structure's: the
     /// difference of its pairs from the last step's after a switch made
     /// at once or on the step a new structure takes over.
-    events: FrameEvents,
+    events: SharedEvents,
     own_events: bool,
     config: AutoConfig,
     stats: StepStats,
@@ -237,7 +238,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
             migration: None,
             before: Vec::new(),
             diff_pending: false,
-            events: FrameEvents::default(),
+            events: SharedEvents::default(),
             own_events: false,
             config,
             stats: StepStats::default(),
@@ -502,13 +503,12 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         }
         Ok(self.values.remove(handle)?)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         self.review();
-        let replaced = if self.advance_migration() {
-            self.take_over()
+        let (replaced, inner_events) = if self.advance_migration() {
+            (self.take_over(), None)
         } else {
-            self.inner.step();
-            None
+            (None, Some(self.inner.step()))
         };
         let mut stats = self.inner.stats();
         self.work.watch(stats.candidates_tested, self.values.len());
@@ -522,9 +522,10 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
             replaced.as_ref().map(|old| old.pairs())
         };
         if let Some(previous) = previous {
-            self.events.set_difference(previous, self.inner.pairs());
-            keep_headroom(&mut self.events.started);
-            keep_headroom(&mut self.events.stopped);
+            let events = self.events.edit();
+            events.set_difference(previous, self.inner.pairs());
+            keep_headroom(&mut events.started);
+            keep_headroom(&mut events.stopped);
             self.diff_pending = false;
             self.own_events = true;
         }
@@ -533,11 +534,15 @@ impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {
         stats.stopped = events.stopped.len();
         self.stats = stats;
         self.status.steps += 1;
-        self.events()
+        match inner_events {
+            Some(events) if !self.own_events => events,
+            // A switch always diffs against the structure it replaced.
+            _ => self.events.share(),
+        }
     }
     fn events(&self) -> &FrameEvents {
         if self.own_events {
-            &self.events
+            self.events.get()
         } else {
             self.inner.events()
         }

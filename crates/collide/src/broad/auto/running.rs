@@ -2,11 +2,10 @@
 //! ([`Running`]) rather than a boxed trait object: a move reaches the
 //! structure through a match the compiler sees through, and with no switch
 //! under way `Auto::update` is a test and a jump into it (the switch's
-//! doubled move is out of line, `Auto::update_migrating`). Timed apart
-//! from the step (3D `uniform` slow, 10,000 objects, best of 7 runs), a
-//! frame's moves took 130 us through `Auto` against 112 us in the grid
-//! alone while the doubled move sat inline (a stack frame and a copied
-//! `Result` on every move), and 116 against 113 since.
+//! doubled move is out of line, `Auto::update_migrating`). Inline, it cost
+//! every move a stack frame and a copied `Result`, and moves through `Auto`
+//! were clearly slower than in the structure alone; out of line they cost
+//! about the same (figures: BENCHMARKS.md).
 
 use crate::broad::Query;
 use crate::broad::brute::Brute;
@@ -23,6 +22,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::Handle;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// One of our structures, holding its objects under `Auto`'s handles
 /// (a type may cover several kinds: `grid`, `hashgrid` and `hgrid`;
@@ -105,7 +105,7 @@ impl<V: Vector> BroadPhase<V, ()> for Running<V> {
     fn remove(&mut self, handle: Handle) -> Result<(), Error> {
         each!(self, s => s.remove(handle))
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         each!(self, s => s.step())
     }
     fn events(&self) -> &FrameEvents {

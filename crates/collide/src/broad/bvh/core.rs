@@ -19,32 +19,24 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Each fat box is the object's box grown by this share of its largest
 /// extent on every side, and reaching ahead along its last move (see
 /// [`PREDICT_STEPS`]). Small fat boxes mean few candidates, large ones few
-/// escapes. Measured with the `frame_times` example of collide-bench (2D,
-/// 100,000 objects, slow motion, mean of frames 8 to 29 in single runs on
-/// a noisy machine, candidates and escapes per frame exact):
-/// share 0.05 with 4 moves ahead: 10.4 ms (55,000 candidates, 18,000
-/// escapes) on `uniform`, 31.6 ms (471,000, 18,000) on `clustered`;
-/// 0.15 with up to the object's size ahead: 13.7 ms (176,000, 4,600) and
-/// 92 ms (1,520,000, 4,600); 0.3 without reach: 23 ms (93,000, 17,000).
-/// Under the old design (every pair found by a traversal each step) 0.3
-/// was best.
+/// escapes: with the reach ahead catching steady motion, a small share
+/// gives the fastest steps, on clustered scenes by far; under the old
+/// design (every pair found by a traversal each step) 0.3 was best
+/// (figures: BENCHMARKS.md).
 const FAT_SHARE: f64 = 0.05;
 
 /// A new object's fat box is its box grown by 1 to 1.75 times this share of
 /// its size (varied by object), its motion being unknown. With the moving
-/// objects' share (5%) for new ones too, three quarters of a scene
-/// inserted at once and set moving left their boxes at the first step
-/// (`frame_times`, 2D `uniform` slow at 100,000: 76,000 escapes, a 40 ms
-/// frame against 18 ms on average); with 0.1 they leave over the next 3
-/// steps (32,000 and 49,000 escapes, 27 ms frames). 0.25 spread them
-/// wider (no frame above 23 ms) but its larger boxes cost 3D `clustered`
-/// dearly while they last: collide-bench, slow, 100,000 objects, 20
-/// frames, mean per frame 62 to 67 ms with 0.25, 38 ms with 0.1 (2D
-/// `uniform`: 17.7 ms with 0.1, p99 1.52 times the mean).
+/// objects' share (5%), most of a scene inserted at once and set moving
+/// left its boxes at the first step, a frame far slower than the rest; 0.1
+/// spreads those escapes over a few steps without growing boxes much,
+/// where 0.25 spreads them wider but its larger boxes cost crowded 3D
+/// scenes dearly while they last (figures: BENCHMARKS.md).
 const NEW_SHARE: f64 = 0.1;
 
 /// A fat box reaches this many of the object's last moves ahead (0.25 to
@@ -52,27 +44,17 @@ const NEW_SHARE: f64 = 0.1;
 /// and not at all for objects that move more than a quarter of their size
 /// per step (their leaves change every step whatever the reach). With
 /// constant velocities, objects leave their fat boxes every few steps
-/// instead of nearly every step. Measured with the `frame_times` example
-/// (2D, 100,000 objects, slow): 4 moves gave 19,000 escapes and 57,000
-/// candidates per frame on `uniform`, 8 moves 12,000 and 75,000, 12 moves
-/// 8,100 and 97,000, with means of 18 to 23 ms for all three (noisy); on
-/// `clustered` 4 moves was fastest (487,000 candidates against 647,000
-/// and 839,000). The spread of the reach matters for the slowest frames:
-/// with 0.5 to 1.5 times, objects that started together still left
-/// their boxes together every 12 steps (a third of the scene at once).
+/// instead of nearly every step. Reaching further trades escapes for
+/// candidates: 4 moves is as fast as more on uniform scenes and fastest on
+/// clustered ones (figures: BENCHMARKS.md). The spread of the reach matters
+/// for the slowest frames: with 0.5 to 1.5 times, objects that started
+/// together still left their boxes together (a third of the scene at once).
 const PREDICT_STEPS: f64 = 4.0;
 
 /// How much further a fat box reaches ahead where no other leaf is near
-/// (see [`Bvh::crowd_factor`]). Measured with the `frame_times` example
-/// (100,000 objects, slow, means of frames 4 to 23, two sets of three
-/// alternated runs against 0, which is no crowd factor): on 3D `uniform`,
-/// where nearly every object is alone, 9.0, 9.6 and 12.2 ms without, 7.0,
-/// 9.3 and 8.3 with; then 12.9, 14.7 and 14.8 without, 10.7, 9.4 and 9.3
-/// with (12,700 escapes a step instead of 18,200, 2,600 candidates
-/// instead of 1,800). On 2D `uniform` and on `clustered` the two sets
-/// disagreed within the machine's noise (2D `clustered`: 28.7, 29.3, 30.3
-/// ms without and 28.9, 32.5, 34.5 with; then 36.7, 33.2, 30.7 without
-/// and 31.4, 30.3, 30.1 with).
+/// (see [`Bvh::crowd_factor`]). It pays where nearly every object is alone
+/// (3D `uniform`: fewer escapes for a few more candidates, faster steps);
+/// elsewhere it made no difference beyond noise (figures: BENCHMARKS.md).
 const CROWD_REACH: f64 = 3.0;
 
 /// A dynamic bounding volume hierarchy (`bvh`) with enlarged leaves.
@@ -410,12 +392,9 @@ impl<V: Vector, T> Bvh<V, T> {
                 self.leaf_of[i] = self.tree.arena.insert_leaf(i as u32, fat);
             } else {
                 // Few escapes, or a jump (a teleport): if grown in place,
-                // its leaf would stretch its ancestors across the world.
-                // Measured with the `wear_probe` example of collide-bench
-                // (20,000 objects, 4% jumping anywhere each step): steps
-                // of 43 to 89 ms with jumps grown in place (surface-area
-                // cost 281 after the build, then up to 9,500), 0.7 to 1
-                // ms with them reinserted (cost 294 to 342).
+                // its leaf would stretch its ancestors across the world,
+                // and the tree's cost and steps would grow many times over
+                // (figures: BENCHMARKS.md).
                 let jump = jumped(&fat, &self.tree.arena.nodes[leaf as usize].bound);
                 if !many || jump {
                     self.wear.moving_changes += usize::from(jump);
@@ -494,12 +473,9 @@ impl<V: Vector, T> Bvh<V, T> {
     /// the last rebuild): in Morton order, at most one leaf in
     /// [`SHADOW_SHARE`] per step (see `shadow.rs`), or at once when
     /// objects join, leave or jump too fast (see [`SHADOW_FIX_SHARE`]).
-    /// Measured (collide-bench and 30-frame runs at 100,000 objects, 2D and
-    /// 3D, `uniform` and `clustered`): rebuilding worn trees by binned SAH
-    /// was 1.3 to 1.8 times slower per frame than by median splits on
-    /// `clustered` (SAH's unbalanced trees wore out within 3 frames there
-    /// under reinsertion), the same on `uniform`; the Morton build was 20
-    /// to 30% faster than the median one at the first frame.
+    /// Not by binned SAH: its unbalanced trees wore out within a few frames
+    /// of reinsertion on clustered scenes, and the Morton build beats the
+    /// median one on the first frame (figures: BENCHMARKS.md).
     fn keep_balanced(&mut self) {
         let n = self.tree.moving.len().max(1) as f64;
         let balanced = n.log2().ceil() as u32;
@@ -653,24 +629,16 @@ const PENDING_BATCH: usize = 1024;
 
 /// More escaped objects than one in this many: grow their leaves in place
 /// and refit rather than reinsert them. A reinsertion takes a walk down and
-/// two up with rotations, about 2 us each at 100,000 objects against under
-/// 1 us for the query and refit of an escape grown in place: with 5,000 to
-/// 6,000 escapes a step, reinserted under the old share of 16, steps took
-/// 10 to 12 ms, grown in place 4 to 5 ms (`frame_times bvh 100000 slow
-/// uniform 24 3`, reach 4 times further). With the reach scaled by the
-/// crowd ([`Bvh::crowd_factor`]) escapes fall under one in 16, where
-/// reinserting them also wore the tree: 2D `clustered` slow at 100,000, means
-/// of frames 4 to 23 of 36 to 39 ms reinserting against 26 to 27 growing in
-/// place (`frame_times bvh 100000 slow clustered 24`, three runs each).
-/// Below 1,025 moving objects (and above 64) every escape is grown in
-/// place, unless it jumped.
+/// two up with rotations, several times the cost of growing a leaf in place
+/// and refitting, and reinserting many escapes also wears the tree
+/// (figures: BENCHMARKS.md). Below 1,025 moving objects (and above 64)
+/// every escape is grown in place, unless it jumped.
 const ESCAPED_SHARE: usize = 1024;
 
 /// More escaped objects than one in this many: rebuild the whole moving
 /// tree in Morton order rather than refit it (fast motion: a refitted tree
-/// would wear out within steps). Measured with the `frame_times` example
-/// at 100,000 objects on 2D `clustered` fast: a rebuild past a quarter was
-/// 1.1 times faster per frame than past a half.
+/// would wear out within steps). Rebuilding past a quarter beat waiting
+/// until half had escaped (figures: BENCHMARKS.md).
 const REBUILD_SHARE: usize = 4;
 
 impl<V: Vector, T> Query<V> for Bvh<V, T> {
@@ -716,13 +684,9 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.tree.start_moving(i);
         // Its leaf waits for the step (see `settled_fat`) or for a batch
         // (`place_pending`): a scene loaded at once is then built in Morton
-        // order instead of inserted leaf by leaf and rebuilt. The first
-        // frame (the inserts and the step) of `frame_times bvh 100000 slow
-        // uniform 2` (collide-bench; four alternated runs) took 108 to 139
-        // ms with a leaf made per insert, 48 to 67 ms with the leaves made
-        // a batch at a time and at the step (51 to 53 ms, in other runs,
-        // with all of them made at the step, which left queries before the
-        // step testing every new object).
+        // order instead of inserted leaf by leaf and rebuilt, far faster;
+        // batches keep queries before the step from testing every new
+        // object (figures: BENCHMARKS.md).
         self.leaf_of[i] = NONE;
         self.escapes.pending[i] = true;
         self.escapes.pending_len += 1;
@@ -781,7 +745,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
         self.kept.candidates.mark(i as u32);
         Ok(value)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         self.settle_escaped();
         self.settle_resting();
         self.keep_balanced();
@@ -815,7 +779,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {
             std::mem::take(&mut self.reinserts),
         );
         self.steps = self.steps.wrapping_add(1);
-        self.tracker.events()
+        self.tracker.shared_events()
     }
     fn events(&self) -> &FrameEvents {
         self.tracker.events()

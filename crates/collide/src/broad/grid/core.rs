@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Which cell storage a [`Grid`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,7 +406,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
         self.unplace(handle.index());
         Ok(value)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         if self.levels.is_empty() && !self.objects.is_empty() {
             self.configure();
         }
@@ -424,7 +425,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Grid<V, T> {
             std::mem::take(&mut self.level_changes),
         );
         self.stats = self.tracker.stats(self.objects.len(), tested, self.last.0);
-        self.tracker.events()
+        self.tracker.shared_events()
     }
     fn events(&self) -> &FrameEvents {
         self.tracker.events()

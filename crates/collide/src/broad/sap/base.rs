@@ -368,9 +368,9 @@ macro_rules! contract_from_base {
             self.base.remove(handle)
         }
 
-        fn step(&mut self) -> &FrameEvents {
+        fn step(&mut self) -> std::sync::Arc<FrameEvents> {
             self.step_all();
-            self.base.tracker.events()
+            self.base.tracker.shared_events()
         }
 
         fn events(&self) -> &FrameEvents {

@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Tight or loose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -449,7 +450,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         self.unplace(handle.index());
         Ok(value)
     }
-    fn step(&mut self) -> &FrameEvents {
+    fn step(&mut self) -> Arc<FrameEvents> {
         if self.nodes.is_none() && !self.objects.is_empty() {
             let root = self.auto_root();
             self.configure(root);
@@ -465,7 +466,7 @@ impl<V: Vector, T> BroadPhase<V, T> for Tree<V, T> {
         self.stats =
             self.tracker
                 .stats(self.objects.len(), tested, std::mem::take(&mut self.moves));
-        self.tracker.events()
+        self.tracker.shared_events()
     }
     fn events(&self) -> &FrameEvents {
         self.tracker.events()

@@ -17,8 +17,8 @@ fn speed_target(n: usize, motion: Motion) -> Option<f64> {
 }
 
 /// The time limit per frame for our fastest at a million objects on
-/// 2D `uniform` with slow motion, in microseconds: 30 ms on one thread,
-/// 18 ms on two.
+/// 2D `uniform` with slow motion, in microseconds: 30,000 on one thread,
+/// 18,000 on two.
 fn million_limit_us(row: &Row, threads: u32) -> Option<f64> {
     let case = (row.dim, row.scene, row.motion, row.n);
     if case

@@ -122,7 +122,7 @@ impl<V: Vector> Runner<V> {
     /// a batch across threads. [`Runner::new`]'s runner calls
     /// [`BroadPhase::update`] per move instead, which is faster for frames
     /// of records: gathering the columns costs more than splitting them
-    /// saves (BENCHMARKS.md at commit 36a3a50, "Batch updates").
+    /// saves (figures: BENCHMARKS.md).
     ///
     /// ```
     /// use collide_scenes::{Runner, Scene, SceneConfig, SceneKind};

@@ -118,8 +118,7 @@ impl<V: Vector> Query<V> for Renamed<V> {
 /// removed object's handle is refused).
 ///
 /// Taking one copies the arrays the structure's queries read (no rebuild,
-/// no user values): see BENCHMARKS.md at commit 36a3a50, "Taking a snapshot", for its cost
-/// beside a step.
+/// no user values); its cost beside a step: BENCHMARKS.md.
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Grid, Query, QueryBudget};

@@ -1,9 +1,8 @@
 //! Sorting a step's pair keys on the thread pool: the same sorted keys as
 //! the one-thread radix sort (`radix.rs`), whatever the thread count.
 //!
-//! Pair keys are many (half a million a frame on 2D `large` at 100,000
-//! objects) and their radix sort took a fifth of a `sap1` step there
-//! (`perf` on `frame_times sap1 100000 slow large`), all on one thread.
+//! Pair keys are many in crowded scenes, and their radix sort was a large
+//! share of a `sap1` step there (measured with perf), all on one thread.
 //! Split, it runs in two regions:
 //!
 //! 1. Each chunk of the keys (equal lengths) counts its keys per bucket of

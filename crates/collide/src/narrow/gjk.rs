@@ -89,10 +89,8 @@ impl<P: Point> Simplex<P> {
     /// as it was (GJK falls back on it when the reduced one makes no
     /// progress). Every slot is copied, without a branch and without
     /// zeroing first (the indices past `face.len` are stale but within the
-    /// simplex, `& 3`): on `gjk_loop` in collide-bench (best of 5 runs,
-    /// alternated) 269 against 317 ns per query on `d2`, 494 against 550
-    /// on `c2`, `d3` and `c3` even, than zeroing a fresh simplex and
-    /// copying `face.len` points.
+    /// simplex, `& 3`): faster in 2D, and no slower in 3D, than zeroing a
+    /// fresh simplex and copying `face.len` points (figures: BENCHMARKS.md).
     #[inline]
     pub(crate) fn picked(&self, face: &Face) -> Simplex<P> {
         Simplex {
@@ -105,8 +103,7 @@ impl<P: Point> Simplex<P> {
     /// Keeps only `face`'s points, with its weights, moved down in place
     /// (its indices increase, so each move reads a slot not yet written).
     /// For the GJK ray cast, which never goes back to the larger simplex:
-    /// on `gjk_loop` 622-646 against 744-753 ns per query on `r3` (best of
-    /// 5 runs, twice), 299 against 367 on `s2`, than [`Simplex::picked`].
+    /// faster there than [`Simplex::picked`] (figures: BENCHMARKS.md).
     #[inline]
     pub(crate) fn keep(&mut self, face: &Face) {
         for k in 0..face.len {
@@ -155,8 +152,7 @@ impl Face {
 
 /// What GJK found; the simplex it ended with is left in the caller's (a
 /// result this small comes back in registers, where returning the simplex
-/// copied it: on `gjk_loop` in collide-bench, best of 9 runs alternated,
-/// 268 against 300 ns per query on `d2`).
+/// copied it, which was slower; figures: BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Gjk {
     /// The cores are apart: the simplex's nearest point (its `w` is
@@ -266,11 +262,9 @@ fn iterate<P: Point>(shapes: &impl MinkowskiSupport<P>, simplex: &mut Simplex<P>
 /// point, which the newest support improved on. The Voronoi-region
 /// classification of `regions.rs` answers first (a few dot products),
 /// building the reduced simplex itself; this module's face solves answer
-/// where it gives up. Built without a [`Face`] between (on `gjk_loop`, best
-/// of 5 runs alternated: `d2` 231 against 250 ns per query, `c2` 402
-/// against 437, 3D even), and inlined: as a call it returned the 3D
-/// simplex through `memcpy` (inlined, `c3` 940 against 1100, `d3` 624
-/// against 742, `d2` 201 against 220).
+/// where it gives up. Built without a [`Face`] between (faster in 2D, even
+/// in 3D), and inlined: as a call it returned the 3D simplex through
+/// `memcpy`, slower in every case (figures: BENCHMARKS.md).
 #[inline(always)]
 fn reduced<P: Point>(simplex: &Simplex<P>) -> Option<Simplex<P>> {
     match super::regions::reduced_by_regions(simplex) {
@@ -283,7 +277,7 @@ fn reduced<P: Point>(simplex: &Simplex<P>) -> Option<Simplex<P>> {
 /// positive weights: for a simplex whose points all moved, as in the GJK
 /// ray cast, which then keeps the face's points in place (see
 /// [`Simplex::keep`]; taking a reduced simplex by copy as GJK does was
-/// slower there: `gjk_loop r3` 787 against 674 ns per query).
+/// slower there; figures: BENCHMARKS.md).
 pub(crate) fn nearest_any<P: Point>(simplex: &Simplex<P>) -> Option<Face> {
     super::regions::nearest_any_by_regions(simplex).or_else(|| nearest_face(simplex, 0))
 }

@@ -70,10 +70,8 @@ pub(crate) fn reduced_by_regions<P: Point>(simplex: &Simplex<P>) -> Option<Simpl
 ///
 /// Inlined, with [`triangle`] and [`pick`], so their small results stay in
 /// registers: returned through memory, the caller's wider loads of the
-/// narrower stores stalled (on `gjk_loop`, best of 5 runs alternated: `r3`
-/// 635 against 693 ns per query, `d3` 585 against 612, `c3` 908 against
-/// 948, `d2` 238 against 242 for the last two, 272 against 286 for this
-/// one). The tetrahedron's case stays a call (even either way).
+/// narrower stores stalled (figures: BENCHMARKS.md). The tetrahedron's
+/// case stays a call (even either way).
 #[inline(always)]
 fn by_regions<P: Point>(simplex: &Simplex<P>, newest: bool) -> Option<Face> {
     let w = |k: usize| simplex.vertices[k].w;
@@ -189,8 +187,8 @@ fn triangle<P: Point>(a: P, b: P, c: P) -> Option<(u8, [f64; 3])> {
 /// rounding puts a hair outside (GJK's new nearest point often lies next
 /// to the edge that held the last) is taken onto that edge, without a
 /// branch: a branch here, or an `Option`, kept the weights out of
-/// registers, and GJK on polyhedra ran twice as long (collide-bench's
-/// `narrow`, 3D polyhedra distance and contact).
+/// registers, and GJK on polyhedra ran far slower (figures:
+/// BENCHMARKS.md).
 #[inline(always)]
 fn inside_weights<P: Point>(a: P, ab: P, ac: P) -> [f64; 3] {
     let n = ab.cross(ac);

@@ -39,13 +39,10 @@ pub trait Support<V: Vector> {
 /// call). Padded to a multiple of 4 points with copies of the first, which
 /// never win over it.
 ///
-/// Measured with collide-bench's `gjk_loop` (best and median of 7 runs,
-/// alternated) against a loop over the `Vec3` points in four interleaved
-/// chains: 8-point polyhedra 10% faster on distance (`d3`: 591 against
-/// 678 ns at best), 7% on contact (`c3`: 1088 against 1178), the ray cast
-/// even (`r3`: medians 827 and 819). The 6-point hexagon of `gjk_loop
-/// d2` was 11% slower with it (330 against 297 ns), so polygons keep their
-/// one branchless loop over the vertices.
+/// Against a loop over the `Vec3` points in four interleaved chains, it is
+/// faster for 8-point polyhedra on distance and contact and even on ray
+/// casts, but slower for small polygons, so polygons keep their one
+/// branchless loop over the vertices (figures: BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Columns<const N: usize, const D: usize> {
     axes: [[f32; N]; D],

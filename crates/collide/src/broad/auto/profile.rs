@@ -155,26 +155,19 @@ const SPREAD_SIZES: f32 = 16.0;
 const FLAT_SCENE: f32 = 100.0;
 /// Flat 2D scenes up to this many objects sweep; above it a grid's
 /// cells, chosen for the band (and chosen again by `Auto` when the scene
-/// turns flat), are as fast or faster (BENCHMARKS.md at commit 36a3a50, "auto": at 10,000
-/// objects `sap1` is 1.1 to 1.25 times `grid` on 2D `flat`; at 1,000
-/// `sap1` is the fastest).
+/// turns flat), are as fast or faster by 10,000 objects, where at 1,000
+/// the sweep is the fastest (figures: BENCHMARKS.md).
 const FLAT_SWEEP_MAX_2D: usize = 3_000;
 /// Flat 3D scenes up to this many objects sweep. A band in 3D keeps fewer
 /// boxes over each stretch of the sorted axis than one in 2D, so the
-/// sweep pays longer: on 3D `flat` at 10,000 objects `grid` took 1.06 to
-/// 1.16 times as long as `sap1` in every motion of two full auto runs
-/// (BENCHMARKS.md at commit 36a3a50, "auto"; one shorter run had `grid` ahead with slow
-/// motion, 1.06). `collide-bench --dim 3 --scene flat --motion
-/// slow,fast,churn --repeat 3 --only sap1,grid,hgrid,auto` (`--n
-/// 10000,15000 --frames 90`, `--n 20000,40000 --frames 60`): `sap1` led
-/// at 15,000 and lost at 20,000 and 40,000, but for fast motion at
-/// 20,000.
+/// sweep pays longer: on 3D `flat` it leads the grid up to 15,000 objects
+/// and loses from 20,000, but for fast motion (figures: BENCHMARKS.md).
 const FLAT_SWEEP_MAX_3D: usize = 15_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;
 
 /// The structure for a scene, a decision table as a function,
-/// fitted to our structures' measurements (BENCHMARKS.md at commit 36a3a50, "auto"):
+/// fitted to our structures' measurements (figures: BENCHMARKS.md):
 ///
 /// 1. up to 32 objects: brute force;
 /// 2. sizes whose 90th percentile is 16 times their 10th or more: the

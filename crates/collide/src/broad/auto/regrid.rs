@@ -26,11 +26,8 @@ const DENSITY_CHANGE: f32 = 2.0;
 /// those it would choose now (the grid's own cost model: registrations
 /// and tests of objects sharing a cell, on the review's sample) for a
 /// rebuild: a clear gain, not the model's noise between neighbouring
-/// sizes. Cells one size off matter: on 3D `flattening` at 10,000 objects
-/// once flat (frames 125 to 174), cells 3 times the objects' size took
-/// 1,716 us a step against 1,247 for 2 times (collide-bench's
-/// `frame_times` example: `-- grid 10000 slow flattening 180 3 3`, then
-/// `... 3 2`).
+/// sizes. Cells even one size off make a flattened scene's steps clearly
+/// slower (figures: BENCHMARKS.md).
 const COST_GAIN: f64 = 1.25;
 /// More objects than this share of all in the overflow list than when
 /// the grid was built: most have left its bounds.
@@ -55,10 +52,9 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// the running one. A dense or hashed grid gets its cells chosen now,
     /// from the review's sample (`boxes`) as a rebuild chooses them, and
     /// not from every object at its first step, on the step it takes over
-    /// (a dense one still fits its bounds to the objects then): at 10,000
-    /// objects that choice took 3.6 to 5.3 ms, where the steps before the
-    /// switch took 0.8 to 1.3 ms (collide-bench's `frame_times` example,
-    /// `-- auto 10000 slow flattening 240 3`). Other structures take the defaults.
+    /// (a dense one still fits its bounds to the objects then): choosing
+    /// from every object made that step several times as slow as the ones
+    /// before it (figures: BENCHMARKS.md). Other structures take the defaults.
     pub(super) fn settings_for_switch(&mut self, structure: Structure) -> GridConfig<V> {
         let cell_size = match structure {
             Structure::Grid | Structure::HashGrid => {

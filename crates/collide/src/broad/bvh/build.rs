@@ -341,9 +341,8 @@ fn sah_split<V: Vector>(leaves: &mut [Leaf<V>]) -> usize {
 /// The Morton code of `centre`'s cell in `grid`: 16 bits per axis in 2D,
 /// 10 in 3D, interleaved (axis 0 in the lowest bit). The scale per axis is
 /// worked out once per build and the bits are spread by shifts and masks:
-/// a division per axis and a loop over the bits made the codes 7.7% of a
-/// 2D `uniform` fast step at 100,000 objects (perf of `frame_times bvh
-/// 100000 fast uniform 30`; the BVH rebuilds every step there).
+/// a division per axis and a loop over the bits made the codes a visible
+/// share of a fast-motion step, where the BVH rebuilds every step.
 fn morton<V: Vector>(grid: &MortonGrid, centre: V) -> u64 {
     let mut code = 0u64;
     for a in 0..V::DIM {

@@ -27,9 +27,8 @@ use crate::broad::split_sort::{SplitSort, pair_key_bits};
 use crate::geometry::{Aabb, Vector};
 
 /// More fresh objects than one in this many object slots: find every
-/// candidate again by traversals rather than query per fresh object. With
-/// the `frame_times` example (2D, 100,000 objects, slow) 4 and 8 measured
-/// the same within the machine's noise, 16 and "always traverse" slower.
+/// candidate again by traversals rather than query per fresh object: 4 and
+/// 8 cost the same, 16 and always traversing more (figures: BENCHMARKS.md).
 const REFIND_SHARE: usize = 4;
 
 /// What the cache did in a step.

@@ -1,17 +1,16 @@
 //! Rebuilding the whole moving tree in the background, a share of it per
 //! step, so that a worn tree gets a fresh shape without a frame that pays
-//! for the whole build (a full rebuild of 65,536 leaves has been reported
-//! to cost an engine a 108 ms frame).
+//! for the whole build (a full rebuild of a large tree is a frame spike
+//! engines have reported).
 //!
 //! Why whole: under refits in place (slow motion, where few objects leave
 //! their fat boxes each step) the tree keeps its shape while the objects
 //! drift, and its nodes grow until they overlap. Rebuilding its worst
 //! subtrees cannot help once objects
 //! have drifted out of their subtree's region, since leaves never change
-//! subtree there. Measured with `frame_times bvh 100000 slow uniform 200`
-//! (collide-bench): the surface-area cost rose from 686 after a build to
-//! 1,064 by frame 120, and the steps from about 10 to 17 ms, with the
-//! worst subtrees rebuilt a piece at a time.
+//! subtree there: with the worst subtrees rebuilt a piece at a time, the
+//! surface-area cost and the step times still kept rising (figures:
+//! BENCHMARKS.md).
 //!
 //! How: at the start the moving objects' fat boxes are copied and sorted in
 //! Morton order (one radix sort). Each step then places a budget of leaves
@@ -53,9 +52,8 @@ pub(super) fn jumped<V: Vector>(new: &Aabb<V>, old: &Aabb<V>) -> bool {
 
 /// See [`jumped`]. The background build takes about 10 steps, over which
 /// a small object under slow motion moves a few of its sizes: with any gap
-/// counted as a jump, 183 and 335 objects were reinserted at the ends of
-/// the first two builds of `frame_times bvh 100000 slow clustered 60`
-/// (collide-bench), which undid the new tree's node order; with 4, none.
+/// counted as a jump, hundreds of objects were reinserted at the end of a
+/// build, undoing the new tree's node order; with 4, none.
 const JUMP_EXTENTS: f64 = 4.0;
 
 /// A range of Morton-ordered leaves still to build, and where to link the
@@ -122,9 +120,8 @@ impl<V: Vector> Shadow<V> {
     /// Starts rebuilding a tree over the fat boxes of `objects` (each with a
     /// leaf in the tree to replace). `leaves` and `scratch` are swapped
     /// with the rebuild's own: the caller's, warm from its last whole
-    /// build, spare the rebuild the first touch of fresh memory (the first
-    /// copy and sort at 100,000 objects took 8 ms with fresh memory, 3.3
-    /// ms with the lent one).
+    /// build, spare the rebuild the first touch of fresh memory, which
+    /// made its first copy and sort far slower (figures: BENCHMARKS.md).
     pub(super) fn start(
         &mut self,
         objects: impl Iterator<Item = (u32, Aabb<V>)>,

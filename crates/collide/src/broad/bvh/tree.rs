@@ -235,14 +235,9 @@ impl<V: Vector> Arena<V> {
     /// parents and in memory order. Otherwise the ancestors are queued by
     /// height (which grows toward the root) and recomputed lowest first,
     /// stopping on every path at the first bound that does not change.
-    /// A walk up from each leaf repeats the upper levels: in a profile of
-    /// the `frame_times` example of collide-bench (`bvh 100000 slow uniform
-    /// 40`, `perf record`) the walks took 11% of the samples (about 430),
-    /// the queue 8% (about 300). Later, with one object in 5 to 4 escaping
-    /// per step, the queue's reads of scattered nodes took 14.5% of the
-    /// samples of `bvh 100000 slow uniform 30`, the pass 3.5%; the medians
-    /// of frames 3 to 23 in three alternated runs went from 13.8, 16.1 and
-    /// 14.9 ms per frame without the pass to 12.8, 11.0 and 9.4 with it.
+    /// A walk up from each leaf repeats the upper levels, and with many
+    /// leaves changing the queue's reads of scattered nodes cost far more
+    /// than the pass, which made such steps faster (figures: BENCHMARKS.md).
     pub(crate) fn refit_leaves(
         &mut self,
         leaves: impl ExactSizeIterator<Item = (u32, Aabb<V>)>,

@@ -11,9 +11,7 @@ use crate::geometry::Vector;
 /// both exceed their values after the last rebuild by this factor. Under
 /// slow motion the cost grows about 1% a step after a rebuild (2D
 /// `uniform` at 100,000 objects), so the background rebuild runs about
-/// every 20 steps. Means of frames 20 to 199 of `frame_times bvh 100000
-/// slow uniform 200`, three alternated runs: 9.2, 9.3 and 8.9 ms with 1.2;
-/// 10.8, 9.8 and 9.4 ms with 1.5.
+/// every 20 steps; 1.2 ran faster than 1.5 (figures: BENCHMARKS.md).
 const QUALITY_SLACK: f64 = 1.2;
 
 /// Steps between two measures of the surface-area cost for wear.
@@ -32,17 +30,15 @@ pub(super) fn shadow_budget(m: usize) -> usize {
 
 /// The background rebuild is dropped, and the tree rebuilt whole at once,
 /// when more than one leaf in this many would need mending after the swap
-/// (each a removal or insertion of about 2 us at 100,000 objects); and a
+/// (each a removal or insertion: a walk through the tree); and a
 /// worn tree is rebuilt whole at once, without trying, when the objects
 /// that joined, left or jumped in the recent steps say as much. Under the
 /// `teleport` motion (5% of the objects jump each step) a third of the
 /// leaves jump during a build, under `churn` (1% inserted and 1% removed)
 /// a sixth change: there steps are slow already (reinsertions), and a whole
-/// rebuild (5 to 8 ms at 100,000) is the smaller cost. Renewing the tree a
-/// piece at a time instead left 2D `uniform` teleport steps slowing from
-/// 31 to 60 ms over 150 frames (`frame_times bvh 100000 teleport uniform
-/// 150`); the old BVH, which grew the teleported leaves in place, took up
-/// to 5.4 s a frame there.
+/// rebuild is the smaller cost. Renewing the tree a piece at a time instead
+/// left teleport steps slowing frame after frame, and growing teleported
+/// leaves in place was far worse (figures: BENCHMARKS.md).
 pub(super) const SHADOW_FIX_SHARE: usize = 64;
 
 /// The wear figures and the background rebuild of the moving tree.
@@ -113,9 +109,8 @@ impl<V: Vector> Wear<V> {
     /// first ones after the last rebuild (free to measure, and what a worn
     /// tree costs), confirmed by the surface-area cost. That cost takes a
     /// pass over every node: measured at most every [`WEAR_CHECK_STEPS`]
-    /// steps (in a profile of `frame_times bvh 100000 slow clustered 30
-    /// 3`, whose visits stay past the slack while the cost does not, 5.1%
-    /// of the time every step, 2.3% every 4).
+    /// steps, which halves its share of a step where the visits stay past
+    /// the slack while the cost does not.
     pub(super) fn worn(&mut self, tree: &MovingTree<V>, steps: u32) -> bool {
         let due = steps.wrapping_sub(self.wear_checked_at) >= WEAR_CHECK_STEPS;
         tree.moving.len() > 64 && self.visits > QUALITY_SLACK * self.built_visits && due && {

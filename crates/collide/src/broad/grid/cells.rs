@@ -81,8 +81,8 @@ impl CellFrame {
     /// complement) and stepped down when the rounding went up: a floor with
     /// no libm call (the baseline x86-64 target has no rounding
     /// instruction) and no saturating conversion, whose checks for NaN and
-    /// range took a third of `Grid::update` (measured with perf), though
-    /// the value is already clamped.
+    /// range were a large share of `Grid::update` (measured with perf),
+    /// though the value is already clamped.
     #[inline]
     fn cell_on_axis(&self, x: f32, axis: usize, limit: i32) -> i32 {
         let v = (f64::from(x) - self.origin[axis]) * self.inv_size;

@@ -28,8 +28,8 @@ pub struct GridConfig<V: Vector> {
     /// objects sharing a cell, counted on the objects where they are): about
     /// the objects' size when they are crowded, several times it when they
     /// are sparse. The hierarchical grid's level 0 is 1.5 times that
-    /// percentile. Both were measured: BENCHMARKS.md at commit 36a3a50, and the demo's
-    /// cell-size study.
+    /// percentile. Both were measured (figures: BENCHMARKS.md and the
+    /// demo's cell-size study).
     pub cell_size: Option<f32>,
     /// Dense grid only: the region its cells cover. `None`: the bounds of
     /// the objects present at the first step, plus one cell. Objects
@@ -63,9 +63,8 @@ impl<V: Vector> Default for GridConfig<V> {
 pub(crate) const MAX_DENSE_CELLS: f64 = (1u64 << 22) as f64;
 
 /// The hierarchical grid's automatic base cell is this multiple of the
-/// 90th percentile extent. Measured with collide-bench at 100,000 objects:
-/// against 1.0, 1.5 was 10 to 15% faster on `uniform` and even on
-/// `clustered`.
+/// 90th percentile extent: against 1.0, 1.5 was faster on `uniform` and
+/// even on `clustered` (figures: BENCHMARKS.md).
 pub(crate) const CELL_FACTOR: f32 = 1.5;
 
 /// The cell sizes the dense and hashed grids choose from, as multiples of
@@ -73,19 +72,12 @@ pub(crate) const CELL_FACTOR: f32 = 1.5;
 const CELL_FACTORS: [f32; 8] = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 
 /// What one registration (an object in one cell) costs a step, in units of
-/// one candidate test (two objects sharing a cell). First fitted to 12
-/// with single `frame_times` runs on the shared scenes at 100,000 objects,
-/// the cell size forced to 1 to 8 times the 90th percentile extent
-/// (BENCHMARKS.md at commit 36a3a50, "The 100,000-object row after cost-based cell sizes"). Re-fitted
-/// once the level's refresh and the pair kernel had changed, with
-/// alternated runs of the sizes on each side of each scene's choice
-/// (BENCHMARKS.md at commit 36a3a50, "Re-fitting the cell cost"): 18 moves 2D `uniform`
-/// from 3 to 4 times the extent, 2D `clustered` from 1.5 to 2, 3D
-/// `uniform` from 6 to 8 (faster, or alike with slow motion, at 100,000
-/// objects) and 2D `flat` from 1 to 1.5 (about 5% slower with fast
-/// motion, faster with slow motion), and keeps 3D `clustered` at 2,
-/// measured faster with slow motion than the 3 that a weight above about
-/// 20 picks (3 was faster with fast motion, in runs spread widely).
+/// one candidate test (two objects sharing a cell). Fitted on the shared
+/// scenes with the cell size forced to each candidate, and re-fitted once
+/// the level's refresh and the pair kernel had changed: 18 moves most
+/// scenes' choice one size up, faster or alike, and keeps 3D `clustered`
+/// at 2, which a weight above about 20 would raise to a size slower under
+/// slow motion (figures: BENCHMARKS.md).
 const REGISTRATION_COST: f64 = 18.0;
 
 /// At most this many objects (every k-th) are registered per candidate

@@ -173,17 +173,14 @@ fn run_parts(
 /// Objects sharing a cell; a pair counts only in its corner cell. Reads the
 /// registrations and their boxes in order. Every tested pair's key is
 /// written and the write position advances only for a hit: whether two
-/// boxes overlap is a coin toss the branch predictor loses (measured on 2D
-/// `uniform` fast at 100,000 objects: the conditional push mispredicted
-/// about 80,000 times a frame under cachegrind's branch simulation, and
-/// this kernel's share of a perf profile fell from 18% to 14% without it).
-/// Testing each registration against the next few whatever their cell,
-/// to avoid the loops over short runs, was slower (17%).
+/// boxes overlap is a coin toss the branch predictor loses (measured with
+/// cachegrind and perf: a conditional push mispredicted often and made
+/// this kernel clearly slower). Testing each registration against the next
+/// few whatever their cell, to avoid the loops over short runs, was slower.
 ///
 /// Inlined into both callers (one level whole, or one part of it): called
-/// out of line, the inner loop took 8 instructions per tested pair instead
-/// of 6 (cachegrind, `frame_times grid 20000 slow uniform 20 2`, one
-/// thread).
+/// out of line, the inner loop took more instructions per tested pair
+/// (measured with cachegrind).
 #[inline(always)]
 fn cell_pairs<V: Vector>(regs: &[Reg], boxes: &[Aabb<V>], keys: &mut Vec<u64>) -> u64 {
     let mut at = keys.len();

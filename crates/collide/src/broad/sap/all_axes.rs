@@ -19,14 +19,11 @@ use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
-/// `sap`: the swap budget per endpoint of an axis. Measured with
-/// collide-bench on 2D and 3D `uniform` (variants that always re-sorted
-/// and that never did):
-/// at 1,000 objects slow motion makes 0.75 swaps per endpoint and repairing
-/// is faster (72 against 113 us), at 10,000 it makes 2.5 and both cost the
-/// same, at 100,000 it makes 8 and re-sorting wins (26 against 30 ms); fast
-/// motion (6 to 60 per endpoint) always favours re-sorting, by 2 to 6
-/// times. BENCHMARKS.md at commit 36a3a50 has the tables.
+/// `sap`: the swap budget per endpoint of an axis, past which the axis is
+/// re-sorted instead of repaired. Insertion sort wins when few endpoints
+/// move (under one swap per endpoint), both cost the same near 2.5, and
+/// re-sorting wins when many endpoints move (8 and up, and under fast
+/// motion always) (figures: BENCHMARKS.md).
 const SAP_SWAPS_PER_ENDPOINT: u64 = 4;
 
 /// The swap budget of one axis of `len` endpoints (see

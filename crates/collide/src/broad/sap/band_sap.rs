@@ -21,13 +21,9 @@ use crate::handle::{Handle, Slots};
 use std::ops::ControlFlow;
 
 /// `sap1`: keys per allowed swap. `sap1` scans every step anyway, so only
-/// the radix sort competes with the repair. Measured with both endpoints
-/// per object, the radix sort won on every shared scene from 0.75 swaps
-/// per endpoint up (87 against 95 us at 1,000 objects); with one key per
-/// object and band (commit f736aa6), this rule was within the runs' spread
-/// of the better of always and never re-sorting on 2D and 3D `uniform`
-/// and `flat`, slow and fast, at 10,000 and 100,000 objects (two runs
-/// each, BENCHMARKS.md at commit 36a3a50, "`sap1` by sorted mins and a forward scan").
+/// the radix sort competes with the repair. With one key per object and
+/// band, this rule matched the better of always and never re-sorting on
+/// every scene and motion tried, within noise (figures: BENCHMARKS.md).
 const SAP1_KEYS_PER_SWAP: u64 = 2;
 
 /// The swap budget of one band's array of `len` keys (see
@@ -44,10 +40,9 @@ pub(super) fn swap_budget(len: usize) -> u64 {
 /// object's min, and scans it for candidates (intervals overlapping on
 /// that axis). It cuts the world across that axis into bands a few object
 /// sizes wide, each with its objects sorted by their min and its own scan,
-/// so a scan meets only its band's objects (at 100,000 objects on
-/// `uniform`, 2 times faster than one sweep in 2D and 4.5 in 3D; on `flat`,
-/// whose band axis is thin, 1.2 times in 2D and no faster in 3D;
-/// BENCHMARKS.md at commits 54ca4eb and 80fe933). When at most half the
+/// so a scan meets only its band's objects (much faster than one sweep on
+/// `uniform`; on `flat`, whose band axis is thin, little or no faster;
+/// figures: BENCHMARKS.md). When at most half the
 /// objects moved since the last step, it keeps the pairs of the others and
 /// scans only around the movers (see `coherent.rs`).
 ///

@@ -6,14 +6,10 @@
 //! intervals to keep. The candidates are tested eight at a time from the
 //! columns, in a form the compiler turns into vector compares, and only
 //! the pairs are written. That suits both kinds of scene: few candidates
-//! per box (1.5 on 2D `uniform` slow at 10,000 objects), where a block is
-//! mostly padding but costs no mispredicted loop exit, and many (3D `flat`
-//! at 100,000 objects: 270 per box). Measured under cachegrind on 2D
-//! `uniform` slow at 10,000 objects (`frame_times sap1 10000 slow uniform
-//! 16 2`): 41.3 million instructions and 0.21 million mispredicted
-//! branches in this kernel when boxes with fewer than eight candidates
-//! were tested one at a time, 32.2 and 0.14 million with blocks only; the
-//! same on 2D `flat`.
+//! per box (2D `uniform`), where a block is mostly padding but costs no
+//! mispredicted loop exit, and many (3D `flat`). Testing boxes with fewer
+//! than eight candidates one at a time instead took more instructions and
+//! mispredicted more branches (measured with cachegrind).
 
 use super::endpoints::proxy;
 use super::one_axis::in_first_band;

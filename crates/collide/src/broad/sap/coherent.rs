@@ -18,8 +18,8 @@
 //! their pairs). Otherwise the step scans every band as before.
 //!
 //! Growing the boxes by a margin (Box2D's fat boxes), so that fewer objects
-//! count as moved under slow motion, was measured and dropped:
-//! BENCHMARKS.md at commit 36a3a50, "Kept pairs and fat boxes in `sap1`".
+//! count as moved under slow motion, was measured and dropped (figures:
+//! BENCHMARKS.md).
 
 use super::band_sap::BandSap;
 use super::base::{ALIVE, IN_AXES, LEAVING, MOVED, SPANNER, SweepBase, swept_extent};
@@ -32,14 +32,10 @@ use crate::broad::headroom::reserve_headroom;
 use crate::geometry::Vector;
 
 /// A step is coherent (pairs found around the movers only) when at most
-/// one object in this many moved, entered or left. Measured with
-/// `frame_times sap1 10000 <motion> uniform 30 2`, medians of alternated
-/// runs: with every object moving (`slow`, three runs), coherent steps
-/// took 757 us a frame against 589 for the scan of every band; with one in
-/// 11 moving (`resting`, two runs), 199 to 211 us against 473 to 488 for
-/// the scan (the build before kept pairs, where every step scanned). A
-/// straight line through those puts the break-even near 70% moving; half
-/// leaves room for denser scenes, whose movers have more candidates each.
+/// one object in this many moved, entered or left. Coherent steps win
+/// clearly when few objects move and lose when all do, breaking even well
+/// above half; half leaves room for denser scenes, whose movers have more
+/// candidates each (figures: BENCHMARKS.md).
 const COHERENT_SHARE: usize = 2;
 
 /// The largest `f32` at or below `a - b`.
@@ -155,9 +151,7 @@ impl<V: Vector, T> BandSap<V, T> {
             }
         }
         // One pass: the kept pairs that stand, merged with the new ones
-        // (against a retain and then a merge: 186.0 to 184.2 million
-        // instructions under cachegrind, `frame_times sap1 10000 resting
-        // flat 12 2`).
+        // (a few instructions fewer than a retain and then a merge).
         sort_unique(fresh, scratch, 0);
         scratch.clear();
         reserve_headroom(scratch, band_pairs.len() + fresh.len());

@@ -102,8 +102,7 @@ pub(crate) struct OverBudget;
 /// Two passes: the refresh reads the boxes in no particular order but has
 /// no dependency from one endpoint to the next, so its loads overlap; the
 /// sort is a chain of unpredictable branches over memory read in order.
-/// Measured against one interleaved pass (`sapprobe`-style timing of `sap`,
-/// 2D uniform slow, 10,000 objects): 1.18 against 1.25 ms per step.
+/// Two passes beat one interleaved pass (figures: BENCHMARKS.md).
 ///
 /// Cost: one pass plus one step per swap.
 pub(crate) fn repair(

@@ -18,12 +18,8 @@
 //! others' pairs and scans around the movers only (`coherent.rs`).
 //!
 //! Against the previous design (both endpoints in every band, swept with
-//! a list of open intervals; commit cb0e918), three alternated runs of
-//! collide-bench at 10,000 and 100,000 objects (BENCHMARKS.md at commit
-//! 36a3a50, "`sap1` by sorted mins and a forward scan"): the
-//! fastest peer over `sap1` went from 0.85-1.11 to 1.36-1.44 on 2D
-//! `uniform` slow at 10,000 objects, from 0.77-1.05 to 1.55-1.96 on 2D
-//! `uniform` fast at 100,000, and rose on every row.
+//! a list of open intervals), `sap1` gained on every scene measured
+//! (figures: BENCHMARKS.md).
 
 use super::band_sap::{BandSap, swap_budget};
 use super::bands::Bands;
@@ -36,31 +32,22 @@ use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_range_mut, parts_for, split_by_weight};
 use crate::geometry::Vector;
 
-/// `sap1`'s band width, in median object sizes along the band axis.
-/// Measured with collide-bench (`--only sap1`, 2D and 3D `uniform` and
-/// `flat`, slow, 10,000 and 100,000 objects): 4, 8 and 16 sizes were within
-/// 10% of each other on every scene but 3D `flat` at 100,000 (where 16 and
-/// an 8 run were 30% slower than 4, within this machine's run-to-run
-/// noise there). Against one band (no cutting), at 100,000 objects: 2 to
-/// 4.6 times faster on `uniform`, 1.2 times on 2D `flat`, no faster on 3D
-/// `flat` (BENCHMARKS.md at commits 54ca4eb and 80fe933).
+/// `sap1`'s band width, in median object sizes along the band axis: 4, 8
+/// and 16 sizes cost about the same, and any of them is much faster than
+/// one band on `uniform`, little or no faster on `flat` (figures:
+/// BENCHMARKS.md).
 const BAND_SIZES: f32 = 8.0;
 /// Bands narrower than [`BAND_SIZES`] when the spread across the sweep axis
 /// is short: this many bands where each can still be
 /// [`NARROWEST_BAND_SIZES`] median sizes wide, else bands of that width
-/// (see [`band_width`]). A thin corridor (3D `flat`: centres within 186
-/// units of each other across the sweep axis at 100,000 objects, median
-/// size 12.5) got one band of 8 sizes and 270
-/// candidates per object; with 8 bands, 7.6 million candidates a frame
-/// instead of 26.9 million, and the fastest peer over `sap1` went from
-/// 0.45-0.58 to 0.95-1.07 (slow) and 0.86-1.03 to 1.39-1.41 (fast) in two
-/// alternated runs at 10,000 and 100,000 objects (BENCHMARKS.md at commit
-/// 36a3a50, "Narrower bands in thin worlds"). 2D `flat` at 100,000
-/// objects goes from 4 to 8 bands: 3.76 to 2.33 million candidates, time
-/// within the runs' noise. Wide worlds (`uniform`) keep 8-size bands.
+/// (see [`band_width`]). A thin corridor (3D `flat`, a few dozen sizes
+/// across the sweep axis) otherwise gets one band and hundreds of
+/// candidates per object; 8 bands cut its candidates several times over
+/// and made it much faster, and cost 2D `flat` nothing (figures:
+/// BENCHMARKS.md). Wide worlds (`uniform`) keep 8-size bands.
 const MIN_BANDS: f32 = 8.0;
 /// The narrowest band, in median sizes (see [`MIN_BANDS`]); 16 bands of at
-/// least one size cut 3D `flat`'s candidates only to 6.9 million, and
+/// least one size cut 3D `flat`'s candidates only a little further, and
 /// made 2D `flat` no faster.
 const NARROWEST_BAND_SIZES: f32 = 2.0;
 

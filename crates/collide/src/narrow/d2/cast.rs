@@ -21,7 +21,7 @@ pub fn cast_ray_circle(ray: &Ray<Vec2>, circle: &Circle, pose: &Pose) -> Option<
 /// keeps its digits): the nearer root of the quadratic; a grazing ray (one
 /// root) misses, a ray starting inside enters at 0. Written per dimension
 /// in glam's `DVec2`/`DVec3` (see `d3::cast`): a version generic over the
-/// dimension on f64 arrays measured 1.5 times slower for 3D spheres.
+/// dimension on f64 arrays was clearly slower for 3D spheres.
 fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<Vec2>> {
     let (o, d) = (ray.origin().as_dvec2(), ray.direction().as_dvec2());
     let m = o - centre;

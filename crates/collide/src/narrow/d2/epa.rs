@@ -120,11 +120,9 @@ impl Edge {
 /// The polygon EPA grows, on the stack (no allocation): its points in the
 /// order they came, each linked to the next counter-clockwise, and each
 /// point's edge to its next kept with its normal, so a new point computes
-/// two edges and moves nothing. Against a `Vec` rebuilt by a hull at the
-/// start and every edge's normal recomputed per iteration, `gjk_loop c2`
-/// in collide-bench went from 547 to 442 ns per query (best of 7 runs,
-/// alternated; the start from GJK's triangle and the stack about 13%, the
-/// links instead of shifting the arrays about 5%).
+/// two edges and moves nothing: faster than a `Vec` rebuilt by a hull at
+/// the start with every edge's normal recomputed per iteration (figures:
+/// BENCHMARKS.md).
 struct Polygon {
     points: [Vertex<P>; CAPACITY],
     edges: [Edge; CAPACITY],

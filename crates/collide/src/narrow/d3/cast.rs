@@ -30,9 +30,8 @@ pub fn cast_ray_sphere(ray: &Ray<Vec3>, sphere: &Sphere, pose: &Pose) -> Option<
 /// The entry of a ray into the ball at `centre` (f64 so a far origin keeps
 /// its digits): the nearer root of the quadratic; a grazing ray misses, a
 /// ray starting inside enters at 0. In glam's `DVec3`: a version generic
-/// over the dimension on f64 arrays measured 1.5 times slower
-/// (`--example narrow` at commit 1fb40bd, where the generic one was in use,
-/// against this one: 3D sphere rays 46 against 30 ns).
+/// over the dimension on f64 arrays was clearly slower (figures:
+/// BENCHMARKS.md).
 fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec3>> {
     let (o, d) = (ray.origin().as_dvec3(), ray.direction().as_dvec3());
     let m = o - centre;

@@ -34,7 +34,7 @@ impl Reg {
     /// cover the cell, so on each axis it is at least both lowest cells, and
     /// it is their largest exactly when it is one of them. Integer bits
     /// instead of the floors of the boxes' corner (measured with perf: the
-    /// floors took a quarter of the pair kernel).
+    /// floors were a large share of the pair kernel).
     #[inline]
     pub(crate) fn is_corner(&self, other: &Reg, dim: usize) -> bool {
         (self.lowest | other.lowest) == all_axes(dim)

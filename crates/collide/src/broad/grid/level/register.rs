@@ -34,8 +34,8 @@ impl<V: Vector> Level<V> {
         if self.dims.is_some() {
             // A dense level's keys fit in 29 bits, so a registration packs
             // into 8 bytes and the sort moves half the memory (measured with
-            // perf: the sort of 16-byte registrations was a fifth of a frame
-            // under fast motion).
+            // perf: the sort of 16-byte registrations was a large share of a
+            // frame under fast motion).
             let mut packed = std::mem::take(&mut self.packed);
             let mut scratch = std::mem::take(&mut self.packed_scratch);
             let stores = (Reg::pack, Reg::unpack);
@@ -82,22 +82,14 @@ impl<V: Vector> Level<V> {
     /// the kept entries are compacted without a branch and then merged
     /// choosing each source with a conditional move; when few are (slow
     /// motion) the branches predict well and the plain merge saves the
-    /// compaction's pass. Measured with timers around the level's refresh
-    /// on 2D `uniform` at 100,000 objects: fast, 3.2 ms a step with the
-    /// plain merge against 2.6 ms without branches; slow, 1.1 ms plain
-    /// against 1.4 to 1.7 ms without branches.
+    /// compaction's pass (figures: BENCHMARKS.md).
     ///
     /// The kept entries are compacted in the sort's form (8-byte words for a
     /// dense level), so the merge picks one of two words instead of one of
     /// two 16-byte registrations through memory, and the boxes are copied
     /// afterwards by [`Level::gather`], a loop of independent loads that
     /// keeps more cache misses in flight than the merge did while copying
-    /// them. Timers around compaction, merge and box copy, 2D `uniform` fast
-    /// at 100,000 objects (medians of frames 4 to 13; three runs of each
-    /// build, alternated, in run order): 16-byte kept entries 1.83, 3.24,
-    /// 3.61 ms against packed ones 1.52, 2.92, 3.17 ms; then, another
-    /// pairing, the copy in the merge 2.32, 1.83, 1.72 ms against the copy
-    /// apart 1.61, 1.51, 1.61 ms (see BENCHMARKS.md at commit 36a3a50).
+    /// them; both made the refresh faster (figures: BENCHMARKS.md).
     fn merge_fresh<R: Copy + Default + Sync>(
         &mut self,
         is_stale: impl Fn(u32) -> bool + Sync,
@@ -354,9 +346,9 @@ impl<V: Vector> Level<V> {
 /// no kept key is below it, and fresh ones with that key are left to
 /// [`FreshKeys::rest`]). A `Peekable` over the unpacked registrations kept
 /// its peeked one on the stack in pieces and read it back whole, stalling
-/// the loop on every kept entry (perf: the merge was 12% of a 3D
-/// `uniform` slow frame at 10,000 objects in a dense grid against 8.7% in
-/// a hashed one, whose registrations need no unpacking).
+/// the loop on every kept entry (measured with perf: the merge cost a
+/// dense grid clearly more than a hashed one, whose registrations need no
+/// unpacking).
 struct FreshKeys<'a, R, U> {
     incoming: &'a [R],
     unpack: U,

@@ -95,9 +95,9 @@ mod test_rng;
 
 pub use broad::{
     Auto, AutoConfig, AutoStatus, BandSap, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice,
-    Divergence, FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree, Neighbour,
-    NotEmptyError, Pair, Query, QueryBudget, QueryStats, RayHit, Sap, SapConfig, SapStats,
-    SceneProfile, Snapshot, Spanners, StepStats, Structure, Tree, TreeConfig, TreeKind,
+    Divergence, Filter, Filtered, FrameEvents, Grid, GridConfig, GridKind, GridStats, KdTree,
+    Neighbour, NotEmptyError, Pair, Query, QueryBudget, QueryStats, RayHit, Sap, SapConfig,
+    SapStats, SceneProfile, Snapshot, Spanners, StepStats, Structure, Tree, TreeConfig, TreeKind,
     UnknownStructure, Verified, choose_structure,
 };
 pub use broad::{EventList, Mistake};

@@ -15,6 +15,8 @@
 //!   broad phase; it sits here with the other spatial structures).
 //! - [`Verified`]: runs any structure beside [`Brute`] and reports the first
 //!   divergence.
+//! - [`Filtered`]: any structure with collision filters ([`Filter`]: group
+//!   and mask bits per object), reporting only the pairs they allow.
 //! - [`Snapshot`]: a frozen copy of any of them ([`BroadPhase::snapshot`])
 //!   that other threads query while the owner goes on.
 //!
@@ -26,6 +28,7 @@ mod brute;
 mod bvh;
 mod contract;
 mod events;
+mod filter;
 mod grid;
 mod headroom;
 mod hosted;
@@ -48,6 +51,7 @@ pub use brute::Brute;
 pub use bvh::{Bvh, BvhBuild, BvhQuality};
 pub use contract::{BroadPhase, StepStats};
 pub use events::{FrameEvents, Pair};
+pub use filter::{Filter, Filtered};
 pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};

@@ -10,6 +10,7 @@
 //! ours by the separate `crates/collide-bench`, which keeps them out of this
 //! build.
 
+use crate::load::{LoadWatch, stall_warnings};
 use crate::measure::{RunOptions, RunReport, run_structure};
 use crate::report::{SceneResult, write_bench_report};
 use crate::table::{Table, micros, thousands};
@@ -124,8 +125,9 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
         out,
         "collide bench: {} scene(s), {} frames each, structures: {}, {} thread(s)\n\
          timed per frame: the frame's inserts, moves and removes plus the step (us/step: the \
-         step alone); means and p99 over frames 1 on (frame 0 builds: \"build us\"); \
-         every frame's events compared with the reference's\n",
+         step alone); each figure is one run per structure and scene, its mean and p99 \
+         over the {} frames from frame 1 on (frame 0 builds: \"build us\"); every frame's \
+         events compared with the reference's\n",
         cases.len(),
         args.frames,
         selected
@@ -133,7 +135,8 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
             .map(|s| s.name())
             .collect::<Vec<_>>()
             .join(", "),
-        args.threads
+        args.threads,
+        args.frames - 1,
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
@@ -149,6 +152,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
             .progress_chars("=> "),
     );
     let (mut rows, mut scenes) = (Vec::new(), Vec::new());
+    let mut load = LoadWatch::start(args.threads as usize);
     for (dim, kind, motion, n) in cases {
         let config = SceneConfig {
             motion,
@@ -164,8 +168,18 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
         });
         rows.extend(case_rows);
         scenes.push(scene);
+        load.sample();
     }
     bar.finish_and_clear();
+    let reports: Vec<RunReport> = rows.iter().map(|r| r.report.clone()).collect();
+    let warnings: Vec<String> = load
+        .warning()
+        .into_iter()
+        .chain(stall_warnings(&reports))
+        .collect();
+    for warning in &warnings {
+        let _ = writeln!(out, "{warning}");
+    }
     if let Some(path) = &args.csv {
         std::fs::write(path, csv(&rows)).map_err(|e| BenchFailure {
             message: format!("cannot write `{}`: {e}", path.display()),
@@ -174,7 +188,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), BenchFailure> 
         let _ = writeln!(out, "csv: {} ({} rows)", path.display(), rows.len());
     }
     if !args.no_report {
-        let path = write_bench_report(&args.out, &scenes).map_err(|e| BenchFailure {
+        let path = write_bench_report(&args.out, &scenes, &warnings).map_err(|e| BenchFailure {
             message: format!("cannot write the report `{}`: {e}", args.out.display()),
             status: 1,
         })?;

@@ -17,7 +17,9 @@
 mod advise;
 mod bench;
 mod cell_study;
+mod chart;
 mod demo;
+mod load;
 mod measure;
 mod query;
 mod record;

@@ -1,5 +1,6 @@
 //! `collide replay`: replays a trace through one structure or all of them.
 
+use crate::load::{LoadWatch, stall_warnings};
 use crate::measure::{FrameEvent, RunOptions, RunReport, run_structure};
 use crate::table::{Table, micros, thousands};
 use clap::Args;
@@ -90,6 +91,7 @@ fn replay_frames<V: Vector>(
     let compare = args.structure == "all";
     let keep_events = args.events.is_some() || compare;
     let mut reports = Vec::with_capacity(names.len());
+    let mut load = LoadWatch::start(1);
     for &name in names {
         bar.set_prefix(name.to_string());
         let options = RunOptions {
@@ -100,6 +102,7 @@ fn replay_frames<V: Vector>(
         let report = run_structure(name, frames, options)
             .map_err(|e| Failure::input(format!("{}: {e}", args.trace.display())))?;
         reports.push(report);
+        load.sample();
     }
     bar.finish_and_clear();
 
@@ -120,6 +123,15 @@ fn replay_frames<V: Vector>(
     };
     if args.stats || compare {
         write!(summary, "{}", stats_table(&reports).render()).map_err(io)?;
+        writeln!(
+            summary,
+            "one run per structure; means and p99 over its {} steps",
+            frames.len()
+        )
+        .map_err(io)?;
+        for warning in load.warning().into_iter().chain(stall_warnings(&reports)) {
+            writeln!(summary, "{warning}").map_err(io)?;
+        }
     } else {
         let r = &reports[0];
         writeln!(

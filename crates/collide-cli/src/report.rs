@@ -4,6 +4,7 @@
 //! network access is needed to view them.
 
 use crate::cell_study::{CellRow, describe_cells};
+use crate::chart::{Metric, bar_chart, escape, timeline};
 use crate::demo::describe;
 use crate::measure::RunReport;
 use crate::sap_study::{SapRow, describe_sap};
@@ -94,19 +95,22 @@ impl Animation {
     }
 }
 
-const PALETTE: [&str; 8] = [
-    "#3b6fb6", "#d9822b", "#3a9d5d", "#c2453d", "#8560a8", "#8c6d46", "#d47fb3", "#7f7f7f",
-];
-
 /// Writes `collide bench`'s page to `path` (creating its folder): a chart
 /// of the mean and of the p99 time per frame (frames 1 on) per scene and
 /// structure, and the tables. Returns the path.
-pub fn write_bench_report(path: &Path, scenes: &[SceneResult]) -> std::io::Result<PathBuf> {
+pub fn write_bench_report(
+    path: &Path,
+    scenes: &[SceneResult],
+    warnings: &[String],
+) -> std::io::Result<PathBuf> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
     let mut html = String::from(HEAD);
-    html.push_str("<h1>collide bench</h1>\n<p>Our structures on the chosen scenes. Times are per frame: the frame's inserts, moves and removes plus <code>step()</code>, over frames 1 on (frame 0 builds). Every frame's events were compared with the reference's. The Rust peers are measured beside ours by <code>crates/collide-bench</code>.</p>\n");
+    html.push_str("<h1>collide bench</h1>\n<p>Our structures on the chosen scenes. Times are per frame: the frame's inserts, moves and removes plus <code>step()</code>, over frames 1 on (frame 0 builds). Every frame's events were compared with the reference's. The Rust peers are measured beside ours by <code>crates/collide-bench</code>. Each figure is one run per structure and scene.</p>\n");
+    for warning in warnings {
+        let _ = writeln!(html, "<p class=\"warning\">{}</p>", escape(warning));
+    }
     let charts: [(&str, Metric); 3] = [
         ("Mean time per frame (microseconds)", |r| {
             r.steady_frame_micros().0
@@ -173,56 +177,6 @@ pub fn write_advise_report(
     Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
-/// A line chart of each report's time per frame (frames 1 on), one line
-/// per structure: where a structure's frames spike shows.
-fn timeline(title: &str, reports: &[RunReport]) -> String {
-    let frames = reports
-        .iter()
-        .map(|r| r.frame_micros.len())
-        .max()
-        .unwrap_or(0);
-    let max = reports
-        .iter()
-        .flat_map(|r| r.frame_micros.iter().skip(1).copied())
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let (left, top, plot_w, plot_h) = (70.0, 30.0, 720.0, 240.0);
-    let (width, height) = (left + plot_w + 160.0, top + plot_h + 40.0);
-    let mut svg = open_chart(
-        title,
-        (width, height),
-        (left, top, left + plot_w, plot_h),
-        max,
-        crate::table::micros,
-    );
-    let x_of = |f: usize| left + plot_w * f as f64 / (frames.max(2) - 1) as f64;
-    for (k, r) in reports.iter().enumerate() {
-        let colour = PALETTE[k % PALETTE.len()];
-        let points: Vec<String> = r
-            .frame_micros
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(f, &t)| format!("{:.1},{:.1}", x_of(f), top + plot_h - plot_h * t / max))
-            .collect();
-        let _ = writeln!(
-            svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.2\" points=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"{colour}\">{}</text>",
-            points.join(" "),
-            left + plot_w + 10.0,
-            top + 14.0 * (k + 1) as f64,
-            escape(r.structure.name())
-        );
-    }
-    let _ = writeln!(
-        svg,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">frame</text></svg></figure>",
-        left + plot_w / 2.0,
-        height - 8.0
-    );
-    svg
-}
-
 /// Writes the report to `path` (creating its folder) and returns the path.
 pub fn write_report(
     path: &Path,
@@ -236,12 +190,6 @@ pub fn write_report(
     }
     std::fs::write(path, render(results, animations, cells, sap))?;
     Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// The whole HTML page.
@@ -329,98 +277,6 @@ pub fn render(
     html
 }
 
-/// What a chart shows of one run.
-type Metric = fn(&RunReport) -> f64;
-
-/// A grouped bar chart: one group per scene, one bar per structure.
-/// Opens a captioned SVG chart and draws its five horizontal grid lines,
-/// labelled from 0 to `max` with `label`. The second tuple is the plot's left
-/// edge, its top, the right end of the grid lines and the plot's height, in SVG
-/// units.
-fn open_chart(
-    title: &str,
-    (width, height): (f64, f64),
-    (left, top, right, plot_h): (f64, f64, f64, f64),
-    max: f64,
-    label: fn(f64) -> String,
-) -> String {
-    let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\">\n",
-        escape(title)
-    );
-    for tick in 0..=4 {
-        let value = max * tick as f64 / 4.0;
-        let y = top + plot_h - plot_h * tick as f64 / 4.0;
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" x2=\"{right}\" y1=\"{y}\" y2=\"{y}\" class=\"grid\"/><text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>",
-            left - 6.0,
-            y + 4.0,
-            label(value)
-        );
-    }
-    svg
-}
-
-fn bar_chart(title: &str, results: &[SceneResult], metric: Metric) -> String {
-    let structures: Vec<&str> = results
-        .first()
-        .map(|r| r.reports.iter().map(|x| x.structure.name()).collect())
-        .unwrap_or_default();
-    let max = results
-        .iter()
-        .flat_map(|r| r.reports.iter().map(metric))
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let (group_w, bar_gap, left, top, plot_h) = (90.0, 4.0, 70.0, 30.0, 200.0);
-    let bar_w = ((group_w - 20.0) / structures.len().max(1) as f64 - bar_gap).max(4.0);
-    let width = left + group_w * results.len() as f64 + 20.0;
-    let height = top + plot_h + 70.0;
-    let mut svg = open_chart(
-        title,
-        (width, height),
-        (left, top, width - 10.0, plot_h),
-        max,
-        crate::table::thousands,
-    );
-    for (g, result) in results.iter().enumerate() {
-        let x0 = left + group_w * g as f64 + 10.0;
-        for (s, report) in result.reports.iter().enumerate() {
-            let value = metric(report);
-            let h = plot_h * value / max;
-            let x = x0 + (bar_w + bar_gap) * s as f64;
-            let _ = writeln!(
-                svg,
-                "<rect x=\"{x}\" y=\"{}\" width=\"{bar_w}\" height=\"{h}\" fill=\"{}\"><title>{}: {} = {value:.1}</title></rect>",
-                top + plot_h - h,
-                PALETTE[s % PALETTE.len()],
-                escape(&result.label),
-                escape(report.structure.name())
-            );
-        }
-        let _ = writeln!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" class=\"label\" transform=\"rotate(30 {} {})\">{}</text>",
-            x0,
-            top + plot_h + 16.0,
-            x0,
-            top + plot_h + 16.0,
-            escape(&result.label)
-        );
-    }
-    svg.push_str("</svg><div class=\"legend\">");
-    for (s, name) in structures.iter().enumerate() {
-        let _ = write!(
-            svg,
-            "<span><i style=\"background:{}\"></i>{}</span>",
-            PALETTE[s % PALETTE.len()],
-            escape(name)
-        );
-    }
-    svg.push_str("</div></figure>\n");
-    svg
-}
-
 const HEAD: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>collide demo report</title>
 <style>
@@ -429,8 +285,8 @@ canvas { border: 1px solid #ccc; background: #fbfbf8; max-width: 100%; }
 pre { background: #f4f4f0; padding: .8em; overflow-x: auto; font-size: 13px; }
 figure { margin: 1.5em 0; } figcaption { font-weight: 600; margin-bottom: .3em; }
 .grid { stroke: #ddd; } .tick { font-size: 11px; text-anchor: end; fill: #555; } .label { font-size: 11px; fill: #333; }
-.legend span { margin-right: 1em; font-size: 13px; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
-.controls { margin: .5em 0; }
+.legend { margin-top: .3em; } .legend span { margin-right: 1em; font-size: 13px; white-space: nowrap; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
+.controls { margin: .5em 0; } .warning { color: #a33; font-weight: 600; }
 </style></head><body>
 "#;
 

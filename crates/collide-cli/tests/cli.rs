@@ -158,6 +158,10 @@ fn replay_all_compares_structures_and_prints_stats() {
     ] {
         assert!(header.contains(column), "{column} missing from\n{stdout}");
     }
+    assert!(
+        stdout.contains("one run per structure; means and p99 over its"),
+        "{stdout}"
+    );
     let row: Vec<&str> = stdout.lines().nth(2).unwrap().split_whitespace().collect();
     assert_eq!(
         &row[..3],
@@ -619,6 +623,12 @@ fn bench_times_a_subset_checks_it_and_writes_csv_and_charts() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("sap, grid, bvh, 2 thread(s)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "each figure is one run per structure and scene, its mean and p99 over the 5 frames"
+        ),
+        "{stdout}"
+    );
     for dim in [2, 3] {
         assert!(
             stdout.contains(&format!(

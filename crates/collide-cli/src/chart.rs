@@ -343,6 +343,83 @@ fn draw_panel_axis(
     }
 }
 
+/// One line of a [`line_chart`]: its name, colour and (x, y) points.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// The name in the legend.
+    pub name: String,
+    /// Its CSS colour.
+    pub colour: &'static str,
+    /// The points, in order of x.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart of several series over a shared x axis, on a log y axis
+/// when the values span orders of magnitude.
+pub fn line_chart(title: &str, x_label: &str, series: &[Series]) -> String {
+    let points = || series.iter().flat_map(|s| s.points.iter().copied());
+    let axis = Axis::fit(points().map(|(_, y)| y));
+    let (x_min, x_max) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
+        (lo.min(x), hi.max(x))
+    });
+    let x_span = if x_max > x_min { x_max - x_min } else { 1.0 };
+    let (left, top, plot_w, plot_h) = (64.0, 12.0, 720.0, 260.0);
+    let (width, height) = (left + plot_w + 20.0, top + plot_h + 40.0);
+    let caption = if axis.is_log() {
+        format!("{title} (log scale)")
+    } else {
+        title.to_string()
+    };
+    let mut svg = format!(
+        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" style=\"max-width:100%;height:auto\" role=\"img\">\n",
+        escape(&caption)
+    );
+    draw_axis(&mut svg, &axis, (left, top, left + plot_w, plot_h));
+    for s in series {
+        let path: Vec<String> = s
+            .points
+            .iter()
+            .map(|&(x, y)| {
+                format!(
+                    "{:.1},{:.1}",
+                    left + plot_w * (x - x_min) / x_span,
+                    top + plot_h - plot_h * axis.place(y)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" points=\"{}\"><title>{}</title></polyline>",
+            s.colour,
+            path.join(" "),
+            escape(&s.name)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{left}\" y=\"{}\" class=\"label\">{}</text><text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text></svg>",
+        top + plot_h + 16.0,
+        tick_label(x_min),
+        left + plot_w,
+        top + plot_h + 16.0,
+        tick_label(x_max),
+        left + plot_w / 2.0,
+        height - 6.0,
+        escape(x_label)
+    );
+    svg.push_str("<div class=\"legend\">");
+    for s in series {
+        let _ = write!(
+            svg,
+            "<span><i style=\"background:{}\"></i>{}</span>",
+            s.colour,
+            escape(&s.name)
+        );
+    }
+    svg.push_str("</div></figure>\n");
+    svg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

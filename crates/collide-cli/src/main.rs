@@ -19,6 +19,7 @@ mod bench;
 mod cell_study;
 mod chart;
 mod demo;
+mod game_demo;
 mod load;
 mod measure;
 mod query;

@@ -264,6 +264,8 @@ pub fn render(
         let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_cells(cells)));
     }
 
+    html.push_str(&crate::game_demo::game_section());
+
     if !sap.is_empty() {
         html.push_str("<h2>Sweep and prune</h2>\n<p>That experiment's reference measurements repeated with <code>sap</code> and <code>sap1</code>.</p>\n");
         let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_sap(sap)));

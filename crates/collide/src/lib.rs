@@ -108,8 +108,3 @@ pub use geometry::{Aabb, Aabb2, Aabb3, AabbError, Corner, Vector};
 /// to and from the `mint` crate's, which other math libraries also speak.
 pub use glam;
 pub use handle::{Handle, HandleError, Slots};
-
-/// The README's examples, compiled and run as doc tests.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

@@ -306,3 +306,64 @@ fn auto_allocates_no_more_than_the_structure_it_runs() {
     found.extend(runs::<Vec3>());
     assert_none(found, WARM_FRAMES);
 }
+
+/// A warm `Sweeper` allocates nothing: a circle swept with each response
+/// through a field of boxes held by every settled structure (the sweep's
+/// candidate and passed lists and its hit list are reused).
+#[test]
+fn a_warm_sweeper_allocates_nothing_on_every_structure() {
+    use collide::motion::{Response, SweepLimits, d2::Sweeper};
+    use collide::narrow::Support;
+    use collide::narrow::d2::{Circle, Cuboid, Pose};
+    let crate_shape = Cuboid::new(Vec2::new(0.4, 0.4)).expect("a valid box");
+    let ball = Circle::new(0.3).expect("a valid circle");
+    let mut found = Vec::new();
+    for name in settled_structures() {
+        let mut world = name.build::<Vec2, u64>();
+        let mut poses: Vec<Option<Pose>> = Vec::new();
+        for k in 0..400u64 {
+            let at = Vec2::new((k % 20) as f32 * 1.5, (k / 20) as f32 * 1.5);
+            let pose = Pose::at(at).expect("a valid pose");
+            let h = world.insert(crate_shape.aabb(&pose), k).expect("inserted");
+            let slot = h.index() as usize;
+            poses.resize(poses.len().max(slot + 1), None);
+            poses[slot] = Some(pose);
+        }
+        world.step();
+        let shape_of = |h: Handle| {
+            poses
+                .get(h.index() as usize)
+                .copied()
+                .flatten()
+                .map(|pose| (&crate_shape as &dyn Support<Vec2>, pose))
+        };
+        for response in [
+            Response::Slide,
+            Response::Pass,
+            Response::Bounce { restitution: 0.5 },
+        ] {
+            let mut sweeper = Sweeper::new(response, SweepLimits::default());
+            let mut made = 0;
+            for round in 0..2 {
+                for k in 0..200 {
+                    let angle = k as f32 * 0.37;
+                    let start = Pose::at(Vec2::new(0.75 + (k % 19) as f32 * 1.5, 0.75))
+                        .expect("a valid pose");
+                    let motion = Vec2::new(angle.cos(), angle.sin().abs()) * 12.0;
+                    let (_, n) = counted(round == 1, || {
+                        sweeper.sweep(world.as_ref(), shape_of, &ball, start, motion);
+                    });
+                    made += n;
+                }
+            }
+            if made > 0 {
+                found.push(format!("{name} {response:?}: {made} allocations"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "warm sweeps allocated; rerun with COLLIDE_ALLOC_TRACE=1 and --test-threads 1:\n{}",
+        found.join("\n")
+    );
+}

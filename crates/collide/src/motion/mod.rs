@@ -14,13 +14,91 @@
 //!
 //! Depends on the broad phase and the narrow phase.
 
+mod substep;
 mod sweep;
+mod turning;
 
+pub use substep::Substepped;
 pub use sweep::{Response, Sweep, SweepHit, SweepLimits};
+
+use sweep::{Moving, SweepScratch};
 
 use crate::broad::Query;
 use crate::handle::Handle;
-use crate::narrow::Support;
+use crate::narrow::{ShapeError, Support};
+
+/// A reusable sweeper for one dimension: `$pose` places shapes over `$v`.
+macro_rules! sweeper {
+    ($v:ty, $pose:ty, $example:literal) => {
+        /// A sweep that keeps its memory from call to call: set the
+        /// response and limits once, then [`Sweeper::sweep`] each tick.
+        /// Once its lists have grown to a tick's contacts and candidates,
+        /// a sweep allocates nothing.
+        #[doc = $example]
+        #[derive(Clone, Debug)]
+        pub struct Sweeper {
+            response: Response,
+            limits: SweepLimits,
+            scratch: SweepScratch,
+            last: Sweep<$v, $pose>,
+        }
+
+        impl Sweeper {
+            /// A sweeper with this response at each contact and these limits.
+            pub fn new(response: Response, limits: SweepLimits) -> Self {
+                Sweeper {
+                    response,
+                    limits,
+                    scratch: SweepScratch::default(),
+                    last: Sweep::at_rest(<$pose>::IDENTITY),
+                }
+            }
+
+            /// The response at each contact.
+            pub fn response(&self) -> Response {
+                self.response
+            }
+
+            /// Changes the response for the next sweeps.
+            pub fn set_response(&mut self, response: Response) {
+                self.response = response;
+            }
+
+            /// Moves `mover` from `start` by `motion` over one tick, as
+            /// [`sweep`] does, and returns the result (kept until the
+            /// next call).
+            pub fn sweep<'a>(
+                &mut self,
+                world: &(impl Query<$v> + ?Sized),
+                shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<$v>, $pose)>,
+                mover: &dyn Support<$v>,
+                start: $pose,
+                motion: $v,
+            ) -> &Sweep<$v, $pose> {
+                let moving = Moving {
+                    mover,
+                    start,
+                    motion,
+                    response: self.response,
+                    limits: self.limits,
+                };
+                super::sweep::sweep_into(
+                    world,
+                    shape_of,
+                    moving,
+                    &mut self.scratch,
+                    &mut self.last,
+                );
+                &self.last
+            }
+
+            /// The last sweep's result.
+            pub fn last(&self) -> &Sweep<$v, $pose> {
+                &self.last
+            }
+        }
+    };
+}
 
 /// 2D sweeps.
 pub mod d2 {
@@ -62,6 +140,77 @@ pub mod d2 {
     ) -> Sweep<Vec2, Pose> {
         super::sweep::sweep(world, shape_of, mover, start, motion, response, limits)
     }
+
+    /// The first object `mover` touches while it moves by `motion` and
+    /// turns by `turn` radians (counter-clockwise) over one tick from
+    /// `start`, with the share of the tick and the contact; `None` when it
+    /// touches nothing. Unlike [`sweep`], it follows the turn: a blade
+    /// swung through a post in one tick hits it. An error for a non-finite
+    /// motion or turn.
+    pub fn sweep_turning<'a>(
+        world: &(impl Query<Vec2> + ?Sized),
+        shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec2>, Pose)>,
+        mover: &dyn Support<Vec2>,
+        start: Pose,
+        motion: Vec2,
+        turn: f32,
+    ) -> Result<Option<SweepHit<Vec2>>, ShapeError> {
+        Pose::new(start.position() + motion, start.angle() + turn)?;
+        Ok(super::turning::sweep_turning(
+            world,
+            shape_of,
+            mover,
+            start,
+            motion,
+            |shape, at| {
+                crate::narrow::d2::cast_turning(mover, &start, motion, turn, shape, at)
+                    .ok()
+                    .flatten()
+            },
+        ))
+    }
+
+    /// The discrete reference mover: `motion` in `substeps` equal steps,
+    /// checking only where each ends (see [`Substepped`]). It passes
+    /// through walls thinner than a step; use [`sweep`] in games.
+    pub fn substep<'a>(
+        world: &(impl Query<Vec2> + ?Sized),
+        shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec2>, Pose)>,
+        mover: &dyn Support<Vec2>,
+        start: Pose,
+        motion: Vec2,
+        substeps: u32,
+    ) -> Substepped<Pose> {
+        super::substep::substep(world, shape_of, mover, start, motion, substeps)
+    }
+
+    sweeper!(
+        Vec2,
+        Pose,
+        r#"
+```
+use collide::{Aabb2, BroadPhase, Grid, Handle};
+use collide::motion::{Response, SweepLimits, d2::Sweeper};
+use collide::narrow::{Support, d2::{Circle, Cuboid, Pose}};
+use glam::Vec2;
+let wall = Cuboid::new(Vec2::new(0.5, 5.0))?;
+let wall_at = Pose::at(Vec2::new(5.0, 0.0))?;
+let mut world: Grid<Vec2> = Grid::hashed();
+let id = world.insert(wall.aabb(&wall_at), ()).unwrap();
+world.step();
+let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec2>, wall_at));
+let ball = Circle::new(0.5)?;
+let mut sweeper = Sweeper::new(Response::Slide, SweepLimits::default());
+let mut at = Pose::IDENTITY;
+for _ in 0..3 {
+    // Each tick reuses the sweeper's memory.
+    at = sweeper.sweep(&world, shape_of, &ball, at, Vec2::new(2.0, 1.0)).end;
+}
+assert!((at.position().x - 4.0).abs() < 1e-3); // against the wall's face
+assert!(sweeper.last().hits.len() == 1);
+# Ok::<(), collide::narrow::ShapeError>(())
+```"#
+    );
 }
 
 /// 3D sweeps.
@@ -104,4 +253,69 @@ pub mod d3 {
     ) -> Sweep<Vec3, Pose> {
         super::sweep::sweep(world, shape_of, mover, start, motion, response, limits)
     }
+
+    /// The first object `mover` touches while it moves by `motion` and
+    /// turns by the rotation vector `turn` (axis times radians) over one
+    /// tick from `start`. See [`d2::sweep_turning`].
+    pub fn sweep_turning<'a>(
+        world: &(impl Query<Vec3> + ?Sized),
+        shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec3>, Pose)>,
+        mover: &dyn Support<Vec3>,
+        start: Pose,
+        motion: Vec3,
+        turn: Vec3,
+    ) -> Result<Option<SweepHit<Vec3>>, ShapeError> {
+        for v in turn.to_array() {
+            crate::narrow::error::finite("turn", v)?;
+        }
+        Pose::new(start.position() + motion, start.rotation())?;
+        Ok(super::turning::sweep_turning(
+            world,
+            shape_of,
+            mover,
+            start,
+            motion,
+            |shape, at| {
+                crate::narrow::d3::cast_turning(mover, &start, motion, turn, shape, at)
+                    .ok()
+                    .flatten()
+            },
+        ))
+    }
+
+    /// The discrete reference mover. See [`d2::substep`].
+    pub fn substep<'a>(
+        world: &(impl Query<Vec3> + ?Sized),
+        shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<Vec3>, Pose)>,
+        mover: &dyn Support<Vec3>,
+        start: Pose,
+        motion: Vec3,
+        substeps: u32,
+    ) -> Substepped<Pose> {
+        super::substep::substep(world, shape_of, mover, start, motion, substeps)
+    }
+
+    sweeper!(
+        Vec3,
+        Pose,
+        r#"
+```
+use collide::{BroadPhase, Bvh, Handle};
+use collide::motion::{Response, SweepLimits, d3::Sweeper};
+use collide::narrow::{Support, d3::{Cuboid, Pose, Sphere}};
+use glam::Vec3;
+let floor = Cuboid::new(Vec3::new(10.0, 0.5, 10.0))?;
+let floor_at = Pose::at(Vec3::new(0.0, -0.5, 0.0))?; // top at y = 0
+let mut world: Bvh<Vec3> = Bvh::new();
+let id = world.insert(floor.aabb(&floor_at), ()).unwrap();
+world.step();
+let shape_of = |h: Handle| (h == id).then_some((&floor as &dyn Support<Vec3>, floor_at));
+let ball = Sphere::new(0.25)?;
+let mut sweeper = Sweeper::new(Response::Stop, SweepLimits::default());
+let start = Pose::at(Vec3::new(0.0, 2.0, 0.0))?;
+let done = sweeper.sweep(&world, shape_of, &ball, start, Vec3::new(0.0, -5.0, 0.0));
+assert!((done.end.position().y - 0.25).abs() < 1e-3); // resting on the floor
+# Ok::<(), collide::narrow::ShapeError>(())
+```"#
+    );
 }

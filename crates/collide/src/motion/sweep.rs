@@ -119,7 +119,37 @@ pub struct Sweep<V: Vector, P> {
     pub stats: QueryStats,
 }
 
-/// The pipeline, once for 2D and 3D.
+impl<V: Vector, P> Sweep<V, P> {
+    /// A sweep that has not moved from `at` (where a sweeper starts).
+    ///
+    /// ```
+    /// use collide::motion::Sweep;
+    /// use collide::narrow::d2::Pose;
+    /// use glam::Vec2;
+    /// let idle: Sweep<Vec2, Pose> = Sweep::at_rest(Pose::IDENTITY);
+    /// assert!(idle.hits.is_empty() && idle.motion == Vec2::ZERO);
+    /// ```
+    pub fn at_rest(at: P) -> Self {
+        Sweep {
+            hits: Vec::new(),
+            end: at,
+            motion: V::from_axes(|_| 0.0),
+            truncated: false,
+            stats: QueryStats::default(),
+        }
+    }
+}
+
+/// The memory a sweep reuses from call to call (its candidate and
+/// passed-object lists), so that a warm sweep allocates nothing; the
+/// sweepers keep one each.
+#[derive(Clone, Debug, Default)]
+pub struct SweepScratch {
+    candidates: Vec<Handle>,
+    passed: Vec<Handle>,
+}
+
+/// The pipeline, once for 2D and 3D, on fresh memory.
 pub(crate) fn sweep<'a, L: Placement>(
     world: &(impl Query<L::V> + ?Sized),
     shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
@@ -129,25 +159,68 @@ pub(crate) fn sweep<'a, L: Placement>(
     response: Response,
     limits: SweepLimits,
 ) -> Sweep<L::V, L> {
+    let mut out = Sweep::at_rest(start);
+    let moving = Moving {
+        mover,
+        start,
+        motion,
+        response,
+        limits,
+    };
+    sweep_into(
+        world,
+        shape_of,
+        moving,
+        &mut SweepScratch::default(),
+        &mut out,
+    );
+    out
+}
+
+/// One sweep's mover and what it does, gathered for [`sweep_into`].
+#[derive(Clone, Copy)]
+pub(crate) struct Moving<'m, L: Placement> {
+    pub(crate) mover: &'m dyn Support<L::V>,
+    pub(crate) start: L,
+    pub(crate) motion: L::V,
+    pub(crate) response: Response,
+    pub(crate) limits: SweepLimits,
+}
+
+/// The pipeline, writing into `out` (its hit list reused) with `scratch`'s
+/// lists.
+pub(crate) fn sweep_into<'a, L: Placement>(
+    world: &(impl Query<L::V> + ?Sized),
+    shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
+    moving: Moving<'_, L>,
+    scratch: &mut SweepScratch,
+    out: &mut Sweep<L::V, L>,
+) {
+    let Moving {
+        mover,
+        start,
+        motion,
+        response,
+        limits,
+    } = moving;
     let dim = L::V::DIM;
     let dot = |a: L::V, b: L::V| (0..dim).map(|k| a.axis(k) * b.axis(k)).sum::<f32>();
     let scaled = |a: L::V, s: f32| L::V::from_axes(|k| a.axis(k) * s);
     let zero = L::V::from_axes(|_| 0.0);
-    let mut out = Sweep {
-        hits: Vec::new(),
-        end: start,
-        motion,
-        truncated: false,
-        stats: QueryStats::default(),
-    };
+    out.hits.clear();
+    out.end = start;
+    out.motion = motion;
+    out.truncated = false;
+    out.stats = QueryStats::default();
     let mut velocity = motion;
     let mut time = 0.0f32;
-    let mut passed: Vec<Handle> = Vec::new();
+    let SweepScratch { candidates, passed } = scratch;
+    passed.clear();
     for _ in 0..limits.max_contacts.max(1) {
         let left = 1.0 - time;
         let step = scaled(velocity, left);
         if left <= 0.0 || (0..dim).all(|k| step.axis(k) == 0.0) {
-            return out;
+            return;
         }
         // Candidates: the objects the mover's bounds touch along the step,
         // the bounds widened beyond the casts' tolerance.
@@ -167,21 +240,27 @@ pub(crate) fn sweep<'a, L: Placement>(
             // A motion beyond the f32 range (a bounce that overflowed): the
             // tick cannot be checked, and the sweep says so.
             out.truncated = true;
-            return out;
+            return;
         };
-        let (candidates, stats) = world.query_region_all(&swept, limits.budget);
+        candidates.clear();
+        let stats = world.query_region(&swept, limits.budget, &mut |h| {
+            candidates.push(h);
+            std::ops::ControlFlow::Continue(())
+        });
+        // The same order as `query_region_all`: by handle.
+        candidates.sort_unstable();
         out.stats.visited += stats.visited;
         out.stats.tested += stats.tested;
         out.stats.hits += stats.hits;
         if stats.truncated {
             out.stats.truncated = true;
             out.truncated = true;
-            return out;
+            return;
         }
         // The earliest contact; ties by handle (candidates come sorted, so
         // the first of equal times stays).
         let mut earliest: Option<(f32, Handle, Contact<L::V>)> = None;
-        for h in candidates {
+        for &h in candidates.iter() {
             if passed.contains(&h) {
                 continue;
             }
@@ -200,7 +279,7 @@ pub(crate) fn sweep<'a, L: Placement>(
                 // The end lies beyond the f32 range: say so, stay put.
                 None => out.truncated = true,
             }
-            return out;
+            return;
         };
         let advance = s * left;
         // Touched again with (almost) no time since it was last handled,
@@ -214,7 +293,7 @@ pub(crate) fn sweep<'a, L: Placement>(
                 .any(|hit| hit.handle == handle);
         let Some(end) = moved(&out.end, scaled(step, s)) else {
             out.truncated = true;
-            return out;
+            return;
         };
         out.end = end;
         time += advance;
@@ -226,7 +305,7 @@ pub(crate) fn sweep<'a, L: Placement>(
         if repeat {
             // The same contact again without progress: stop here.
             out.motion = zero;
-            return out;
+            return;
         }
         let n = contact.normal;
         let into = dot(velocity, n);
@@ -244,12 +323,11 @@ pub(crate) fn sweep<'a, L: Placement>(
         };
         out.motion = velocity;
         if response == Response::Stop {
-            return out;
+            return;
         }
     }
     // The cap ended it, unless nothing was left to move.
     out.truncated = time < 1.0 && (0..dim).any(|k| velocity.axis(k) != 0.0);
-    out
 }
 
 /// `pose` moved by `by`, or `None` when that leaves the f32 range.

@@ -25,7 +25,7 @@ mod contact;
 pub mod d2;
 pub mod d3;
 mod dim;
-mod error;
+pub(crate) mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;
 mod gjk_cast;
@@ -34,6 +34,7 @@ mod point;
 mod regions;
 mod shapes;
 mod support;
+pub(crate) mod turning;
 
 pub use cast::{RayCast, ShapeCast};
 pub use contact::Contact;

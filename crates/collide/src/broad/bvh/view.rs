@@ -32,9 +32,7 @@ impl<V: Vector> View<'_, V> {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        // One allocation per query: the tree may be deep between a burst of
-        // inserts (placed a batch at a time) and the next step's rebuild.
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        let mut stack = NodeStack::default();
         for arena in [self.moving, self.resting] {
             if arena.root != NONE {
                 stack.push(arena.root);
@@ -77,5 +75,63 @@ impl<V: Vector> View<'_, V> {
         stats.candidate(budget, region, &self.boxes[i as usize], || {
             visit((self.handle)(i))
         })
+    }
+}
+
+/// Nodes still to visit: on the call stack up to [`NodeStack::INLINE`]
+/// deep, so a query allocates nothing; spilling to the heap beyond (a tree
+/// left deep by a burst of inserts before the next step's rebuild).
+pub(super) struct NodeStack {
+    inline: [u32; NodeStack::INLINE],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl NodeStack {
+    /// Nodes kept without allocating: twice the depth of a balanced tree of
+    /// 2^32 leaves.
+    const INLINE: usize = 64;
+
+    pub(super) fn push(&mut self, node: u32) {
+        if self.len < Self::INLINE {
+            self.inline[self.len] = node;
+            self.len += 1;
+        } else {
+            self.spill.push(node);
+        }
+    }
+
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        if let Some(node) = self.spill.pop() {
+            return Some(node);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
+    }
+}
+
+impl Default for NodeStack {
+    fn default() -> Self {
+        NodeStack {
+            inline: [0; Self::INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NodeStack;
+
+    #[test]
+    fn the_node_stack_pops_in_reverse_past_its_inline_part() {
+        let mut stack = NodeStack::default();
+        for n in 0..200 {
+            stack.push(n);
+        }
+        let popped: Vec<u32> = std::iter::from_fn(|| stack.pop()).collect();
+        assert_eq!(popped, (0..200).rev().collect::<Vec<_>>());
+        assert_eq!(stack.pop(), None);
     }
 }

@@ -9,6 +9,7 @@ mod shapes;
 
 pub use cast::{
     cast_ray, cast_ray_capsule, cast_ray_circle, cast_ray_cuboid, cast_ray_polygon, cast_shape,
+    cast_turning,
 };
 pub use contact::{
     contact, contact_capsule_capsule, contact_circle_capsule, contact_circle_circle,

@@ -222,3 +222,46 @@ pub fn cast_shape(
 ) -> Option<ShapeCast<Vec3>> {
     general::cast_shape(a, pose_a, motion_a, b, pose_b, motion_b)
 }
+
+/// The first touch of `mover`, starting at `start` and moving by `motion`
+/// while turning by the rotation vector `turn` (axis times radians) over
+/// the same time, against `target` at rest at `target_pose`. See the 2D
+/// [`cast_turning`](crate::narrow::d2::cast_turning).
+///
+/// ```
+/// use collide::narrow::d3::{Cuboid, Pose, cast_turning};
+/// use glam::Vec3;
+/// let plank = Cuboid::new(Vec3::new(1.0, 0.02, 0.1))?;
+/// let post = Cuboid::new(Vec3::splat(0.005))?;
+/// let post_at = Pose::at(Vec3::new(0.0, 0.0, -0.8))?; // a quarter turn about y away
+/// let turn = Vec3::Y * 170f32.to_radians();
+/// let hit = cast_turning(&plank, &Pose::IDENTITY, Vec3::ZERO, turn, &post, &post_at)?;
+/// assert!(hit.is_some_and(|h| h.t > 0.4 && h.t < 0.55));
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn cast_turning(
+    mover: &(impl Support<Vec3> + ?Sized),
+    start: &Pose,
+    motion: Vec3,
+    turn: Vec3,
+    target: &(impl Support<Vec3> + ?Sized),
+    target_pose: &Pose,
+) -> Result<Option<ShapeCast<Vec3>>, crate::narrow::ShapeError> {
+    let (p0, q0) = (start.position(), start.rotation());
+    for v in turn.to_array() {
+        crate::narrow::error::finite("turn", v)?;
+    }
+    Pose::new(p0 + motion, glam::Quat::from_scaled_axis(turn) * q0)?;
+    let pose_at = |t: f32| {
+        Pose::new(p0 + motion * t, glam::Quat::from_scaled_axis(turn * t) * q0)
+            .expect("between two valid poses")
+    };
+    Ok(crate::narrow::turning::cast_turning(
+        mover,
+        pose_at,
+        motion,
+        turn.length(),
+        target,
+        target_pose,
+    ))
+}

@@ -6,7 +6,9 @@ pub(super) mod epa;
 mod pose;
 mod shapes;
 
-pub use cast::{cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape};
+pub use cast::{
+    cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape, cast_turning,
+};
 pub use contact::{
     contact, contact_capsule_capsule, contact_cuboid_cuboid, contact_sphere_capsule,
     contact_sphere_sphere, distance,

@@ -1,0 +1,67 @@
+//! The game layer's errors: each names the setting or input that was wrong
+//! and the value it had.
+
+/// Bad input to a game system: a setting or a per-tick value out of range.
+///
+/// ```
+/// use collide_game::GameError;
+/// use collide_game::time::ClockSettings;
+/// let err = ClockSettings::new(0.0, 8).unwrap_err();
+/// assert_eq!(err, GameError::NotPositive { what: "tick length (seconds)", value: 0.0 });
+/// assert!(err.to_string().contains("tick length (seconds) must be above zero"));
+/// ```
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// A value that must be a finite number was NaN or infinite.
+    #[error("{what} must be a finite number, got {value}")]
+    NotFinite {
+        /// What the value is.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A value that must be above zero was zero or negative.
+    #[error("{what} must be above zero, got {value}")]
+    NotPositive {
+        /// What the value is.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A value that must not be negative was.
+    #[error("{what} must not be negative, got {value}")]
+    Negative {
+        /// What the value is.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+}
+
+/// `value` if it is finite, else [`GameError::NotFinite`].
+pub(crate) fn finite(what: &'static str, value: f64) -> Result<f64, GameError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(GameError::NotFinite { what, value })
+    }
+}
+
+/// `value` if it is finite and above zero.
+pub(crate) fn positive(what: &'static str, value: f64) -> Result<f64, GameError> {
+    if finite(what, value)? > 0.0 {
+        Ok(value)
+    } else {
+        Err(GameError::NotPositive { what, value })
+    }
+}
+
+/// `value` if it is finite and not negative.
+pub(crate) fn non_negative(what: &'static str, value: f64) -> Result<f64, GameError> {
+    if finite(what, value)? >= 0.0 {
+        Ok(value)
+    } else {
+        Err(GameError::Negative { what, value })
+    }
+}

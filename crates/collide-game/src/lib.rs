@@ -1,0 +1,42 @@
+//! # collide-game
+//!
+//! The systems a game runs every tick on top of collision detection,
+//! each usable alone:
+//!
+//! - [`time`]: a fixed-step clock that turns frame times into ticks of one
+//!   length (so results do not depend on the frame rate), and the
+//!   integrators that advance positions and velocities by a tick.
+//!
+//! It sits above the `collide` crate (broad phase, queries, narrow phase,
+//! motion), which a game that only needs collision can use without it.
+//!
+//! ```
+//! use collide_game::time::{ClockSettings, FixedClock, PointState, Integrator};
+//!
+//! let mut clock = FixedClock::new(ClockSettings::hz(60.0)?);
+//! let mut ball = PointState { position: 10.0f32, velocity: 0.0 };
+//! for frame_seconds in [0.016, 0.017, 0.033] {
+//!     for tick in clock.advance(frame_seconds)? {
+//!         ball = Integrator::SemiImplicitEuler.step(ball, tick.step(), |_, _| -9.81);
+//!     }
+//! }
+//! assert_eq!(clock.tick(), 3);
+//! assert!(ball.position < 10.0);
+//! # Ok::<(), collide_game::GameError>(())
+//! ```
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+pub mod time;
+
+pub use collide;
+pub use collide::glam;
+pub use error::GameError;
+
+/// The README's examples, compiled and run as doc tests here, where both
+/// crates are in reach.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -6,6 +6,10 @@
 //! - [`time`]: a fixed-step clock that turns frame times into ticks of one
 //!   length (so results do not depend on the frame rate), and the
 //!   integrators that advance positions and velocities by a tick.
+//! - [`character`]: the kinematic character controller: slides, steps,
+//!   slopes, ground snapping and moving platforms.
+//!
+//! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
 //!
 //! It sits above the `collide` crate (broad phase, queries, narrow phase,
 //! motion), which a game that only needs collision can use without it.
@@ -28,11 +32,14 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod character;
+mod dim;
 mod error;
 pub mod time;
 
 pub use collide;
 pub use collide::glam;
+pub use dim::{D2, D3, Dim, ShapeOf, Swept};
 pub use error::GameError;
 
 /// The README's examples, compiled and run as doc tests here, where both

@@ -1,0 +1,503 @@
+//! The kinematic character: a capsule moved by code, not by forces. Each
+//! tick it first rides its base (the platform it stands on moved and
+//! turned: the character is carried and turned with it, before its own
+//! move, so it never lags a tick), then sweeps its own motion, sliding
+//! along what it hits, stepping up ledges and refusing steep slopes, then
+//! probes down from a little above its sole for ground to stand on or
+//! snap to. Leaving a moving base hands back the base's velocity by the
+//! [`Inherit`] rule.
+
+use super::settings::{CharacterSettings, Inherit};
+use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::error::{GameError, finite};
+use crate::time::TimeStep;
+use collide::broad::Query;
+use collide::narrow::Capsule;
+use collide::{Handle, Vector};
+
+/// What the character stands on after a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ground<V> {
+    /// Nothing within reach below.
+    Airborne,
+    /// On a walkable surface of `on`, whose normal there is `normal`.
+    Standing {
+        /// The object stood on (the base, when it moves).
+        on: Handle,
+        /// The surface's normal, pointing up out of it.
+        normal: V,
+    },
+    /// On a surface too steep to stand on: it slides down.
+    Sliding {
+        /// The object slid on.
+        on: Handle,
+        /// The surface's normal.
+        normal: V,
+    },
+}
+
+impl<V: Copy> Ground<V> {
+    /// The object under the character, standing or sliding.
+    pub fn on(&self) -> Option<Handle> {
+        match *self {
+            Ground::Airborne => None,
+            Ground::Standing { on, .. } | Ground::Sliding { on, .. } => Some(on),
+        }
+    }
+
+    /// Whether the character stands on walkable ground.
+    pub fn is_standing(&self) -> bool {
+        matches!(self, Ground::Standing { .. })
+    }
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepReport<V> {
+    /// The ground after the step.
+    pub ground: Ground<V>,
+    /// How far the base carried the character before its own move.
+    pub carried: V,
+    /// The base's velocity to add to the character's, by the
+    /// [`Inherit`] rule, on the step it left the base; zero otherwise.
+    pub inherited: V,
+    /// The character stepped up a ledge.
+    pub stepped_up: bool,
+    /// Something moved into the character and it could not get out of the
+    /// way (caught between two moving things, or a moving thing and a
+    /// wall): it may end the step inside one of them.
+    pub squeezed: bool,
+}
+
+/// A kinematic character in dimension `D` ([`D2`](crate::D2) or
+/// [`D3`](crate::D3)).
+#[derive(Clone, Debug)]
+pub struct Character<D: Dim> {
+    settings: CharacterSettings,
+    /// The capsule's centre.
+    position: D::V,
+    /// The facing, radians about the up axis.
+    facing: f32,
+    ground: Ground<D::V>,
+    /// The base's velocity at the last step (zero off a base).
+    base_velocity: D::V,
+    /// The capsule grown by the skin: sweeps stop it touching, so the real
+    /// capsule keeps the skin's gap.
+    hull: Capsule<D::V>,
+    sweeper: D::Sweeper,
+}
+
+/// Rounds of pushing out of overlapping objects before the character
+/// counts as squeezed.
+const PUSH_ROUNDS: usize = 4;
+
+/// How far above the sole the ground probe starts, in skins: a probe
+/// that starts touching the floor would miss it.
+const PROBE_LIFT_SKINS: f32 = 2.0;
+
+impl<D: Dim> Character<D> {
+    /// A character with `settings` whose capsule is centred at `position`,
+    /// airborne until its first step finds ground.
+    pub fn new(settings: CharacterSettings, position: D::V) -> Result<Self, GameError> {
+        check_vector::<D>("character position", position)?;
+        let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())
+            .map_err(|_| GameError::NotFinite {
+                what: "character capsule",
+                value: f64::NAN,
+            })?;
+        Ok(Character {
+            settings,
+            position,
+            facing: 0.0,
+            ground: Ground::Airborne,
+            base_velocity: D::ZERO,
+            hull,
+            sweeper: D::stopping_sweeper(),
+        })
+    }
+
+    /// The capsule's centre.
+    pub fn position(&self) -> D::V {
+        self.position
+    }
+
+    /// Where the sole is: the bottom of the capsule.
+    pub fn feet(&self) -> D::V {
+        self.position - D::UP * (self.settings.half_height() + self.settings.radius())
+    }
+
+    /// The facing, radians about the up axis (bases turn it).
+    pub fn facing(&self) -> f32 {
+        self.facing
+    }
+
+    /// Sets the facing, radians about the up axis.
+    pub fn set_facing(&mut self, radians: f32) -> Result<(), GameError> {
+        self.facing = finite("facing (radians)", f64::from(radians))? as f32;
+        Ok(())
+    }
+
+    /// What the character stood on after the last step.
+    pub fn ground(&self) -> Ground<D::V> {
+        self.ground
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &CharacterSettings {
+        &self.settings
+    }
+
+    /// One tick: ride the base (its pose last tick and now, from
+    /// `base_motion`, for a base that moves), then move by `motion` (this
+    /// tick's displacement, gravity included), then find the ground.
+    /// `world` holds the level at this tick's poses (the character not in
+    /// it); `shape_of` gives each object's shape and pose.
+    pub fn step<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        base_motion: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
+        motion: D::V,
+        dt: TimeStep<f32>,
+    ) -> Result<StepReport<D::V>, GameError> {
+        check_vector::<D>("character motion", motion)?;
+        let was = self.ground;
+        let (carried, base_velocity) = self.ride(world, shape_of, base_motion, dt);
+        let squeezed = !self.push_out(world, shape_of);
+        let stepped_up = self.slide(world, shape_of, motion, was.is_standing());
+        let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
+        self.ground = self.probe(world, shape_of, snap);
+        let left = was.on().is_some() && self.ground.on() != was.on();
+        // The base's velocity as the character leaves it: this tick's when
+        // it moved this tick, else the last one's.
+        let leaving = if carried == D::ZERO && base_velocity == D::ZERO {
+            self.base_velocity
+        } else {
+            base_velocity
+        };
+        let inherited = if left {
+            inherit::<D>(self.settings.inherit(), leaving)
+        } else {
+            D::ZERO
+        };
+        self.base_velocity = if self.ground.on().is_some() && self.ground.on() == was.on() {
+            base_velocity
+        } else {
+            D::ZERO
+        };
+        Ok(StepReport {
+            ground: self.ground,
+            carried,
+            inherited,
+            stepped_up,
+            squeezed,
+        })
+    }
+
+    /// Carries the character with its base's motion this tick (sweeping,
+    /// the base itself ignored, so a wall still stops it); returns the
+    /// displacement and the base's velocity under the character.
+    fn ride<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        base_motion: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
+        dt: TimeStep<f32>,
+    ) -> (D::V, D::V) {
+        let Some(base) = self.ground.on() else {
+            return (D::ZERO, D::ZERO);
+        };
+        let Some((from, to)) = base_motion(base) else {
+            return (D::ZERO, D::ZERO);
+        };
+        let target = D::carry(&from, &to, self.position);
+        let want = target - self.position;
+        self.facing += D::yaw_between(&from, &to);
+        let others = |h: Handle| if h == base { None } else { shape_of(h) };
+        let swept = D::sweep(
+            &mut self.sweeper,
+            world,
+            &others,
+            &self.hull,
+            self.position,
+            want,
+        );
+        let carried = swept.end - self.position;
+        self.position = swept.end;
+        (carried, want * (1.0 / dt.seconds()))
+    }
+
+    /// Gets out of whatever moved into the character (a door, a platform
+    /// from the side): pushed out along the shortest way, by a sweep so it
+    /// is not pushed into something else. False when it stays caught.
+    fn push_out<'a>(&mut self, world: &dyn Query<D::V>, shape_of: ShapeOf<'_, 'a, D>) -> bool {
+        let reach = self.settings.radius() + 2.0 * self.settings.skin();
+        let tall = reach + self.settings.half_height();
+        for _ in 0..PUSH_ROUNDS {
+            let at = self.position;
+            let Ok(bounds) = collide::Aabb::new(
+                D::V::from_axes(|k| at.axis(k) - if k == 1 { tall } else { reach }),
+                D::V::from_axes(|k| at.axis(k) + if k == 1 { tall } else { reach }),
+            ) else {
+                return false;
+            };
+            // The deepest overlap of the real capsule (ties by handle).
+            let mut deepest: Option<(f32, Handle, D::V)> = None;
+            let _ = world.query_aabb(&bounds, &mut |h| {
+                if let Some((shape, pose)) = shape_of(h) {
+                    let (depth, out) = D::overlap(&self.hull, at, shape, &pose);
+                    // Deeper than a quarter skin: the capsule itself is
+                    // nearer than its skin (rounding alone stays below).
+                    let caught = depth > 0.25 * self.settings.skin();
+                    if caught && deepest.is_none_or(|(d, e, _)| (depth, e) > (d, h)) {
+                        deepest = Some((depth, h, out));
+                    }
+                }
+                std::ops::ControlFlow::Continue(())
+            });
+            let Some((depth, h, out)) = deepest else {
+                return true;
+            };
+            let others = |o: Handle| if o == h { None } else { shape_of(o) };
+            let swept = D::sweep(
+                &mut self.sweeper,
+                world,
+                &others,
+                &self.hull,
+                at,
+                out * depth,
+            );
+            self.position = swept.end;
+            if swept.t < 1.0 {
+                // Pushed against something else: caught.
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The own move: sweep, slide along what is hit (steep surfaces are
+    /// walls: no climbing them), step up ledges when standing. Returns
+    /// whether it stepped up.
+    fn slide<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        motion: D::V,
+        standing: bool,
+    ) -> bool {
+        let settings = self.settings;
+        let mut remaining = motion;
+        let mut stepped_up = false;
+        for _ in 0..settings.max_slides() {
+            if length(remaining) <= 1e-7 {
+                break;
+            }
+            let swept = D::sweep(
+                &mut self.sweeper,
+                world,
+                shape_of,
+                &self.hull,
+                self.position,
+                remaining,
+            );
+            self.position = swept.end;
+            let Some((_, normal, _)) = swept.hit else {
+                break;
+            };
+            remaining = remaining * (1.0 - swept.t);
+            let up = dot(normal, D::UP);
+            let walkable = up >= settings.max_slope_cos();
+            if !walkable && standing && !stepped_up && up > -0.1 {
+                if let Some(rest) = self.step_up(world, shape_of, remaining) {
+                    stepped_up = true;
+                    remaining = rest;
+                    continue;
+                }
+            }
+            remaining = along::<D>(remaining, normal, settings.max_slope_cos());
+        }
+        stepped_up
+    }
+
+    /// Tries to step onto a ledge: up by the step height, forward by the
+    /// horizontal part of `remaining`, down onto walkable ground no higher
+    /// than the step. On success the character is on the ledge and the
+    /// motion left is returned; otherwise nothing changes.
+    fn step_up<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        remaining: D::V,
+    ) -> Option<D::V> {
+        let height = self.settings.step_height();
+        let ahead = remaining - D::UP * dot(remaining, D::UP);
+        if height <= 0.0 || length(ahead) <= 1e-6 {
+            return None;
+        }
+        let start = self.position;
+        let rise = D::sweep(
+            &mut self.sweeper,
+            world,
+            shape_of,
+            &self.hull,
+            start,
+            D::UP * height,
+        );
+        let climbed = dot(rise.end - start, D::UP);
+        let forward = D::sweep(
+            &mut self.sweeper,
+            world,
+            shape_of,
+            &self.hull,
+            rise.end,
+            ahead,
+        );
+        if dot(forward.end - rise.end, ahead) <= 1e-4 * length(ahead) * length(ahead) {
+            return None;
+        }
+        let drop = D::UP * -(climbed + self.settings.skin());
+        let down = D::sweep(
+            &mut self.sweeper,
+            world,
+            shape_of,
+            &self.hull,
+            forward.end,
+            drop,
+        );
+        let hit = down.hit?;
+        let normal = self.ground_normal(shape_of, down.end, hit);
+        if dot(normal, D::UP) < self.settings.max_slope_cos() {
+            return None;
+        }
+        // The ledge's height above the sole, where the capsule rests on it
+        // (its rounded bottom may rest on the edge of a higher one).
+        let sole = start - D::UP * (self.settings.half_height() + self.settings.radius());
+        let ledge = dot(hit.2 - sole, D::UP);
+        if ledge > height || dot(down.end - start, D::UP) < 0.0 {
+            return None;
+        }
+        self.position = down.end;
+        Some(ahead * (1.0 - forward.t))
+    }
+
+    /// Looks down from a little above the sole for ground: what the
+    /// character touches, or (when `snap`) the ground within the snap
+    /// distance, moved down onto.
+    fn probe<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        snap: bool,
+    ) -> Ground<D::V> {
+        let skin = self.settings.skin();
+        let lift = PROBE_LIFT_SKINS * skin;
+        let reach = if snap {
+            self.settings.snap_distance().max(skin)
+        } else {
+            skin
+        };
+        let start = self.position + D::UP * lift;
+        let down = D::UP * -(lift + reach);
+        let probe = D::sweep(&mut self.sweeper, world, shape_of, &self.hull, start, down);
+        let Some(hit) = probe.hit else {
+            return Ground::Airborne;
+        };
+        let on = hit.0;
+        let normal = self.ground_normal(shape_of, probe.end, hit);
+        let fell = dot(self.position - probe.end, D::UP);
+        if fell > 0.0 {
+            // Snapped down (or settled onto what it touched).
+            self.position = probe.end;
+        }
+        if dot(normal, D::UP) >= self.settings.max_slope_cos() {
+            Ground::Standing { on, normal }
+        } else {
+            Ground::Sliding { on, normal }
+        }
+    }
+}
+
+impl<D: Dim> Character<D> {
+    /// The normal of the ground under a contact below the capsule: the
+    /// contact's own when walkable; on a ledge's edge (a steep normal at a
+    /// point under the bottom sphere), the surface just inside the edge,
+    /// found by a short ray down, so a character stands on a ledge it
+    /// overhangs and steps onto a stair whose edge it meets first.
+    fn ground_normal<'a>(
+        &self,
+        shape_of: ShapeOf<'_, 'a, D>,
+        centre: D::V,
+        (on, normal, point): (Handle, D::V, D::V),
+    ) -> D::V {
+        let up = dot(normal, D::UP);
+        let bottom = centre - D::UP * self.settings.half_height();
+        if up >= self.settings.max_slope_cos() || up <= 0.0 || dot(point - bottom, D::UP) >= 0.0 {
+            return normal;
+        }
+        let level = normal - D::UP * up;
+        let size = length(level);
+        if size <= 1e-6 {
+            return normal;
+        }
+        let inward = level * (-LEDGE_INSET * self.settings.radius() / size);
+        let rise = LEDGE_RISE * self.settings.radius();
+        let origin = point + inward + D::UP * rise;
+        let Some((shape, pose)) = shape_of(on) else {
+            return normal;
+        };
+        match D::ray_normal(shape, &pose, origin, -D::UP, 2.0 * rise) {
+            Some(surface) if dot(surface, D::UP) >= self.settings.max_slope_cos() => surface,
+            _ => normal,
+        }
+    }
+}
+
+/// How far inside a ledge's edge the ray that finds its surface goes down,
+/// and how far above the edge it starts, in radii.
+const LEDGE_INSET: f32 = 0.05;
+const LEDGE_RISE: f32 = 0.1;
+
+/// `motion` made to go along a surface of `normal`. On walkable ground
+/// the downward part is dropped (standing on a slope does not slide down
+/// it) and the rest follows the surface; on a steep surface or a wall the
+/// part into it is removed and so is any climb.
+fn along<D: Dim>(motion: D::V, normal: D::V, max_slope_cos: f32) -> D::V {
+    let up = dot(normal, D::UP);
+    if up >= max_slope_cos {
+        let fall = dot(motion, D::UP).min(0.0);
+        let flat = motion - D::UP * fall;
+        return flat - normal * dot(flat, normal).min(0.0);
+    }
+    let mut m = motion - normal * dot(motion, normal).min(0.0);
+    let rise = dot(m, D::UP);
+    if up > -0.1 && rise > 0.0 {
+        // No climbing: level the motion, then keep it off the surface's
+        // horizontal normal.
+        m = m - D::UP * rise;
+        let level = normal - D::UP * up;
+        let size = length(level);
+        if size > 1e-6 {
+            let level = level * (1.0 / size);
+            m = m - level * dot(m, level).min(0.0);
+        }
+    }
+    m
+}
+
+/// The part of a base's `velocity` kept by `rule`.
+fn inherit<D: Dim>(rule: Inherit, velocity: D::V) -> D::V {
+    match rule {
+        Inherit::All => velocity,
+        Inherit::UpOnly => D::UP * dot(velocity, D::UP).max(0.0),
+        Inherit::Nothing => D::ZERO,
+    }
+}
+
+/// A finite vector, or an error naming it.
+fn check_vector<D: Dim>(what: &'static str, v: D::V) -> Result<(), GameError> {
+    for k in 0..<D::V as Vector>::DIM {
+        finite(what, f64::from(v.axis(k)))?;
+    }
+    Ok(())
+}

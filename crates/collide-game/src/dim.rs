@@ -1,0 +1,264 @@
+//! The dimension the game systems are written over, once: [`D2`] (x right,
+//! y up) or [`D3`] (y up). It names the vector, pose and turn types and
+//! forwards to `collide`'s 2D or 3D functions where the geometry differs.
+
+use collide::broad::Query;
+use collide::geometry::Vector;
+use collide::motion::{Response, Sweep, SweepLimits};
+use collide::narrow::{Capsule, ShapeError, Support};
+use collide::{Handle, glam};
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Neg, Sub};
+
+/// Where a shape is: the world objects' shapes and poses, by handle.
+pub type ShapeOf<'s, 'a, D> =
+    &'s dyn Fn(Handle) -> Option<(&'a dyn Support<<D as Dim>::V>, <D as Dim>::Pose)>;
+
+/// A dimension: its types and the few operations that differ.
+pub trait Dim: Copy + Debug + Send + Sync + 'static {
+    /// The vector: glam's `Vec2` or `Vec3`.
+    type V: Vector
+        + Debug
+        + PartialEq
+        + Add<Output = Self::V>
+        + Sub<Output = Self::V>
+        + Mul<f32, Output = Self::V>
+        + Neg<Output = Self::V>;
+    /// A rigid placement: `collide::narrow::d2::Pose` or `d3::Pose`.
+    type Pose: Copy + Debug + PartialEq;
+    /// The reusable sweeper of the dimension.
+    type Sweeper: Clone + Debug;
+
+    /// Up: +y.
+    const UP: Self::V;
+    /// The zero vector.
+    const ZERO: Self::V;
+
+    /// A pose at `position`, not turned.
+    fn pose_at(position: Self::V) -> Result<Self::Pose, ShapeError>;
+    /// A pose's position.
+    fn position(pose: &Self::Pose) -> Self::V;
+    /// Where `point`, fixed to a body at `from`, is when the body is at `to`.
+    fn carry(from: &Self::Pose, to: &Self::Pose, point: Self::V) -> Self::V;
+    /// How far a body turned about the up axis from `from` to `to`, in
+    /// radians (counter-clockwise seen from above in 3D; 2D turns are all
+    /// about the axis out of the plane).
+    fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32;
+
+    /// A sweeper that stops at the first contact.
+    fn stopping_sweeper() -> Self::Sweeper;
+    /// The outward normal where a ray from `origin` along `direction`
+    /// (up to `max_t` of it) enters `shape` at `pose`.
+    fn ray_normal(
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+        origin: Self::V,
+        direction: Self::V,
+        max_t: f32,
+    ) -> Option<Self::V>;
+
+    /// How deep `mover`, centred at `at`, is in `shape` at `pose` (below 0:
+    /// apart by that much) and the way out of it (a unit vector).
+    fn overlap(
+        mover: &Capsule<Self::V>,
+        at: Self::V,
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+    ) -> (f32, Self::V);
+
+    /// Sweeps `mover` from `start` by `motion`, stopping at the first
+    /// contact: where it stopped and the contact, if any.
+    fn sweep<'a>(
+        sweeper: &mut Self::Sweeper,
+        world: &dyn Query<Self::V>,
+        shape_of: ShapeOf<'_, 'a, Self>,
+        mover: &Capsule<Self::V>,
+        start: Self::V,
+        motion: Self::V,
+    ) -> Swept<Self::V>;
+}
+
+/// The result of [`Dim::sweep`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Swept<V> {
+    /// Where the mover's origin stopped.
+    pub end: V,
+    /// The share of the motion done.
+    pub t: f32,
+    /// The object touched, the surface's normal there (pointing out of it,
+    /// toward the mover) and the touching point on the object.
+    pub hit: Option<(Handle, V, V)>,
+    /// A limit cut the sweep short: the end is safe but the motion not done.
+    pub truncated: bool,
+}
+
+/// A stopping sweep's result, its end given as a position.
+fn swept<V: Vector + Neg<Output = V>, P>(sweep: &Sweep<V, P>, end: V) -> Swept<V> {
+    let hit = sweep
+        .hits
+        .first()
+        .map(|h| (h.handle, -h.contact.normal, h.contact.point_b));
+    let t = sweep.hits.first().map_or(1.0, |h| h.t);
+    Swept {
+        end,
+        t,
+        hit,
+        truncated: sweep.truncated,
+    }
+}
+
+/// The plane: x right, y up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct D2;
+
+/// Space: y up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct D3;
+
+impl Dim for D2 {
+    type V = glam::Vec2;
+    type Pose = collide::narrow::d2::Pose;
+    type Sweeper = collide::motion::d2::Sweeper;
+    const UP: glam::Vec2 = glam::Vec2::Y;
+    const ZERO: glam::Vec2 = glam::Vec2::ZERO;
+
+    fn pose_at(position: glam::Vec2) -> Result<Self::Pose, ShapeError> {
+        Self::Pose::at(position)
+    }
+    fn position(pose: &Self::Pose) -> glam::Vec2 {
+        pose.position()
+    }
+    fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec2) -> glam::Vec2 {
+        to.apply(from.apply_inverse(point))
+    }
+    fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
+        let (a, b) = (from.rotation(), to.rotation());
+        // The angle of b relative to a.
+        (a.x * b.y - a.y * b.x).atan2(a.x * b.x + a.y * b.y)
+    }
+    fn stopping_sweeper() -> Self::Sweeper {
+        collide::motion::d2::Sweeper::new(Response::Stop, SweepLimits::default())
+    }
+    fn ray_normal(
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+        origin: Self::V,
+        direction: Self::V,
+        max_t: f32,
+    ) -> Option<Self::V> {
+        let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
+        collide::narrow::d2::cast_ray(&ray, shape, pose).map(|hit| hit.normal)
+    }
+    fn overlap(
+        mover: &Capsule<Self::V>,
+        at: Self::V,
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+    ) -> (f32, Self::V) {
+        match Self::Pose::at(at) {
+            Ok(here) => {
+                let c = collide::narrow::d2::contact(mover, &here, shape, pose);
+                (c.depth, -c.normal)
+            }
+            Err(_) => (0.0, Self::UP),
+        }
+    }
+    fn sweep<'a>(
+        sweeper: &mut Self::Sweeper,
+        world: &dyn Query<glam::Vec2>,
+        shape_of: ShapeOf<'_, 'a, Self>,
+        mover: &Capsule<glam::Vec2>,
+        start: glam::Vec2,
+        motion: glam::Vec2,
+    ) -> Swept<glam::Vec2> {
+        let Ok(at) = Self::Pose::at(start) else {
+            return Swept {
+                end: start,
+                t: 0.0,
+                hit: None,
+                truncated: true,
+            };
+        };
+        let done = sweeper.sweep(world, shape_of, mover, at, motion);
+        swept(done, done.end.position())
+    }
+}
+
+impl Dim for D3 {
+    type V = glam::Vec3;
+    type Pose = collide::narrow::d3::Pose;
+    type Sweeper = collide::motion::d3::Sweeper;
+    const UP: glam::Vec3 = glam::Vec3::Y;
+    const ZERO: glam::Vec3 = glam::Vec3::ZERO;
+
+    fn pose_at(position: glam::Vec3) -> Result<Self::Pose, ShapeError> {
+        Self::Pose::at(position)
+    }
+    fn position(pose: &Self::Pose) -> glam::Vec3 {
+        pose.position()
+    }
+    fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec3) -> glam::Vec3 {
+        to.apply(from.apply_inverse(point))
+    }
+    fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
+        // The twist about y of the turn from `from` to `to`.
+        let turn = to.rotation() * from.rotation().inverse();
+        2.0 * turn.y.atan2(turn.w)
+    }
+    fn stopping_sweeper() -> Self::Sweeper {
+        collide::motion::d3::Sweeper::new(Response::Stop, SweepLimits::default())
+    }
+    fn ray_normal(
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+        origin: Self::V,
+        direction: Self::V,
+        max_t: f32,
+    ) -> Option<Self::V> {
+        let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
+        collide::narrow::d3::cast_ray(&ray, shape, pose).map(|hit| hit.normal)
+    }
+    fn overlap(
+        mover: &Capsule<Self::V>,
+        at: Self::V,
+        shape: &dyn Support<Self::V>,
+        pose: &Self::Pose,
+    ) -> (f32, Self::V) {
+        match Self::Pose::at(at) {
+            Ok(here) => {
+                let c = collide::narrow::d3::contact(mover, &here, shape, pose);
+                (c.depth, -c.normal)
+            }
+            Err(_) => (0.0, Self::UP),
+        }
+    }
+    fn sweep<'a>(
+        sweeper: &mut Self::Sweeper,
+        world: &dyn Query<glam::Vec3>,
+        shape_of: ShapeOf<'_, 'a, Self>,
+        mover: &Capsule<glam::Vec3>,
+        start: glam::Vec3,
+        motion: glam::Vec3,
+    ) -> Swept<glam::Vec3> {
+        let Ok(at) = Self::Pose::at(start) else {
+            return Swept {
+                end: start,
+                t: 0.0,
+                hit: None,
+                truncated: true,
+            };
+        };
+        let done = sweeper.sweep(world, shape_of, mover, at, motion);
+        swept(done, done.end.position())
+    }
+}
+
+/// `a · b`.
+pub(crate) fn dot<V: Vector>(a: V, b: V) -> f32 {
+    (0..V::DIM).map(|k| a.axis(k) * b.axis(k)).sum()
+}
+
+/// `|v|`.
+pub(crate) fn length<V: Vector>(v: V) -> f32 {
+    dot(v, v).sqrt()
+}

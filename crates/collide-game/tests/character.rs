@@ -1,0 +1,424 @@
+//! The character controller against geometry: ramps it must not drift on,
+//! slopes it must not climb, steps it must and must not take, platforms it
+//! must ride without lag or overlap, and frame-rate independence.
+
+use collide::narrow::Support;
+use collide::narrow::d3::{Cuboid, Pose};
+use collide::{BroadPhase, Bvh, Handle};
+use collide_game::character::{Character, CharacterSettings, Ground, Inherit};
+use collide_game::glam::{Quat, Vec2, Vec3};
+use collide_game::time::TimeStep;
+use collide_game::{D2, D3};
+
+/// A level of boxes in a BVH, each with its shape and pose.
+struct Level {
+    world: Bvh<Vec3>,
+    shapes: Vec<Option<(Cuboid, Pose)>>,
+}
+
+impl Level {
+    fn new() -> Self {
+        Level {
+            world: Bvh::new(),
+            shapes: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, half: Vec3, pose: Pose) -> Handle {
+        let shape = Cuboid::new(half).unwrap();
+        let h = self.world.insert(shape.aabb(&pose), ()).unwrap();
+        let i = h.index() as usize;
+        self.shapes.resize(self.shapes.len().max(i + 1), None);
+        self.shapes[i] = Some((shape, pose));
+        h
+    }
+
+    fn move_to(&mut self, h: Handle, pose: Pose) -> Pose {
+        let slot = self.shapes[h.index() as usize].as_mut().unwrap();
+        let old = slot.1;
+        slot.1 = pose;
+        self.world.update(h, slot.0.aabb(&pose)).unwrap();
+        old
+    }
+
+    fn pose(&self, h: Handle) -> Pose {
+        self.shapes[h.index() as usize].unwrap().1
+    }
+
+    fn floor() -> Self {
+        let mut level = Level::new();
+        level.add(
+            Vec3::new(50.0, 0.5, 50.0),
+            Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap(),
+        );
+        level
+    }
+}
+
+/// Runs one step of `character` in `level` with this tick's `motion`,
+/// `bases` giving the moving objects' last and current poses.
+fn step(
+    character: &mut Character<D3>,
+    level: &Level,
+    bases: &[(Handle, Pose, Pose)],
+    motion: Vec3,
+    dt: f32,
+) -> collide_game::character::StepReport<Vec3> {
+    let shape_of = |h: Handle| {
+        level
+            .shapes
+            .get(h.index() as usize)
+            .and_then(Option::as_ref)
+            .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
+    };
+    let base_motion = |h: Handle| bases.iter().find(|b| b.0 == h).map(|b| (b.1, b.2));
+    character
+        .step(
+            &level.world,
+            &shape_of,
+            &base_motion,
+            motion,
+            TimeStep::new(dt).unwrap(),
+        )
+        .unwrap()
+}
+
+const G: f32 = 9.81;
+
+/// The caller's side of a walk: its vertical speed under gravity, reset
+/// while standing, and a horizontal velocity.
+struct Walker {
+    character: Character<D3>,
+    fall: f32,
+}
+
+impl Walker {
+    fn new(settings: CharacterSettings, at: Vec3) -> Self {
+        Walker {
+            character: Character::new(settings, at).unwrap(),
+            fall: 0.0,
+        }
+    }
+
+    fn tick(
+        &mut self,
+        level: &Level,
+        bases: &[(Handle, Pose, Pose)],
+        walk: Vec3,
+        dt: f32,
+    ) -> collide_game::character::StepReport<Vec3> {
+        if self.character.ground().is_standing() {
+            self.fall = 0.0;
+        }
+        self.fall -= G * dt;
+        let motion = walk * dt + Vec3::Y * (self.fall * dt);
+        step(&mut self.character, level, bases, motion, dt)
+    }
+}
+
+fn settings() -> CharacterSettings {
+    CharacterSettings::new(0.3, 1.8)
+        .unwrap()
+        .with_max_slope_degrees(45.0)
+        .unwrap()
+        .with_step_height(0.35)
+        .unwrap()
+}
+
+/// A ramp rising along +x at `degrees`, its top face through the origin.
+fn ramp(level: &mut Level, degrees: f32) -> Handle {
+    let tilt = Quat::from_rotation_z(degrees.to_radians());
+    let centre = tilt * Vec3::new(0.0, -1.0, 0.0);
+    level.add(Vec3::new(20.0, 1.0, 5.0), Pose::new(centre, tilt).unwrap())
+}
+
+#[test]
+fn standing_on_a_30_degree_ramp_drifts_less_than_a_tenth_of_a_millimetre_in_10_s() {
+    let mut level = Level::new();
+    ramp(&mut level, 30.0);
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 2.0, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..60 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    assert!(
+        walker.character.ground().is_standing(),
+        "{:?}",
+        walker.character.ground()
+    );
+    let settled = walker.character.position();
+    for _ in 0..600 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+        let drift = walker.character.position() - settled;
+        assert!(drift.length() < 1e-4, "drifted {drift}");
+    }
+}
+
+#[test]
+fn pushing_up_a_60_degree_slope_with_a_45_degree_limit_never_gains_height() {
+    let mut level = Level::floor();
+    let tilt = Quat::from_rotation_z(60f32.to_radians());
+    level.add(
+        Vec3::new(3.0, 0.2, 5.0),
+        Pose::new(Vec3::new(3.0, 0.0, 0.0), tilt).unwrap(),
+    );
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 1.0, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..30 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    let start = walker.character.position().y;
+    for _ in 0..600 {
+        walker.tick(&level, &[], Vec3::new(4.0, 0.0, 0.0), dt);
+        assert!(
+            walker.character.position().y <= start + 1e-4,
+            "climbed to {} from {start}",
+            walker.character.position().y
+        );
+    }
+}
+
+/// Walks 3 s at 2 m/s toward a step of `height` and returns how far along
+/// x the character got.
+fn walk_at_step(height: f32) -> f32 {
+    let mut level = Level::floor();
+    level.add(
+        Vec3::new(2.0, height / 2.0, 5.0),
+        Pose::at(Vec3::new(3.0, height / 2.0, 0.0)).unwrap(),
+    );
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    for _ in 0..180 {
+        walker.tick(&level, &[], Vec3::new(2.0, 0.0, 0.0), 1.0 / 60.0);
+    }
+    walker.character.position().x
+}
+
+#[test]
+fn a_0_30_m_step_is_climbed_and_a_0_40_m_one_is_not_with_a_0_35_m_limit() {
+    // The step's face is at x = 1; the character's radius is 0.3.
+    assert!(
+        walk_at_step(0.30) > 3.0,
+        "did not climb 0.30: {}",
+        walk_at_step(0.30)
+    );
+    assert!(
+        walk_at_step(0.40) < 0.71,
+        "climbed 0.40: {}",
+        walk_at_step(0.40)
+    );
+}
+
+#[test]
+fn riding_a_platform_at_2_m_s_keeps_the_offset_within_a_millimetre_for_10_s() {
+    let mut level = Level::floor();
+    let start = Pose::at(Vec3::new(0.0, 1.0, 0.0)).unwrap();
+    let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
+    let mut walker = Walker::new(settings(), Vec3::new(0.2, 2.5, 0.3));
+    let dt = 1.0 / 60.0;
+    for _ in 0..60 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    assert_eq!(walker.character.ground().on(), Some(platform));
+    let offset = walker.character.position() - level.pose(platform).position();
+    for k in 1..=600 {
+        let to = Pose::at(start.position() + Vec3::new(2.0 * k as f32 * dt, 0.0, 0.0)).unwrap();
+        let from = level.move_to(platform, to);
+        walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+        let now = walker.character.position() - to.position();
+        assert!(
+            (now - offset).length() < 1e-3,
+            "tick {k}: offset {now} against {offset}"
+        );
+    }
+}
+
+#[test]
+fn on_a_turntable_the_character_turns_with_it() {
+    let mut level = Level::floor();
+    let centre = Vec3::new(0.0, 0.5, 0.0);
+    let platform = level.add(Vec3::new(3.0, 0.1, 3.0), Pose::at(centre).unwrap());
+    let mut walker = Walker::new(settings(), Vec3::new(1.5, 2.0, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..60 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    let radius = (walker.character.position() - centre).with_y(0.0).length();
+    let spin = 1.0; // rad/s
+    for k in 1..=120 {
+        let to = Pose::new(centre, Quat::from_rotation_y(spin * k as f32 * dt)).unwrap();
+        let from = level.move_to(platform, to);
+        walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+    }
+    let turned = 2.0 * spin;
+    assert!(
+        (walker.character.facing() - turned).abs() < 1e-3,
+        "facing {}",
+        walker.character.facing()
+    );
+    let at = (walker.character.position() - centre).with_y(0.0);
+    assert!(
+        (at.length() - radius).abs() < 1e-3,
+        "left its circle: {}",
+        at.length()
+    );
+    let expected = Quat::from_rotation_y(turned) * Vec3::new(radius, 0.0, 0.0);
+    assert!(
+        (at - expected).length() < 5e-3,
+        "at {at}, expected {expected}"
+    );
+}
+
+#[test]
+fn on_a_lift_at_3_m_s_the_character_never_overlaps_it() {
+    use collide::narrow::d3::{Capsule, contact};
+    let mut level = Level::floor();
+    let start = Pose::at(Vec3::new(0.0, 0.2, 0.0)).unwrap();
+    let lift = level.add(Vec3::new(1.5, 0.1, 1.5), start);
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 1.5, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..30 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    let body = Capsule::new(0.6, 0.3).unwrap();
+    let mut y = start.position().y;
+    for k in 0..300 {
+        let speed = if k < 150 { 3.0 } else { -3.0 };
+        y += speed * dt;
+        let to = Pose::at(Vec3::new(0.0, y, 0.0)).unwrap();
+        let from = level.move_to(lift, to);
+        let report = walker.tick(&level, &[(lift, from, to)], Vec3::ZERO, dt);
+        let at = Pose::at(walker.character.position()).unwrap();
+        let (shape, pose) = level.shapes[lift.index() as usize].unwrap();
+        let depth = contact(&body, &at, &shape, &pose).depth;
+        assert!(depth < 0.3e-3, "tick {k}: {depth} m into the lift");
+        assert_eq!(report.ground.on(), Some(lift), "tick {k}: lost the lift");
+    }
+}
+
+#[test]
+fn leaving_a_base_hands_back_its_velocity_by_the_rule() {
+    for (rule, expected) in [
+        (Inherit::All, Vec3::new(2.0, -1.0, 0.0)),
+        (Inherit::UpOnly, Vec3::ZERO),
+        (Inherit::Nothing, Vec3::ZERO),
+    ] {
+        let mut level = Level::floor();
+        let start = Pose::at(Vec3::new(0.0, 3.0, 0.0)).unwrap();
+        let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
+        let mut walker = Walker::new(settings().with_inherit(rule), Vec3::new(0.0, 4.5, 0.0));
+        let dt = 1.0 / 60.0;
+        for _ in 0..60 {
+            walker.tick(&level, &[], Vec3::ZERO, dt);
+        }
+        let velocity = Vec3::new(2.0, -1.0, 0.0);
+        let mut pose = start;
+        let mut inherited = None;
+        for _ in 0..30 {
+            let to = Pose::at(pose.position() + velocity * dt).unwrap();
+            let from = level.move_to(platform, to);
+            pose = to;
+            // A jump: 6 m/s up for one tick.
+            walker.fall = 0.0;
+            let jump = if walker.character.ground().is_standing() {
+                6.0
+            } else {
+                0.0
+            };
+            let motion = Vec3::Y * jump * dt;
+            let report = step(
+                &mut walker.character,
+                &level,
+                &[(platform, from, to)],
+                motion,
+                dt,
+            );
+            if report.ground == Ground::Airborne {
+                inherited = Some(report.inherited);
+                break;
+            }
+        }
+        let inherited = inherited.expect("the jump left the platform");
+        assert!(
+            (inherited - expected).length() < 1e-3,
+            "{rule:?}: {inherited}"
+        );
+    }
+}
+
+/// Walks a fixed route (4 s at 1.5 m/s along x, over a 20 degree ramp)
+/// at `rate` ticks a second; returns where it ends.
+fn walk_at_rate(rate: u32) -> Vec3 {
+    let mut level = Level::floor();
+    let tilt = Quat::from_rotation_z(20f32.to_radians());
+    level.add(
+        Vec3::new(2.0, 0.3, 5.0),
+        Pose::new(Vec3::new(3.0, -0.3, 0.0), tilt).unwrap(),
+    );
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    let dt = 1.0 / rate as f32;
+    for _ in 0..rate * 4 {
+        walker.tick(&level, &[], Vec3::new(1.5, 0.0, 0.0), dt);
+    }
+    walker.character.position()
+}
+
+#[test]
+fn the_same_walk_at_30_60_and_120_ticks_a_second_ends_within_1_percent() {
+    let reference = walk_at_rate(60);
+    for rate in [30, 120] {
+        let end = walk_at_rate(rate);
+        let travelled = reference.x;
+        assert!(
+            (end - reference).length() < 0.01 * travelled,
+            "{rate} Hz ends at {end}, 60 Hz at {reference}"
+        );
+    }
+}
+
+#[test]
+fn the_same_controller_runs_in_2d() {
+    use collide::narrow::d2::{Cuboid as Box2, Pose as Pose2};
+    let mut world: Bvh<Vec2> = Bvh::new();
+    let floor = Box2::new(Vec2::new(50.0, 0.5)).unwrap();
+    let floor_at = Pose2::at(Vec2::new(0.0, -0.5)).unwrap();
+    let step_box = Box2::new(Vec2::new(2.0, 0.15)).unwrap();
+    let step_at = Pose2::at(Vec2::new(3.0, 0.15)).unwrap();
+    let a = world.insert(floor.aabb(&floor_at), ()).unwrap();
+    let b = world.insert(step_box.aabb(&step_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| {
+        if h == a {
+            Some((&floor as &dyn Support<Vec2>, floor_at))
+        } else if h == b {
+            Some((&step_box as &dyn Support<Vec2>, step_at))
+        } else {
+            None
+        }
+    };
+    let mut character: Character<D2> = Character::new(settings(), Vec2::new(0.0, 1.2)).unwrap();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let mut fall = 0.0;
+    // 1.5 s at 2 m/s: onto the step (its face at x = 1, its far end at 5).
+    for _ in 0..90 {
+        if character.ground().is_standing() {
+            fall = 0.0;
+        }
+        fall -= G / 60.0;
+        let motion = Vec2::new(2.0 / 60.0, fall / 60.0);
+        character
+            .step(&world, &shape_of, &|_| None, motion, dt)
+            .unwrap();
+    }
+    assert_eq!(
+        character.ground().on(),
+        Some(b),
+        "on the step: {:?}",
+        character.ground()
+    );
+    assert!(character.position().x > 2.5, "at {}", character.position());
+    assert!(
+        character
+            .step(&world, &shape_of, &|_| None, Vec2::NAN, dt)
+            .is_err()
+    );
+}

@@ -17,6 +17,7 @@
 mod advise;
 mod bench;
 mod cell_study;
+mod character_demo;
 mod chart;
 mod demo;
 mod game_demo;

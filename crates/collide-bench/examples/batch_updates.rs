@@ -18,8 +18,8 @@
 //! count and over the loop on the first thread count. Gathering the
 //! columns from the scene's records is not timed.
 
-use collide_scenes::{IdEvent, Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use collide::{Aabb, BroadPhase, Handle, Vector};
+use collide_scenes::{IdEvent, Motion, Record, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 

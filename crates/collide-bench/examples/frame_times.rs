@@ -24,8 +24,8 @@
 //!     --example frame_times -- grid 100000 fast uniform 12 3 5
 //! ```
 
-use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, mean};
 use collide::{Auto, BroadPhase, Grid, GridConfig, GridKind, Vector};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneKind, mean};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 

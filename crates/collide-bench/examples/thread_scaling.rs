@@ -21,8 +21,8 @@
 //! speed-up it predicts for more threads (an upper bound: memory bandwidth
 //! is shared).
 
-use collide_scenes::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use collide::{BroadPhase, Vector};
+use collide_scenes::{IdEvent, Motion, Runner, Scene, SceneConfig, SceneKind};
 use glam::{Vec2, Vec3};
 use std::time::Instant;
 

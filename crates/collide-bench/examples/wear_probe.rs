@@ -16,8 +16,8 @@
 //! Prints every 25th step and steps 325 to 344: whole rebuilds, the
 //! surface-area cost and the step's time in microseconds.
 
-use collide_scenes::SceneRng;
 use collide::{Aabb2, BroadPhase, Bvh, BvhBuild};
+use collide_scenes::SceneRng;
 use glam::Vec2;
 use std::time::Instant;
 

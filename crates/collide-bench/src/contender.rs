@@ -2,8 +2,8 @@
 //! common interface, split into the timed part (apply a frame and produce
 //! the pairs) and the untimed part (hand the pairs over as sorted scene ids).
 
-use collide_scenes::{IdEvent, Record, Runner};
 use collide::{Aabb, BroadPhase, Vector};
+use collide_scenes::{IdEvent, Record, Runner};
 
 /// One implementation under measurement.
 pub trait Contender<V: Vector> {

@@ -3,6 +3,7 @@
 //! reference. See README.md for what is timed and how to run it.
 
 mod case;
+mod characters;
 mod contender;
 mod peers;
 mod queries;
@@ -76,6 +77,11 @@ struct Args {
     /// src/queries.rs). `--motion` and `--frames` are ignored.
     #[arg(long)]
     queries: Option<usize>,
+    /// Measure the character controller instead of frames: this many
+    /// characters walking in a level of 10,000 boxes, ours against rapier's
+    /// (see src/characters.rs). Other options are ignored.
+    #[arg(long)]
+    characters: Option<usize>,
     /// Threads: everything runs inside a rayon pool of this size, so our
     /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
@@ -625,6 +631,11 @@ fn run(args: Args) -> ExitCode {
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
         return query_mode(&args, count);
+    }
+    if let Some(count) = args.characters {
+        let rows = characters::run_characters(count.max(1));
+        print!("{}", characters::character_table(count.max(1), &rows));
+        return ExitCode::SUCCESS;
     }
     println!(
         "- timed per frame: applying the frame's records plus producing the full pair list; \

@@ -14,8 +14,8 @@
 //! each kind, under collide's strict rules, against a brute-force model.
 
 use collide::geometry::{Ray, Region};
-use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneRng};
 use collide::{Aabb, BroadPhase, Vector};
+use collide_scenes::{Motion, Record, Runner, Scene, SceneConfig, SceneRng};
 use std::ops::ControlFlow;
 use std::time::Instant;
 

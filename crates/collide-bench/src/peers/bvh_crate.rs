@@ -11,8 +11,8 @@ use crate::contender::{Contender, filter_candidates};
 use bvh::aabb::{Aabb as BvhAabb, Bounded};
 use bvh::bounding_hierarchy::BHShape;
 use bvh::bvh::Bvh;
-use collide_scenes::Record;
 use collide::{Aabb, Vector};
+use collide_scenes::Record;
 use nalgebra::Point;
 
 #[derive(Clone, Copy, Debug)]

@@ -11,9 +11,9 @@ pub mod parry;
 pub mod rapier;
 pub mod rstar;
 
+use collide::{Aabb, Vector};
 use collide_scenes::IdMap;
 use collide_scenes::Record;
-use collide::{Aabb, Vector};
 
 /// Live objects in dense arrays (index `i` holds `ids[i]` and `boxes[i]`);
 /// a removal swap-removes. For peers that rebuild from scratch every frame.

@@ -6,8 +6,8 @@
 
 use super::Dense;
 use crate::contender::{Contender, filter_candidates};
-use collide_scenes::Record;
 use collide::{Aabb, Vector};
+use collide_scenes::Record;
 use rstar::{AABB, RTree, RTreeObject};
 use std::ops::ControlFlow;
 

@@ -147,9 +147,11 @@ impl<D: Dim> Character<D> {
         &self.settings
     }
 
-    /// One tick: ride the base (its pose last tick and now, from
-    /// `base_motion`, for a base that moves), then move by `motion` (this
-    /// tick's displacement, gravity included), then find the ground.
+    /// One tick: ride the base, get out of whatever moved into the
+    /// character, move by `motion` (this tick's displacement, gravity
+    /// included), then find the ground. `base_motion` gives every object
+    /// that moved this tick its pose at the last tick and now (`None` for
+    /// objects at rest).
     /// `world` holds the level at this tick's poses (the character not in
     /// it); `shape_of` gives each object's shape and pose.
     pub fn step<'a>(
@@ -163,7 +165,7 @@ impl<D: Dim> Character<D> {
         check_vector::<D>("character motion", motion)?;
         let was = self.ground;
         let (carried, base_velocity) = self.ride(world, shape_of, base_motion, dt);
-        let squeezed = !self.push_out(world, shape_of);
+        let squeezed = !self.push_out(world, shape_of, base_motion);
         let stepped_up = self.slide(world, shape_of, motion, was.is_standing());
         let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
         self.ground = self.probe(world, shape_of, snap);
@@ -228,9 +230,15 @@ impl<D: Dim> Character<D> {
     }
 
     /// Gets out of whatever moved into the character (a door, a platform
-    /// from the side): pushed out along the shortest way, by a sweep so it
-    /// is not pushed into something else. False when it stays caught.
-    fn push_out<'a>(&mut self, world: &dyn Query<D::V>, shape_of: ShapeOf<'_, 'a, D>) -> bool {
+    /// from the side; only objects that moved this tick, by `moved`, can):
+    /// pushed out along the shortest way, by a sweep so it is not pushed
+    /// into something else. False when it stays caught.
+    fn push_out<'a>(
+        &mut self,
+        world: &dyn Query<D::V>,
+        shape_of: ShapeOf<'_, 'a, D>,
+        moved: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
+    ) -> bool {
         let reach = self.settings.radius() + 2.0 * self.settings.skin();
         let tall = reach + self.settings.half_height();
         for _ in 0..PUSH_ROUNDS {
@@ -244,6 +252,9 @@ impl<D: Dim> Character<D> {
             // The deepest overlap of the real capsule (ties by handle).
             let mut deepest: Option<(f32, Handle, D::V)> = None;
             let _ = world.query_aabb(&bounds, &mut |h| {
+                if moved(h).is_none() {
+                    return std::ops::ControlFlow::Continue(());
+                }
                 if let Some((shape, pose)) = shape_of(h) {
                     let (depth, out) = D::overlap(&self.hull, at, shape, &pose);
                     // Deeper than a quarter skin: the capsule itself is

@@ -422,3 +422,57 @@ fn the_same_controller_runs_in_2d() {
             .is_err()
     );
 }
+
+#[test]
+fn a_door_sliding_into_the_character_pushes_it_and_two_squeeze_it() {
+    use collide::narrow::d3::{Capsule, contact};
+    let mut level = Level::floor();
+    let door_start = Pose::at(Vec3::new(-2.0, 1.2, 0.0)).unwrap();
+    let door = level.add(Vec3::new(0.1, 1.2, 1.5), door_start);
+    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..30 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    let body = Capsule::new(0.6, 0.3).unwrap();
+    // The door slides along +x at 2 m/s for 2 s: the character goes ahead of it.
+    let mut x = door_start.position().x;
+    for k in 0..120 {
+        x += 2.0 * dt;
+        let to = Pose::at(Vec3::new(x, 1.2, 0.0)).unwrap();
+        let from = level.move_to(door, to);
+        let report = walker.tick(&level, &[(door, from, to)], Vec3::ZERO, dt);
+        assert!(!report.squeezed, "tick {k}: nothing to be squeezed against");
+        let at = Pose::at(walker.character.position()).unwrap();
+        let depth = contact(
+            &body,
+            &at,
+            &Cuboid::new(Vec3::new(0.1, 1.2, 1.5)).unwrap(),
+            &to,
+        )
+        .depth;
+        assert!(depth <= 3e-4, "tick {k}: {depth} m into the door");
+    }
+    assert!(
+        walker.character.position().x > 1.5,
+        "pushed to {}",
+        walker.character.position()
+    );
+    // A wall ahead: the door pins the character against it and says so.
+    level.add(
+        Vec3::new(0.1, 1.5, 3.0),
+        Pose::at(Vec3::new(x + 1.2, 1.5, 0.0)).unwrap(),
+    );
+    let mut squeezed = false;
+    for _ in 0..60 {
+        x += 2.0 * dt;
+        let to = Pose::at(Vec3::new(x, 1.2, 0.0)).unwrap();
+        let from = level.move_to(door, to);
+        let report = walker.tick(&level, &[(door, from, to)], Vec3::ZERO, dt);
+        squeezed |= report.squeezed;
+    }
+    assert!(
+        squeezed,
+        "the door closing on the wall squeezed the character"
+    );
+}

@@ -157,7 +157,7 @@ impl Level {
     }
 }
 
-fn run_level(seed: u64, ticks: usize) -> (usize, usize) {
+fn run_level(seed: u64, ticks: usize) -> (usize, usize, [u32; 3]) {
     let mut rng = Rng(seed);
     let mut level = Level::generate(&mut rng);
     let settings = CharacterSettings::new(0.3, 1.8).unwrap();
@@ -203,7 +203,11 @@ fn run_level(seed: u64, ticks: usize) -> (usize, usize) {
             );
         }
     }
-    (ticks, squeezes)
+    (
+        ticks,
+        squeezes,
+        character.position().to_array().map(f32::to_bits),
+    )
 }
 
 #[test]
@@ -214,7 +218,7 @@ fn the_character_never_ends_a_tick_inside_generated_levels() {
         .unwrap_or(2_000);
     let (mut ticks, mut squeezes) = (0, 0);
     for seed in 0..levels {
-        let (t, s) = run_level(seed, 600);
+        let (t, s, _) = run_level(seed, 600);
         ticks += t;
         squeezes += s;
     }
@@ -224,4 +228,22 @@ fn the_character_never_ends_a_tick_inside_generated_levels() {
         squeezes * 100 < ticks,
         "{squeezes} squeezed ticks of {ticks}"
     );
+}
+
+#[test]
+fn the_same_levels_end_in_the_same_bits_on_any_number_of_threads() {
+    let ends = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            (0..6)
+                .map(|seed| run_level(seed, 300).2)
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = ends(1);
+    assert_eq!(ends(2), one);
+    assert_eq!(ends(4), one);
 }

@@ -1,0 +1,100 @@
+//! No allocation per tick once warm: a character walking a level with
+//! moving platforms, and the clock and integrators, make no heap
+//! allocation in their per-tick calls (counted by the test kit's counting
+//! global allocator on this thread).
+
+use collide::narrow::Support;
+use collide::narrow::d3::{Cuboid, Pose};
+use collide::{BroadPhase, Bvh, Handle};
+use collide_game::D3;
+use collide_game::character::{Character, CharacterSettings};
+use collide_game::glam::{Quat, Vec3};
+use collide_game::time::{ClockSettings, FixedClock, Integrator, PointState, TimeStep};
+use collide_scenes::alloc::{self, CountingAlloc};
+
+#[global_allocator]
+static ALLOCATOR: CountingAlloc = CountingAlloc;
+
+fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = alloc::tracked().allocations;
+    let result = alloc::track(f);
+    (result, alloc::tracked().allocations - before)
+}
+
+#[test]
+fn a_warm_character_and_clock_allocate_nothing_per_tick() {
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut shapes: Vec<(Handle, Cuboid, Pose)> = Vec::new();
+    let mut add = |world: &mut Bvh<Vec3>, half: Vec3, pose: Pose| {
+        let shape = Cuboid::new(half).unwrap();
+        let h = world.insert(shape.aabb(&pose), ()).unwrap();
+        shapes.push((h, shape, pose));
+    };
+    add(
+        &mut world,
+        Vec3::new(30.0, 0.5, 30.0),
+        Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap(),
+    );
+    for k in 0..40 {
+        let at = Vec3::new(
+            (k % 8) as f32 * 3.0 - 12.0,
+            0.15,
+            (k / 8) as f32 * 3.0 - 6.0,
+        );
+        add(&mut world, Vec3::new(0.6, 0.15, 0.6), Pose::at(at).unwrap());
+    }
+    let turntable = Vec3::new(0.0, 0.1, 8.0);
+    add(
+        &mut world,
+        Vec3::new(2.0, 0.1, 2.0),
+        Pose::at(turntable).unwrap(),
+    );
+    let table = shapes.len() - 1;
+    world.step();
+    let settings = CharacterSettings::new(0.3, 1.8).unwrap();
+    let mut character: Character<D3> =
+        Character::new(settings, Vec3::new(-10.0, 1.0, -5.0)).unwrap();
+    let mut clock = FixedClock::new(ClockSettings::hz(60.0).unwrap());
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let (mut made, mut fall) = (0, 0.0f32);
+    let mut body = PointState {
+        position: Vec3::ZERO,
+        velocity: Vec3::X,
+    };
+    for tick in 0..600 {
+        let to = Pose::new(turntable, Quat::from_rotation_y(tick as f32 * 0.02)).unwrap();
+        let from = std::mem::replace(&mut shapes[table].2, to);
+        world
+            .update(shapes[table].0, shapes[table].1.aabb(&to))
+            .unwrap();
+        world.step();
+        let moved = [(shapes[table].0, from, to)];
+        let shape_of = |h: Handle| {
+            shapes
+                .iter()
+                .find(|s| s.0 == h)
+                .map(|s| (&s.1 as &dyn Support<Vec3>, s.2))
+        };
+        let base_motion = |h: Handle| moved.iter().find(|m| m.0 == h).map(|m| (m.1, m.2));
+        if character.ground().is_standing() {
+            fall = 0.0;
+        }
+        fall -= 9.81 / 60.0;
+        let angle = tick as f32 * 0.013;
+        let motion =
+            Vec3::new(angle.cos(), 0.0, angle.sin()) * (4.0 / 60.0) + Vec3::Y * (fall / 60.0);
+        let (result, n) = counted(|| {
+            let report = character.step(&world, &shape_of, &base_motion, motion, dt);
+            let frame = clock.advance(1.0 / 60.0);
+            for tick in frame.unwrap() {
+                body = Integrator::SemiImplicitEuler.step(body, tick.step(), |_, _| Vec3::NEG_Y);
+            }
+            report
+        });
+        result.unwrap();
+        if tick >= 120 {
+            made += n;
+        }
+    }
+    assert_eq!(made, 0, "allocations after the warm-up");
+}

@@ -223,9 +223,10 @@ pub fn character_run() -> String {
 /// The character section of the demo page: the animation and its legend.
 pub fn character_section() -> String {
     format!(
-        "<h3>Character controller</h3>\n<p>A capsule 1.6 m tall walks at 3 m/s through a level seen from the side, jumping when it is stuck: up the stairs (0.25 m steps, 0.3 m allowed), down a ramp, against a slope too steep to climb (it jumps), onto a lift that carries it up over a tower to a conveyor belt that carries it faster, then to a tilting platform, and back. Its path is green where it stood, orange where it slid, blue in the air; moving platforms are orange.</p>\n<canvas id=\"hero\" width=\"960\" height=\"380\"></canvas>\n<div class=\"controls\"><button id=\"hero-play\">pause</button> <span id=\"hero-info\"></span></div>\n<script>const HERO = {};</script>\n{}",
+        "<h3>Character controller</h3>\n<p>A capsule 1.6 m tall walks at 3 m/s through a level seen from the side, jumping when it is stuck: up the stairs (0.25 m steps, 0.3 m allowed), down a ramp, against a slope too steep to climb (it jumps), onto a lift that carries it up over a tower to a conveyor belt that carries it faster, then to a tilting platform, and back. Its path is green where it stood, orange where it slid, blue in the air; moving platforms are orange.</p>\n<canvas id=\"hero\" width=\"960\" height=\"380\"></canvas>\n<div class=\"controls\"><button id=\"hero-play\">pause</button> <span id=\"hero-info\"></span></div>\n<script>const HERO = {};</script>\n{}{}",
         character_run(),
-        HERO_PLAYER
+        HERO_PLAYER,
+        turntable_section()
     )
 }
 
@@ -261,6 +262,111 @@ const HERO_PLAYER: &str = r#"<script>
   }
   button.onclick = () => { playing = !playing; button.textContent = playing ? 'pause' : 'play'; };
   setInterval(() => { if (playing) { frame = (frame + 1) % HERO.frames.length; draw(); } }, 33);
+  draw();
+})();
+</script>
+"#;
+
+/// A turntable seen from above: a 3D character stands on a disc-shaped
+/// platform (a box) turning at 0.8 rad/s while it walks slowly toward the
+/// rim and back. Per frame: the platform's angle, the character's x and z,
+/// and its facing. As a JavaScript array literal.
+pub fn turntable_run() -> String {
+    use collide::narrow::d3::{Cuboid as Box3, Pose as Pose3};
+    use collide_game::D3;
+    use glam::{Quat, Vec3};
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let floor = Box3::new(Vec3::new(10.0, 0.5, 10.0)).expect("valid");
+    let floor_at = Pose3::at(Vec3::new(0.0, -0.5, 0.0)).expect("finite");
+    let table = Box3::new(Vec3::new(3.0, 0.1, 3.0)).expect("valid");
+    let mut table_at = Pose3::at(Vec3::new(0.0, 0.1, 0.0)).expect("finite");
+    let floor_id = world.insert(floor.aabb(&floor_at), ()).expect("valid");
+    let table_id = world.insert(table.aabb(&table_at), ()).expect("valid");
+    world.step();
+    let settings = CharacterSettings::new(0.3, 1.6).expect("valid");
+    let mut hero: Character<D3> =
+        Character::new(settings, Vec3::new(1.0, 1.2, 0.0)).expect("finite");
+    let dt = TimeStep::new(1.0 / RATE).expect("positive");
+    let (mut fall, mut out) = (0.0f32, String::from("["));
+    let ticks = (12.0 * RATE) as usize;
+    for tick in 0..ticks {
+        let angle = 0.8 * (tick + 1) as f32 / RATE;
+        let to = Pose3::new(table_at.position(), Quat::from_rotation_y(angle)).expect("finite");
+        let from = std::mem::replace(&mut table_at, to);
+        world.update(table_id, table.aabb(&to)).expect("live");
+        world.step();
+        let shape_of = |h: Handle| {
+            if h == floor_id {
+                Some((&floor as &dyn Support<Vec3>, floor_at))
+            } else {
+                Some((&table as &dyn Support<Vec3>, table_at))
+            }
+        };
+        let base_motion = |h: Handle| (h == table_id).then_some((from, to));
+        if hero.ground().is_standing() {
+            fall = 0.0;
+        }
+        fall -= 9.81 / RATE;
+        // Along its facing, out toward the rim for 3 s, back for 3 s.
+        let facing = hero.facing();
+        let sign = if (tick / (3 * RATE as usize)).is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        };
+        let ahead = Vec3::new(facing.cos(), 0.0, -facing.sin()) * (0.5 * sign);
+        let motion = (ahead + Vec3::Y * fall) / RATE;
+        hero.step(&world, &shape_of, &base_motion, motion, dt)
+            .expect("finite motion");
+        if tick % 2 == 0 {
+            let p = hero.position();
+            let _ = write!(
+                out,
+                "[{angle:.4},{:.3},{:.3},{:.4}],",
+                p.x,
+                p.z,
+                hero.facing()
+            );
+        }
+    }
+    out.push(']');
+    out
+}
+
+/// The turntable panel: the disc seen from above, the character's path
+/// and its facing.
+pub fn turntable_section() -> String {
+    format!(
+        "<p>The same controller in 3D on a turntable, seen from above: the platform turns at 0.8 rad/s; the character walks along its facing toward the rim and back. The platform's turn is applied before the character's own move each tick, so it rides without lag and its facing (the arrow) turns with the platform.</p>\n<canvas id=\"table\" width=\"360\" height=\"360\"></canvas>\n<script>const TABLE = {};</script>\n{}",
+        turntable_run(),
+        TABLE_PLAYER
+    )
+}
+
+const TABLE_PLAYER: &str = r#"<script>
+(() => {
+  const canvas = document.getElementById('table'), ctx = canvas.getContext('2d');
+  const c = canvas.width / 2, s = canvas.width / 8;
+  let frame = 0;
+  function draw() {
+    const [angle, x, z, facing] = TABLE[frame];
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.save(); ctx.translate(c, c); ctx.rotate(-angle);
+    ctx.fillStyle = '#e0a060'; ctx.fillRect(-3 * s, -3 * s, 6 * s, 6 * s);
+    ctx.strokeStyle = '#a86a30'; ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(3 * s, 0); ctx.stroke();
+    ctx.restore();
+    ctx.strokeStyle = '#2e8b57'; ctx.lineWidth = 2; ctx.beginPath();
+    for (let k = 0; k <= frame; k++) {
+      const p = TABLE[k];
+      if (k === 0) ctx.moveTo(c + p[1] * s, c + p[2] * s); else ctx.lineTo(c + p[1] * s, c + p[2] * s);
+    }
+    ctx.stroke();
+    const px = c + x * s, pz = c + z * s;
+    ctx.fillStyle = '#2e8b57'; ctx.beginPath(); ctx.arc(px, pz, 0.3 * s, 0, 2 * Math.PI); ctx.fill();
+    ctx.strokeStyle = '#222'; ctx.beginPath(); ctx.moveTo(px, pz);
+    ctx.lineTo(px + Math.cos(facing) * 0.8 * s, pz - Math.sin(facing) * 0.8 * s); ctx.stroke();
+  }
+  setInterval(() => { frame = (frame + 1) % TABLE.length; draw(); }, 33);
   draw();
 })();
 </script>

@@ -47,15 +47,15 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
 
     /// A sweeper that stops at the first contact.
     fn stopping_sweeper() -> Self::Sweeper;
-    /// The outward normal where a ray from `origin` along `direction`
-    /// (up to `max_t` of it) enters `shape` at `pose`.
-    fn ray_normal(
+    /// Where a ray from `origin` along `direction` (up to `max_t` of it)
+    /// enters `shape` at `pose`: the ray's `t` and the outward normal.
+    fn ray_cast(
         shape: &dyn Support<Self::V>,
         pose: &Self::Pose,
         origin: Self::V,
         direction: Self::V,
         max_t: f32,
-    ) -> Option<Self::V>;
+    ) -> Option<(f32, Self::V)>;
 
     /// How deep `mover`, centred at `at`, is in `shape` at `pose` (below 0:
     /// apart by that much) and the way out of it (a unit vector).
@@ -139,15 +139,15 @@ impl Dim for D2 {
     fn stopping_sweeper() -> Self::Sweeper {
         collide::motion::d2::Sweeper::new(Response::Stop, SweepLimits::default())
     }
-    fn ray_normal(
+    fn ray_cast(
         shape: &dyn Support<Self::V>,
         pose: &Self::Pose,
         origin: Self::V,
         direction: Self::V,
         max_t: f32,
-    ) -> Option<Self::V> {
+    ) -> Option<(f32, Self::V)> {
         let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
-        collide::narrow::d2::cast_ray(&ray, shape, pose).map(|hit| hit.normal)
+        collide::narrow::d2::cast_ray(&ray, shape, pose).map(|hit| (hit.t, hit.normal))
     }
     fn overlap(
         mover: &Capsule<Self::V>,
@@ -208,15 +208,15 @@ impl Dim for D3 {
     fn stopping_sweeper() -> Self::Sweeper {
         collide::motion::d3::Sweeper::new(Response::Stop, SweepLimits::default())
     }
-    fn ray_normal(
+    fn ray_cast(
         shape: &dyn Support<Self::V>,
         pose: &Self::Pose,
         origin: Self::V,
         direction: Self::V,
         max_t: f32,
-    ) -> Option<Self::V> {
+    ) -> Option<(f32, Self::V)> {
         let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
-        collide::narrow::d3::cast_ray(&ray, shape, pose).map(|hit| hit.normal)
+        collide::narrow::d3::cast_ray(&ray, shape, pose).map(|hit| (hit.t, hit.normal))
     }
     fn overlap(
         mover: &Capsule<Self::V>,

@@ -8,6 +8,8 @@
 //!   integrators that advance positions and velocities by a tick.
 //! - [`character`]: the kinematic character controller: slides, steps,
 //!   slopes, ground snapping and moving platforms.
+//! - [`projectile`]: bullets and grenades with exact quadratic drag across
+//!   media, swept so they never pass through anything.
 //!
 //! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
 //!
@@ -35,6 +37,7 @@
 pub mod character;
 mod dim;
 mod error;
+pub mod projectile;
 pub mod time;
 
 pub use collide;

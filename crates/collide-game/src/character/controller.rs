@@ -457,7 +457,7 @@ impl<D: Dim> Character<D> {
         let Some((shape, pose)) = shape_of(on) else {
             return normal;
         };
-        match D::ray_normal(shape, &pose, origin, -D::UP, 2.0 * rise) {
+        match D::ray_cast(shape, &pose, origin, -D::UP, 2.0 * rise).map(|(_, n)| n) {
             Some(surface) if dot(surface, D::UP) >= self.settings.max_slope_cos() => surface,
             _ => normal,
         }

@@ -1,0 +1,344 @@
+//! A projectile's tick: gravity, then quadratic drag solved exactly along
+//! the straight path it gives, split where the path crosses into another
+//! medium, and swept through the world so nothing is skipped at any speed:
+//! a ray for a point, a sphere (circle) for a radius. What happens at a
+//! hit is the caller's choice per hit.
+
+use super::drag::{Body, bounce, direction, distance_in, drag, time_to_cover};
+use super::media::Media;
+use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::error::{GameError, finite, positive};
+use crate::time::TimeStep;
+use collide::Handle;
+use collide::broad::Query;
+use collide::narrow::Capsule;
+
+/// What a projectile does at a hit, chosen per hit by the caller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Response {
+    /// Stop there (embed).
+    Stop,
+    /// Bounce: keep `restitution` (0 to 1) of the speed into the surface
+    /// and `1 − friction` (friction 0 to 1) of the speed along it.
+    Bounce {
+        /// Share of the speed into the surface kept, 0 to 1.
+        restitution: f32,
+        /// Share of the speed along the surface lost, 0 to 1.
+        friction: f32,
+    },
+    /// Go through, and not hit the same object again this tick.
+    Pass,
+}
+
+/// One hit of a tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit<V> {
+    /// The object hit.
+    pub handle: Handle,
+    /// Where the projectile's centre was at the hit.
+    pub point: V,
+    /// The surface's normal there, pointing out of the object.
+    pub normal: V,
+    /// When, as a share of the tick (0 to 1).
+    pub fraction: f32,
+    /// The velocity at the hit, before the response.
+    pub velocity: V,
+}
+
+/// How a projectile stands after a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flight {
+    /// Still flying.
+    Flying,
+    /// Stopped by a hit (or come to rest).
+    Stopped,
+    /// Its lifetime ran out.
+    Expired,
+}
+
+/// A projectile: a few values, not a rigid body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projectile<D: Dim> {
+    position: D::V,
+    velocity: D::V,
+    radius: f32,
+    lifetime: f32,
+    owner: Option<Handle>,
+    body: Body,
+    ticks: u64,
+    flight: Flight,
+}
+
+/// How far a bounce sets the projectile off the surface, metres.
+const SURFACE_GAP: f32 = 1e-4;
+
+/// Most parts a tick is split into (media crossings plus hits) before the
+/// rest of the tick is dropped.
+const MAX_PARTS: usize = 16;
+
+impl<D: Dim> Projectile<D> {
+    /// A projectile at `position` moving at `velocity` (m/s), of `radius`
+    /// (0 for a point), living `lifetime` seconds, fired by `owner` (never
+    /// hit on the tick it is fired), with `body` for its drag.
+    pub fn new(
+        position: D::V,
+        velocity: D::V,
+        radius: f32,
+        lifetime: f32,
+        owner: Option<Handle>,
+        body: Body,
+    ) -> Result<Self, GameError> {
+        for k in 0..<D::V as collide::Vector>::DIM {
+            finite(
+                "projectile position",
+                f64::from(collide::Vector::axis(position, k)),
+            )?;
+            finite(
+                "projectile velocity",
+                f64::from(collide::Vector::axis(velocity, k)),
+            )?;
+        }
+        let radius = crate::error::non_negative("projectile radius (m)", f64::from(radius))? as f32;
+        let lifetime = positive("projectile lifetime (s)", f64::from(lifetime))? as f32;
+        Ok(Projectile {
+            position,
+            velocity,
+            radius,
+            lifetime,
+            owner,
+            body,
+            ticks: 0,
+            flight: Flight::Flying,
+        })
+    }
+
+    /// Where it is.
+    pub fn position(&self) -> D::V {
+        self.position
+    }
+    /// How fast it moves, m/s.
+    pub fn velocity(&self) -> D::V {
+        self.velocity
+    }
+    /// Seconds left to live.
+    pub fn lifetime(&self) -> f32 {
+        self.lifetime
+    }
+    /// Flying, stopped or expired.
+    pub fn flight(&self) -> Flight {
+        self.flight
+    }
+    /// Its drag properties.
+    pub fn body(&self) -> &Body {
+        &self.body
+    }
+}
+
+/// What projectiles fly through: the objects (a broad-phase structure or
+/// snapshot, and their shapes), the media and gravity.
+#[derive(Clone, Copy)]
+pub struct Surroundings<'s, 'a, D: Dim> {
+    /// The objects' boxes.
+    pub objects: &'s dyn Query<D::V>,
+    /// Each object's shape and pose.
+    pub shape_of: ShapeOf<'s, 'a, D>,
+    /// The media.
+    pub media: &'s Media<D>,
+    /// Gravity, m/s².
+    pub gravity: D::V,
+}
+
+/// Steps projectiles, keeping the memory the sweeps and hits use from
+/// tick to tick: one per thread.
+#[derive(Clone, Debug)]
+pub struct Ballistics<D: Dim> {
+    sweeper: D::Sweeper,
+    hits: Vec<Hit<D::V>>,
+}
+
+impl<D: Dim> Default for Ballistics<D> {
+    fn default() -> Self {
+        Ballistics {
+            sweeper: D::stopping_sweeper(),
+            hits: Vec::new(),
+        }
+    }
+}
+
+impl<D: Dim> Ballistics<D> {
+    /// The hits of the last [`Ballistics::step`], in time order.
+    pub fn hits(&self) -> &[Hit<D::V>] {
+        &self.hits
+    }
+
+    /// One tick of `dt` for `projectile` through `around`: gravity, then
+    /// drag along the path (split at media boundaries), swept for hits;
+    /// `respond` says what to do at each hit. Does nothing once the
+    /// projectile stopped or expired.
+    pub fn step(
+        &mut self,
+        projectile: &mut Projectile<D>,
+        around: &Surroundings<'_, '_, D>,
+        dt: TimeStep<f32>,
+        respond: &mut dyn FnMut(&Hit<D::V>) -> Response,
+    ) -> Flight {
+        self.hits.clear();
+        projectile.fly(around, dt, &mut self.sweeper, respond, &mut self.hits)
+    }
+}
+
+impl<D: Dim> Projectile<D> {
+    /// The tick behind [`Ballistics::step`].
+    fn fly(
+        &mut self,
+        around: &Surroundings<'_, '_, D>,
+        dt: TimeStep<f32>,
+        sweeper: &mut D::Sweeper,
+        respond: &mut dyn FnMut(&Hit<D::V>) -> Response,
+        hits: &mut Vec<Hit<D::V>>,
+    ) -> Flight {
+        let (world, shape_of, media, gravity) = (
+            around.objects,
+            around.shape_of,
+            around.media,
+            around.gravity,
+        );
+        if self.flight != Flight::Flying {
+            return self.flight;
+        }
+        let tick = dt.seconds();
+        let first_tick = self.ticks == 0;
+        self.ticks += 1;
+        // Semi-implicit: gravity first, then the path along the new velocity.
+        self.velocity = self.velocity + gravity * tick;
+        let mut left = tick;
+        let mut passed: [Option<Handle>; 4] = [None; 4];
+        let mover = Capsule::new(0.0, self.radius.max(1e-6)).ok();
+        for _ in 0..MAX_PARTS {
+            let speed = length(self.velocity);
+            if left <= 0.0 || speed == 0.0 {
+                break;
+            }
+            let d = direction::<D>(self.velocity);
+            let ahead = self.position + d * (1e-5 * (1.0 + speed * tick));
+            let k = self.body.k(media.at(ahead));
+            // This part ends at the next medium boundary or the tick's end.
+            let reach = distance_in(speed, k, left);
+            let boundary = media
+                .next_boundary(self.position, d)
+                .filter(|&b| b > 1e-5 && b < reach);
+            let part = boundary.unwrap_or(reach);
+            // Sweep the part for the first object.
+            let owner = if first_tick { self.owner } else { None };
+            let skip = |h: Handle| Some(h) == owner || passed.contains(&Some(h));
+            let hit = match &mover {
+                Some(m) if self.radius > 0.0 => {
+                    let others = |h: Handle| if skip(h) { None } else { shape_of(h) };
+                    let swept = D::sweep(sweeper, world, &others, m, self.position, d * part);
+                    swept.hit.map(|(h, n, _)| (h, swept.t * part, n))
+                }
+                _ => cast_ray_world::<D>(world, shape_of, &skip, self.position, d, part),
+            };
+            match hit {
+                None => {
+                    let tau = if boundary.is_some() {
+                        time_to_cover(speed, k, part).min(left)
+                    } else {
+                        left
+                    };
+                    let (v, _) = drag::<D>(self.velocity, k, tau);
+                    self.position = self.position + d * part;
+                    self.velocity = v;
+                    left -= tau;
+                    if boundary.is_none() {
+                        left = 0.0;
+                    }
+                }
+                Some((handle, at, normal)) => {
+                    let tau = time_to_cover(speed, k, at).min(left);
+                    let (v, _) = drag::<D>(self.velocity, k, tau);
+                    self.position = self.position + d * at;
+                    self.velocity = v;
+                    left -= tau;
+                    let found = Hit {
+                        handle,
+                        point: self.position,
+                        normal,
+                        fraction: 1.0 - left / tick,
+                        velocity: v,
+                    };
+                    hits.push(found);
+                    match respond(&found) {
+                        Response::Stop => {
+                            self.velocity = D::ZERO;
+                            self.flight = Flight::Stopped;
+                            return self.flight;
+                        }
+                        Response::Bounce {
+                            restitution,
+                            friction,
+                        } => {
+                            self.velocity = bounce::<D>(
+                                self.velocity,
+                                normal,
+                                restitution.clamp(0.0, 1.0),
+                                friction.clamp(0.0, 1.0),
+                            );
+                            // Off the surface, so the rest of the tick
+                            // starts outside it.
+                            self.position = self.position + normal * SURFACE_GAP;
+                        }
+                        Response::Pass => {
+                            if let Some(slot) = passed.iter_mut().find(|s| s.is_none()) {
+                                *slot = Some(handle);
+                            }
+                        }
+                    }
+                    if dot(self.velocity, self.velocity) == 0.0 {
+                        self.flight = Flight::Stopped;
+                        return self.flight;
+                    }
+                }
+            }
+        }
+        self.lifetime -= tick;
+        if self.lifetime <= 0.0 {
+            self.flight = Flight::Expired;
+        }
+        self.flight
+    }
+}
+
+/// The first object a ray from `origin` along unit `d` enters within
+/// `max` metres, skipping those `skip` names: broad phase in entry order,
+/// each candidate's exact shape; the hit's object, distance and normal.
+fn cast_ray_world<'a, D: Dim>(
+    world: &dyn Query<D::V>,
+    shape_of: ShapeOf<'_, 'a, D>,
+    skip: &dyn Fn(Handle) -> bool,
+    origin: D::V,
+    d: D::V,
+    max: f32,
+) -> Option<(Handle, f32, D::V)> {
+    let ray = collide::geometry::Ray::new(origin, d, max).ok()?;
+    let mut best: Option<(Handle, f32, D::V)> = None;
+    let _ = world.query_ray(&ray, collide::QueryBudget::default(), &mut |hit| {
+        if best.is_some_and(|(_, t, _)| hit.t > t) {
+            return std::ops::ControlFlow::Break(());
+        }
+        if skip(hit.handle) {
+            return std::ops::ControlFlow::Continue(());
+        }
+        if let Some((shape, pose)) = shape_of(hit.handle) {
+            if let Some((t, normal)) = D::ray_cast(shape, &pose, origin, d, max) {
+                // A ray starting on or in a surface and leaving it is no hit.
+                let leaving = t == 0.0 && dot(normal, d) >= 0.0;
+                if !leaving && best.is_none_or(|(h, bt, _)| (t, hit.handle) < (bt, h)) {
+                    best = Some((hit.handle, t, normal));
+                }
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    best
+}

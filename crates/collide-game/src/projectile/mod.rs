@@ -1,0 +1,16 @@
+//! Projectiles: a few values (position, velocity, radius, lifetime,
+//! owner), not rigid bodies. Each tick: gravity, then quadratic drag
+//! solved exactly along the path (stable at any step, even a bullet
+//! entering water), split where the path crosses into another medium, and
+//! swept through the world (a ray for a point, a sphere for a radius) so
+//! nothing is skipped at any speed. Pick it for bullets, arrows, grenades
+//! and sparks; it costs one ray or sphere sweep per tick, and one more per
+//! medium crossing or bounce.
+
+mod drag;
+mod flight;
+mod media;
+
+pub use drag::{Body, Medium};
+pub use flight::{Ballistics, Flight, Hit, Projectile, Response, Surroundings};
+pub use media::{Media, Region};

@@ -354,11 +354,23 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-/// A line chart of several series over a shared x axis, on a log y axis
-/// when the values span orders of magnitude.
-pub fn line_chart(title: &str, x_label: &str, series: &[Series]) -> String {
+/// How a line chart's y axis is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Log when the values span orders of magnitude, else linear.
+    Fit,
+    /// Always linear from zero: for paths in space.
+    Linear,
+}
+
+/// A line chart of several series over a shared x axis, its y axis by
+/// `scale`.
+pub fn line_chart(title: &str, x_label: &str, series: &[Series], scale: Scale) -> String {
     let points = || series.iter().flat_map(|s| s.points.iter().copied());
-    let axis = Axis::fit(points().map(|(_, y)| y));
+    let axis = match scale {
+        Scale::Fit => Axis::fit(points().map(|(_, y)| y)),
+        Scale::Linear => Axis::linear(points().map(|(_, y)| y).fold(0.0, f64::max)),
+    };
     let (x_min, x_max) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
         (lo.min(x), hi.max(x))
     });

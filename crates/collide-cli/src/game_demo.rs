@@ -1,7 +1,7 @@
 //! The game layer's part of the demo report: each system shown by a chart
 //! or an animation computed here, in the same run.
 
-use crate::chart::{Series, line_chart};
+use crate::chart::{Scale, Series, line_chart};
 use collide::motion::{Response, SweepLimits, d2 as motion2};
 use collide::narrow::Support;
 use collide::narrow::d2::{Circle, Cuboid, Pose};
@@ -129,6 +129,7 @@ pub fn game_section() -> String {
         "Spring amplitude by integrator, 30 ticks a second",
         "time (s)",
         &series,
+        Scale::Fit,
     ));
     // The three that hold, on a linear axis where their wobble shows.
     let holding: Vec<Series> = series
@@ -139,13 +140,16 @@ pub fn game_section() -> String {
         "The integrators that hold, close up: spring amplitude",
         "time (s)",
         &holding,
+        Scale::Fit,
     ));
     html.push_str(&crate::character_demo::character_section());
+    html.push_str(&crate::projectile_demo::projectile_section());
     html.push_str("<h3>Why old games tunnel</h3>\n<p>A 0.1 m ball fired at a 1 cm wall over one 60 Hz tick. Moved in four quarter steps that look only at where each ends (as Super Mario 64 moves), it is caught while a quarter step is shorter than the wall plus the ball (0.11 m, about 26 m/s) and passes straight through above that. The sweep checks the whole path and stops at the wall at every speed. The lines are where the ball's centre ends; the wall spans 1.00 to 1.01 m, and the ball starts touching it at 0.95 m.</p>\n");
     html.push_str(&line_chart(
         "Where the ball ends after one tick (m), by speed",
         "speed: log10 of metres per second (1 to 10,000)",
         &tunnel_series(),
+        Scale::Fit,
     ));
     html
 }

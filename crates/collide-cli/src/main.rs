@@ -23,6 +23,7 @@ mod demo;
 mod game_demo;
 mod load;
 mod measure;
+mod projectile_demo;
 mod query;
 mod record;
 mod replay;

@@ -240,19 +240,20 @@ impl<D: Dim> Projectile<D> {
                 _ => cast_ray_world::<D>(world, shape_of, &skip, self.position, d, part),
             };
             match hit {
+                None if boundary.is_none() => {
+                    // The rest of the tick in this medium, the displacement
+                    // straight from the velocity (exact in free flight).
+                    let (v, moved) = drag::<D>(self.velocity, k, left);
+                    self.position = self.position + moved;
+                    self.velocity = v;
+                    left = 0.0;
+                }
                 None => {
-                    let tau = if boundary.is_some() {
-                        time_to_cover(speed, k, part).min(left)
-                    } else {
-                        left
-                    };
+                    let tau = time_to_cover(speed, k, part).min(left);
                     let (v, _) = drag::<D>(self.velocity, k, tau);
                     self.position = self.position + d * part;
                     self.velocity = v;
                     left -= tau;
-                    if boundary.is_none() {
-                        left = 0.0;
-                    }
                 }
                 Some((handle, at, normal)) => {
                     let tau = time_to_cover(speed, k, at).min(left);

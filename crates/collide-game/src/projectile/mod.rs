@@ -10,7 +10,9 @@
 mod drag;
 mod flight;
 mod media;
+mod predict;
 
 pub use drag::{Body, Medium};
 pub use flight::{Ballistics, Flight, Hit, Projectile, Response, Surroundings};
 pub use media::{Media, Region};
+pub use predict::{Arcs, Ending, launch_velocity};

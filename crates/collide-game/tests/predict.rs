@@ -1,0 +1,244 @@
+//! Trajectory prediction is the flight: the same step and tick, so every
+//! predicted point equals the simulated one bit for bit, bounces and all;
+//! in free flight it is the semi-implicit closed form; with another tick
+//! it differs; and launch velocities reach their targets.
+
+use collide::narrow::Support;
+use collide::narrow::d3::{Cuboid, Pose};
+use collide::{BroadPhase, Bvh, Handle};
+use collide_game::D3;
+use collide_game::glam::Vec3;
+use collide_game::projectile::{
+    Ballistics, Body, Ending, Flight, Media, Medium, Projectile, Response, Surroundings,
+    launch_velocity,
+};
+use collide_game::time::TimeStep;
+
+/// A small seeded generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        let unit = ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32;
+        lo + (hi - lo) * unit
+    }
+}
+
+/// Bounce off the first three things, stop at the fourth.
+fn three_bounces() -> impl FnMut(&collide_game::projectile::Hit<Vec3>) -> Response {
+    let mut hits = 0;
+    move |_| {
+        hits += 1;
+        if hits <= 3 {
+            Response::Bounce {
+                restitution: 0.6,
+                friction: 0.1,
+            }
+        } else {
+            Response::Stop
+        }
+    }
+}
+
+#[test]
+fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut shapes = Vec::new();
+    let mut rng = Rng(99);
+    let floor = (
+        Cuboid::new(Vec3::new(40.0, 0.5, 40.0)).unwrap(),
+        Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap(),
+    );
+    shapes.push((world.insert(floor.0.aabb(&floor.1), ()).unwrap(), floor));
+    for _ in 0..30 {
+        let half = Vec3::new(
+            rng.range(0.2, 2.0),
+            rng.range(0.5, 3.0),
+            rng.range(0.2, 2.0),
+        );
+        let at = Pose::at(Vec3::new(
+            rng.range(-15.0, 15.0),
+            half.y,
+            rng.range(-15.0, 15.0),
+        ))
+        .unwrap();
+        let wall = (Cuboid::new(half).unwrap(), at);
+        shapes.push((world.insert(wall.0.aabb(&wall.1), ()).unwrap(), wall));
+    }
+    world.step();
+    let shape_of = |h: Handle| {
+        shapes
+            .iter()
+            .find(|s| s.0 == h)
+            .map(|s| (&s.1.0 as &dyn Support<Vec3>, s.1.1))
+    };
+    let media = Media::<D3>::new(Medium::AIR);
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &shape_of,
+        media: &media,
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+    };
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
+    let (mut ballistics, mut predicted, mut flown) =
+        (Ballistics::default(), Vec::new(), Vec::new());
+    let mut bounced = 0;
+    for throw in 0..1000 {
+        let start = Vec3::new(
+            rng.range(-10.0, 10.0),
+            rng.range(0.5, 2.0),
+            rng.range(-10.0, 10.0),
+        );
+        let velocity = Vec3::new(
+            rng.range(-15.0, 15.0),
+            rng.range(0.0, 12.0),
+            rng.range(-15.0, 15.0),
+        );
+        let radius = if throw % 2 == 0 { 0.0 } else { 0.05 };
+        let grenade = Projectile::<D3>::new(start, velocity, radius, 4.0, None, body).unwrap();
+        let ending = ballistics.predict(
+            &grenade,
+            &around,
+            dt,
+            300,
+            &mut three_bounces(),
+            &mut predicted,
+        );
+        let mut shot = grenade;
+        let mut respond = three_bounces();
+        flown.clear();
+        let mut hits = 0;
+        for _ in 0..300 {
+            let flight = ballistics.step(&mut shot, &around, dt, &mut respond);
+            hits += ballistics.hits().len();
+            flown.push(shot.position());
+            if flight != Flight::Flying {
+                break;
+            }
+        }
+        assert_eq!(predicted, flown, "throw {throw} ({ending:?})");
+        bounced += usize::from(hits >= 2);
+    }
+    assert!(bounced > 100, "only {bounced} throws bounced");
+}
+
+#[test]
+fn free_flight_follows_the_semi_implicit_closed_form() {
+    let mut world: Bvh<Vec3> = Bvh::new();
+    world.step();
+    let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let g = 9.81f64;
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &nothing,
+        media: &media,
+        gravity: Vec3::new(0.0, -g as f32, 0.0),
+    };
+    let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
+    let (v0x, v0y) = (3.0f64, 5.0f64);
+    for rate in [30.0f64, 60.0] {
+        let dt = 1.0 / rate;
+        let throw = Projectile::<D3>::new(
+            Vec3::ZERO,
+            Vec3::new(v0x as f32, v0y as f32, 0.0),
+            0.0,
+            10.0,
+            None,
+            body,
+        )
+        .unwrap();
+        let mut path = Vec::new();
+        let ending = Ballistics::default().predict(
+            &throw,
+            &around,
+            TimeStep::new(dt as f32).unwrap(),
+            (rate as usize) / 2,
+            &mut |_| Response::Stop,
+            &mut path,
+        );
+        assert_eq!(ending, Ending::Cap);
+        for (n, p) in path.iter().enumerate() {
+            let t = (n + 1) as f64 * dt;
+            let y = v0y * t - 0.5 * g * t * t - 0.5 * g * dt * t;
+            assert!(
+                (f64::from(p.y) - y).abs() < 1e-6,
+                "{rate} Hz, tick {n}: {} against {y}",
+                p.y
+            );
+            assert!((f64::from(p.x) - v0x * t).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn a_prediction_with_another_tick_misses_the_flight() {
+    let mut world: Bvh<Vec3> = Bvh::new();
+    world.step();
+    let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
+    let media = Media::<D3>::new(Medium::AIR);
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &nothing,
+        media: &media,
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+    };
+    let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
+    let throw =
+        Projectile::<D3>::new(Vec3::ZERO, Vec3::new(8.0, 8.0, 0.0), 0.0, 10.0, None, body).unwrap();
+    let (mut fine, mut coarse) = (Vec::new(), Vec::new());
+    let mut b = Ballistics::default();
+    b.predict(
+        &throw,
+        &around,
+        TimeStep::new(1.0 / 60.0).unwrap(),
+        60,
+        &mut |_| Response::Stop,
+        &mut fine,
+    );
+    b.predict(
+        &throw,
+        &around,
+        TimeStep::new(1.0 / 30.0).unwrap(),
+        30,
+        &mut |_| Response::Stop,
+        &mut coarse,
+    );
+    // After one second by both ticks: apart by about ½·g·(1/30 − 1/60)·1 s.
+    let apart = (fine[59] - coarse[29]).length();
+    assert!(apart > 0.05, "only {apart} m apart");
+}
+
+#[test]
+fn launch_velocities_reach_their_target_or_say_none() {
+    let g = 9.81f32;
+    for (target, speed) in [
+        (Vec3::new(10.0, 0.0, 0.0), 12.0f32),
+        (Vec3::new(6.0, 3.0, 4.0), 14.0),
+        (Vec3::new(-5.0, -2.0, 1.0), 9.0),
+    ] {
+        let arcs = launch_velocity::<D3>(Vec3::ZERO, target, speed, g)
+            .unwrap()
+            .expect("reachable");
+        let (low, high) = (arcs.low, arcs.high);
+        for v in [low, high] {
+            assert!((v.length() - speed).abs() < 1e-3);
+            let level = Vec3::new(target.x, 0.0, target.z).length();
+            let across = Vec3::new(v.x, 0.0, v.z).length();
+            let t = level / across;
+            let y = v.y * t - 0.5 * g * t * t;
+            assert!((y - target.y).abs() < 1e-3, "{target}: lands at height {y}");
+        }
+        assert!(low.y < high.y);
+    }
+    for target in [Vec3::new(50.0, 0.0, 0.0), Vec3::new(1.0, 20.0, 0.0)] {
+        assert_eq!(launch_velocity::<D3>(Vec3::ZERO, target, 12.0, g), Ok(None));
+    }
+    assert!(launch_velocity::<D3>(Vec3::ZERO, Vec3::X, 0.0, g).is_err());
+    assert!(launch_velocity::<D3>(Vec3::NAN, Vec3::X, 12.0, g).is_err());
+}

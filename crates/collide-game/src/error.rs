@@ -37,6 +37,25 @@ pub enum GameError {
         /// The value given.
         value: f64,
     },
+    /// A tick recorded at or before the newest one recorded.
+    #[error("tick {tick} recorded after tick {newest}: record ticks in increasing order")]
+    OutOfOrder {
+        /// The tick given.
+        tick: u64,
+        /// The newest tick recorded.
+        newest: u64,
+    },
+    /// A tick the history does not hold (too old, not yet, or skipped).
+    #[error("tick {tick} is not kept{}", match kept {
+        Some((oldest, newest)) => format!(" (ticks {oldest} to {newest} are)"),
+        None => " (nothing is recorded yet)".to_string(),
+    })]
+    NotKept {
+        /// The tick asked for.
+        tick: u64,
+        /// The oldest and newest ticks kept, if any.
+        kept: Option<(u64, u64)>,
+    },
 }
 
 /// `value` if it is finite, else [`GameError::NotFinite`].

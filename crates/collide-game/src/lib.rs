@@ -9,7 +9,9 @@
 //! - [`character`]: the kinematic character controller: slides, steps,
 //!   slopes, ground snapping and moving platforms.
 //! - [`projectile`]: bullets and grenades with exact quadratic drag across
-//!   media, swept so they never pass through anything.
+//!   media, swept so they never pass through anything; trajectory
+//!   prediction with the flight's own step.
+//! - [`rewind`]: the world of the last few ticks, for lag compensation.
 //!
 //! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
 //!
@@ -38,6 +40,7 @@ pub mod character;
 mod dim;
 mod error;
 pub mod projectile;
+pub mod rewind;
 pub mod time;
 
 pub use collide;

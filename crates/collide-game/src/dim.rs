@@ -38,6 +38,17 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
     fn pose_at(position: Self::V) -> Result<Self::Pose, ShapeError>;
     /// A pose's position.
     fn position(pose: &Self::Pose) -> Self::V;
+    /// A point given in a pose's coordinates, in the world's.
+    fn apply(pose: &Self::Pose, local: Self::V) -> Self::V;
+    /// Whether `mover`, moving and turning from `from` to `to` over the
+    /// tick, touches `target` at rest at `at` at any time of it.
+    fn meets_turning(
+        mover: &Capsule<Self::V>,
+        from: &Self::Pose,
+        to: &Self::Pose,
+        target: &Capsule<Self::V>,
+        at: &Self::Pose,
+    ) -> bool;
     /// Where `point`, fixed to a body at `from`, is when the body is at `to`.
     fn carry(from: &Self::Pose, to: &Self::Pose, point: Self::V) -> Self::V;
     /// How far a body turned about the up axis from `from` to `to`, in
@@ -128,6 +139,21 @@ impl Dim for D2 {
     fn position(pose: &Self::Pose) -> glam::Vec2 {
         pose.position()
     }
+    fn apply(pose: &Self::Pose, local: glam::Vec2) -> glam::Vec2 {
+        pose.apply(local)
+    }
+    fn meets_turning(
+        mover: &Capsule<glam::Vec2>,
+        from: &Self::Pose,
+        to: &Self::Pose,
+        target: &Capsule<glam::Vec2>,
+        at: &Self::Pose,
+    ) -> bool {
+        let turn = Self::yaw_between(from, to);
+        let motion = to.position() - from.position();
+        collide::narrow::d2::cast_turning(mover, from, motion, turn, target, at)
+            .is_ok_and(|hit| hit.is_some())
+    }
     fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec2) -> glam::Vec2 {
         to.apply(from.apply_inverse(point))
     }
@@ -196,6 +222,25 @@ impl Dim for D3 {
     }
     fn position(pose: &Self::Pose) -> glam::Vec3 {
         pose.position()
+    }
+    fn apply(pose: &Self::Pose, local: glam::Vec3) -> glam::Vec3 {
+        pose.apply(local)
+    }
+    fn meets_turning(
+        mover: &Capsule<glam::Vec3>,
+        from: &Self::Pose,
+        to: &Self::Pose,
+        target: &Capsule<glam::Vec3>,
+        at: &Self::Pose,
+    ) -> bool {
+        // The shortest turn from `from` to `to`, as a rotation vector.
+        let mut turn = to.rotation() * from.rotation().inverse();
+        if turn.w < 0.0 {
+            turn = -turn;
+        }
+        let motion = to.position() - from.position();
+        collide::narrow::d3::cast_turning(mover, from, motion, turn.to_scaled_axis(), target, at)
+            .is_ok_and(|hit| hit.is_some())
     }
     fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec3) -> glam::Vec3 {
         to.apply(from.apply_inverse(point))

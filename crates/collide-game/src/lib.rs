@@ -11,6 +11,8 @@
 //! - [`projectile`]: bullets and grenades with exact quadratic drag across
 //!   media, swept so they never pass through anything; trajectory
 //!   prediction with the flight's own step.
+//! - [`hitbox`]: attacks with frame data, swept hitboxes against
+//!   hurtboxes, one hit per attack and target.
 //! - [`rewind`]: the world of the last few ticks, for lag compensation.
 //!
 //! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
@@ -39,6 +41,7 @@
 pub mod character;
 mod dim;
 mod error;
+pub mod hitbox;
 pub mod projectile;
 pub mod rewind;
 pub mod time;

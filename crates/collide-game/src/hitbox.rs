@@ -1,0 +1,287 @@
+//! Hitboxes and hurtboxes with active frames, as fighting and action games
+//! judge attacks. An attack has frame data (startup, active, recovery
+//! ticks) and hitboxes placed on its owner; they exist only in the active
+//! ticks. Each fighter has hurtboxes. A hitbox is swept from where it was
+//! last tick to where it is now, turn included, so a fast swing does not
+//! pass through a thin hurtbox. One attack hits each target at most once;
+//! an owner and its team are never hit; hits come in the order of the
+//! caller's keys, whatever the order things were added in.
+//!
+//! Boxes are capsules (spheres with no length), so the tolerances are
+//! exact: hitboxes grow and hurtboxes shrink by changing radii, leaning
+//! the judgement toward the attacker, as players prefer.
+
+use crate::dim::Dim;
+use crate::error::{GameError, non_negative};
+use collide::narrow::{Capsule, ShapeError};
+
+/// An attack's timing, in ticks: wind-up, hitting, recovery.
+///
+/// ```
+/// use collide_game::hitbox::{FrameData, Phase};
+/// let jab = FrameData::new(3, 2, 6)?;
+/// assert_eq!(jab.phase(2), Phase::Startup);
+/// assert_eq!((jab.phase(3), jab.phase(4)), (Phase::Active, Phase::Active));
+/// assert_eq!(jab.phase(5), Phase::Recovery);
+/// assert_eq!(jab.phase(11), Phase::Done);
+/// assert!(FrameData::new(3, 0, 6).is_err());
+/// # Ok::<(), collide_game::GameError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FrameData {
+    startup: u32,
+    active: u32,
+    recovery: u32,
+}
+
+/// Where an attack is in its frame data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Winding up: no hitboxes yet.
+    Startup,
+    /// Hitting: the hitboxes exist.
+    Active,
+    /// Recovering: no hitboxes any more.
+    Recovery,
+    /// Over.
+    Done,
+}
+
+impl FrameData {
+    /// `startup`, `active` (at least 1) and `recovery` ticks.
+    pub fn new(startup: u32, active: u32, recovery: u32) -> Result<Self, GameError> {
+        if active == 0 {
+            return Err(GameError::NotPositive {
+                what: "active ticks of an attack",
+                value: 0.0,
+            });
+        }
+        Ok(FrameData {
+            startup,
+            active,
+            recovery,
+        })
+    }
+
+    /// The phase `ticks` after the attack started (its first tick is 0).
+    pub fn phase(&self, ticks: u64) -> Phase {
+        let (s, a, r) = (
+            u64::from(self.startup),
+            u64::from(self.active),
+            u64::from(self.recovery),
+        );
+        match ticks {
+            t if t < s => Phase::Startup,
+            t if t < s + a => Phase::Active,
+            t if t < s + a + r => Phase::Recovery,
+            _ => Phase::Done,
+        }
+    }
+}
+
+/// A capsule on a fighter, in the fighter's own coordinates, so that it
+/// turns about the fighter (a blade swung by an arm sweeps an arc, not a
+/// chord).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Part<D: Dim> {
+    shape: Capsule<D::V>,
+}
+
+impl<D: Dim> Part<D> {
+    /// A capsule of `half_length` (0 for a sphere) and `radius` along its
+    /// local y, placed at `offset` on the fighter.
+    pub fn new(half_length: f32, radius: f32, offset: D::Pose) -> Result<Self, ShapeError> {
+        let local = Capsule::<D::V>::new(half_length, radius)?;
+        Ok(Part {
+            shape: Capsule::between(
+                D::apply(&offset, local.a()),
+                D::apply(&offset, local.b()),
+                radius,
+            )?,
+        })
+    }
+}
+
+/// A fighter: the caller's key for it, its team, where it is and its
+/// hurtboxes.
+#[derive(Clone, Debug)]
+struct Fighter<D: Dim> {
+    key: u64,
+    team: u32,
+    pose: D::Pose,
+    /// Where it was at the last step.
+    previous: D::Pose,
+    hurtboxes: Vec<Part<D>>,
+}
+
+/// An attack under way.
+#[derive(Clone, Debug)]
+struct Attack<D: Dim> {
+    key: u64,
+    owner: usize,
+    frames: FrameData,
+    started: u64,
+    hitboxes: Vec<Part<D>>,
+    /// Targets hit (fighter slots), each at most once.
+    hit: Vec<usize>,
+}
+
+/// A fighter's handle in a [`Combat`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FighterId(usize);
+
+/// One hit: which attack (by key) hit whom (by key), with which hitbox on
+/// which hurtbox, at which tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HitEvent {
+    /// The attack's key.
+    pub attack: u64,
+    /// The target's key.
+    pub target: u64,
+    /// The hitbox's index in the attack.
+    pub hitbox: usize,
+    /// The hurtbox's index on the target.
+    pub hurtbox: usize,
+    /// The tick of the hit.
+    pub tick: u64,
+}
+
+/// How far hitboxes grow and hurtboxes shrink, metres.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tolerance {
+    grow: f32,
+    shrink: f32,
+}
+
+impl Tolerance {
+    /// Hitboxes grown by `grow` and hurtboxes shrunk by `shrink` (both
+    /// finite, not negative).
+    pub fn new(grow: f32, shrink: f32) -> Result<Self, GameError> {
+        Ok(Tolerance {
+            grow: non_negative("hitbox growth (m)", f64::from(grow))? as f32,
+            shrink: non_negative("hurtbox shrink (m)", f64::from(shrink))? as f32,
+        })
+    }
+}
+
+/// The fighters and attacks of a fight, judged tick by tick.
+#[derive(Clone, Debug)]
+pub struct Combat<D: Dim> {
+    fighters: Vec<Fighter<D>>,
+    attacks: Vec<Attack<D>>,
+    tolerance: Tolerance,
+    tick: u64,
+}
+
+impl<D: Dim> Combat<D> {
+    /// An empty fight at tick 0.
+    pub fn new(tolerance: Tolerance) -> Self {
+        Combat {
+            fighters: Vec::new(),
+            attacks: Vec::new(),
+            tolerance,
+            tick: 0,
+        }
+    }
+
+    /// The tick the next [`Combat::step`] judges.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Adds a fighter with the caller's `key`, its `team`, its pose and
+    /// its hurtboxes.
+    pub fn add_fighter(
+        &mut self,
+        key: u64,
+        team: u32,
+        pose: D::Pose,
+        hurtboxes: Vec<Part<D>>,
+    ) -> FighterId {
+        self.fighters.push(Fighter {
+            key,
+            team,
+            pose,
+            previous: pose,
+            hurtboxes,
+        });
+        FighterId(self.fighters.len() - 1)
+    }
+
+    /// Moves a fighter to where it is this tick.
+    pub fn place(&mut self, fighter: FighterId, pose: D::Pose) {
+        if let Some(f) = self.fighters.get_mut(fighter.0) {
+            f.pose = pose;
+        }
+    }
+
+    /// Starts an attack with the caller's `key` by `owner` now (this tick
+    /// is its tick 0), with its frame data and hitboxes.
+    pub fn start_attack(
+        &mut self,
+        key: u64,
+        owner: FighterId,
+        frames: FrameData,
+        hitboxes: Vec<Part<D>>,
+    ) {
+        self.attacks.push(Attack {
+            key,
+            owner: owner.0,
+            frames,
+            started: self.tick,
+            hitboxes,
+            hit: Vec::new(),
+        });
+    }
+
+    /// Judges this tick: every active hitbox swept from its last pose to
+    /// its pose now against the hurtboxes of every fighter not on the
+    /// owner's team and not yet hit by that attack. Appends the hits to
+    /// `hits` ordered by attack key, target key, hitbox and hurtbox; then
+    /// ends the tick (finished attacks are dropped, poses remembered).
+    pub fn step(&mut self, hits: &mut Vec<HitEvent>) {
+        let first = hits.len();
+        let (grow, shrink) = (self.tolerance.grow, self.tolerance.shrink);
+        for attack in &mut self.attacks {
+            if attack.frames.phase(self.tick - attack.started) != Phase::Active {
+                continue;
+            }
+            let owner = &self.fighters[attack.owner];
+            for (b, hitbox) in attack.hitboxes.iter().enumerate() {
+                let blade = grown(&hitbox.shape, grow);
+                for (slot, target) in self.fighters.iter().enumerate() {
+                    if target.team == owner.team || attack.hit.contains(&slot) {
+                        continue;
+                    }
+                    let struck = target.hurtboxes.iter().enumerate().find(|(_, hurt)| {
+                        let body = grown(&hurt.shape, -shrink);
+                        D::meets_turning(&blade, &owner.previous, &owner.pose, &body, &target.pose)
+                    });
+                    if let Some((h, _)) = struck {
+                        attack.hit.push(slot);
+                        hits.push(HitEvent {
+                            attack: attack.key,
+                            target: target.key,
+                            hitbox: b,
+                            hurtbox: h,
+                            tick: self.tick,
+                        });
+                    }
+                }
+            }
+        }
+        hits[first..].sort_unstable();
+        let tick = self.tick;
+        self.attacks
+            .retain(|a| a.frames.phase(tick - a.started) != Phase::Done);
+        for f in &mut self.fighters {
+            f.previous = f.pose;
+        }
+        self.tick += 1;
+    }
+}
+
+/// The capsule with its radius changed by `by` (not below zero).
+fn grown<V: collide::Vector>(shape: &Capsule<V>, by: f32) -> Capsule<V> {
+    Capsule::between(shape.a(), shape.b(), (shape.radius() + by).max(0.0)).unwrap_or(*shape)
+}

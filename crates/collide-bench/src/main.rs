@@ -6,6 +6,7 @@ mod case;
 mod characters;
 mod contender;
 mod peers;
+mod projectiles;
 mod queries;
 mod report;
 
@@ -82,6 +83,11 @@ struct Args {
     /// (see src/characters.rs). Other options are ignored.
     #[arg(long)]
     characters: Option<usize>,
+    /// Measure projectiles instead of frames: this many flying one tick
+    /// through 10,000 boxes, against as many ray queries (see
+    /// src/projectiles.rs). Other options are ignored.
+    #[arg(long)]
+    projectiles: Option<usize>,
     /// Threads: everything runs inside a rayon pool of this size, so our
     /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
@@ -631,6 +637,11 @@ fn run(args: Args) -> ExitCode {
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
         return query_mode(&args, count);
+    }
+    if let Some(count) = args.projectiles {
+        let row = projectiles::run_projectiles(count.max(1));
+        print!("{}", projectiles::projectile_table(&row));
+        return ExitCode::SUCCESS;
     }
     if let Some(count) = args.characters {
         let rows = characters::run_characters(count.max(1));

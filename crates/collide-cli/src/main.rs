@@ -21,6 +21,7 @@ mod character_demo;
 mod chart;
 mod demo;
 mod game_demo;
+mod hitbox_demo;
 mod load;
 mod measure;
 mod projectile_demo;

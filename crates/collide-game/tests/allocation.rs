@@ -9,6 +9,9 @@ use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
+use collide_game::projectile::{
+    Ballistics, Body, Media, Medium, Projectile, Region, Response, Surroundings,
+};
 use collide_game::time::{ClockSettings, FixedClock, Integrator, PointState, TimeStep};
 use collide_scenes::alloc::{self, CountingAlloc};
 
@@ -94,6 +97,61 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
         result.unwrap();
         if tick >= 120 {
             made += n;
+        }
+    }
+    assert_eq!(made, 0, "allocations after the warm-up");
+}
+
+#[test]
+fn warm_projectiles_allocate_nothing_per_tick() {
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut shapes: Vec<(Cuboid, Pose)> = Vec::new();
+    for k in 0..200 {
+        let at = Pose::at(Vec3::new(
+            (k % 20) as f32 * 3.0,
+            (k / 20) as f32 * 3.0,
+            10.0,
+        ))
+        .unwrap();
+        let shape = Cuboid::new(Vec3::splat(0.8)).unwrap();
+        world.insert(shape.aabb(&at), ()).unwrap();
+        shapes.push((shape, at));
+    }
+    world.step();
+    let shape_of = |h: Handle| {
+        shapes
+            .get(h.index() as usize)
+            .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
+    };
+    let media = Media::<D3>::new(Medium::AIR).with(Region::Below { level: 5.0 }, Medium::WATER);
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &shape_of,
+        media: &media,
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+    };
+    let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let mut ballistics = Ballistics::<D3>::default();
+    let mut made = 0;
+    for round in 0..2 {
+        for k in 0..100 {
+            let radius = if k % 2 == 0 { 0.0 } else { 0.05 };
+            let at = Vec3::new((k % 20) as f32 * 3.0 + 1.5, 8.0, 0.0);
+            let mut shot =
+                Projectile::<D3>::new(at, Vec3::new(0.0, -2.0, 30.0), radius, 2.0, None, body)
+                    .unwrap();
+            for _ in 0..30 {
+                let (_, n) = counted(|| {
+                    ballistics.step(&mut shot, &around, dt, &mut |_| Response::Bounce {
+                        restitution: 0.5,
+                        friction: 0.1,
+                    })
+                });
+                if round == 1 {
+                    made += n;
+                }
+            }
         }
     }
     assert_eq!(made, 0, "allocations after the warm-up");

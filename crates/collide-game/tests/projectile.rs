@@ -343,3 +343,62 @@ fn bad_projectiles_and_media_are_errors() {
     assert!(Body::new(1.0, -0.3, 0.01).is_err());
     assert!(Medium::new(f32::NAN).is_err());
 }
+
+#[test]
+fn passing_through_reports_each_wall_once_in_order_with_where_and_when() {
+    let walls = [
+        (
+            Cuboid::new(Vec3::new(0.005, 3.0, 3.0)).unwrap(),
+            Pose::at(Vec3::new(2.005, 0.0, 0.0)).unwrap(),
+        ),
+        (
+            Cuboid::new(Vec3::new(0.005, 3.0, 3.0)).unwrap(),
+            Pose::at(Vec3::new(4.005, 0.0, 0.0)).unwrap(),
+        ),
+    ];
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let ids: Vec<Handle> = walls
+        .iter()
+        .map(|(s, p)| world.insert(s.aabb(p), ()).unwrap())
+        .collect();
+    world.step();
+    let shape_of = |h: Handle| {
+        ids.iter()
+            .position(|&i| i == h)
+            .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
+    };
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &shape_of,
+        media: &media,
+        gravity: Vec3::ZERO,
+    };
+    // 6 m in one tick: through both walls.
+    let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
+    let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(360.0, 0.0, 0.0), 0.0, 1.0, None, body)
+        .unwrap();
+    let mut ballistics = Ballistics::default();
+    ballistics.step(
+        &mut p,
+        &around,
+        TimeStep::new(1.0 / 60.0).unwrap(),
+        &mut |_| Response::Pass,
+    );
+    let hits = ballistics.hits();
+    assert_eq!(hits.iter().map(|h| h.handle).collect::<Vec<_>>(), ids);
+    for (hit, face) in hits.iter().zip([2.0f32, 4.0]) {
+        assert!((hit.point.x - face).abs() < 1e-4, "at {}", hit.point);
+        assert!(
+            (hit.fraction - face / 6.0).abs() < 1e-4,
+            "fraction {}",
+            hit.fraction
+        );
+        assert!(
+            (hit.normal - Vec3::NEG_X).length() < 1e-4,
+            "normal {}",
+            hit.normal
+        );
+    }
+    assert!((p.position().x - 6.0).abs() < 1e-3);
+}

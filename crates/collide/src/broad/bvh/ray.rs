@@ -13,9 +13,21 @@ use super::tree::NONE;
 use super::view::View;
 use crate::broad::query::{QueryBudget, QueryStats, RayHit};
 use crate::geometry::{Ray, Vector};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
+
+/// A heap entry: entry t as bits (t >= 0, so bits order like values),
+/// kind, and node or slot index.
+type Entry = Reverse<(u32, u8, u32)>;
+
+thread_local! {
+    /// Each thread's heap for ray walks, kept between queries so that a
+    /// warm query allocates nothing (it holds as much as the largest walk
+    /// the thread made).
+    static HEAP: RefCell<BinaryHeap<Entry>> = const { RefCell::new(BinaryHeap::new()) };
+}
 
 /// What a heap entry is: a node of the moving tree, of the resting tree,
 /// or an object (in that order at equal `t`).
@@ -33,9 +45,16 @@ impl<V: Vector> View<'_, V> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         let mut stats = QueryStats::default();
-        // Keys: entry t as bits (t >= 0, so bits order like values).
-        let mut heap: BinaryHeap<Reverse<(u32, u8, u32)>> = BinaryHeap::new();
-        let _ = self.ray_walk(ray, budget, &mut stats, &mut heap, visit);
+        HEAP.with(|kept| match kept.try_borrow_mut() {
+            Ok(mut heap) => {
+                heap.clear();
+                let _ = self.ray_walk(ray, budget, &mut stats, &mut heap, visit);
+            }
+            // A ray query from inside another's visitor: its own heap.
+            Err(_) => {
+                let _ = self.ray_walk(ray, budget, &mut stats, &mut BinaryHeap::new(), visit);
+            }
+        });
         stats
     }
 
@@ -44,7 +63,7 @@ impl<V: Vector> View<'_, V> {
         ray: &Ray<V>,
         budget: &QueryBudget,
         stats: &mut QueryStats,
-        heap: &mut BinaryHeap<Reverse<(u32, u8, u32)>>,
+        heap: &mut BinaryHeap<Entry>,
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let arena = |kind: u8| {

@@ -215,7 +215,11 @@ impl<V: Vector, T> Bvh<V, T> {
     fn fat(aabb: &Aabb<V>, shift: V, jitter: f64, share: f64) -> Aabb<V> {
         let size = aabb.size();
         let extent = f64::from((0..V::DIM).map(|a| size.axis(a)).fold(0.0f32, f32::max));
-        let margin = share * extent;
+        // Per axis, at most STRETCH times the object's own extent there: a
+        // wall across the world keeps a margin of its height, not of its
+        // length, above and below (a fat box grown by its length on every
+        // axis covered much of the world, and every query there met it).
+        let margin = |a: usize| share * extent.min(STRETCH * f64::from(size.axis(a)));
         // An object that moves more than a quarter of its size per step
         // would leave a fat box that reaches ahead by its size within a few
         // steps: no reach ahead (which would only add candidates).
@@ -231,8 +235,8 @@ impl<V: Vector, T> Bvh<V, T> {
         };
         let clamp = |x: f64| x.clamp(f64::from(f32::MIN), f64::from(f32::MAX)) as f32;
         Aabb::new(
-            V::from_axes(|a| clamp(f64::from(aabb.min().axis(a)) - margin + ahead(a).min(0.0))),
-            V::from_axes(|a| clamp(f64::from(aabb.max().axis(a)) + margin + ahead(a).max(0.0))),
+            V::from_axes(|a| clamp(f64::from(aabb.min().axis(a)) - margin(a) + ahead(a).min(0.0))),
+            V::from_axes(|a| clamp(f64::from(aabb.max().axis(a)) + margin(a) + ahead(a).max(0.0))),
         )
         .expect("a valid box grown and saturated is valid")
     }
@@ -640,6 +644,10 @@ const ESCAPED_SHARE: usize = 1024;
 /// would wear out within steps). Rebuilding past a quarter beat waiting
 /// until half had escaped (figures: BENCHMARKS.md).
 const REBUILD_SHARE: usize = 4;
+
+/// A fat box's margin on an axis is at most this many times the object's
+/// extent on that axis (see [`Bvh::fat`]).
+const STRETCH: f64 = 4.0;
 
 impl<V: Vector, T> Query<V> for Bvh<V, T> {
     fn name(&self) -> &str {

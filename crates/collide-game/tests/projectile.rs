@@ -402,3 +402,51 @@ fn passing_through_reports_each_wall_once_in_order_with_where_and_when() {
     }
     assert!((p.position().x - 6.0).abs() < 1e-3);
 }
+
+#[test]
+fn passing_through_more_walls_than_it_remembers_reports_each_once() {
+    // Six 1 cm walls a metre apart, crossed in one tick: more than the four
+    // passed objects a tick remembers.
+    let walls: Vec<(Cuboid, Pose)> = (1..=6)
+        .map(|k| {
+            let wall = Cuboid::new(Vec3::new(0.005, 3.0, 3.0)).unwrap();
+            (
+                wall,
+                Pose::at(Vec3::new(k as f32 + 0.005, 0.0, 0.0)).unwrap(),
+            )
+        })
+        .collect();
+    let mut world: Bvh<Vec3> = Bvh::new();
+    let ids: Vec<Handle> = walls
+        .iter()
+        .map(|(s, p)| world.insert(s.aabb(p), ()).unwrap())
+        .collect();
+    world.step();
+    let shape_of = |h: Handle| {
+        ids.iter()
+            .position(|&i| i == h)
+            .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
+    };
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let around = Surroundings {
+        objects: &world,
+        shape_of: &shape_of,
+        media: &media,
+        gravity: Vec3::ZERO,
+    };
+    let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
+    let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(480.0, 0.0, 0.0), 0.0, 1.0, None, body)
+        .unwrap();
+    let mut ballistics = Ballistics::default();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    ballistics.step(&mut p, &around, dt, &mut |_| Response::Pass);
+    assert_eq!(
+        ballistics
+            .hits()
+            .iter()
+            .map(|h| h.handle)
+            .collect::<Vec<_>>(),
+        ids
+    );
+    assert!((p.position().x - 8.0).abs() < 1e-3, "at {}", p.position());
+}

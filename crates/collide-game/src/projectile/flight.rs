@@ -212,7 +212,9 @@ impl<D: Dim> Projectile<D> {
         // Semi-implicit: gravity first, then the path along the new velocity.
         self.velocity = self.velocity + gravity * tick;
         let mut left = tick;
-        let mut passed: [Option<Handle>; 4] = [None; 4];
+        // The objects passed through this tick, the latest few: once full,
+        // a new one replaces the oldest, which lies behind the path.
+        let (mut passed, mut passes): ([Option<Handle>; 4], usize) = ([None; 4], 0);
         let mover = Capsule::new(0.0, self.radius.max(1e-6)).ok();
         for _ in 0..MAX_PARTS {
             let speed = length(self.velocity);
@@ -290,9 +292,8 @@ impl<D: Dim> Projectile<D> {
                             self.position = self.position + normal * SURFACE_GAP;
                         }
                         Response::Pass => {
-                            if let Some(slot) = passed.iter_mut().find(|s| s.is_none()) {
-                                *slot = Some(handle);
-                            }
+                            passed[passes % passed.len()] = Some(handle);
+                            passes += 1;
                         }
                     }
                     if dot(self.velocity, self.velocity) == 0.0 {

@@ -181,14 +181,14 @@ fn structures_of<'a>(reports: impl IntoIterator<Item = &'a RunReport>) -> Vec<St
     seen
 }
 
-fn legend(structures: &[Structure]) -> String {
+/// A legend of (colour, name) swatches.
+fn legend<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut html = String::from("<div class=\"legend\">");
-    for &s in structures {
+    for (colour, name) in entries {
         let _ = write!(
             html,
-            "<span><i style=\"background:{}\"></i>{}</span>",
-            colour(s),
-            escape(s.name())
+            "<span><i style=\"background:{colour}\"></i>{}</span>",
+            escape(name)
         );
     }
     html.push_str("</div>");
@@ -255,7 +255,7 @@ pub fn bar_chart(title: &str, groups: &[SceneResult], metric: Metric) -> String 
         }
     }
     svg.push_str("</svg>");
-    svg.push_str(&legend(&structures));
+    svg.push_str(&legend(structures.iter().map(|&s| (colour(s), s.name()))));
     svg.push_str("</figure>\n");
     svg
 }
@@ -419,16 +419,8 @@ pub fn line_chart(title: &str, x_label: &str, series: &[Series], scale: Scale) -
         height - 6.0,
         escape(x_label)
     );
-    svg.push_str("<div class=\"legend\">");
-    for s in series {
-        let _ = write!(
-            svg,
-            "<span><i style=\"background:{}\"></i>{}</span>",
-            s.colour,
-            escape(&s.name)
-        );
-    }
-    svg.push_str("</div></figure>\n");
+    svg.push_str(&legend(series.iter().map(|s| (s.colour, s.name.as_str()))));
+    svg.push_str("</figure>\n");
     svg
 }
 

@@ -110,7 +110,7 @@ fn grenade_series() -> Vec<Series> {
         body,
     )
     .expect("valid");
-    let bounce = |_: &collide_game::projectile::Hit<Vec2>| Response::Bounce {
+    let mut bounce = |_: &collide_game::projectile::Hit<Vec2>| Response::Bounce {
         restitution: 0.5,
         friction: 0.2,
     };
@@ -119,32 +119,18 @@ fn grenade_series() -> Vec<Series> {
     let mut real = vec![grenade.position()];
     let mut shot = grenade;
     for _ in 0..150 {
-        let flight = ballistics.step(&mut shot, &around, dt, &mut bounce.clone());
+        let flight = ballistics.step(&mut shot, &around, dt, &mut bounce);
         real.push(shot.position());
         if flight != Flight::Flying {
             break;
         }
     }
     let mut predicted = Vec::new();
-    ballistics.predict(
-        &grenade,
-        &around,
-        dt,
-        150,
-        &mut bounce.clone(),
-        &mut predicted,
-    );
+    ballistics.predict(&grenade, &around, dt, 150, &mut bounce, &mut predicted);
     predicted.insert(0, grenade.position());
     let mut coarse = Vec::new();
     let long = TimeStep::new(1.0 / 30.0).expect("positive");
-    ballistics.predict(
-        &grenade,
-        &around,
-        long,
-        75,
-        &mut bounce.clone(),
-        &mut coarse,
-    );
+    ballistics.predict(&grenade, &around, long, 75, &mut bounce, &mut coarse);
     coarse.insert(0, grenade.position());
     let points = |path: &[Vec2]| {
         path.iter()

@@ -5,7 +5,7 @@
 use collide::broad::Query;
 use collide::geometry::Vector;
 use collide::motion::{Response, Sweep, SweepLimits};
-use collide::narrow::{Capsule, ShapeError, Support};
+use collide::narrow::{Capsule, Support};
 use collide::{Handle, glam};
 use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
@@ -34,10 +34,6 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
     /// The zero vector.
     const ZERO: Self::V;
 
-    /// A pose at `position`, not turned.
-    fn pose_at(position: Self::V) -> Result<Self::Pose, ShapeError>;
-    /// A pose's position.
-    fn position(pose: &Self::Pose) -> Self::V;
     /// A point given in a pose's coordinates, in the world's.
     fn apply(pose: &Self::Pose, local: Self::V) -> Self::V;
     /// Whether `mover`, moving and turning from `from` to `to` over the
@@ -126,6 +122,65 @@ pub struct D2;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct D3;
 
+/// The methods of [`Dim`] that read the same in every dimension, for the
+/// `collide` module `$d` (`d2` or `d3`).
+macro_rules! same_in_every_dimension {
+    ($d:ident) => {
+        fn apply(pose: &Self::Pose, local: Self::V) -> Self::V {
+            pose.apply(local)
+        }
+        fn carry(from: &Self::Pose, to: &Self::Pose, point: Self::V) -> Self::V {
+            to.apply(from.apply_inverse(point))
+        }
+        fn stopping_sweeper() -> Self::Sweeper {
+            collide::motion::$d::Sweeper::new(Response::Stop, SweepLimits::default())
+        }
+        fn ray_cast(
+            shape: &dyn Support<Self::V>,
+            pose: &Self::Pose,
+            origin: Self::V,
+            direction: Self::V,
+            max_t: f32,
+        ) -> Option<(f32, Self::V)> {
+            let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
+            collide::narrow::$d::cast_ray(&ray, shape, pose).map(|hit| (hit.t, hit.normal))
+        }
+        fn overlap(
+            mover: &Capsule<Self::V>,
+            at: Self::V,
+            shape: &dyn Support<Self::V>,
+            pose: &Self::Pose,
+        ) -> (f32, Self::V) {
+            match Self::Pose::at(at) {
+                Ok(here) => {
+                    let c = collide::narrow::$d::contact(mover, &here, shape, pose);
+                    (c.depth, -c.normal)
+                }
+                Err(_) => (0.0, Self::UP),
+            }
+        }
+        fn sweep<'a>(
+            sweeper: &mut Self::Sweeper,
+            world: &dyn Query<Self::V>,
+            shape_of: ShapeOf<'_, 'a, Self>,
+            mover: &Capsule<Self::V>,
+            start: Self::V,
+            motion: Self::V,
+        ) -> Swept<Self::V> {
+            let Ok(at) = Self::Pose::at(start) else {
+                return Swept {
+                    end: start,
+                    t: 0.0,
+                    hit: None,
+                    truncated: true,
+                };
+            };
+            let done = sweeper.sweep(world, shape_of, mover, at, motion);
+            swept(done, done.end.position())
+        }
+    };
+}
+
 impl Dim for D2 {
     type V = glam::Vec2;
     type Pose = collide::narrow::d2::Pose;
@@ -133,15 +188,8 @@ impl Dim for D2 {
     const UP: glam::Vec2 = glam::Vec2::Y;
     const ZERO: glam::Vec2 = glam::Vec2::ZERO;
 
-    fn pose_at(position: glam::Vec2) -> Result<Self::Pose, ShapeError> {
-        Self::Pose::at(position)
-    }
-    fn position(pose: &Self::Pose) -> glam::Vec2 {
-        pose.position()
-    }
-    fn apply(pose: &Self::Pose, local: glam::Vec2) -> glam::Vec2 {
-        pose.apply(local)
-    }
+    same_in_every_dimension!(d2);
+
     fn meets_turning(
         mover: &Capsule<glam::Vec2>,
         from: &Self::Pose,
@@ -154,59 +202,10 @@ impl Dim for D2 {
         collide::narrow::d2::cast_turning(mover, from, motion, turn, target, at)
             .is_ok_and(|hit| hit.is_some())
     }
-    fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec2) -> glam::Vec2 {
-        to.apply(from.apply_inverse(point))
-    }
     fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
         let (a, b) = (from.rotation(), to.rotation());
         // The angle of b relative to a.
         (a.x * b.y - a.y * b.x).atan2(a.x * b.x + a.y * b.y)
-    }
-    fn stopping_sweeper() -> Self::Sweeper {
-        collide::motion::d2::Sweeper::new(Response::Stop, SweepLimits::default())
-    }
-    fn ray_cast(
-        shape: &dyn Support<Self::V>,
-        pose: &Self::Pose,
-        origin: Self::V,
-        direction: Self::V,
-        max_t: f32,
-    ) -> Option<(f32, Self::V)> {
-        let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
-        collide::narrow::d2::cast_ray(&ray, shape, pose).map(|hit| (hit.t, hit.normal))
-    }
-    fn overlap(
-        mover: &Capsule<Self::V>,
-        at: Self::V,
-        shape: &dyn Support<Self::V>,
-        pose: &Self::Pose,
-    ) -> (f32, Self::V) {
-        match Self::Pose::at(at) {
-            Ok(here) => {
-                let c = collide::narrow::d2::contact(mover, &here, shape, pose);
-                (c.depth, -c.normal)
-            }
-            Err(_) => (0.0, Self::UP),
-        }
-    }
-    fn sweep<'a>(
-        sweeper: &mut Self::Sweeper,
-        world: &dyn Query<glam::Vec2>,
-        shape_of: ShapeOf<'_, 'a, Self>,
-        mover: &Capsule<glam::Vec2>,
-        start: glam::Vec2,
-        motion: glam::Vec2,
-    ) -> Swept<glam::Vec2> {
-        let Ok(at) = Self::Pose::at(start) else {
-            return Swept {
-                end: start,
-                t: 0.0,
-                hit: None,
-                truncated: true,
-            };
-        };
-        let done = sweeper.sweep(world, shape_of, mover, at, motion);
-        swept(done, done.end.position())
     }
 }
 
@@ -217,15 +216,8 @@ impl Dim for D3 {
     const UP: glam::Vec3 = glam::Vec3::Y;
     const ZERO: glam::Vec3 = glam::Vec3::ZERO;
 
-    fn pose_at(position: glam::Vec3) -> Result<Self::Pose, ShapeError> {
-        Self::Pose::at(position)
-    }
-    fn position(pose: &Self::Pose) -> glam::Vec3 {
-        pose.position()
-    }
-    fn apply(pose: &Self::Pose, local: glam::Vec3) -> glam::Vec3 {
-        pose.apply(local)
-    }
+    same_in_every_dimension!(d3);
+
     fn meets_turning(
         mover: &Capsule<glam::Vec3>,
         from: &Self::Pose,
@@ -242,59 +234,10 @@ impl Dim for D3 {
         collide::narrow::d3::cast_turning(mover, from, motion, turn.to_scaled_axis(), target, at)
             .is_ok_and(|hit| hit.is_some())
     }
-    fn carry(from: &Self::Pose, to: &Self::Pose, point: glam::Vec3) -> glam::Vec3 {
-        to.apply(from.apply_inverse(point))
-    }
     fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
         // The twist about y of the turn from `from` to `to`.
         let turn = to.rotation() * from.rotation().inverse();
         2.0 * turn.y.atan2(turn.w)
-    }
-    fn stopping_sweeper() -> Self::Sweeper {
-        collide::motion::d3::Sweeper::new(Response::Stop, SweepLimits::default())
-    }
-    fn ray_cast(
-        shape: &dyn Support<Self::V>,
-        pose: &Self::Pose,
-        origin: Self::V,
-        direction: Self::V,
-        max_t: f32,
-    ) -> Option<(f32, Self::V)> {
-        let ray = collide::geometry::Ray::new(origin, direction, max_t).ok()?;
-        collide::narrow::d3::cast_ray(&ray, shape, pose).map(|hit| (hit.t, hit.normal))
-    }
-    fn overlap(
-        mover: &Capsule<Self::V>,
-        at: Self::V,
-        shape: &dyn Support<Self::V>,
-        pose: &Self::Pose,
-    ) -> (f32, Self::V) {
-        match Self::Pose::at(at) {
-            Ok(here) => {
-                let c = collide::narrow::d3::contact(mover, &here, shape, pose);
-                (c.depth, -c.normal)
-            }
-            Err(_) => (0.0, Self::UP),
-        }
-    }
-    fn sweep<'a>(
-        sweeper: &mut Self::Sweeper,
-        world: &dyn Query<glam::Vec3>,
-        shape_of: ShapeOf<'_, 'a, Self>,
-        mover: &Capsule<glam::Vec3>,
-        start: glam::Vec3,
-        motion: glam::Vec3,
-    ) -> Swept<glam::Vec3> {
-        let Ok(at) = Self::Pose::at(start) else {
-            return Swept {
-                end: start,
-                t: 0.0,
-                hit: None,
-                truncated: true,
-            };
-        };
-        let done = sweeper.sweep(world, shape_of, mover, at, motion);
-        swept(done, done.end.position())
     }
 }
 

@@ -13,23 +13,7 @@ use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
-
-/// A small seeded generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-}
+use collide_scenes::SceneRng;
 
 /// How a platform moves: along a line and back, up and down, or round.
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +39,7 @@ impl Level {
         h
     }
 
-    fn generate(rng: &mut Rng) -> Self {
+    fn generate(rng: &mut SceneRng) -> Self {
         let mut level = Level {
             world: Bvh::new(),
             shapes: Vec::new(),
@@ -158,7 +142,7 @@ impl Level {
 }
 
 fn run_level(seed: u64, ticks: usize) -> (usize, usize, [u32; 3]) {
-    let mut rng = Rng(seed);
+    let mut rng = SceneRng::new(seed);
     let mut level = Level::generate(&mut rng);
     let settings = CharacterSettings::new(0.3, 1.8).unwrap();
     let radius = settings.radius();

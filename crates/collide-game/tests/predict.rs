@@ -13,20 +13,7 @@ use collide_game::projectile::{
     launch_velocity,
 };
 use collide_game::time::TimeStep;
-
-/// A small seeded generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        let unit = ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-}
+use collide_scenes::SceneRng;
 
 /// Bounce off the first three things, stop at the fourth.
 fn three_bounces() -> impl FnMut(&collide_game::projectile::Hit<Vec3>) -> Response {
@@ -48,7 +35,7 @@ fn three_bounces() -> impl FnMut(&collide_game::projectile::Hit<Vec3>) -> Respon
 fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
     let mut world: Bvh<Vec3> = Bvh::new();
     let mut shapes = Vec::new();
-    let mut rng = Rng(99);
+    let mut rng = SceneRng::new(99);
     let floor = (
         Cuboid::new(Vec3::new(40.0, 0.5, 40.0)).unwrap(),
         Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap(),

@@ -4,29 +4,16 @@
 //! cleared and set again.
 
 use collide::{Aabb, BroadPhase, Filter, Filtered, FrameEvents, Handle, Pair, Structure, Vector};
-use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
+use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind, SceneRng};
 use glam::{Vec2, Vec3};
 use std::collections::BTreeMap;
 
-/// A small seeded generator (splitmix64), so the test needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Mostly layer-like filters over four groups, some open, a few closed.
-    fn filter(&mut self) -> Filter {
-        match self.next() % 10 {
-            0..=2 => Filter::ALL,
-            3 => Filter::NONE,
-            _ => Filter::new(1 << (self.next() % 4), (self.next() % 16) as u32),
-        }
+/// Mostly layer-like filters over four groups, some open, a few closed.
+fn random_filter(rng: &mut SceneRng) -> Filter {
+    match rng.next_u64() % 10 {
+        0..=2 => Filter::ALL,
+        3 => Filter::NONE,
+        _ => Filter::new(1 << (rng.next_u64() % 4), (rng.next_u64() % 16) as u32),
     }
 }
 
@@ -75,7 +62,7 @@ fn filtered_matches_brute_force<V: Vector>(
 ) {
     let mut world = Filtered::new(structure.build::<V, u64>());
     let mut scene = Scene::<V>::new(config);
-    let mut rng = Rng(config.seed ^ 0x5eed);
+    let mut rng = SceneRng::new(config.seed ^ 0x5eed);
     let (mut records, mut ids) = (Vec::new(), BTreeMap::<u64, Handle>::new());
     let mut live = BTreeMap::<Handle, (Aabb<V>, Filter)>::new();
     let mut previous = Vec::new();
@@ -91,7 +78,7 @@ fn filtered_matches_brute_force<V: Vector>(
                     }
                     None => {
                         let filter = match phase {
-                            Phase::Layered => rng.filter(),
+                            Phase::Layered => random_filter(&mut rng),
                             Phase::Open | Phase::Cleared => Filter::ALL,
                         };
                         let h = world.insert_filtered(aabb, id, filter).unwrap();
@@ -110,7 +97,7 @@ fn filtered_matches_brute_force<V: Vector>(
             phase == Phase::Cleared && phase_of(frame.wrapping_sub(1)) != Phase::Cleared;
         for (&h, (_, filter)) in live.iter_mut() {
             let new = match phase {
-                Phase::Layered if rng.next().is_multiple_of(8) => rng.filter(),
+                Phase::Layered if rng.next_u64().is_multiple_of(8) => random_filter(&mut rng),
                 Phase::Cleared if change_all => Filter::ALL,
                 _ => continue,
             };

@@ -9,6 +9,7 @@ use collide::narrow::Support;
 use collide::narrow::d2::{Capsule, Circle, Cuboid, Polygon, Pose, cast_turning, distance};
 use collide::narrow::d3;
 use collide::{Aabb2, BroadPhase, Bvh, Handle};
+use collide_scenes::SceneRng;
 use glam::{Quat, Vec2, Vec3};
 
 /// The first of `samples` evenly spaced times at which the mover, moved and
@@ -68,26 +69,9 @@ fn a_blade_swung_170_degrees_in_one_tick_hits_a_thin_post() {
     }
 }
 
-/// A small seeded generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
 #[test]
 fn turning_casts_never_pass_an_overlap_that_sampling_finds() {
-    let mut rng = Rng(2024);
+    let mut rng = SceneRng::new(2024);
     let movers: Vec<Box<dyn Support<Vec2>>> = vec![
         Box::new(Cuboid::new(Vec2::new(0.8, 0.05)).unwrap()),
         Box::new(Capsule::new(0.6, 0.05).unwrap()),

@@ -13,11 +13,10 @@
 use super::contract::{BroadPhase, StepStats, everything};
 use super::events::{FrameEvents, Pair, SharedEvents};
 use super::headroom::{keep_headroom, reserve_headroom};
-use super::query::{QueryBudget, QueryStats, RayHit};
 use super::snapshot::Snapshot;
 use crate::broad::Query;
 use crate::error::Error;
-use crate::geometry::{Aabb, Ray, Region, Vector};
+use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -254,38 +253,7 @@ impl<V: Vector, T, S: BroadPhase<V, T>> Filtered<V, T, S> {
 }
 
 impl<V: Vector, T, S: BroadPhase<V, T>> Query<V> for Filtered<V, T, S> {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-    fn len(&self) -> usize {
-        self.inner.len()
-    }
-    fn aabb(&self, handle: Handle) -> Option<Aabb<V>> {
-        self.inner.aabb(handle)
-    }
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.inner.query_aabb(aabb, visit)
-    }
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_region(region, budget, visit)
-    }
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        self.inner.query_ray(ray, budget, visit)
-    }
+    super::read::query_through!(inner);
 }
 
 impl<V: Vector, T, S: BroadPhase<V, T>> BroadPhase<V, T> for Filtered<V, T, S> {

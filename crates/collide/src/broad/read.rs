@@ -371,3 +371,43 @@ pub(crate) fn aabb_by_region<V: Vector>(
     });
     flow
 }
+
+/// [`Query`] for a wrapper that answers with the structure at
+/// `self.$field` (the checking and filtering wrappers).
+macro_rules! query_through {
+    ($field:ident) => {
+        fn name(&self) -> &str {
+            self.$field.name()
+        }
+        fn len(&self) -> usize {
+            self.$field.len()
+        }
+        fn aabb(&self, handle: $crate::Handle) -> Option<$crate::Aabb<V>> {
+            self.$field.aabb(handle)
+        }
+        fn query_aabb(
+            &self,
+            aabb: &$crate::Aabb<V>,
+            visit: &mut dyn FnMut($crate::Handle) -> std::ops::ControlFlow<()>,
+        ) -> std::ops::ControlFlow<()> {
+            self.$field.query_aabb(aabb, visit)
+        }
+        fn query_region(
+            &self,
+            region: &dyn $crate::geometry::Region<V>,
+            budget: $crate::QueryBudget,
+            visit: &mut dyn FnMut($crate::Handle) -> std::ops::ControlFlow<()>,
+        ) -> $crate::QueryStats {
+            self.$field.query_region(region, budget, visit)
+        }
+        fn query_ray(
+            &self,
+            ray: &$crate::geometry::Ray<V>,
+            budget: $crate::QueryBudget,
+            visit: &mut dyn FnMut($crate::RayHit) -> std::ops::ControlFlow<()>,
+        ) -> $crate::QueryStats {
+            self.$field.query_ray(ray, budget, visit)
+        }
+    };
+}
+pub(crate) use query_through;

@@ -30,7 +30,7 @@ run_section() {
 }
 
 SECTIONS=("$@")
-KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto"
+KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto cliffs events held-out-plain held-out-large35 held-out-large80 held-out-elongated150 held-out-huge20"
 for name in "${SECTIONS[@]}"; do
   if [[ " $KNOWN " != *" $name "* ]]; then
     echo "error: unknown section \`$name\`; the sections are: $KNOWN" >&2
@@ -47,13 +47,13 @@ run_section targets --dim 2,3 --scene uniform,flat,clustered,large \
 run_section small --dim 2,3 --scene uniform,flat,clustered,large \
   --motion slow,fast,teleport,churn --n 1000 --frames 30
 # A million objects, one thread, then ours on two (the peers on one).
-run_section million --dim 2 --scene uniform --motion slow,fast --n 1000000 --frames 8 \
-  --only grid,hashgrid,sap1,broccoli,parry-refit,flat_spatial
+run_section million --dim 2 --scene uniform --motion slow --n 1000000 --frames 8 \
+  --only grid,hashgrid,broccoli
 # A million objects on the other scenes, slow motion, one thread.
 run_section million-scenes --dim 2 --scene flat,clustered,large --motion slow --n 1000000 \
   --frames 6 --only grid,hashgrid,sap1,broccoli,parry-refit
 run_section million-2-threads --threads 2 --dim 2 --scene uniform --motion slow --n 1000000 \
-  --frames 8 --only grid,hashgrid,broccoli
+  --frames 8 --only grid,hashgrid,broccoli,broccoli-par
 # rapier's broad phase beside our fastest structures and the fastest peers:
 # every scene and motion at 10,000 objects, and at 100,000 all but
 # teleport (about 5 s a frame for rapier there).
@@ -76,3 +76,23 @@ run_section rapier-100k --dim 2,3 --scene uniform,flat,clustered,large \
 run_section auto --dim 2,3 --scene uniform,flat,clustered,large,flattening,hotspot,walls,speeding \
   --motion slow,fast,teleport,churn --n 10000 --frames 240 --repeat 9 --spread \
   --only sap,sap1,grid,hashgrid,hgrid,tree,loose,bvh,auto
+# Every structure against the fastest peers on every shared scene, 10,000
+# and 100,000 objects, slow and fast: where each must not be used.
+run_section cliffs --dim 2,3 --scene uniform,flat,clustered,large,elongated,huge,sparse \
+  --motion slow,fast --n 10000,100000 --frames 6 \
+  --only sap,sap1,grid,hashgrid,hgrid,tree,loose,bvh,auto,broccoli,parry-refit
+# The peers plus the events a game derives from their pairs, both ways.
+run_section events --dim 2,3 --scene uniform,flat --motion slow,fast --n 100000 --frames 6 \
+  --only grid,broccoli,parry-refit,broccoli+sort,broccoli+hash,parry-refit+sort,parry-refit+hash
+# auto on scenes held out from fitting its thresholds: another seed, and
+# proportions of walls, rods and huge objects it was not fitted on.
+HELD_OUT="--dim 2,3 --motion slow,fast,teleport,churn --n 10000 --frames 120 --repeat 5 \
+  --spread --seed 11 --only sap,sap1,grid,hashgrid,hgrid,tree,loose,bvh,auto"
+# shellcheck disable=SC2086
+{
+  run_section held-out-plain $HELD_OUT --scene uniform,clustered,sparse
+  run_section held-out-large35 $HELD_OUT --scene large --odd-per-mille 35
+  run_section held-out-large80 $HELD_OUT --scene large --odd-per-mille 80
+  run_section held-out-elongated150 $HELD_OUT --scene elongated --odd-per-mille 150
+  run_section held-out-huge20 $HELD_OUT --scene huge --odd-per-mille 20
+}

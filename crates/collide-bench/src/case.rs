@@ -8,9 +8,10 @@
 //! which they cannot.
 
 use super::{
-    BRUTE_MAX_N, BRUTE_REFERENCE_MAX_N, Check, Dim, PEER_NAMES, Row, Selection, VARIANT_NAMES,
-    floor, measure, progress,
+    BRUTE_MAX_N, BRUTE_REFERENCE_MAX_N, Check, Dim, EVENT_NAMES, PEER_NAMES, Row, Selection,
+    VARIANT_NAMES, floor, measure, progress,
 };
+use crate::peers::events::Derive;
 use collide_scenes::SceneConfig;
 use std::ops::Range;
 
@@ -54,12 +55,29 @@ impl CaseRuns {
         );
         let mut missing = Vec::new();
         for &name in PEER_NAMES {
+            // A parallel mode runs only with more than one thread.
+            let parallel = name.ends_with("-par");
+            if parallel && rayon::current_num_threads() == 1 {
+                continue;
+            }
             if V::peer(name).is_some() {
                 names.push(name);
             } else if selected(name) {
                 missing.push(name);
             }
         }
+        // Beside each peer that runs, or where `--only` names the row.
+        let with_events: Vec<&'static str> = EVENT_NAMES
+            .iter()
+            .copied()
+            .filter(|&name| {
+                let (peer, derive) = Derive::split(name).expect("event rows name a way");
+                let runs = names.contains(&peer);
+                let beside = derive == Derive::Sort && selected(peer) && !selection.skips(name);
+                runs && (beside || selection.named(name))
+            })
+            .collect();
+        names.extend(with_events);
         if !missing.is_empty() {
             notes.push(format!(
                 "not run in {}D (2D only): {}",
@@ -79,7 +97,10 @@ impl CaseRuns {
         runs.extend(
             names
                 .into_iter()
-                .filter(|&name| name != reference && selected(name))
+                // Event rows were chosen above, beside their peers.
+                .filter(|&name| {
+                    name != reference && (selected(name) || EVENT_NAMES.contains(&name))
+                })
                 .map(|name| (name, Vec::new())),
         );
         Self {

@@ -18,7 +18,14 @@ pub trait Contender<V: Vector> {
     /// `out` (cleared first) as `(lower id, higher id)`, sorted, keeping only
     /// those that overlap under collide's strict rule ([`Aabb::overlaps`]).
     /// Returns how many candidates the rule filtered out.
-    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64;
+    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
+        self.exact_pairs(out, true)
+    }
+
+    /// [`pairs_by_id`](Self::pairs_by_id), sorted only when `sorted`
+    /// says; also called inside a timed frame by the rows that derive
+    /// events from a peer's pairs (see `peers/events.rs`).
+    fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64;
 
     /// Untimed, after [`pairs_by_id`](Self::pairs_by_id): bookkeeping a
     /// game would do between frames that the measurement leaves out.
@@ -68,7 +75,8 @@ impl<V: Vector> Contender<V> for Ours<V> {
         self.world.step();
     }
 
-    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
+    /// Always sorted: our pairs come in handle order, not id order.
+    fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, _sorted: bool) -> u64 {
         out.clear();
         let id = |h| {
             *self
@@ -93,13 +101,15 @@ impl<V: Vector> Contender<V> for Ours<V> {
     }
 }
 
-/// Turns a peer's candidate pairs (indices into `ids`/`boxes`) into sorted
-/// scene-id pairs under collide's rule; returns the number filtered out.
+/// Turns a peer's candidate pairs (indices into `ids`/`boxes`) into
+/// scene-id pairs under collide's rule, sorted when `sorted` says; returns
+/// the number filtered out.
 pub fn filter_candidates<V: Vector>(
     candidates: &[(u32, u32)],
     ids: &[u64],
     boxes: &[Aabb<V>],
     out: &mut Vec<(u64, u64)>,
+    sorted: bool,
 ) -> u64 {
     out.clear();
     let mut filtered = 0;
@@ -112,6 +122,8 @@ pub fn filter_candidates<V: Vector>(
             filtered += 1;
         }
     }
-    out.sort_unstable();
+    if sorted {
+        out.sort_unstable();
+    }
     filtered
 }

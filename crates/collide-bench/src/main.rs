@@ -46,8 +46,9 @@ struct Args {
     /// Dimensions (2, 3); repeatable or comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [2, 3], value_parser = clap::value_parser!(u32).range(2..=3))]
     dim: Vec<u32>,
-    /// Scene kinds (uniform, flat, clustered, large, and those that change
-    /// character: flattening, hotspot, walls, speeding).
+    /// Scene kinds (uniform, flat, clustered, large, elongated, huge,
+    /// sparse, and those that change character: flattening, hotspot,
+    /// walls, speeding).
     #[arg(long, value_delimiter = ',', default_values_t = [SceneKind::Uniform, SceneKind::Flat])]
     scene: Vec<SceneKind>,
     /// Motions (slow, fast, teleport, churn, resting).
@@ -56,6 +57,15 @@ struct Args {
     /// Numbers of moving objects.
     #[arg(long, value_delimiter = ',', default_values_t = [1_000, 10_000])]
     n: Vec<usize>,
+    /// Seed of the scene generator.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Thousandths of the objects that are the scene's odd ones, in place
+    /// of its default: world-spanning ones in `large` and `walls` (20),
+    /// rods in `elongated` (100), huge ones in `huge` (1). The tables do
+    /// not show it: give it to runs of one proportion each.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    odd_per_mille: Option<u16>,
     /// Frames per scene, frame 0 (the build) included.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..))]
     frames: u64,
@@ -137,17 +147,42 @@ impl Selection<'_> {
     fn named(&self, name: &str) -> bool {
         self.only.iter().any(|o| o == name)
     }
+
+    /// Whether `--skip` names `name`.
+    fn skips(&self, name: &str) -> bool {
+        self.skip.iter().any(|s| s == name)
+    }
 }
 
 /// Names of the peers as the tables print them, 2D and 3D together.
 const PEER_NAMES: &[&str] = &[
     peers::flat_spatial::FlatSpatial::NAME,
     peers::broccoli::Broccoli::NAME,
+    peers::broccoli::Broccoli::PARALLEL_NAME,
     "rstar",
     "bvh-crate",
     "parry-refit",
     "parry-rebuild",
     peers::rapier::dim2::Rapier::NAME,
+];
+
+/// Each peer plus the events a game derives from its pairs (see
+/// `peers/events.rs`): the sorted merge by default, the hash-set
+/// difference (slower in every case measured) only when named in `--only`.
+const EVENT_NAMES: &[&str] = &[
+    "flat_spatial+sort",
+    "broccoli+sort",
+    "broccoli-par+sort",
+    "rstar+sort",
+    "bvh-crate+sort",
+    "parry-refit+sort",
+    "parry-rebuild+sort",
+    "flat_spatial+hash",
+    "broccoli+hash",
+    "rstar+hash",
+    "bvh-crate+hash",
+    "parry-refit+hash",
+    "parry-rebuild+hash",
 ];
 
 /// Per dimension: which peers exist and how to build them.
@@ -161,6 +196,7 @@ impl Dim for Vec2 {
         Some(match name {
             "flat_spatial" => Box::new(peers::flat_spatial::FlatSpatial::new()),
             "broccoli" => Box::new(peers::broccoli::Broccoli::new()),
+            "broccoli-par" => Box::new(peers::broccoli::Broccoli::with_threads(true)),
             "rstar" => Box::new(peers::rstar::Rstar::<Vec2, 2>::new()),
             "bvh-crate" => Box::new(peers::bvh_crate::BvhCrate::<Vec2, 2>::new()),
             "parry-refit" => Box::new(ParryBvh::new(Mode::Refit)),
@@ -237,6 +273,9 @@ fn contender<V: Dim>(name: &str) -> Option<Box<dyn Contender<V>>> {
         Some(Box::new(Ours::<V>::new(name)))
     } else if let Some(world) = variant::<V>(name) {
         Some(Box::new(Ours::with_world(name, world)))
+    } else if let Some((peer, derive)) = peers::events::Derive::split(name) {
+        let peer = V::peer(peer)?;
+        Some(Box::new(peers::events::WithEvents::new(peer, derive)))
     } else {
         V::peer(name)
     }
@@ -607,6 +646,7 @@ fn run(args: Args) -> ExitCode {
         .map(collide::Structure::name)
         .iter()
         .chain(PEER_NAMES)
+        .chain(EVENT_NAMES)
         .chain(VARIANT_NAMES)
         .chain(&["parry-bvh"])
         .copied()
@@ -672,6 +712,8 @@ fn run(args: Args) -> ExitCode {
                 for &n in &args.n {
                     let config = SceneConfig {
                         motion,
+                        seed: args.seed,
+                        odd_per_mille: args.odd_per_mille,
                         ..SceneConfig::new(kind, n)
                     };
                     scenes.push((dim, config));

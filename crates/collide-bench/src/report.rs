@@ -38,6 +38,11 @@ fn million_limit_us(row: &Row, threads: u32) -> Option<f64> {
     }
 }
 
+/// Whether `row` is a peer's row that also derives events.
+fn derives_events(row: &Row) -> bool {
+    crate::peers::events::Derive::split(&row.structure).is_some()
+}
+
 /// p99 within this multiple of the mean.
 const P99_LIMIT: f64 = 1.5;
 /// Peak memory within this multiple of the peer with the least.
@@ -47,8 +52,10 @@ fn met(ok: bool) -> &'static str {
     if ok { "yes" } else { "**no**" }
 }
 
-/// One line per case: our fastest structure beside the fastest peer and
-/// the peer with the least memory, and whether the targets are met,
+/// One line per case: our fastest structure beside the fastest peer (its
+/// candidate pairs alone), the fastest peer that also derives events (a
+/// `PEER+sort` or `PEER+hash` row, when any ran) and the peer with the
+/// least memory, and whether the targets are met (against the first),
 /// then how many were.
 pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
     let case_of = |r: &Row| (r.dim, r.scene, r.motion, r.n);
@@ -61,24 +68,33 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| case | our fastest | ms | p99 / mean | × floor | MiB | fastest peer | ms | peer / ours | target | speed met | least peer MiB | ours / least | memory met | p99 met |"
+        "| case | our fastest | ms | p99 / mean | × floor | MiB | fastest peer | ms | peer / ours | with events | ms | that / ours | target | speed met | least peer MiB | ours / least | memory met | p99 met |"
     );
     let _ = writeln!(
         out,
-        "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|---|"
+        "|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---|---:|---:|---|---|"
     );
     let (mut speed, mut memory, mut p99) = ((0, 0), (0, 0), (0, 0));
     for &case in &cases {
         let (dim, scene, motion, n) = case;
         let in_case = |r: &&Row| case_of(r) == case;
-        let fastest = |ours: bool| {
+        let fastest = |ours: bool, events: bool| {
             rows.iter()
                 .filter(in_case)
-                .filter(|r| r.ours == ours)
+                .filter(|r| r.ours == ours && (ours || derives_events(r) == events))
                 .min_by(|a, b| a.mean_us.total_cmp(&b.mean_us))
         };
-        let (Some(best), Some(peer)) = (fastest(true), fastest(false)) else {
+        let (Some(best), Some(peer)) = (fastest(true, false), fastest(false, false)) else {
             continue;
+        };
+        let with_events = match fastest(false, true) {
+            Some(e) => format!(
+                "{} | {:.2} | {:.2}",
+                e.structure,
+                e.mean_us / 1000.0,
+                e.mean_us / best.mean_us
+            ),
+            None => "— | — | —".to_string(),
         };
         let least = rows
             .iter()
@@ -106,7 +122,7 @@ pub(crate) fn targets(rows: &[Row], threads: u32) -> String {
         p99 = (p99.0 + usize::from(p99_ok), p99.1 + 1);
         let _ = writeln!(
             out,
-            "| {dim}D {scene} {motion} {n} | {} | {:.2} | {p99_ratio:.2} | {:.0} | {:.1} | {} | {:.2} | {ratio:.2} | {target} | {} | {:.1} ({}) | {memory_ratio:.2} | {} | {} |",
+            "| {dim}D {scene} {motion} {n} | {} | {:.2} | {p99_ratio:.2} | {:.0} | {:.1} | {} | {:.2} | {ratio:.2} | {with_events} | {target} | {} | {:.1} ({}) | {memory_ratio:.2} | {} | {} |",
             best.structure,
             best.mean_us / 1000.0,
             best.floor_multiple,

@@ -224,6 +224,8 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
         "objects",
         "flatness",
         "size spread",
+        "huge %",
+        "elongated %",
         "spanning %",
         "coherence",
         "clustering",
@@ -236,6 +238,8 @@ fn profile_table(profiles: &[(usize, SceneProfile)]) -> Table {
             thousands(p.objects as f64),
             format!("{:.1}", p.flatness),
             format!("{:.1}", p.size_spread),
+            format!("{:.1}", p.huge_share * 100.0),
+            format!("{:.1}", p.elongated_share * 100.0),
             format!("{:.1}", p.spanning_share * 100.0),
             format!("{:.3}", p.coherence),
             format!("{:.1}", p.clustering),
@@ -268,6 +272,20 @@ fn describe_scene(p: &SceneProfile) -> String {
         let _ = write!(words, ", of sizes {:.0} times apart", p.size_spread);
     } else {
         words.push_str(", of similar sizes");
+    }
+    if p.huge_share > 0.0 {
+        let _ = write!(
+            words,
+            ", {:.1}% of them huge (16 times the median size or more)",
+            p.huge_share * 100.0
+        );
+    }
+    if p.elongated_share >= 0.01 {
+        let _ = write!(
+            words,
+            ", {:.0}% of them long and thin (10 to 1 or more)",
+            p.elongated_share * 100.0
+        );
     }
     if p.spanning_share > 0.0 {
         let _ = write!(

@@ -32,7 +32,8 @@ pub struct BenchArgs {
     /// Dimensions (2, 3); comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [2], value_parser = clap::value_parser!(u32).range(2..=3))]
     pub dim: Vec<u32>,
-    /// Scene kinds (uniform, flat, clustered, large); comma-separated.
+    /// Scene kinds (uniform, flat, clustered, large, elongated, huge,
+    /// sparse, and those that change character); comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [SceneKind::Uniform])]
     pub scene: Vec<SceneKind>,
     /// Motions (slow, fast, teleport, churn, resting); comma-separated.

@@ -11,8 +11,9 @@ use std::path::PathBuf;
 /// Arguments of `collide record`.
 #[derive(Args, Debug, Clone)]
 pub struct RecordArgs {
-    /// The scene: uniform, flat, clustered or large, or one that changes
-    /// character as it runs: flattening, hotspot, walls or speeding.
+    /// The scene: uniform, flat, clustered, large, elongated, huge or
+    /// sparse, or one that changes character as it runs: flattening,
+    /// hotspot, walls or speeding.
     pub scene: SceneKind,
     /// Number of objects.
     #[arg(long, default_value_t = 1000, value_parser = parse_count)]
@@ -41,6 +42,7 @@ impl RecordArgs {
             motion: self.motion,
             n: self.n,
             seed: self.seed,
+            odd_per_mille: None,
         }
     }
 }

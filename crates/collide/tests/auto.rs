@@ -441,6 +441,8 @@ fn the_decision_table() {
     assert_eq!(pick(p3(20_000, 500.0, 1.5, 0.0)), Structure::Grid);
     assert_eq!(pick(p(5_000, 1.0, 1.5, 0.02)), Structure::Sap1);
     assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.02)), Structure::Grid);
+    // In 3D a grid holds a few walls well; from 3% of them, the sweep.
+    assert_eq!(pick(p3(5_000, 1.0, 1.5, 0.05)), Structure::Sap1);
     assert_eq!(pick(p(5_000, 1.0, 40.0, 0.0)), Structure::HGrid);
     assert_eq!(pick(p(5_000, 500.0, 40.0, 0.02)), Structure::HGrid);
     assert!(!choose_structure(&p(5_000, 1.0, 1.5, 0.0)).reason.is_empty());

@@ -85,6 +85,104 @@ fn large_scenes_add_two_percent_world_spanning_objects() {
 }
 
 #[test]
+fn elongated_scenes_have_a_tenth_rods_a_thousand_to_one() {
+    for seed in 1..4 {
+        let scene = Scene::<Vec3>::new(SceneConfig {
+            seed,
+            ..SceneConfig::new(SceneKind::Elongated, 2000)
+        });
+        let rods = scene
+            .objects()
+            .filter(|(_, b)| {
+                let (long, thin) = (b.size().max_element(), b.size().min_element());
+                (long / thin - 1000.0).abs() < 10.0 && (long - 200.0).abs() < 0.1
+            })
+            .count();
+        assert!((150..=250).contains(&rods), "seed {seed}: {rods} rods");
+    }
+    // Their share can be set: all rods.
+    let scene = Scene::<Vec2>::new(SceneConfig {
+        odd_per_mille: Some(1000),
+        ..SceneConfig::new(SceneKind::Elongated, 100)
+    });
+    assert!(
+        scene
+            .objects()
+            .all(|(_, b)| (b.size().max_element() - 200.0).abs() < 0.1)
+    );
+}
+
+#[test]
+fn huge_scenes_keep_a_few_huge_movers_among_small_ones() {
+    let mut scene = Scene::<Vec2>::new(SceneConfig {
+        motion: Motion::Churn,
+        ..SceneConfig::new(SceneKind::Huge, 5000)
+    });
+    let side = scene.world_side();
+    let count = |scene: &Scene<Vec2>| {
+        let huge = scene
+            .objects()
+            .filter(|(_, b)| (b.size().x - 0.05 * side).abs() < 0.01 * side)
+            .count();
+        let small = scene
+            .objects()
+            .filter(|(_, b)| b.size().max_element() <= 4.01)
+            .count();
+        (huge, small)
+    };
+    assert_eq!(count(&scene), (5, 4995));
+    scene.take_frames(10);
+    let (huge, small) = count(&scene);
+    assert_eq!(huge + small, 5000);
+    assert!((1..=10).contains(&huge), "{huge} huge after churn");
+    // At least one, however few objects.
+    let few = Scene::<Vec3>::new(SceneConfig::new(SceneKind::Huge, 40));
+    let side = few.world_side();
+    assert_eq!(
+        few.objects()
+            .filter(|(_, b)| (b.size().x - 0.05 * side).abs() < 0.01 * side)
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn sparse_scenes_keep_their_clusters_apart_in_an_empty_world() {
+    for motion in [Motion::Slow, Motion::Teleport] {
+        let mut scene = Scene::<Vec2>::new(SceneConfig {
+            motion,
+            ..SceneConfig::new(SceneKind::Sparse, 20_000)
+        });
+        let side = scene.world_side();
+        assert_eq!(
+            side,
+            8.0 * SceneConfig::new(SceneKind::Uniform, 20_000).world_side(2)
+        );
+        scene.take_frames(30);
+        // Centres on a coarse grid of cells a cluster's side wide: the
+        // 20 clusters of 1,000 fill few of its 64 by 64 cells.
+        let cell = side / 64.0;
+        let occupied: std::collections::BTreeSet<(i32, i32)> = scene
+            .objects()
+            .map(|(_, b)| {
+                let c = b.center();
+                ((c.x / cell) as i32, (c.y / cell) as i32)
+            })
+            .collect();
+        assert!(
+            occupied.len() <= 20 * 9,
+            "{motion}: {} cells",
+            occupied.len()
+        );
+        assert!(
+            scene
+                .world()
+                .contains(&Aabb::from_point(Vec2::splat(side)).unwrap())
+        );
+    }
+}
+
+#[test]
 fn motions_move_as_described() {
     let moved = |motion, kind| {
         let mut scene = Scene::<Vec2>::new(SceneConfig {

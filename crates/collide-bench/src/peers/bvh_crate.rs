@@ -7,7 +7,7 @@
 //! map back cheaply, so the per-frame build is the mode measured.
 
 use super::Dense;
-use crate::contender::{Contender, filter_candidates};
+use crate::contender::Contender;
 use bvh::aabb::{Aabb as BvhAabb, Bounded};
 use bvh::bounding_hierarchy::BHShape;
 use bvh::bvh::Bvh;
@@ -97,7 +97,7 @@ impl<V: Vector, const D: usize> Contender<V> for BvhCrate<V, D> {
         }
     }
 
-    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
-        filter_candidates(&self.candidates, &self.dense.ids, &self.dense.boxes, out)
+    fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64 {
+        self.dense.exact_pairs(&self.candidates, out, sorted)
     }
 }

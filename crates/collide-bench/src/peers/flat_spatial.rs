@@ -109,7 +109,13 @@ impl Contender<Vec2> for FlatSpatial {
         }
     }
 
-    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
-        filter_candidates(&self.candidates, &self.slots.ids, &self.slots.boxes, out)
+    fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64 {
+        filter_candidates(
+            &self.candidates,
+            &self.slots.ids,
+            &self.slots.boxes,
+            out,
+            sorted,
+        )
     }
 }

@@ -6,11 +6,13 @@
 
 pub mod broccoli;
 pub mod bvh_crate;
+pub mod events;
 pub mod flat_spatial;
 pub mod parry;
 pub mod rapier;
 pub mod rstar;
 
+use crate::contender::filter_candidates;
 use collide::{Aabb, Vector};
 use collide_scenes::IdMap;
 use collide_scenes::Record;
@@ -50,6 +52,16 @@ impl<V: Vector> Dense<V> {
 
     pub fn len(&self) -> usize {
         self.ids.len()
+    }
+
+    /// [`filter_candidates`] over these objects.
+    pub fn exact_pairs(
+        &self,
+        candidates: &[(u32, u32)],
+        out: &mut Vec<(u64, u64)>,
+        sorted: bool,
+    ) -> u64 {
+        filter_candidates(candidates, &self.ids, &self.boxes, out, sorted)
     }
 }
 

@@ -126,8 +126,8 @@ macro_rules! parry_bvh {
                     );
                 }
 
-                fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
-                    filter_candidates(&self.candidates, &self.slots.ids, &self.slots.boxes, out)
+                fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64 {
+                    filter_candidates(&self.candidates, &self.slots.ids, &self.slots.boxes, out, sorted)
                 }
             }
         }

@@ -225,8 +225,8 @@ macro_rules! rapier_peer {
                     );
                 }
 
-                fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
-                    filter_candidates(&self.candidates, &self.ids, &self.boxes, out)
+                fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64 {
+                    filter_candidates(&self.candidates, &self.ids, &self.boxes, out, sorted)
                 }
             }
         }

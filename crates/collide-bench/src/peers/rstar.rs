@@ -5,7 +5,7 @@
 //! is higher.
 
 use super::Dense;
-use crate::contender::{Contender, filter_candidates};
+use crate::contender::Contender;
 use collide::{Aabb, Vector};
 use collide_scenes::Record;
 use rstar::{AABB, RTree, RTreeObject};
@@ -84,7 +84,7 @@ impl<V: Vector, const D: usize> Contender<V> for Rstar<V, D> {
         }
     }
 
-    fn pairs_by_id(&self, out: &mut Vec<(u64, u64)>) -> u64 {
-        filter_candidates(&self.candidates, &self.dense.ids, &self.dense.boxes, out)
+    fn exact_pairs(&self, out: &mut Vec<(u64, u64)>, sorted: bool) -> u64 {
+        self.dense.exact_pairs(&self.candidates, out, sorted)
     }
 }

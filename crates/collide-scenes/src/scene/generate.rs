@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// let kind: SceneKind = "clustered".parse()?;
 /// assert_eq!(kind, SceneKind::Clustered);
 /// assert_eq!(kind.to_string(), "clustered");
-/// assert!("sparse".parse::<SceneKind>().is_err());
+/// assert!("scattered".parse::<SceneKind>().is_err());
 /// # Ok::<(), collide_scenes::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,6 +43,17 @@ pub enum SceneKind {
     /// `Uniform` whose motion turns fast, then teleporting, then fast and
     /// slow again, in a cycle (whatever [`SceneConfig::motion`] says).
     Speeding,
+    /// `Uniform` with 10% of the movers rods 1,000 times longer than they
+    /// are thick (200 by 0.2 units), each along a random axis.
+    Elongated,
+    /// Many small movers (half extents 0.5 to 2) and among them 0.1% of
+    /// `n` huge ones (at least one; half extents 2.5% of the world side),
+    /// all moving alike.
+    Huge,
+    /// Tight clusters of up to 1,000 movers each at `uniform`'s density,
+    /// far apart: the world side is 8 times `uniform`'s, and in 2D the
+    /// clusters cover about 1.5% of it.
+    Sparse,
 }
 
 impl SceneKind {
@@ -51,9 +62,20 @@ impl SceneKind {
     /// ```
     /// use collide_scenes::SceneKind;
     /// let names = SceneKind::ALL.map(SceneKind::name);
-    /// assert_eq!(names, ["uniform", "flat", "clustered", "large"]);
+    /// assert_eq!(
+    ///     names,
+    ///     ["uniform", "flat", "clustered", "large", "elongated", "huge", "sparse"]
+    /// );
     /// ```
-    pub const ALL: [SceneKind; 4] = [Self::Uniform, Self::Flat, Self::Clustered, Self::Large];
+    pub const ALL: [SceneKind; 7] = [
+        Self::Uniform,
+        Self::Flat,
+        Self::Clustered,
+        Self::Large,
+        Self::Elongated,
+        Self::Huge,
+        Self::Sparse,
+    ];
 
     /// The scenes that change character while they run, for `auto`, each
     /// a cycle of four phases of [`PHASE_FRAMES`](super::PHASE_FRAMES) frames: as generated,
@@ -74,11 +96,14 @@ impl SceneKind {
 
     /// Every kind a name parses to: [`SceneKind::ALL`], then
     /// [`SceneKind::CHANGING`].
-    pub const NAMED: [SceneKind; 8] = [
+    pub const NAMED: [SceneKind; 11] = [
         Self::Uniform,
         Self::Flat,
         Self::Clustered,
         Self::Large,
+        Self::Elongated,
+        Self::Huge,
+        Self::Sparse,
         Self::Flattening,
         Self::Hotspot,
         Self::Walls,
@@ -103,6 +128,9 @@ impl SceneKind {
             Self::Hotspot => "hotspot",
             Self::Walls => "walls",
             Self::Speeding => "speeding",
+            Self::Elongated => "elongated",
+            Self::Huge => "huge",
+            Self::Sparse => "sparse",
         }
     }
 }
@@ -258,6 +286,12 @@ pub struct SceneConfig {
     pub n: usize,
     /// Seed of the generator; equal configs give equal scenes.
     pub seed: u64,
+    /// Thousandths of `n` that are the kind's odd objects, in place of its
+    /// default: world-spanning ones in `large` and `walls` (20), rods in
+    /// `elongated` (100), huge ones in `huge` (1); the other kinds ignore
+    /// it. `None`: the default. For scenes unlike the ones a choice was
+    /// tuned on.
+    pub odd_per_mille: Option<u16>,
 }
 
 impl SceneConfig {
@@ -274,10 +308,12 @@ impl SceneConfig {
             motion: Motion::Slow,
             n,
             seed: 1,
+            odd_per_mille: None,
         }
     }
 
-    /// The world side `L` for dimension `dim`, in world units.
+    /// The world side `L` for dimension `dim`, in world units: `sparse`
+    /// spreads its clusters over 8 times the side of the other kinds.
     ///
     /// ```
     /// use collide_scenes::{SceneConfig, SceneKind};
@@ -286,8 +322,30 @@ impl SceneConfig {
     /// assert_eq!(SceneConfig::new(SceneKind::Uniform, 4000).world_side(2), 2000.0);
     /// ```
     pub fn world_side(&self, dim: usize) -> f32 {
-        1000.0 * (self.n as f32 / 1000.0).powf(1.0 / dim as f32)
+        let spread = if self.kind == SceneKind::Sparse {
+            SPARSE_SPREAD
+        } else {
+            1.0
+        };
+        spread * uniform_side(self.n, dim)
     }
+
+    /// The share of `n`, 0 to 1, that is the kind's odd objects.
+    fn odd_share(&self) -> f32 {
+        let default = match self.kind {
+            SceneKind::Large | SceneKind::Walls => SPANNING_SHARE,
+            SceneKind::Elongated => ROD_SHARE,
+            SceneKind::Huge => HUGE_SHARE,
+            _ => 0.0,
+        };
+        self.odd_per_mille
+            .map_or(default, |m| (f32::from(m) / 1000.0).min(1.0))
+    }
+}
+
+/// The side of a world holding `n` objects at `uniform`'s density.
+fn uniform_side(n: usize, dim: usize) -> f32 {
+    1000.0 * (n as f32 / 1000.0).powf(1.0 / dim as f32)
 }
 
 const MIN_HALF_EXTENT: f32 = 2.5;
@@ -296,6 +354,19 @@ const FLAT_BAND_SHARE: f32 = 0.04;
 const HOTSPOTS: usize = 10;
 const HOTSPOT_SIGMA_SHARE: f32 = 0.03;
 const SPANNING_SHARE: f32 = 0.02;
+/// `elongated`: the share of rods, their half length and half thickness.
+const ROD_SHARE: f32 = 0.1;
+const ROD_HALF_LENGTH: f32 = 100.0;
+const ROD_HALF_THICKNESS: f32 = 0.1;
+/// `huge`: the share of huge movers, their half extent as a share of the
+/// world side, and the small movers' half extents.
+const HUGE_SHARE: f32 = 0.001;
+const HUGE_HALF_SHARE: f32 = 0.025;
+const SMALL_HALF_EXTENTS: (f32, f32) = (0.5, 2.0);
+/// `sparse`: the world side over `uniform`'s, and the most movers a
+/// cluster holds.
+const SPARSE_SPREAD: f32 = 8.0;
+const SPARSE_CLUSTER: usize = 1000;
 const TELEPORT_SHARE: f32 = 0.05;
 const CHURN_SHARE: f32 = 0.01;
 /// `Resting`: the chance per frame that a sleeping mover wakes, and that an
@@ -311,6 +382,8 @@ struct Body<V> {
     velocity: V,
     /// `Resting` motion: whether the body moves this frame.
     awake: bool,
+    /// The region of [`Scene::regions`] it moves in.
+    home: usize,
 }
 
 /// A running scene: call [`Scene::next_frame`] once per frame. Frame 0
@@ -337,6 +410,9 @@ pub struct Scene<V: Vector> {
     side: f32,
     lo: V,
     hi: V,
+    /// Boxes the movers bounce in: the world (the band for `flat`), or
+    /// the clusters of `sparse`.
+    regions: Vec<(V, V)>,
     hotspots: Vec<V>,
     rng: SceneRng,
     movers: Vec<Body<V>>,
@@ -345,10 +421,35 @@ pub struct Scene<V: Vector> {
     frame: u64,
 }
 
-/// The number of world-spanning objects `large` has, and `walls` while
-/// they are up.
-fn spanning_count(n: usize) -> usize {
-    (n as f32 * SPANNING_SHARE).round() as usize
+/// The number of the kind's odd objects: world-spanning ones in `large`
+/// (and `walls` while they are up), huge ones in `huge` (at least one).
+fn odd_count(config: &SceneConfig) -> usize {
+    let count = (config.n as f32 * config.odd_share()).round() as usize;
+    match config.kind {
+        SceneKind::Huge => count.max(1).min(config.n),
+        _ => count,
+    }
+}
+
+/// `sparse`: clusters of up to [`SPARSE_CLUSTER`] movers at `uniform`'s
+/// density, placed at random in the world; one region otherwise.
+fn regions<V: Vector>(
+    config: &SceneConfig,
+    side: f32,
+    (lo, hi): (V, V),
+    rng: &mut SceneRng,
+) -> Vec<(V, V)> {
+    if config.kind != SceneKind::Sparse {
+        return vec![(lo, hi)];
+    }
+    let clusters = config.n.div_ceil(SPARSE_CLUSTER).max(1);
+    let cluster_side = uniform_side(config.n.div_ceil(clusters).max(1), V::DIM);
+    (0..clusters)
+        .map(|_| {
+            let at = V::from_axes(|_| rng.range(0.0, side - cluster_side));
+            (at, V::from_axes(|i| at.axis(i) + cluster_side))
+        })
+        .collect()
 }
 
 impl<V: Vector> Scene<V> {
@@ -374,6 +475,7 @@ impl<V: Vector> Scene<V> {
             _ => (V::from_axes(|_| 0.0), V::from_axes(|_| side)),
         };
         let mut rng = SceneRng::new(config.seed);
+        let regions = regions(&config, side, (lo, hi), &mut rng);
         let hotspots = match config.kind {
             SceneKind::Clustered => (0..HOTSPOTS)
                 .map(|_| V::from_axes(|_| rng.range(0.1 * side, 0.9 * side)))
@@ -385,6 +487,7 @@ impl<V: Vector> Scene<V> {
             side,
             lo,
             hi,
+            regions,
             hotspots,
             rng,
             movers: Vec::new(),
@@ -392,16 +495,21 @@ impl<V: Vector> Scene<V> {
             next_id: 0,
             frame: 0,
         };
-        let spanning = match config.kind {
-            SceneKind::Large => spanning_count(config.n),
+        if config.kind == SceneKind::Large {
+            for _ in 0..odd_count(&config) {
+                let body = scene.spanning_body();
+                scene.fixed.push(body);
+            }
+        }
+        let huge = match config.kind {
+            SceneKind::Huge => odd_count(&config),
             _ => 0,
         };
-        for _ in 0..spanning {
-            let body = scene.spanning_body();
-            scene.fixed.push(body);
-        }
-        for _ in 0..config.n {
-            let body = scene.new_mover();
+        for index in 0..config.n {
+            let mut body = scene.new_mover();
+            if index < huge {
+                body.half = V::from_axes(|_| HUGE_HALF_SHARE * side);
+            }
             scene.movers.push(body);
         }
         scene
@@ -501,7 +609,7 @@ impl<V: Vector> Scene<V> {
     fn raise_or_lower_walls(&mut self, out: &mut Vec<Record<V>>) {
         let up = changing::walls_up(self.frame);
         if up && self.fixed.is_empty() {
-            for _ in 0..spanning_count(self.config.n) {
+            for _ in 0..odd_count(&self.config) {
                 let body = self.spanning_body();
                 out.push(Record::Upsert {
                     id: body.id,
@@ -579,7 +687,10 @@ impl<V: Vector> Scene<V> {
                 out.push(Record::Remove { id: gone.id });
             }
             for _ in 0..count {
-                let body = self.new_mover();
+                let mut body = self.new_mover();
+                if kind == SceneKind::Huge && self.rng.unit() < self.config.odd_share() {
+                    body.half = V::from_axes(|_| HUGE_HALF_SHARE * self.side);
+                }
                 out.push(Record::Upsert {
                     id: body.id,
                     aabb: self.shown(&body),
@@ -612,12 +723,14 @@ impl<V: Vector> Scene<V> {
                 }
             }
             let teleport = teleports && self.rng.unit() < TELEPORT_SHARE;
-            let (lo, hi) = (self.lo, self.hi);
-            let center = teleport.then(|| V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))));
+            let jump = teleport.then(|| self.anywhere());
             let body = &mut self.movers[index];
-            match center {
-                Some(c) => body.center = c,
-                None => body.bounce(lo, hi, speed),
+            match jump {
+                Some((home, c)) => (body.home, body.center) = (home, c),
+                None => {
+                    let (lo, hi) = self.regions[body.home];
+                    body.bounce(lo, hi, speed);
+                }
             }
             let aabb = self.shown(&self.movers[index]);
             out.push(Record::Upsert {
@@ -628,7 +741,24 @@ impl<V: Vector> Scene<V> {
     }
 
     fn half_extents(&mut self) -> V {
-        V::from_axes(|_| self.rng.range(MIN_HALF_EXTENT, MAX_HALF_EXTENT))
+        let (min, max) = match self.config.kind {
+            SceneKind::Huge => SMALL_HALF_EXTENTS,
+            _ => (MIN_HALF_EXTENT, MAX_HALF_EXTENT),
+        };
+        V::from_axes(|_| self.rng.range(min, max))
+    }
+
+    /// A random region and a point in it (a teleport's landing).
+    fn anywhere(&mut self) -> (usize, V) {
+        let home = match self.regions.len() {
+            1 => 0,
+            count => self.rng.below(count),
+        };
+        let (lo, hi) = self.regions[home];
+        (
+            home,
+            V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))),
+        )
     }
 
     fn take_id(&mut self) -> u64 {
@@ -646,22 +776,36 @@ impl<V: Vector> Scene<V> {
             half: V::from_axes(|i| if i == 0 { 0.5 * side } else { half.axis(i) }),
             velocity: V::default(),
             awake: false,
+            home: 0,
         }
     }
 
     fn new_mover(&mut self) -> Body<V> {
         let (lo, hi) = (self.lo, self.hi);
-        let center = match self.config.kind {
+        let (home, center) = match self.config.kind {
             SceneKind::Clustered if self.rng.unit() < 0.9 => {
                 let spot = self.hotspots[self.rng.below(self.hotspots.len())];
                 let sigma = HOTSPOT_SIGMA_SHARE * self.side;
-                V::from_axes(|i| {
+                let c = V::from_axes(|i| {
                     (spot.axis(i) + sigma * self.rng.normal()).clamp(lo.axis(i), hi.axis(i))
+                });
+                (0, c)
+            }
+            _ => self.anywhere(),
+        };
+        let half = match self.config.kind {
+            SceneKind::Elongated if self.rng.unit() < self.config.odd_share() => {
+                let long = self.rng.below(V::DIM);
+                V::from_axes(|i| {
+                    if i == long {
+                        ROD_HALF_LENGTH
+                    } else {
+                        ROD_HALF_THICKNESS
+                    }
                 })
             }
-            _ => V::from_axes(|i| self.rng.range(lo.axis(i), hi.axis(i))),
+            _ => self.half_extents(),
         };
-        let half = self.half_extents();
         let velocity = self.direction() * self.config.motion.speed();
         let id = self.take_id();
         Body {
@@ -671,6 +815,7 @@ impl<V: Vector> Scene<V> {
             velocity,
             // `Resting`: one in 11 starts awake (the share it settles at).
             awake: id.is_multiple_of(11),
+            home,
         }
     }
 

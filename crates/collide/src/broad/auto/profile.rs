@@ -21,10 +21,23 @@ pub struct SceneProfile {
     /// The axis whose centres vary the most: the one a sweep would sort
     /// along.
     pub sweep_axis: usize,
-    /// The 90th percentile of the objects' largest extent over the 10th
-    /// (1 when all are alike; a zero 10th percentile counts as the
-    /// smallest positive extent).
+    /// The 90th percentile of the objects' sizes over the 10th, the huge
+    /// ones left out (1 when all are alike; a zero 10th percentile counts
+    /// as the smallest positive size). An object's size is the geometric
+    /// mean of its
+    /// extents, each at least a hundredth of its largest: a rod 1,000
+    /// times longer than thick sizes like a box 100 times smaller than
+    /// its length, since a grid registers it in a row of cells, not a
+    /// block.
     pub size_spread: f32,
+    /// Share of the objects, 0 to 1, 16 times the median size or more: a
+    /// few huge objects among many small ones, which percentiles miss. A
+    /// grid sized for the small ones registers each huge one in many
+    /// cells, and stays the fastest of ours with up to 10% of them.
+    pub huge_share: f32,
+    /// Share of the objects, 0 to 1, whose longest extent is 10 times
+    /// their shortest or more (rods, planks, thin walls).
+    pub elongated_share: f32,
     /// Share of the objects, 0 to 1, whose box is a quarter or more of
     /// the scene's largest extent long on some axis (floors and walls that
     /// span the world).
@@ -55,6 +68,8 @@ impl Default for SceneProfile {
             flatness: 1.0,
             sweep_axis: 0,
             size_spread: 1.0,
+            huge_share: 0.0,
+            elongated_share: 0.0,
             spanning_share: 0.0,
             coherence: 1.0,
             clustering: 1.0,
@@ -68,12 +83,15 @@ impl fmt::Display for SceneProfile {
         write!(
             f,
             "{} objects in {}D, flatness {:.1} (sweep axis {}), size spread {:.1}, \
-             {:.1}% spanning, coherence {:.3}, clustering {:.1}, density {:.2}",
+             {:.1}% huge, {:.1}% elongated, {:.1}% spanning, coherence {:.3}, \
+             clustering {:.1}, density {:.2}",
             self.objects,
             self.dim,
             self.flatness,
             self.sweep_axis,
             self.size_spread,
+            self.huge_share * 100.0,
+            self.elongated_share * 100.0,
             self.spanning_share * 100.0,
             self.coherence,
             self.clustering,
@@ -165,17 +183,24 @@ const FLAT_SWEEP_MAX_2D: usize = 3_000;
 const FLAT_SWEEP_MAX_3D: usize = 15_000;
 /// This share of world-spanning objects in 2D: sweep and prune.
 const SPANNING_2D: f32 = 0.005;
+/// This share in 3D, where a grid cell holds fewer of a wall's neighbours:
+/// the grid leads the sweep by 5 to 15% with 2% of walls at 10,000
+/// objects, and trails it by 30 to 40% with 5% (figures: BENCHMARKS.md).
+const SPANNING_3D: f32 = 0.03;
 
 /// The structure for a scene, a decision table as a function,
 /// fitted to our structures' measurements (figures: BENCHMARKS.md):
 ///
 /// 1. up to 32 objects: brute force;
-/// 2. sizes whose 90th percentile is 16 times their 10th or more: the
-///    hierarchical grid;
-/// 3. in 2D, half a percent or more of the objects spanning a quarter of
-///    the world (floors, walls): one-axis sweep and prune, whose sorted
-///    axis holds a long box as one interval where a grid registers it in
-///    every cell it covers;
+/// 2. sizes whose 90th percentile is 16 times their 10th or more, huge
+///    objects (16 times the median size) left out: the hierarchical grid.
+///    A few huge objects among small ones keep the dense grid, sized for
+///    the many (fastest of ours with 0.1% to 10% of them), and so do rods,
+///    which a grid registers in a row of cells;
+/// 3. half a percent or more of the objects spanning a quarter of the
+///    world in 2D (floors, walls), 3% in 3D: one-axis sweep and prune,
+///    whose sorted axis holds a long box as one interval where a grid
+///    registers it in every cell it covers;
 /// 4. centres 100 times more spread (in variance) on one axis than
 ///    another, up to 3,000 objects in 2D and 15,000 in 3D: one-axis sweep
 ///    and prune;
@@ -200,7 +225,7 @@ pub fn choose_structure(profile: &SceneProfile) -> Choice {
             Structure::HGrid,
             "sizes 16 times apart or more: a level of cells for each size",
         )
-    } else if profile.dim == 2 && profile.spanning_share >= SPANNING_2D {
+    } else if profile.spanning_share >= spanning_min(profile.dim) {
         (
             Structure::Sap1,
             "objects spanning the world: a sorted axis holds each as one interval",
@@ -217,6 +242,11 @@ pub fn choose_structure(profile: &SceneProfile) -> Choice {
         )
     };
     Choice { structure, reason }
+}
+
+/// The least share of spanning objects that sweeps in `dim` axes (rule 3).
+fn spanning_min(dim: usize) -> f32 {
+    if dim >= 3 { SPANNING_3D } else { SPANNING_2D }
 }
 
 /// The most objects a flat scene of `dim` axes sweeps (rule 4).
@@ -243,6 +273,23 @@ pub(crate) struct Profiler {
 
 /// The share of the scene's extent a spanning box covers.
 const SPANNING_FRACTION: f64 = 0.25;
+/// A huge object's size over the median size.
+const HUGE: f32 = 16.0;
+/// An elongated object's longest extent over its shortest.
+const ELONGATED: f32 = 10.0;
+/// The least share of its largest extent an axis counts with in an
+/// object's size.
+const THINNEST: f32 = 0.01;
+
+/// An object's size: the geometric mean of its extents, each at least
+/// [`THINNEST`] of its `largest`.
+fn size_of<V: Vector>(b: &Aabb<V>, largest: f32) -> f32 {
+    let floor = THINNEST * largest;
+    let product: f64 = (0..V::DIM)
+        .map(|a| f64::from((b.max().axis(a) - b.min().axis(a)).max(floor)))
+        .product();
+    product.powf(1.0 / V::DIM as f64) as f32
+}
 
 /// `x` as a `u32` whose unsigned order is `f32::total_cmp`'s.
 fn ordered_bits(x: f32) -> u32 {
@@ -267,9 +314,10 @@ impl Profiler {
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         let (mut box_lo, mut box_hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         self.extents.clear();
+        let mut elongated = 0usize;
         for b in boxes() {
             count += 1;
-            let mut largest = 0f32;
+            let (mut largest, mut smallest) = (0f32, f32::INFINITY);
             let mut box_volume = 1f64;
             for a in 0..V::DIM {
                 let (min, max) = (f64::from(b.min().axis(a)), f64::from(b.max().axis(a)));
@@ -281,10 +329,12 @@ impl Profiler {
                 box_lo[a] = box_lo[a].min(min);
                 box_hi[a] = box_hi[a].max(max);
                 largest = largest.max((max - min) as f32);
+                smallest = smallest.min((max - min) as f32);
                 box_volume *= max - min;
             }
             volume += box_volume;
-            self.extents.push(largest);
+            elongated += usize::from(largest > 0.0 && largest >= ELONGATED * smallest);
+            self.extents.push(size_of(b, largest));
         }
         if count == 0 {
             return SceneProfile {
@@ -354,12 +404,15 @@ impl Profiler {
         } else {
             0.0
         };
+        let (size_spread, huge) = self.sizes();
         SceneProfile {
             objects: count,
             dim: V::DIM,
             flatness,
             sweep_axis,
-            size_spread: self.size_spread(),
+            size_spread,
+            huge_share: (huge as f64 / n) as f32,
+            elongated_share: (elongated as f64 / n) as f32,
             spanning_share: (spanning as f64 / n) as f32,
             coherence: 1.0,
             clustering,
@@ -367,9 +420,16 @@ impl Profiler {
         }
     }
 
-    /// The 90th percentile of the gathered extents over the 10th.
-    fn size_spread(&mut self) -> f32 {
+    /// How many gathered sizes are [`HUGE`] times the median or more,
+    /// and the 90th percentile of the others over their 10th.
+    fn sizes(&mut self) -> (f32, usize) {
         let extents = &mut self.extents;
+        let (all, k) = (extents.len(), (extents.len() - 1) / 2);
+        let median = *extents.select_nth_unstable_by(k, f32::total_cmp).1;
+        if median > 0.0 && median.is_finite() {
+            extents.retain(|&e| e < HUGE * median);
+        }
+        let huge = all - extents.len();
         let mut percentile = |p: usize| {
             let k = (extents.len() - 1) * p / 100;
             *extents.select_nth_unstable_by(k, f32::total_cmp).1
@@ -383,11 +443,12 @@ impl Profiler {
                 .filter(|&e| e > 0.0)
                 .fold(f32::INFINITY, f32::min);
         }
-        if p90 <= 0.0 || !p10.is_finite() || !p90.is_finite() {
+        let spread = if p90 <= 0.0 || !p10.is_finite() || !p90.is_finite() {
             1.0
         } else {
             p90 / p10
-        }
+        };
+        (spread, huge)
     }
 
     /// Keeps the order of `boxes` (by slot) along `axis`, for
@@ -462,6 +523,46 @@ mod tests {
         let mut hot = lattice.clone();
         hot.extend((0..400).map(|i| square(50.0 + (i % 7) as f32 * 0.01, 50.0, 1.0)));
         assert!(SceneProfile::of(&hot).clustering > 5.0);
+    }
+
+    #[test]
+    fn rods_and_a_few_huge_objects_are_noticed_without_spreading_the_sizes() {
+        let mut boxes: Vec<_> = (0..900)
+            .map(|i| square((i % 30) as f32 * 10.0, (i / 30) as f32 * 10.0, 2.0))
+            .collect();
+        // 10% rods, 1,000 to 1 along x or y, 20 times as long as the
+        // squares are wide.
+        boxes.extend((0..100).map(|i| {
+            let (x, y) = ((i % 10) as f32 * 30.0, (i / 10) as f32 * 30.0);
+            let (w, h) = if i % 2 == 0 {
+                (40.0, 0.04)
+            } else {
+                (0.04, 40.0)
+            };
+            Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h)).unwrap()
+        }));
+        let rods = SceneProfile::of(&boxes);
+        assert!((rods.elongated_share - 0.1).abs() < 1e-6, "{rods}");
+        assert!(rods.size_spread < 4.0 && rods.huge_share == 0.0, "{rods}");
+        assert_eq!(choose_structure(&rods).structure, Structure::Grid);
+        // 10% huge squares: noticed, and left out of the spread.
+        boxes.truncate(900);
+        boxes.extend((0..100).map(|i| square((i % 10) as f32 * 30.0, 0.0, 40.0)));
+        let huge = SceneProfile::of(&boxes);
+        assert!((huge.huge_share - 0.1).abs() < 1e-6, "{huge}");
+        assert!(huge.size_spread < 4.0, "{huge}");
+        assert_eq!(choose_structure(&huge).structure, Structure::Grid);
+        // Sizes spread evenly over three orders of magnitude: the
+        // hierarchical grid.
+        let spread: Vec<_> = (0..1000)
+            .map(|i| square(i as f32 * 10.0, 0.0, 10f32.powf(i as f32 * 0.003)))
+            .collect();
+        let spread = SceneProfile::of(&spread);
+        assert_eq!(
+            choose_structure(&spread).structure,
+            Structure::HGrid,
+            "{spread}"
+        );
     }
 
     #[test]

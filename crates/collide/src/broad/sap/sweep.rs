@@ -8,6 +8,7 @@
 //! instead (`band_scan.rs`).
 
 use super::endpoints::{is_start, proxy};
+use crate::broad::headroom::reserve_headroom;
 use crate::geometry::{Aabb, Vector};
 
 /// "Not in the open list" in [`OpenSet::pos`].
@@ -43,14 +44,24 @@ pub(crate) struct OpenSet {
     hi: [Vec<f32>; 3],
     /// Per proxy: its index in the columns, [`CLOSED`] or [`ENDED`].
     pos: Vec<u32>,
+    /// The most boxes open at once in any sweep so far: the columns keep
+    /// room for it and a margin, so a new high by a few boxes (long boxes
+    /// lining up) does not regrow them.
+    peak: usize,
 }
 
 impl OpenSet {
-    fn prepare(&mut self, proxies: usize) {
+    fn prepare(&mut self, proxies: usize, dim: usize) {
         self.ids.clear();
         self.tags.clear();
         self.lo.iter_mut().for_each(Vec::clear);
         self.hi.iter_mut().for_each(Vec::clear);
+        let peak = self.peak;
+        reserve_headroom(&mut self.ids, peak);
+        reserve_headroom(&mut self.tags, peak);
+        for column in self.lo[..dim].iter_mut().chain(&mut self.hi[..dim]) {
+            reserve_headroom(column, peak);
+        }
         if self.pos.len() < proxies {
             self.pos.resize(proxies, CLOSED);
         }
@@ -68,6 +79,7 @@ impl OpenSet {
             return;
         }
         *slot = self.ids.len() as u32;
+        self.peak = self.peak.max(self.ids.len() + 1);
         self.ids.push(p);
         self.tags.push(tag);
         for a in 0..V::DIM {
@@ -162,8 +174,8 @@ pub(crate) fn sweep<V: Vector>(
     open_fresh: &mut OpenSet,
     mut on_pair: impl FnMut(u32, u32),
 ) -> u64 {
-    open.prepare(boxes.len());
-    open_fresh.prepare(boxes.len());
+    open.prepare(boxes.len(), V::DIM);
+    open_fresh.prepare(boxes.len(), V::DIM);
     let mut tested = 0u64;
     for &k in keys {
         let p = proxy(k);

@@ -25,6 +25,9 @@ pub(crate) struct Node<V: Vector> {
     /// First of 2^D consecutive children, or [`NONE`] for a leaf.
     pub(crate) children: u32,
     pub(crate) depth: u8,
+    /// The axes its cell was halved on when it split, as bits (see
+    /// [`split_axes`]).
+    halved: u8,
     /// The first object stored here, or [`NONE`].
     first: u32,
     /// Objects stored here.
@@ -67,7 +70,7 @@ pub(crate) struct Limits {
     /// Children merge back when their parent's subtree holds fewer.
     pub(crate) merge_below: usize,
     pub(crate) max_depth: u8,
-    /// Cells are never split below this edge length.
+    /// A cell splits only while half its longest edge is at least this.
     pub(crate) min_cell: f32,
     /// The loose bound extends each side of the cell by this share of the
     /// cell's size (0 for a tight tree; 0.5 makes the bound twice the cell).
@@ -90,6 +93,19 @@ pub(crate) const fn fanout(dim: usize) -> usize {
     1 << dim
 }
 
+/// The axes a cell is halved on when it splits, as bits: those at least
+/// half as long as its longest. A flat cell splits along its length only:
+/// halving a thin axis again and again leaves most boxes straddling a
+/// midplane, held high in the tree (see the test
+/// `a_thin_band_splits_along_its_length`).
+fn split_axes<V: Vector>(cell: &Aabb<V>) -> u8 {
+    let extent = |a: usize| f64::from(cell.max().axis(a)) - f64::from(cell.min().axis(a));
+    let longest = (0..V::DIM).map(extent).fold(0.0, f64::max);
+    (0..V::DIM)
+        .filter(|&a| extent(a) >= 0.5 * longest)
+        .fold(0, |bits, a| bits | 1 << a)
+}
+
 impl<V: Vector> Nodes<V> {
     /// A tree with one leaf covering `root`, with links for `slots`
     /// object slots.
@@ -108,6 +124,7 @@ impl<V: Vector> Nodes<V> {
             parent: NONE,
             children: NONE,
             depth: 0,
+            halved: 0,
             first: NONE,
             count: 0,
             subtree: 0,
@@ -211,10 +228,11 @@ impl<V: Vector> Nodes<V> {
         let cell = &self.nodes[node as usize].cell;
         if self.limits.looseness > 0.0 {
             let c = b.center();
+            let halved = self.nodes[node as usize].halved;
             let mut k = 0usize;
             for a in 0..V::DIM {
                 let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
-                if c.axis(a) >= mid {
+                if halved & (1 << a) != 0 && c.axis(a) >= mid {
                     k |= 1 << a;
                 }
             }
@@ -242,13 +260,12 @@ impl<V: Vector> Nodes<V> {
     pub(crate) fn wants_split(&self, node: u32) -> bool {
         let n = &self.nodes[node as usize];
         let size = n.cell.size();
-        let smallest = (0..V::DIM)
-            .map(|a| size.axis(a))
-            .fold(f32::INFINITY, f32::min);
+        // The longest axis is always halved (see `split_axes`).
+        let longest = (0..V::DIM).map(|a| size.axis(a)).fold(0.0, f32::max);
         n.children == NONE
             && n.count as usize > self.limits.split_above
             && n.depth < self.limits.max_depth
-            && 0.5 * smallest >= self.limits.min_cell
+            && 0.5 * longest >= self.limits.min_cell
     }
 
     /// Gives `node` 2^D children (the halves of its cell on every axis).
@@ -270,21 +287,27 @@ impl<V: Vector> Nodes<V> {
             self.nodes[node as usize].cell,
             self.nodes[node as usize].depth,
         );
+        let halved = split_axes(&cell);
+        self.nodes[node as usize].halved = halved;
+        // Child `k` takes the upper half of axis `a` when bit `a` of `k` is
+        // set. On an axis not halved, the child with the bit clear takes
+        // the whole extent and the one with it set an empty cell at the
+        // top, which no box of any size fits before its sibling does.
         for k in 0..count {
+            let upper = |a: usize| k & (1 << a) != 0;
             let lo = V::from_axes(|a| {
                 let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
-                if k & (1 << a) != 0 {
-                    mid
-                } else {
-                    cell.min().axis(a)
+                match (halved & (1 << a) != 0, upper(a)) {
+                    (true, true) => mid,
+                    (false, true) => cell.max().axis(a),
+                    (_, false) => cell.min().axis(a),
                 }
             });
             let hi = V::from_axes(|a| {
                 let mid = 0.5 * cell.min().axis(a) + 0.5 * cell.max().axis(a);
-                if k & (1 << a) != 0 {
-                    cell.max().axis(a)
-                } else {
-                    mid
+                match (halved & (1 << a) != 0, upper(a)) {
+                    (true, false) => mid,
+                    _ => cell.max().axis(a),
                 }
             });
             let child_cell = Aabb::new(lo, hi).unwrap_or(cell);
@@ -295,6 +318,7 @@ impl<V: Vector> Nodes<V> {
             child.parent = node;
             child.children = NONE;
             child.depth = depth + 1;
+            child.halved = 0;
             child.first = NONE;
             child.count = 0;
             child.subtree = 0;

@@ -24,6 +24,41 @@ struct FlatLists<V: Vector> {
     /// Per node: where its objects start in `ids` and `boxes` (its end is
     /// the next node's start).
     starts: Vec<u32>,
+    /// Per node with objects at or below it: the box around them this
+    /// step. The walk prunes by it rather than by the node's bound: a
+    /// loose octree's bound reaches into all 26 neighbours, while what
+    /// its objects cover seldom does (on 3D `uniform` at 100,000, 134
+    /// pairs of nodes were visited per node by the bounds).
+    content: Vec<Content<V>>,
+}
+
+/// The box around a node's objects; `lo` above `hi` when it has none.
+#[derive(Clone, Copy, Debug)]
+struct Content<V> {
+    lo: V,
+    hi: V,
+}
+
+impl<V: Vector> Content<V> {
+    const EMPTY_LO: f32 = f32::INFINITY;
+
+    fn empty() -> Self {
+        Self {
+            lo: V::from_axes(|_| Self::EMPTY_LO),
+            hi: V::from_axes(|_| -Self::EMPTY_LO),
+        }
+    }
+
+    fn grow(&mut self, lo: V, hi: V) {
+        self.lo = self.lo.min_each(lo);
+        self.hi = self.hi.max_each(hi);
+    }
+
+    /// Strict overlap, as [`Aabb::overlaps`]; never for an empty one.
+    #[inline]
+    fn overlaps(&self, lo: V, hi: V) -> bool {
+        (0..V::DIM).all(|a| self.lo.axis(a) < hi.axis(a) && lo.axis(a) < self.hi.axis(a))
+    }
 }
 
 impl<V: Vector> FlatLists<V> {
@@ -33,19 +68,46 @@ impl<V: Vector> FlatLists<V> {
         // By the arena's capacity, which grows by doubling, not its length,
         // which reaches new highs now and then.
         reserve_headroom(&mut self.starts, nodes.nodes.capacity() + 1);
+        reserve_headroom(&mut self.content, nodes.nodes.capacity());
         reserve_headroom(&mut self.ids, objects);
         reserve_headroom(&mut self.boxes, objects);
         self.starts.clear();
+        self.content.clear();
         self.ids.clear();
         self.boxes.clear();
         for node in 0..count as u32 {
             self.starts.push(self.ids.len() as u32);
+            let mut content = Content::empty();
             for i in nodes.members(node) {
+                let b = boxes[i as usize];
+                content.grow(b.min(), b.max());
                 self.ids.push(i);
-                self.boxes.push(boxes[i as usize]);
+                self.boxes.push(b);
             }
+            self.content.push(content);
         }
         self.starts.push(self.ids.len() as u32);
+        self.gather_content(nodes, 0);
+    }
+
+    /// Grows each node's content by its children's, from the leaves up;
+    /// returns `node`'s.
+    fn gather_content(&mut self, nodes: &Nodes<V>, node: u32) -> Content<V> {
+        let mut content = self.content[node as usize];
+        for c in nodes.children(node) {
+            if nodes.nodes[c as usize].subtree > 0 {
+                let below = self.gather_content(nodes, c);
+                content.grow(below.lo, below.hi);
+            }
+        }
+        self.content[node as usize] = content;
+        content
+    }
+
+    /// Whether anything under `node` can overlap the box `lo`..`hi`.
+    #[inline]
+    fn reaches(&self, node: u32, lo: V, hi: V) -> bool {
+        self.content[node as usize].overlaps(lo, hi)
     }
 
     /// `node`'s objects: their ids and boxes.
@@ -188,8 +250,7 @@ impl<V: Vector> Walk<'_, V> {
     /// Object `x` with box `box_x` (not in this subtree) against every
     /// object of the subtree under `node` whose bound it overlaps.
     fn probe(&mut self, node: u32, x: u32, box_x: &Aabb<V>) {
-        let n = &self.nodes.nodes[node as usize];
-        if !n.bound.overlaps(box_x) {
+        if !self.flat.reaches(node, box_x.min(), box_x.max()) {
             return;
         }
         let (ids, boxes) = self.flat.of(node);
@@ -246,12 +307,12 @@ impl<V: Vector> Walk<'_, V> {
     /// All pairs with one object under `a` and the other under `b`
     /// (disjoint subtrees).
     fn cross_pairs(&mut self, a: u32, b: u32) {
-        let nodes = self.nodes;
+        let (nodes, flat) = (self.nodes, self.flat);
         let (na, nb) = (&nodes.nodes[a as usize], &nodes.nodes[b as usize]);
-        if na.subtree == 0 || nb.subtree == 0 || !na.bound.overlaps(&nb.bound) {
+        let content_b = flat.content[b as usize];
+        if na.subtree == 0 || nb.subtree == 0 || !flat.reaches(a, content_b.lo, content_b.hi) {
             return;
         }
-        let flat = self.flat;
         let (ids_a, boxes_a) = flat.of(a);
         for (&x, box_x) in ids_a.iter().zip(boxes_a) {
             self.probe(b, x, box_x);

@@ -9,6 +9,7 @@ mod peers;
 mod projectiles;
 mod queries;
 mod report;
+mod sand;
 
 use case::CaseRuns;
 use clap::Parser;
@@ -98,6 +99,11 @@ struct Args {
     /// src/projectiles.rs). Other options are ignored.
     #[arg(long)]
     projectiles: Option<usize>,
+    /// Measure the falling-sand world instead of frames: a collapsing
+    /// 512 by 512 world on one and two threads and a settled 2048 by 2048
+    /// one (see src/sand.rs). Other options are ignored.
+    #[arg(long)]
+    sand: bool,
     /// Threads: everything runs inside a rayon pool of this size, so our
     /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
@@ -677,6 +683,11 @@ fn run(args: Args) -> ExitCode {
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
         return query_mode(&args, count);
+    }
+    if args.sand {
+        let rows = [sand::run_active(1), sand::run_active(2)];
+        print!("{}", sand::sand_table(&rows, sand::run_settled()));
+        return ExitCode::SUCCESS;
     }
     if let Some(count) = args.projectiles {
         let row = projectiles::run_projectiles(count.max(1));

@@ -29,6 +29,7 @@ mod query;
 mod record;
 mod replay;
 mod report;
+mod sand_demo;
 mod sap_study;
 mod table;
 

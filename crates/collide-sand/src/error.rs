@@ -30,6 +30,9 @@ pub enum SandError {
     /// Densities are finite and positive.
     #[error("material `{name}`: density {density} must be finite and positive")]
     Density { name: String, density: f32 },
+    /// A cell's size in world units is finite and positive.
+    #[error("cell size {0} must be finite and positive")]
+    CellSize(f32),
     /// Chances are probabilities per tick, in [0, 1].
     #[error("material `{name}`: chance {chance} must be in [0, 1]")]
     Chance { name: String, chance: f32 },

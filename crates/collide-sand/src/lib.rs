@@ -37,10 +37,12 @@
 mod chunk;
 mod error;
 mod material;
+mod solids;
 mod update;
 mod world;
 
 pub use chunk::Rect;
 pub use error::SandError;
 pub use material::{Burning, Material, MaterialId, Materials, Motion};
+pub use solids::Solids;
 pub use world::{SandSettings, SandWorld};

@@ -61,6 +61,8 @@ pub(crate) struct ChunkUpdate<'a> {
     rng: ChunkRng,
     /// The cells this chunk changed, to wake (with their neighbours).
     changed: Rect,
+    /// The static cells it changed (burning ones), for the solid boxes.
+    changed_static: Rect,
 }
 
 impl<'a> ChunkUpdate<'a> {
@@ -77,6 +79,7 @@ impl<'a> ChunkUpdate<'a> {
             tick,
             rng: ChunkRng::new(seed, tick, chunk),
             changed: Rect::EMPTY,
+            changed_static: Rect::EMPTY,
         }
     }
 
@@ -96,6 +99,7 @@ impl<'a> ChunkUpdate<'a> {
             }
         }
         self.cells.wake(&self.changed);
+        self.cells.touch_static(&self.changed_static);
     }
 
     #[inline]
@@ -213,14 +217,29 @@ impl<'a> ChunkUpdate<'a> {
                 cells.ids[n].store(id, Relaxed);
                 cells.stamps[n].store(self.tick, Relaxed);
                 self.note(nx, ny);
+                self.note_static(nx, ny, other, id);
             }
         }
         if self.rng.chance(burning.burn_out) {
             let i = cells.index(x, y);
             cells.ids[i].store(burning.leaves.0, Relaxed);
             cells.stamps[i].store(self.tick, Relaxed);
+            self.note_static(x, y, id, burning.leaves.0);
         }
         self.note(x, y);
+    }
+
+    /// Notes a cell that changed from `old` to `new` when either is static.
+    fn note_static(&mut self, x: i32, y: i32, old: u8, new: u8) {
+        let is_static = |id: u8| self.materials.facts(id).motion == Motion::Static;
+        if is_static(old) || is_static(new) {
+            self.changed_static.grow(&Rect {
+                x0: x,
+                y0: y,
+                x1: x,
+                y1: y,
+            });
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::chunk::{Layout, Rect, SharedRect};
 use crate::error::SandError;
-use crate::material::{MaterialId, Materials};
+use crate::material::{MaterialId, Materials, Motion};
 use crate::update::ChunkUpdate;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
@@ -91,6 +91,9 @@ pub(crate) struct Cells {
     pub(crate) stamps: Vec<AtomicU32>,
     /// Per chunk: the cells to scan next tick.
     pub(crate) next: Vec<SharedRect>,
+    /// Per chunk: bumped whenever a static cell in it changes (for the
+    /// solid boxes, [`crate::Solids`]).
+    pub(crate) revisions: Vec<AtomicU32>,
 }
 
 impl Cells {
@@ -102,6 +105,20 @@ impl Cells {
     #[inline]
     pub(crate) fn inside(&self, x: i32, y: i32) -> bool {
         x >= 0 && y >= 0 && x < self.layout.width && y < self.layout.height
+    }
+
+    /// Notes that static cells in `r` changed: every chunk it falls in has
+    /// a new revision.
+    pub(crate) fn touch_static(&self, r: &Rect) {
+        if r.is_empty() {
+            return;
+        }
+        let side = self.layout.side;
+        for cy in r.y0 / side..=r.y1 / side {
+            for cx in r.x0 / side..=r.x1 / side {
+                self.revisions[self.layout.chunk_at(cx, cy)].fetch_add(1, Relaxed);
+            }
+        }
     }
 
     /// Marks the cells within one of `r` to be scanned next tick, in every
@@ -190,6 +207,7 @@ impl SandWorld {
                 ids: (0..count).map(|_| AtomicU8::new(0)).collect(),
                 stamps: (0..count).map(|_| AtomicU32::new(0)).collect(),
                 next: (0..chunks).map(|_| SharedRect::empty()).collect(),
+                revisions: (0..chunks).map(|_| AtomicU32::new(0)).collect(),
             },
             current: vec![Rect::EMPTY; chunks],
             active: Default::default(),
@@ -251,7 +269,17 @@ impl SandWorld {
     pub fn place_asleep(&mut self, x: i64, y: i64, material: MaterialId) -> Result<(), SandError> {
         self.materials.get(material)?;
         let i = self.checked(x, y)?;
-        self.cells.ids[i].store(material.0, Relaxed);
+        let old = self.cells.ids[i].swap(material.0, Relaxed);
+        let is_static = |id: u8| self.materials.facts(id).motion == Motion::Static;
+        if is_static(old) || is_static(material.0) {
+            let (x, y) = (x as i32, y as i32);
+            self.cells.touch_static(&Rect {
+                x0: x,
+                y0: y,
+                x1: x,
+                y1: y,
+            });
+        }
         Ok(())
     }
 
@@ -326,6 +354,26 @@ impl SandWorld {
             counts[usize::from(id.load(Relaxed))] += 1;
         }
         counts
+    }
+
+    /// Chunks in the world.
+    pub(crate) fn chunk_count(&self) -> usize {
+        self.cells.layout.chunks()
+    }
+
+    /// The cells of chunk `c`.
+    pub(crate) fn chunk_rect(&self, c: usize) -> Rect {
+        self.cells.layout.cells_of(c)
+    }
+
+    /// How many times static cells in chunk `c` changed.
+    pub(crate) fn revision(&self, c: usize) -> u32 {
+        self.cells.revisions[c].load(Relaxed)
+    }
+
+    /// The material at `(x, y)`, inside the world.
+    pub(crate) fn cell_id(&self, x: i32, y: i32) -> MaterialId {
+        MaterialId(self.cells.ids[self.cells.index(x, y)].load(Relaxed))
     }
 
     /// A hash of every cell (FNV-1a), for comparing runs.
@@ -418,6 +466,7 @@ mod schedule_tests {
                         .map(|s| AtomicU32::new(s.load(Relaxed)))
                         .collect(),
                     next: (0..layout.chunks()).map(|_| SharedRect::empty()).collect(),
+                    revisions: (0..layout.chunks()).map(|_| AtomicU32::new(0)).collect(),
                 };
                 ChunkUpdate::new(&copy, &world.materials, 0, world.tick, c).run(rects[c]);
                 for (i, v) in copy.ids.iter().enumerate() {

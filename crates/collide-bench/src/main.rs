@@ -5,6 +5,7 @@
 mod case;
 mod characters;
 mod contender;
+mod fracture;
 mod peers;
 mod projectiles;
 mod queries;
@@ -104,6 +105,10 @@ struct Args {
     /// one (see src/sand.rs). Other options are ignored.
     #[arg(long)]
     sand: bool,
+    /// Measure Voronoi fracture instead of frames: a plate broken by
+    /// 1,000 sites (see src/fracture.rs). Other options are ignored.
+    #[arg(long)]
+    fracture: bool,
     /// Threads: everything runs inside a rayon pool of this size, so our
     /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
@@ -683,6 +688,10 @@ fn run(args: Args) -> ExitCode {
     println!("- peers: {}", env!("COLLIDE_BENCH_PEER_VERSIONS"));
     if let Some(count) = args.queries {
         return query_mode(&args, count);
+    }
+    if args.fracture {
+        print!("{}", fracture::fracture_table(&fracture::run_fracture()));
+        return ExitCode::SUCCESS;
     }
     if args.sand {
         let rows = [sand::run_active(1), sand::run_active(2)];

@@ -20,6 +20,7 @@ mod cell_study;
 mod character_demo;
 mod chart;
 mod demo;
+mod fracture_demo;
 mod game_demo;
 mod hitbox_demo;
 mod load;

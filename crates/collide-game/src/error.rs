@@ -37,6 +37,15 @@ pub enum GameError {
         /// The value given.
         value: f64,
     },
+    /// A shape that must be a convex polygon, its corners counter-clockwise,
+    /// with an area, was not.
+    #[error("{what} {index} is not a convex counter-clockwise polygon with an area")]
+    NotConvex {
+        /// What the shape is.
+        what: &'static str,
+        /// Its index in the list given.
+        index: usize,
+    },
     /// A tick recorded at or before the newest one recorded.
     #[error("tick {tick} recorded after tick {newest}: record ticks in increasing order")]
     OutOfOrder {

@@ -41,6 +41,7 @@
 pub mod character;
 mod dim;
 mod error;
+pub mod fracture;
 pub mod hitbox;
 pub mod projectile;
 pub mod rewind;

@@ -1,0 +1,64 @@
+//! `--fracture`: Voronoi fracture in 2D: a 20 by 20 plate broken by 1,000
+//! uniform sites and by 1,000 sites of a radial pattern (dense at the
+//! impact), the median of 21 runs each, with the number of pieces (cells
+//! past the narrow phase's 8 corners are cut in two, so there are more
+//! pieces than sites).
+
+use collide_game::fracture::{FractureSettings, Pattern, fracture};
+use collide_game::glam::DVec2;
+use std::time::Instant;
+
+const RUNS: usize = 21;
+
+/// One row: the pattern's name, pieces, and the median milliseconds.
+pub struct FractureRow {
+    pub pattern: &'static str,
+    pub pieces: usize,
+    pub median_ms: f64,
+}
+
+pub fn run_fracture() -> Vec<FractureRow> {
+    let plate = vec![
+        DVec2::new(0.0, 0.0),
+        DVec2::new(20.0, 0.0),
+        DVec2::new(20.0, 20.0),
+        DVec2::new(0.0, 20.0),
+    ];
+    let valid = "the benchmark's patterns are valid";
+    let patterns = [
+        ("uniform", Pattern::uniform(1000, 10.0, 5).expect(valid)),
+        ("radial", Pattern::radial(1000, 14.0, 2.0, 5).expect(valid)),
+    ];
+    let settings = FractureSettings::default();
+    patterns
+        .into_iter()
+        .map(|(name, pattern)| {
+            let sites = pattern.placed(DVec2::new(10.0, 10.0), 0.0);
+            let mut times = Vec::with_capacity(RUNS);
+            let mut pieces = 0;
+            for _ in 0..RUNS {
+                let start = Instant::now();
+                let broken =
+                    fracture(std::slice::from_ref(&plate), &sites, &settings).expect("valid input");
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                pieces = broken.pieces().len();
+            }
+            times.sort_by(f64::total_cmp);
+            FractureRow {
+                pattern: name,
+                pieces,
+                median_ms: times[RUNS / 2],
+            }
+        })
+        .collect()
+}
+
+pub fn fracture_table(rows: &[FractureRow]) -> String {
+    let mut out = String::from(
+        "## Voronoi fracture, 2D\n\n| 1,000 sites | pieces | median ms (21 runs) |\n|---|---:|---:|\n",
+    );
+    for r in rows {
+        out += &format!("| {} | {} | {:.3} |\n", r.pattern, r.pieces, r.median_ms);
+    }
+    out
+}

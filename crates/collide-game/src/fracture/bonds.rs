@@ -1,0 +1,183 @@
+//! Bonds between pieces that share an edge, and the islands left when some
+//! pieces are gone: those still joined to an anchor stay, every other
+//! group falls as one body.
+
+use super::{Fracture, Piece};
+use collide::glam::{DVec2, Vec2};
+use collide::{Aabb2, BroadPhase, Grid};
+
+/// Pairs of pieces sharing an edge of positive length, sorted: candidates
+/// from collide's grid over the pieces' boxes (grown a little), then each
+/// pair of edges tested for lying on one line with overlapping extents.
+pub(crate) fn find(pieces: &[Piece], total_area: f64) -> Vec<(u32, u32)> {
+    let scale = total_area.sqrt().max(f64::MIN_POSITIVE);
+    let tolerance = 1e-9 * scale;
+    let mut grid: Grid<Vec2, u32> = Grid::dense();
+    for (k, p) in pieces.iter().enumerate() {
+        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        for &c in &p.corners {
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+        let grow = DVec2::splat(1e-6 * scale);
+        let aabb = Aabb2::new((lo - grow).as_vec2(), (hi + grow).as_vec2())
+            .expect("a piece's corners are finite");
+        grid.insert(aabb, k as u32).expect("finite boxes");
+    }
+    grid.step();
+    let mut bonds: Vec<(u32, u32)> = grid
+        .pairs()
+        .iter()
+        .filter_map(|pair| {
+            let (a, b) = (
+                *grid.value(pair.a()).expect("live"),
+                *grid.value(pair.b()).expect("live"),
+            );
+            share_edge(&pieces[a as usize], &pieces[b as usize], tolerance)
+                .then_some((a.min(b), a.max(b)))
+        })
+        .collect();
+    bonds.sort_unstable();
+    bonds
+}
+
+/// The edges of a polygon, as corner pairs.
+fn edges(poly: &[DVec2]) -> impl Iterator<Item = (DVec2, DVec2)> + '_ {
+    let n = poly.len();
+    (0..n).map(move |k| (poly[k], poly[(k + 1) % n]))
+}
+
+/// Whether an edge of `p` and an edge of `q` lie on one line (within
+/// `tolerance`) and overlap along it by more than `tolerance`.
+fn share_edge(p: &Piece, q: &Piece, tolerance: f64) -> bool {
+    for (a, b) in edges(&p.corners) {
+        let along = b - a;
+        let length = along.length();
+        if length <= tolerance {
+            continue;
+        }
+        let dir = along / length;
+        for (c, d) in edges(&q.corners) {
+            let off = |x: DVec2| dir.perp_dot(x - a).abs();
+            if off(c) > tolerance || off(d) > tolerance {
+                continue;
+            }
+            let (tc, td) = ((c - a).dot(dir), (d - a).dot(dir));
+            let overlap = tc.max(td).min(length) - tc.min(td).max(0.0);
+            if overlap > tolerance {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A group of pieces joined by bonds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Island {
+    pieces: Vec<u32>,
+    area: f64,
+    centroid: DVec2,
+}
+
+impl Island {
+    /// Its pieces' indices, ascending.
+    pub fn pieces(&self) -> &[u32] {
+        &self.pieces
+    }
+
+    /// Its area (the mass, at unit density).
+    pub fn area(&self) -> f64 {
+        self.area
+    }
+
+    /// Its centroid (the centre of mass, at unit density).
+    pub fn centroid(&self) -> DVec2 {
+        self.centroid
+    }
+}
+
+/// What stays and what falls.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Islands {
+    anchored: Vec<u32>,
+    falling: Vec<Island>,
+}
+
+impl Islands {
+    /// The pieces still joined to an anchor, ascending.
+    pub fn anchored(&self) -> &[u32] {
+        &self.anchored
+    }
+
+    /// The groups cut off from every anchor, each to fall as one body, in
+    /// order of their lowest piece.
+    pub fn falling(&self) -> &[Island] {
+        &self.falling
+    }
+}
+
+fn root(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        parent[x as usize] = parent[parent[x as usize] as usize];
+        x = parent[x as usize];
+    }
+    x
+}
+
+/// Splits the pieces not `gone` (one flag per piece) into the groups their
+/// bonds join; a group with a piece `anchored` says is fixed (it rests on
+/// the floor or a pillar), the others fall.
+pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> bool) -> Islands {
+    let n = fracture.pieces.len();
+    let is_gone = |k: usize| gone.get(k).copied().unwrap_or(false);
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    for &(a, b) in &fracture.bonds {
+        if is_gone(a as usize) || is_gone(b as usize) {
+            continue;
+        }
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    let mut fixed = vec![false; n];
+    for (k, piece) in fracture.pieces.iter().enumerate() {
+        if !is_gone(k) && anchored(piece) {
+            let r = root(&mut parent, k as u32);
+            fixed[r as usize] = true;
+        }
+    }
+    let mut anchored_pieces = Vec::new();
+    let mut groups: Vec<Option<usize>> = vec![None; n];
+    let mut falling: Vec<Island> = Vec::new();
+    for (k, piece) in fracture.pieces.iter().enumerate() {
+        if is_gone(k) {
+            continue;
+        }
+        let r = root(&mut parent, k as u32) as usize;
+        if fixed[r] {
+            anchored_pieces.push(k as u32);
+            continue;
+        }
+        let at = *groups[r].get_or_insert_with(|| {
+            falling.push(Island {
+                pieces: Vec::new(),
+                area: 0.0,
+                centroid: DVec2::ZERO,
+            });
+            falling.len() - 1
+        });
+        let island = &mut falling[at];
+        island.pieces.push(k as u32);
+        island.centroid += piece.centroid * piece.area;
+        island.area += piece.area;
+    }
+    for island in &mut falling {
+        island.centroid /= island.area;
+    }
+    Islands {
+        anchored: anchored_pieces,
+        falling,
+    }
+}

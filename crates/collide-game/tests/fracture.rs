@@ -199,6 +199,17 @@ fn close_sites_merge_and_bad_input_is_an_error() {
     .unwrap();
     assert_eq!(broken.sites().len(), 2);
     assert_eq!(broken.pieces().len(), 2);
+    // With no merge distance, exact duplicates still go (their cells would
+    // be the same).
+    let exact = FractureSettings::with_merge_distance(0.0).unwrap();
+    let twice = [
+        DVec2::new(1.0, 1.0),
+        DVec2::new(1.0, 1.0),
+        DVec2::new(3.0, 3.0),
+    ];
+    let broken = fracture(std::slice::from_ref(&part), &twice, &exact).unwrap();
+    assert_eq!(broken.sites().len(), 2);
+    check(std::slice::from_ref(&part), &broken);
     let nan = [DVec2::new(f64::NAN, 1.0)];
     assert!(matches!(
         fracture(

@@ -41,6 +41,78 @@ pub(crate) fn area_centroid(poly: &[DVec2]) -> (f64, DVec2) {
     (0.5 * twice, origin + sum / (3.0 * twice))
 }
 
+/// Each site's Voronoi neighbours: the sites it shares an edge with in
+/// the Delaunay triangulation (`delaunator`), as `(starts, list)` where
+/// site `i`'s neighbours are `list[starts[i]..starts[i + 1]]`; sites in a
+/// line are neighbours in their order along it. `None` when some site
+/// has no neighbour (the triangulation skipped it as a near-duplicate).
+pub(crate) fn delaunay_neighbours(sites: &[DVec2]) -> Option<(Vec<u32>, Vec<u32>)> {
+    let points: Vec<delaunator::Point> = sites
+        .iter()
+        .map(|s| delaunator::Point { x: s.x, y: s.y })
+        .collect();
+    let t = delaunator::triangulate(&points);
+    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(t.triangles.len() + sites.len());
+    if t.triangles.is_empty() {
+        for w in t.hull.windows(2) {
+            pairs.push((w[0] as u32, w[1] as u32));
+        }
+    } else {
+        for e in 0..t.triangles.len() {
+            let twin = t.halfedges[e];
+            // Each edge once: from its lower half-edge, or its only one.
+            if twin != delaunator::EMPTY && twin < e {
+                continue;
+            }
+            let next = if e % 3 == 2 { e - 2 } else { e + 1 };
+            pairs.push((t.triangles[e] as u32, t.triangles[next] as u32));
+        }
+    }
+    let mut starts = vec![0u32; sites.len() + 1];
+    for &(a, b) in &pairs {
+        starts[a as usize + 1] += 1;
+        starts[b as usize + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    if sites.len() > 1 && (0..sites.len()).any(|k| starts[k] == starts[k + 1]) {
+        return None;
+    }
+    let mut list = vec![0u32; starts[sites.len()] as usize];
+    let mut fill = starts.clone();
+    for &(a, b) in &pairs {
+        list[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+        list[fill[b as usize] as usize] = a;
+        fill[b as usize] += 1;
+    }
+    Some((starts, list))
+}
+
+/// Site `site`'s cell within the convex polygon `bounds`: cut by the
+/// bisector with each of its `neighbours`.
+pub(crate) fn cell_of_neighbours(
+    sites: &[DVec2],
+    site: usize,
+    neighbours: &[u32],
+    bounds: &[DVec2],
+    cell: &mut Vec<DVec2>,
+    scratch: &mut Vec<DVec2>,
+) {
+    let s = sites[site];
+    cell.clear();
+    cell.extend_from_slice(bounds);
+    for &j in neighbours {
+        let other = sites[j as usize];
+        clip(cell, 0.5 * (s + other), other - s, scratch);
+        std::mem::swap(cell, scratch);
+        if cell.is_empty() {
+            return;
+        }
+    }
+}
+
 /// Sites bucketed in a uniform grid over their bounds, for visiting them
 /// nearest first.
 pub(crate) struct SiteGrid<'a> {

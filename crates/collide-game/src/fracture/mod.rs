@@ -9,10 +9,9 @@
 //! [`Polygon::MAX_VERTICES`] corners: larger cells are cut in two through
 //! their centroid), and no piece left floating after the base is destroyed
 //! ([`islands`]). Each site's cell is the object's bounds cut by the
-//! bisectors of the sites near it (a grid visits them nearest first and
-//! stops when none left can reach the cell), then clipped to each convex
-//! part: about O(n) for n sites. Exact in f64; the same sites give
-//! bit-identical pieces.
+//! bisectors of its Delaunay neighbours (the `delaunator` crate), then
+//! clipped to each convex part: O(n log n) for n sites. Exact in f64; the
+//! same sites give bit-identical pieces.
 //!
 //! ```
 //! use collide_game::fracture::{fracture, islands, FractureSettings, Pattern};
@@ -195,11 +194,21 @@ pub fn fracture(
     let margin = 1e-3 * (hi - lo).max_element();
     let (lo, hi) = (lo - margin, hi + margin);
     let bounds = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
-    let grid = SiteGrid::new(&kept);
+    // Each cell from its Delaunay neighbours; where the triangulation
+    // dropped a site, from every site near enough, through a grid.
+    let neighbours = cells2::delaunay_neighbours(&kept);
+    let grid = neighbours.is_none().then(|| SiteGrid::new(&kept));
     let (mut cell, mut scratch, mut piece) = (Vec::new(), Vec::new(), Vec::new());
     let mut pieces = Vec::new();
     for site in 0..kept.len() {
-        grid.cell(site, &bounds, &mut cell, &mut scratch);
+        match (&neighbours, &grid) {
+            (Some((starts, list)), _) => {
+                let near = &list[starts[site] as usize..starts[site + 1] as usize];
+                cells2::cell_of_neighbours(&kept, site, near, &bounds, &mut cell, &mut scratch);
+            }
+            (None, Some(grid)) => grid.cell(site, &bounds, &mut cell, &mut scratch),
+            (None, None) => unreachable!("a grid is built whenever neighbours are not"),
+        }
         for (p, part) in parts.iter().enumerate() {
             piece.clear();
             piece.extend_from_slice(&cell);
@@ -233,11 +242,20 @@ pub fn fracture(
 fn merged(sites: &[DVec2], distance: f64) -> Vec<DVec2> {
     let mut kept: Vec<DVec2> = Vec::with_capacity(sites.len());
     if distance == 0.0 {
-        kept.extend_from_slice(sites);
+        // Only exact duplicates (0 and -0 alike) go.
+        let mut seen: rustc_hash::FxHashSet<(u64, u64)> = Default::default();
+        for &s in sites {
+            if seen.insert(((s.x + 0.0).to_bits(), (s.y + 0.0).to_bits())) {
+                kept.push(s);
+            }
+        }
         return kept;
     }
-    // A grid of cells `distance` wide: a close site is in a neighbouring cell.
-    let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
+    // A grid of cells `distance` wide: a close site is in a neighbouring
+    // cell. Per cell, the last site kept there, and per kept site the one
+    // kept there before it.
+    let mut last: rustc_hash::FxHashMap<(i64, i64), usize> = Default::default();
+    let mut before: Vec<usize> = Vec::with_capacity(sites.len());
     let key = |s: DVec2| {
         (
             (s.x / distance).floor() as i64,
@@ -248,13 +266,18 @@ fn merged(sites: &[DVec2], distance: f64) -> Vec<DVec2> {
         let (x, y) = key(s);
         let close = (x - 1..=x + 1).any(|cx| {
             (y - 1..=y + 1).any(|cy| {
-                cells
-                    .get(&(cx, cy))
-                    .is_some_and(|list| list.iter().any(|&k| kept[k].distance(s) < distance))
+                let mut at = last.get(&(cx, cy)).copied();
+                while let Some(k) = at {
+                    if kept[k].distance(s) < distance {
+                        return true;
+                    }
+                    at = (before[k] != usize::MAX).then_some(before[k]);
+                }
+                false
             })
         });
         if !close {
-            cells.entry((x, y)).or_default().push(kept.len());
+            before.push(last.insert((x, y), kept.len()).unwrap_or(usize::MAX));
             kept.push(s);
         }
     }

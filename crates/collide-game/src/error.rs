@@ -46,6 +46,22 @@ pub enum GameError {
         /// Its index in the list given.
         index: usize,
     },
+    /// A value beyond the range a system computes in safely.
+    #[error("{what} {value} is beyond the limit of {limit}")]
+    TooLarge {
+        /// What the value is.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+        /// The largest magnitude allowed.
+        limit: f64,
+    },
+    /// A list that must not be empty was.
+    #[error("{what} must not be empty")]
+    Empty {
+        /// What the list is.
+        what: &'static str,
+    },
     /// A tick recorded at or before the newest one recorded.
     #[error("tick {tick} recorded after tick {newest}: record ticks in increasing order")]
     OutOfOrder {

@@ -385,3 +385,58 @@ fn a_radial_pattern_breaks_finer_near_the_impact() {
         mean(false)
     );
 }
+
+#[test]
+fn an_l_far_from_the_origin_bonds_as_at_the_origin() {
+    // Regression: boxes grown too little for f32 at x = 100 lost the bond
+    // along the L's inner edge, and the upright fell.
+    for at in [DVec2::ZERO, DVec2::new(100.0, 100.0), DVec2::new(-3e6, 7e5)] {
+        let l = [
+            rect(at.x, at.y, at.x + 3.0, at.y + 1.0),
+            rect(at.x, at.y + 1.0, at.x + 1.0, at.y + 3.0),
+        ];
+        let sites = [at + DVec2::new(0.5, 2.5), at + DVec2::new(2.5, 0.5)];
+        let broken = fracture(&l, &sites, &FractureSettings::default()).unwrap();
+        assert_eq!(broken.bonds().len(), 2, "at {at}");
+        let result = islands(&broken, &[], |p| p.part() == 0);
+        assert!(result.falling().is_empty(), "at {at}: the upright falls");
+    }
+}
+
+#[test]
+fn shapes_that_are_not_convex_and_coordinates_out_of_range_are_errors() {
+    let star: Vec<DVec2> = [0, 2, 4, 1, 3]
+        .iter()
+        .map(|&k| DVec2::from_angle(k as f64 * std::f64::consts::TAU / 5.0))
+        .collect();
+    let settings = FractureSettings::default();
+    let one = [DVec2::ZERO];
+    assert!(matches!(
+        fracture(&[star], &one, &settings),
+        Err(GameError::NotConvex { .. })
+    ));
+    let back = vec![
+        DVec2::new(0.0, 0.0),
+        DVec2::new(2.0, 0.0),
+        DVec2::new(1.0, 0.0),
+        DVec2::new(1.5, 0.0),
+        DVec2::new(1.0, 1.0),
+    ];
+    assert!(fracture(&[back], &one, &settings).is_err());
+    let square = rect(0.0, 0.0, 1.0, 1.0);
+    let huge = [DVec2::new(1e39, 0.0)];
+    assert!(matches!(
+        fracture(std::slice::from_ref(&square), &huge, &settings),
+        Err(GameError::TooLarge { .. })
+    ));
+    assert!(matches!(
+        fracture(std::slice::from_ref(&square), &[], &settings),
+        Err(GameError::Empty { .. })
+    ));
+    assert!(fracture(&[], &one, &settings).is_err());
+    // A tiny merge distance beside large coordinates merges nothing and
+    // does not overflow.
+    let tiny = FractureSettings::with_merge_distance(1e-300).unwrap();
+    let far = [DVec2::new(0.5, 0.5), DVec2::new(1e11, 0.0)];
+    assert_eq!(fracture(&[square], &far, &tiny).unwrap().sites().len(), 2);
+}

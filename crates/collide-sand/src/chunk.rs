@@ -35,7 +35,8 @@ impl Rect {
         if self.is_empty() {
             0
         } else {
-            (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
+            let side = |lo: i32, hi: i32| (i64::from(hi) - i64::from(lo) + 1) as u64;
+            side(self.x0, self.x1) * side(self.y0, self.y1)
         }
     }
 

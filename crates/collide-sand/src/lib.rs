@@ -34,6 +34,8 @@
 //! # Ok::<(), collide_sand::SandError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 mod chunk;
 mod error;
 mod material;

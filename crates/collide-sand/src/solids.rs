@@ -33,6 +33,8 @@ pub struct Solids {
     /// Per chunk: its boxes, and the revision of its cells they were built
     /// from.
     chunks: Vec<(Vec<Aabb2>, Option<u32>)>,
+    /// The world the boxes are of: another world rebuilds them all.
+    world: Option<u64>,
     /// Scratch: the open runs of the rows below.
     open: Vec<Run>,
     runs: Vec<Run>,
@@ -47,15 +49,17 @@ struct Run {
 }
 
 impl Solids {
-    /// Boxes for cells `cell` world units wide (finite and positive);
-    /// cell `(x, y)` covers `[x, x + 1] * cell` by `[y, y + 1] * cell`.
+    /// Boxes for cells `cell` world units wide (positive, and small
+    /// enough that 2^31 cells stay finite); cell `(x, y)` covers
+    /// `[x, x + 1] * cell` by `[y, y + 1] * cell`.
     pub fn new(cell: f32) -> Result<Self, SandError> {
-        if !(cell.is_finite() && cell > 0.0) {
+        if !(cell > 0.0 && (cell * (1u64 << 31) as f32).is_finite()) {
             return Err(SandError::CellSize(cell));
         }
         Ok(Self {
             cell,
             chunks: Vec::new(),
+            world: None,
             open: Vec::new(),
             runs: Vec::new(),
         })
@@ -90,8 +94,9 @@ impl SandWorld {
     pub fn refresh_solids(&self, solids: &mut Solids, rebuilt: &mut Vec<usize>) {
         rebuilt.clear();
         let chunks = self.chunk_count();
-        if solids.chunks.len() != chunks {
+        if solids.chunks.len() != chunks || solids.world != Some(self.id()) {
             solids.chunks = vec![(Vec::new(), None); chunks];
+            solids.world = Some(self.id());
         }
         for c in 0..chunks {
             let revision = self.revision(c);

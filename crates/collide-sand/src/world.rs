@@ -164,10 +164,13 @@ impl Cells {
 /// Rules, with `y` up: powder falls, else slides diagonally down; liquid
 /// falls, slides diagonally, else flows sideways; gas does the same
 /// upside down; a material moves into a cell of lighter material (heavier,
-/// for gas rising), never into a static one, and at most once a tick. Rows
-/// are scanned from the bottom, in a direction that alternates every
-/// tick, and each cell tries its two diagonal or sideways moves in a
-/// random order.
+/// for gas rising), never into a static one, and at most once a tick. A
+/// chunk scans its rows from the bottom, in a direction that alternates
+/// every tick, and each cell tries its two diagonal or sideways moves in a
+/// random order. Chunk rows run in phase order (even rows, then odd), so
+/// at every other border between chunk rows the upper one runs first: a
+/// grain falling there meets the grain below before it moved, and may
+/// slide diagonally where, inside a chunk, it would have fallen straight.
 ///
 /// ```
 /// use collide_sand::{Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
@@ -191,7 +194,12 @@ pub struct SandWorld {
     active: [Vec<u32>; 4],
     tick: u32,
     scanned: u64,
+    /// Unique among the worlds of this process (for [`crate::Solids`]).
+    id: u64,
 }
+
+/// The next world's id.
+static NEXT_WORLD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl SandWorld {
     /// An empty world.
@@ -213,7 +221,13 @@ impl SandWorld {
             active: Default::default(),
             tick: 0,
             scanned: 0,
+            id: NEXT_WORLD.fetch_add(1, Relaxed),
         }
+    }
+
+    /// This world's id, unique in the process.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The settings.

@@ -195,3 +195,31 @@ fn burning_wood_rebuilds_its_chunk() {
     assert_eq!(covered as usize, static_cells);
     assert!(static_cells < 64, "the shelf burned");
 }
+
+#[test]
+fn one_solids_reused_with_another_world_rebuilds_everything() {
+    // Regression: two worlds whose chunk 0 had the same revision kept the
+    // first world's boxes.
+    let build = |y: i64| {
+        let (t, stone, _) = materials();
+        let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t);
+        for x in 0..64 {
+            world.set(x, y, stone).unwrap();
+        }
+        (world, stone)
+    };
+    let (a, _) = build(5);
+    let (b, stone) = build(40);
+    let mut solids = Solids::new(1.0).unwrap();
+    let mut rebuilt = Vec::new();
+    a.refresh_solids(&mut solids, &mut rebuilt);
+    b.refresh_solids(&mut solids, &mut rebuilt);
+    assert_eq!(rebuilt, [0]);
+    check_exact(&b, &solids, stone, 1.0);
+}
+
+#[test]
+fn cell_sizes_too_large_for_the_world_are_errors() {
+    assert!(Solids::new(1e38).is_err());
+    assert!(Solids::new(1e20).is_ok());
+}

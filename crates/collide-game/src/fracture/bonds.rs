@@ -9,8 +9,10 @@ use collide::{Aabb2, BroadPhase, Grid};
 /// Pairs of pieces sharing an edge of positive length, sorted: candidates
 /// from collide's grid over the pieces' boxes (grown a little), then each
 /// pair of edges tested for lying on one line with overlapping extents.
-pub(crate) fn find(pieces: &[Piece], total_area: f64) -> Vec<(u32, u32)> {
-    let scale = total_area.sqrt().max(f64::MIN_POSITIVE);
+/// `reach` is the largest coordinate magnitude (the pieces are around the
+/// origin), which the tolerance scales with too.
+pub(crate) fn find(pieces: &[Piece], total_area: f64, reach: f64) -> Vec<(u32, u32)> {
+    let scale = total_area.sqrt().max(reach).max(f64::MIN_POSITIVE);
     let tolerance = 1e-9 * scale;
     let mut grid: Grid<Vec2, u32> = Grid::dense();
     for (k, p) in pieces.iter().enumerate() {
@@ -19,9 +21,14 @@ pub(crate) fn find(pieces: &[Piece], total_area: f64) -> Vec<(u32, u32)> {
             lo = lo.min(c);
             hi = hi.max(c);
         }
-        let grow = DVec2::splat(1e-6 * scale);
-        let aabb = Aabb2::new((lo - grow).as_vec2(), (hi + grow).as_vec2())
-            .expect("a piece's corners are finite");
+        // Widened by a step of f32 each way after rounding, so pieces that
+        // touch always overlap.
+        let (lo, hi) = ((lo - 1e-6 * scale).as_vec2(), (hi + 1e-6 * scale).as_vec2());
+        let aabb = Aabb2::new(
+            Vec2::new(lo.x.next_down(), lo.y.next_down()),
+            Vec2::new(hi.x.next_up(), hi.y.next_up()),
+        )
+        .expect("corners within the coordinate limit are finite in f32");
         grid.insert(aabb, k as u32).expect("finite boxes");
     }
     grid.step();

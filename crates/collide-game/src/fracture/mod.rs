@@ -10,8 +10,9 @@
 //! their centroid), and no piece left floating after the base is destroyed
 //! ([`islands`]). Each site's cell is the object's bounds cut by the
 //! bisectors of its Delaunay neighbours (the `delaunator` crate), then
-//! clipped to each convex part: O(n log n) for n sites. Exact in f64; the
-//! same sites give bit-identical pieces.
+//! clipped to each convex part: O(n log n) for n sites. Computed in f64
+//! around the object's centre, deterministic: the same sites give
+//! bit-identical pieces. Coordinates are limited to 1e12 in magnitude.
 //!
 //! ```
 //! use collide_game::fracture::{fracture, islands, FractureSettings, Pattern};
@@ -142,7 +143,29 @@ impl Fracture {
     }
 }
 
-/// Checks that `part` is a convex counter-clockwise polygon with an area.
+/// The largest coordinate magnitude accepted: far enough for any level,
+/// near enough that f64 keeps a millionth of a unit and the grid keys of
+/// the merge stay in range.
+const COORDINATE_LIMIT: f64 = 1e12;
+
+/// `c` if both coordinates are finite and within [`COORDINATE_LIMIT`].
+fn coordinate(what: &'static str, c: DVec2) -> Result<DVec2, GameError> {
+    for value in [c.x, c.y] {
+        crate::error::finite(what, value)?;
+        if value.abs() > COORDINATE_LIMIT {
+            return Err(GameError::TooLarge {
+                what,
+                value,
+                limit: COORDINATE_LIMIT,
+            });
+        }
+    }
+    Ok(c)
+}
+
+/// Checks that `part` is a convex counter-clockwise polygon with an area:
+/// every corner on the left of (or on) every edge, and no edge turning
+/// back along the one before it.
 fn convex(part: &[DVec2], index: usize) -> Result<f64, GameError> {
     let bad = GameError::NotConvex {
         what: "part",
@@ -151,18 +174,27 @@ fn convex(part: &[DVec2], index: usize) -> Result<f64, GameError> {
     if part.len() < 3 {
         return Err(bad);
     }
-    for c in part {
-        crate::error::finite("part corner", c.x)?;
-        crate::error::finite("part corner", c.y)?;
+    for &c in part {
+        coordinate("part corner", c)?;
     }
+    let (area, _) = area_centroid(part);
     let n = part.len();
+    let size = part.iter().map(|c| c.length()).fold(1.0, f64::max);
+    let tolerance = 1e-12 * size;
     for k in 0..n {
         let (a, b, c) = (part[k], part[(k + 1) % n], part[(k + 2) % n]);
-        if (b - a).perp_dot(c - b) < 0.0 {
+        let edge = b - a;
+        if (b - a).perp_dot(c - b) <= tolerance * edge.length() && edge.dot(c - b) < 0.0 {
+            return Err(bad);
+        }
+        let length = edge.length();
+        if part
+            .iter()
+            .any(|&p| edge.perp_dot(p - a) < -tolerance * length)
+        {
             return Err(bad);
         }
     }
-    let (area, _) = area_centroid(part);
     if area > 0.0 { Ok(area) } else { Err(bad) }
 }
 
@@ -175,22 +207,36 @@ pub fn fracture(
     sites: &[DVec2],
     settings: &FractureSettings,
 ) -> Result<Fracture, GameError> {
+    if parts.is_empty() {
+        return Err(GameError::Empty { what: "parts" });
+    }
+    if sites.is_empty() {
+        return Err(GameError::Empty { what: "sites" });
+    }
     let mut total = 0.0;
     for (index, part) in parts.iter().enumerate() {
         total += convex(part, index)?;
     }
-    for s in sites {
-        crate::error::finite("site coordinate", s.x)?;
-        crate::error::finite("site coordinate", s.y)?;
+    for &s in sites {
+        coordinate("site coordinate", s)?;
     }
-    let kept = merged(sites, settings.merge_distance);
-    // The bounds every cell starts from: the parts' box (a cell beyond it
-    // has no piece), grown a little.
+    // Everything is computed around the parts' centre, where f64 (and the
+    // f32 boxes of the bond search) are finest, and moved back after.
     let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
     for c in parts.iter().flatten() {
         lo = lo.min(*c);
         hi = hi.max(*c);
     }
+    let centre = 0.5 * (lo + hi);
+    let (lo, hi) = (lo - centre, hi - centre);
+    let parts: Vec<Vec<DVec2>> = parts
+        .iter()
+        .map(|part| part.iter().map(|&c| c - centre).collect())
+        .collect();
+    let local: Vec<DVec2> = sites.iter().map(|&s| s - centre).collect();
+    let kept = merged(&local, settings.merge_distance);
+    // The bounds every cell starts from: the parts' box (a cell beyond it
+    // has no piece), grown a little.
     let margin = 1e-3 * (hi - lo).max_element();
     let (lo, hi) = (lo - margin, hi + margin);
     let bounds = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
@@ -230,9 +276,16 @@ pub fn fracture(
             split_into(&piece, site, p, &mut pieces);
         }
     }
-    let bonds = bonds::find(&pieces, total);
+    let reach = hi.max(-lo).max_element();
+    let bonds = bonds::find(&pieces, total, reach);
+    for piece in &mut pieces {
+        piece.centroid += centre;
+        for c in &mut piece.corners {
+            *c += centre;
+        }
+    }
     Ok(Fracture {
-        sites: kept,
+        sites: kept.iter().map(|&s| s + centre).collect(),
         pieces,
         bonds,
     })
@@ -256,11 +309,11 @@ fn merged(sites: &[DVec2], distance: f64) -> Vec<DVec2> {
     // kept there before it.
     let mut last: rustc_hash::FxHashMap<(i64, i64), usize> = Default::default();
     let mut before: Vec<usize> = Vec::with_capacity(sites.len());
+    // Keys clamped well inside i64, so their neighbours never overflow
+    // (clamped far sites only share a key: the distance test decides).
     let key = |s: DVec2| {
-        (
-            (s.x / distance).floor() as i64,
-            (s.y / distance).floor() as i64,
-        )
+        let k = |v: f64| ((v / distance).floor()).clamp(-1e15, 1e15) as i64;
+        (k(s.x), k(s.y))
     };
     for &s in sites {
         let (x, y) = key(s);

@@ -25,6 +25,22 @@ pub(crate) fn clip(poly: &[DVec2], origin: DVec2, normal: DVec2, out: &mut Vec<D
     }
 }
 
+/// [`clip`] of `poly` in place (`scratch` is reused memory); a plane that
+/// leaves every corner inside changes nothing and writes nothing.
+#[inline]
+pub(crate) fn clip_in_place(
+    poly: &mut Vec<DVec2>,
+    origin: DVec2,
+    normal: DVec2,
+    scratch: &mut Vec<DVec2>,
+) {
+    if poly.iter().all(|&p| (p - origin).dot(normal) <= 0.0) {
+        return;
+    }
+    clip(poly, origin, normal, scratch);
+    std::mem::swap(poly, scratch);
+}
+
 /// Area and centroid of a counter-clockwise polygon (shoelace).
 pub(crate) fn area_centroid(poly: &[DVec2]) -> (f64, DVec2) {
     let (mut twice, mut sum) = (0.0, DVec2::ZERO);
@@ -105,8 +121,7 @@ pub(crate) fn cell_of_neighbours(
     cell.extend_from_slice(bounds);
     for &j in neighbours {
         let other = sites[j as usize];
-        clip(cell, 0.5 * (s + other), other - s, scratch);
-        std::mem::swap(cell, scratch);
+        clip_in_place(cell, 0.5 * (s + other), other - s, scratch);
         if cell.is_empty() {
             return;
         }
@@ -225,8 +240,7 @@ impl<'a> SiteGrid<'a> {
                             if other.distance_squared(site) >= 4.0 * reach {
                                 continue;
                             }
-                            clip(cell, 0.5 * (site + other), other - site, scratch);
-                            std::mem::swap(cell, scratch);
+                            clip_in_place(cell, 0.5 * (site + other), other - site, scratch);
                             if cell.is_empty() {
                                 return;
                             }

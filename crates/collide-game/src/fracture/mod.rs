@@ -262,8 +262,7 @@ pub fn fracture(
             for k in 0..n {
                 let (a, b) = (part[k], part[(k + 1) % n]);
                 let d = b - a;
-                clip(&piece, a, DVec2::new(d.y, -d.x), &mut scratch);
-                std::mem::swap(&mut piece, &mut scratch);
+                cells2::clip_in_place(&mut piece, a, DVec2::new(d.y, -d.x), &mut scratch);
                 if piece.is_empty() {
                     break;
                 }

@@ -1,4 +1,4 @@
-//! Voronoi fracture (2D): break an object made of convex polygons into
+//! Voronoi fracture: break an object made of convex polygons (2D) into
 //! convex pieces around a pattern of sites, bond the pieces that share an
 //! edge, and find which groups still hang on an anchor once some pieces
 //! are gone.
@@ -13,6 +13,10 @@
 //! clipped to each convex part: O(n log n) for n sites. Computed in f64
 //! around the object's centre, deterministic: the same sites give
 //! bit-identical pieces. Coordinates are limited to 1e12 in magnitude.
+//!
+//! In 3D, [`fracture_3d`] breaks boxes into convex cells of at most
+//! [`MAX_CORNERS`] corners, with volumes and centroids; bonds and islands
+//! are 2D only so far.
 //!
 //! ```
 //! use collide_game::fracture::{fracture, islands, FractureSettings, Pattern};
@@ -32,9 +36,12 @@
 
 mod bonds;
 mod cells2;
+mod cells3;
+mod d3;
 mod pattern;
 
 pub use bonds::{Island, Islands, islands};
+pub use d3::{Fracture3, MAX_CORNERS, Piece3, fracture_3d};
 pub use pattern::Pattern;
 
 use crate::error::{GameError, non_negative};

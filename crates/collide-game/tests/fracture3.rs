@@ -1,0 +1,147 @@
+//! Voronoi fracture in 3D, checked by brute force: the pieces fill the
+//! boxes exactly, every point of a box lies in exactly one piece, every
+//! corner is nearest its own site, and no piece has more corners than the
+//! narrow phase's polyhedra.
+
+use collide_game::GameError;
+use collide_game::fracture::{Fracture3, MAX_CORNERS, Piece3, fracture_3d};
+use collide_game::glam::DVec3;
+
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn point(&mut self, lo: DVec3, hi: DVec3) -> DVec3 {
+        DVec3::new(
+            lo.x + (hi.x - lo.x) * self.unit(),
+            lo.y + (hi.y - lo.y) * self.unit(),
+            lo.z + (hi.z - lo.z) * self.unit(),
+        )
+    }
+}
+
+/// How far inside piece `p` the point is (negative: outside), by its faces.
+fn depth(p: &Piece3, x: DVec3) -> f64 {
+    p.faces()
+        .iter()
+        .map(|f| {
+            let n = (f[1] - f[0]).cross(f[2] - f[0]).normalize();
+            (f[0] - x).dot(n)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn check(parts: &[(DVec3, DVec3)], broken: &Fracture3, rng: &mut Rng) {
+    let total: f64 = parts.iter().map(|(a, b)| (*b - *a).element_product()).sum();
+    let sum: f64 = broken.pieces().iter().map(Piece3::volume).sum();
+    assert!(
+        ((sum - total) / total).abs() < 1e-6,
+        "volumes {sum}, boxes {total}"
+    );
+    let sites = broken.sites();
+    for (k, p) in broken.pieces().iter().enumerate() {
+        assert!(
+            p.corners().len() <= MAX_CORNERS,
+            "piece {k}: {} corners",
+            p.corners().len()
+        );
+        for &c in p.corners() {
+            let own = c.distance(sites[p.site()]);
+            let nearest = sites
+                .iter()
+                .map(|s| c.distance(*s))
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                own <= nearest + 1e-7,
+                "piece {k}: corner {c} is nearer another site"
+            );
+        }
+    }
+    // Points of the boxes lie in exactly one piece (those within 1e-7 of a
+    // face are skipped).
+    for &(lo, hi) in parts {
+        for _ in 0..400 {
+            let x = rng.point(lo, hi);
+            let depths: Vec<f64> = broken.pieces().iter().map(|p| depth(p, x)).collect();
+            if depths.iter().any(|d| d.abs() < 1e-7) {
+                continue;
+            }
+            let inside = depths.iter().filter(|d| **d > 0.0).count();
+            assert_eq!(inside, 1, "point {x} lies in {inside} pieces");
+        }
+    }
+}
+
+#[test]
+fn pieces_fill_boxes_exactly_and_each_point_lies_in_one() {
+    let mut rng = Rng(17);
+    for round in 0..10 {
+        let lo = DVec3::new(rng.unit(), rng.unit(), rng.unit()) * 10.0 - 5.0;
+        let hi = lo
+            + DVec3::new(
+                1.0 + 4.0 * rng.unit(),
+                1.0 + 3.0 * rng.unit(),
+                0.3 + rng.unit(),
+            );
+        let count = [1, 2, 7, 30, 100][round % 5];
+        let sites: Vec<DVec3> = (0..count).map(|_| rng.point(lo - 0.5, hi + 0.5)).collect();
+        let parts = [(lo, hi)];
+        let broken = fracture_3d(&parts, &sites).unwrap();
+        check(&parts, &broken, &mut rng);
+    }
+}
+
+#[test]
+fn two_boxes_break_along_the_same_cells() {
+    let mut rng = Rng(5);
+    let parts = [
+        (DVec3::ZERO, DVec3::new(3.0, 1.0, 1.0)),
+        (DVec3::new(0.0, 1.0, 0.0), DVec3::new(1.0, 3.0, 1.0)),
+    ];
+    let sites: Vec<DVec3> = (0..40)
+        .map(|_| rng.point(DVec3::ZERO, DVec3::new(3.0, 3.0, 1.0)))
+        .collect();
+    let broken = fracture_3d(&parts, &sites).unwrap();
+    check(&parts, &broken, &mut rng);
+    assert!(broken.pieces().iter().any(|p| p.part() == 1));
+}
+
+#[test]
+fn a_crowded_cell_is_cut_to_the_corner_limit() {
+    // A site ringed by many close ones: its cell has many corners.
+    let mut sites = vec![DVec3::splat(0.5)];
+    for k in 0..60 {
+        let t = k as f64 * 0.61803398875 * std::f64::consts::TAU;
+        let z = 1.0 - 2.0 * (k as f64 + 0.5) / 60.0;
+        let r = (1.0 - z * z).sqrt();
+        sites.push(DVec3::splat(0.5) + DVec3::new(r * t.cos(), r * t.sin(), z) * 0.2);
+    }
+    let parts = [(DVec3::ZERO, DVec3::ONE)];
+    let broken = fracture_3d(&parts, &sites).unwrap();
+    let middle = broken.pieces().iter().filter(|p| p.site() == 0).count();
+    assert!(middle >= 2, "the middle cell was cut into {middle} pieces");
+    check(&parts, &broken, &mut Rng(3));
+}
+
+#[test]
+fn bad_input_is_an_error_and_the_same_input_the_same_pieces() {
+    let parts = [(DVec3::ZERO, DVec3::ONE)];
+    assert!(matches!(
+        fracture_3d(&parts, &[DVec3::new(f64::NAN, 0.0, 0.0)]),
+        Err(GameError::NotFinite { .. })
+    ));
+    assert!(fracture_3d(&parts, &[]).is_err());
+    assert!(fracture_3d(&[(DVec3::ONE, DVec3::ZERO)], &[DVec3::ZERO]).is_err());
+    assert!(fracture_3d(&parts, &[DVec3::splat(1e13)]).is_err());
+    let sites = [DVec3::splat(0.2), DVec3::splat(0.2), DVec3::splat(0.7)];
+    let a = fracture_3d(&parts, &sites).unwrap();
+    assert_eq!(a.sites().len(), 2, "exact duplicates go");
+    assert_eq!(a, fracture_3d(&parts, &sites).unwrap());
+}

@@ -145,3 +145,86 @@ fn bad_input_is_an_error_and_the_same_input_the_same_pieces() {
     assert_eq!(a.sites().len(), 2, "exact duplicates go");
     assert_eq!(a, fracture_3d(&parts, &sites).unwrap());
 }
+
+#[test]
+fn nothing_bonds_across_the_notch_of_a_3d_l() {
+    use collide_game::fracture::islands_3d;
+    for at in [DVec3::ZERO, DVec3::new(250.0, -40.0, 9.0)] {
+        let l = [
+            (at, at + DVec3::new(3.0, 1.0, 1.0)),
+            (
+                at + DVec3::new(0.0, 1.0, 0.0),
+                at + DVec3::new(1.0, 3.0, 1.0),
+            ),
+        ];
+        let sites = [
+            at + DVec3::new(0.5, 2.5, 0.5),
+            at + DVec3::new(2.5, 0.5, 0.5),
+        ];
+        let broken = fracture_3d(&l, &sites).unwrap();
+        let piece = |site: usize, part: usize| {
+            broken
+                .pieces()
+                .iter()
+                .position(|p| p.site() == site && p.part() == part)
+                .expect("the piece exists") as u32
+        };
+        let (up, corner, right) = (piece(0, 1), piece(0, 0), piece(1, 0));
+        let mut want = [
+            (corner.min(up), corner.max(up)),
+            (corner.min(right), corner.max(right)),
+        ];
+        want.sort_unstable();
+        assert_eq!(broken.bonds(), &want[..], "at {at}");
+        let stays = islands_3d(&broken, &[], |p| p.part() == 0);
+        assert!(stays.falling().is_empty());
+    }
+}
+
+#[test]
+fn cutting_a_3d_bridge_twice_drops_the_middle() {
+    use collide_game::fracture::islands_3d;
+    let mut rng = Rng(21);
+    let bridge = (DVec3::ZERO, DVec3::new(10.0, 1.0, 1.0));
+    let sites: Vec<DVec3> = (0..80).map(|_| rng.point(bridge.0, bridge.1)).collect();
+    let broken = fracture_3d(&[bridge], &sites).unwrap();
+    let span = |p: &Piece3| {
+        let xs = p.corners().iter().map(|c| c.x);
+        (
+            xs.clone().fold(f64::INFINITY, f64::min),
+            xs.fold(f64::NEG_INFINITY, f64::max),
+        )
+    };
+    let on_pillar = |p: &Piece3| {
+        let (lo, hi) = span(p);
+        lo < 1e-9 || hi > 10.0 - 1e-9
+    };
+    assert!(islands_3d(&broken, &[], on_pillar).falling().is_empty());
+    let cut = |lo: f64, hi: f64| -> Vec<bool> {
+        broken
+            .pieces()
+            .iter()
+            .map(|p| {
+                let (a, b) = span(p);
+                a < hi && b > lo
+            })
+            .collect()
+    };
+    let gone: Vec<bool> = cut(3.0, 3.5)
+        .iter()
+        .zip(cut(6.5, 7.0))
+        .map(|(a, b)| *a || b)
+        .collect();
+    let result = islands_3d(&broken, &gone, on_pillar);
+    assert_eq!(result.falling().len(), 1);
+    for &k in result.falling()[0].pieces() {
+        let (lo, hi) = span(&broken.pieces()[k as usize]);
+        assert!(lo >= 3.5 - 1e-9 && hi <= 6.5 + 1e-9);
+    }
+    assert!((result.falling()[0].centroid().x - 5.0).abs() < 0.6);
+    assert!(
+        islands_3d(&broken, &cut(3.0, 3.5), on_pillar)
+            .falling()
+            .is_empty()
+    );
+}

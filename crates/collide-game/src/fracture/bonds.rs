@@ -132,14 +132,18 @@ fn root(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
-/// Splits the pieces not `gone` (one flag per piece) into the groups their
-/// bonds join; a group with a piece `anchored` says is fixed (it rests on
-/// the floor or a pillar), the others fall.
-pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> bool) -> Islands {
-    let n = fracture.pieces.len();
+/// The pieces not `gone` split by the surviving `bonds`: those in a group
+/// with a piece `anchored` says is fixed, ascending, and the other groups
+/// in order of their lowest piece, each ascending.
+pub(crate) fn components(
+    n: usize,
+    bonds: &[(u32, u32)],
+    gone: &[bool],
+    anchored: impl Fn(usize) -> bool,
+) -> (Vec<u32>, Vec<Vec<u32>>) {
     let is_gone = |k: usize| gone.get(k).copied().unwrap_or(false);
     let mut parent: Vec<u32> = (0..n as u32).collect();
-    for &(a, b) in &fracture.bonds {
+    for &(a, b) in bonds {
         if is_gone(a as usize) || is_gone(b as usize) {
             continue;
         }
@@ -149,42 +153,57 @@ pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> 
         }
     }
     let mut fixed = vec![false; n];
-    for (k, piece) in fracture.pieces.iter().enumerate() {
-        if !is_gone(k) && anchored(piece) {
+    for k in 0..n {
+        if !is_gone(k) && anchored(k) {
             let r = root(&mut parent, k as u32);
             fixed[r as usize] = true;
         }
     }
-    let mut anchored_pieces = Vec::new();
-    let mut groups: Vec<Option<usize>> = vec![None; n];
-    let mut falling: Vec<Island> = Vec::new();
-    for (k, piece) in fracture.pieces.iter().enumerate() {
+    let (mut kept, mut groups) = (Vec::new(), Vec::<Vec<u32>>::new());
+    let mut group_of: Vec<Option<usize>> = vec![None; n];
+    for k in 0..n {
         if is_gone(k) {
             continue;
         }
         let r = root(&mut parent, k as u32) as usize;
         if fixed[r] {
-            anchored_pieces.push(k as u32);
+            kept.push(k as u32);
             continue;
         }
-        let at = *groups[r].get_or_insert_with(|| {
-            falling.push(Island {
-                pieces: Vec::new(),
-                area: 0.0,
-                centroid: DVec2::ZERO,
-            });
-            falling.len() - 1
+        let at = *group_of[r].get_or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
         });
-        let island = &mut falling[at];
-        island.pieces.push(k as u32);
-        island.centroid += piece.centroid * piece.area;
-        island.area += piece.area;
+        groups[at].push(k as u32);
     }
-    for island in &mut falling {
-        island.centroid /= island.area;
-    }
+    (kept, groups)
+}
+
+/// Splits the pieces not `gone` (one flag per piece) into the groups their
+/// bonds join; a group with a piece `anchored` says is fixed (it rests on
+/// the floor or a pillar), the others fall.
+pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> bool) -> Islands {
+    let pieces = &fracture.pieces;
+    let (kept, groups) = components(pieces.len(), &fracture.bonds, gone, |k| {
+        anchored(&pieces[k])
+    });
+    let falling = groups
+        .into_iter()
+        .map(|group| {
+            let area: f64 = group.iter().map(|&k| pieces[k as usize].area).sum();
+            let moment: DVec2 = group
+                .iter()
+                .map(|&k| pieces[k as usize].centroid * pieces[k as usize].area)
+                .sum();
+            Island {
+                pieces: group,
+                area,
+                centroid: moment / area,
+            }
+        })
+        .collect();
     Islands {
-        anchored: anchored_pieces,
+        anchored: kept,
         falling,
     }
 }

@@ -1,7 +1,9 @@
 //! Voronoi fracture in 3D, first step: boxes broken into the convex
 //! Voronoi cells of a set of sites, each cell clipped to the box, with
 //! its volume and centroid; cells over [`MAX_CORNERS`] corners are cut in
-//! two through their centroid. Bonds and islands are 2D only for now.
+//! two through their centroid. Pieces whose faces lie on one plane facing
+//! each other and overlap over a positive area are bonded, and
+//! [`islands_3d`] finds what stays on an anchor and what falls.
 
 use super::cells3::Hull;
 use crate::error::GameError;
@@ -58,6 +60,7 @@ impl Piece3 {
 pub struct Fracture3 {
     sites: Vec<DVec3>,
     pieces: Vec<Piece3>,
+    bonds: Vec<(u32, u32)>,
 }
 
 impl Fracture3 {
@@ -70,6 +73,174 @@ impl Fracture3 {
     pub fn pieces(&self) -> &[Piece3] {
         &self.pieces
     }
+
+    /// Pairs of pieces (lower index first) with faces on one plane, facing
+    /// each other, overlapping over a positive area; sorted.
+    pub fn bonds(&self) -> &[(u32, u32)] {
+        &self.bonds
+    }
+}
+
+/// A group of 3D pieces joined by bonds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Island3 {
+    pieces: Vec<u32>,
+    volume: f64,
+    centroid: DVec3,
+}
+
+impl Island3 {
+    /// Its pieces' indices, ascending.
+    pub fn pieces(&self) -> &[u32] {
+        &self.pieces
+    }
+
+    /// Its volume (the mass, at unit density).
+    pub fn volume(&self) -> f64 {
+        self.volume
+    }
+
+    /// Its centroid.
+    pub fn centroid(&self) -> DVec3 {
+        self.centroid
+    }
+}
+
+/// What stays and what falls, in 3D.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Islands3 {
+    anchored: Vec<u32>,
+    falling: Vec<Island3>,
+}
+
+impl Islands3 {
+    /// The pieces still joined to an anchor, ascending.
+    pub fn anchored(&self) -> &[u32] {
+        &self.anchored
+    }
+
+    /// The groups cut off from every anchor, each to fall as one body.
+    pub fn falling(&self) -> &[Island3] {
+        &self.falling
+    }
+}
+
+/// [`super::islands`] for 3D: the pieces not `gone` split by their bonds
+/// into the groups joined to a piece `anchored` says is fixed, and the
+/// groups that fall.
+pub fn islands_3d(
+    fracture: &Fracture3,
+    gone: &[bool],
+    anchored: impl Fn(&Piece3) -> bool,
+) -> Islands3 {
+    let pieces = &fracture.pieces;
+    let (kept, groups) = super::bonds::components(pieces.len(), &fracture.bonds, gone, |k| {
+        anchored(&pieces[k])
+    });
+    let falling = groups
+        .into_iter()
+        .map(|group| {
+            let volume: f64 = group.iter().map(|&k| pieces[k as usize].volume).sum();
+            let moment: DVec3 = group
+                .iter()
+                .map(|&k| pieces[k as usize].centroid * pieces[k as usize].volume)
+                .sum();
+            Island3 {
+                pieces: group,
+                volume,
+                centroid: moment / volume,
+            }
+        })
+        .collect();
+    Islands3 {
+        anchored: kept,
+        falling,
+    }
+}
+
+/// The bonds of `pieces` (around the origin, coordinates within `scale`):
+/// candidate pairs from collide's grid over their boxes, then faces tested
+/// for lying on one plane, facing each other, and overlapping.
+fn bonds_of(pieces: &[Piece3], scale: f64) -> Vec<(u32, u32)> {
+    use collide::glam::Vec3;
+    use collide::{Aabb3, BroadPhase, Grid};
+    let tolerance = 1e-9 * scale;
+    let mut grid: Grid<Vec3, u32> = Grid::dense();
+    for (k, p) in pieces.iter().enumerate() {
+        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+        for &c in &p.corners {
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+        let (lo, hi) = ((lo - 1e-6 * scale).as_vec3(), (hi + 1e-6 * scale).as_vec3());
+        let widen = |v: Vec3, up: bool| {
+            Vec3::from_array(
+                v.to_array()
+                    .map(|x| if up { x.next_up() } else { x.next_down() }),
+            )
+        };
+        let aabb = Aabb3::new(widen(lo, false), widen(hi, true))
+            .expect("corners within the coordinate limit are finite in f32");
+        grid.insert(aabb, k as u32).expect("finite boxes");
+    }
+    grid.step();
+    let mut bonds: Vec<(u32, u32)> = grid
+        .pairs()
+        .iter()
+        .filter_map(|pair| {
+            let (a, b) = (
+                *grid.value(pair.a()).expect("live"),
+                *grid.value(pair.b()).expect("live"),
+            );
+            let (p, q) = (&pieces[a as usize], &pieces[b as usize]);
+            let touching = p
+                .hull
+                .faces
+                .iter()
+                .any(|f| q.hull.faces.iter().any(|g| faces_overlap(f, g, tolerance)));
+            touching.then_some((a.min(b), a.max(b)))
+        })
+        .collect();
+    bonds.sort_unstable();
+    bonds
+}
+
+/// Whether faces `f` and `g` lie on one plane with opposite normals and
+/// overlap over more than `tolerance` squared.
+fn faces_overlap(f: &[DVec3], g: &[DVec3], tolerance: f64) -> bool {
+    let normal = |face: &[DVec3]| {
+        let mut n = DVec3::ZERO;
+        for k in 1..face.len() - 1 {
+            n += (face[k] - face[0]).cross(face[k + 1] - face[0]);
+        }
+        n.normalize_or_zero()
+    };
+    let (nf, ng) = (normal(f), normal(g));
+    if nf.dot(ng) > -1.0 + 1e-9 || g.iter().any(|&p| (p - f[0]).dot(nf).abs() > tolerance) {
+        return false;
+    }
+    // In the plane's own axes: f as seen from outside, g reversed to match.
+    let u = (f[1] - f[0]).normalize_or_zero();
+    let v = nf.cross(u);
+    let flat = |p: DVec3| collide::glam::DVec2::new((p - f[0]).dot(u), (p - f[0]).dot(v));
+    let a: Vec<_> = f.iter().map(|&p| flat(p)).collect();
+    let mut b: Vec<_> = g.iter().rev().map(|&p| flat(p)).collect();
+    let mut scratch = Vec::new();
+    let n = a.len();
+    for k in 0..n {
+        let (p, q) = (a[k], a[(k + 1) % n]);
+        let d = q - p;
+        super::cells2::clip_in_place(
+            &mut b,
+            p,
+            collide::glam::DVec2::new(d.y, -d.x),
+            &mut scratch,
+        );
+        if b.is_empty() {
+            return false;
+        }
+    }
+    super::cells2::area_centroid(&b).0 > tolerance * tolerance
 }
 
 fn finite3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
@@ -181,10 +352,33 @@ pub fn fracture_3d(parts: &[(DVec3, DVec3)], sites: &[DVec3]) -> Result<Fracture
             split_into(piece, i, p, scale, centre, &mut pieces);
         }
     }
+    let bonds = bonds_of_world(&pieces, centre, scale);
     Ok(Fracture3 {
         sites: kept,
         pieces,
+        bonds,
     })
+}
+
+/// [`bonds_of`] for pieces already moved back by `centre`: tested around
+/// the origin again, where f32 boxes are finest.
+fn bonds_of_world(pieces: &[Piece3], centre: DVec3, scale: f64) -> Vec<(u32, u32)> {
+    let local: Vec<Piece3> = pieces
+        .iter()
+        .map(|p| Piece3 {
+            hull: Hull {
+                faces: p
+                    .hull
+                    .faces
+                    .iter()
+                    .map(|f| f.iter().map(|&c| c - centre).collect())
+                    .collect(),
+            },
+            corners: p.corners.iter().map(|&c| c - centre).collect(),
+            ..p.clone()
+        })
+        .collect();
+    bonds_of(&local, scale)
 }
 
 /// Pushes `hull` as pieces of at most [`MAX_CORNERS`] corners, cut through

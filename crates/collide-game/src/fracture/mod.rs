@@ -15,8 +15,8 @@
 //! bit-identical pieces. Coordinates are limited to 1e12 in magnitude.
 //!
 //! In 3D, [`fracture_3d`] breaks boxes into convex cells of at most
-//! [`MAX_CORNERS`] corners, with volumes and centroids; bonds and islands
-//! are 2D only so far.
+//! [`MAX_CORNERS`] corners, with volumes, centroids and bonds (faces on one
+//! plane overlapping), and [`islands_3d`] finds what falls.
 //!
 //! ```
 //! use collide_game::fracture::{fracture, islands, FractureSettings, Pattern};
@@ -41,7 +41,7 @@ mod d3;
 mod pattern;
 
 pub use bonds::{Island, Islands, islands};
-pub use d3::{Fracture3, MAX_CORNERS, Piece3, fracture_3d};
+pub use d3::{Fracture3, Island3, Islands3, MAX_CORNERS, Piece3, fracture_3d, islands_3d};
 pub use pattern::Pattern;
 
 use crate::error::{GameError, non_negative};

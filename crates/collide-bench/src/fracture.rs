@@ -56,7 +56,7 @@ pub fn run_fracture() -> Vec<FractureRow> {
 /// 100 sites in a 4 by 3 by 0.5 wall: the median milliseconds of 21 runs
 /// of `fracture_3d`, and the pieces.
 pub fn run_fracture_3d() -> (usize, f64) {
-    use collide_game::fracture::fracture_3d;
+    use collide_game::fracture::{Part3, fracture_3d};
     use collide_game::glam::DVec3;
     let mut state = 11u64;
     let mut unit = || {
@@ -65,7 +65,7 @@ pub fn run_fracture_3d() -> (usize, f64) {
             .wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
-    let wall = (DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5));
+    let wall = Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("a valid box");
     let sites: Vec<DVec3> = (0..100)
         .map(|_| DVec3::new(4.0 * unit(), 3.0 * unit(), 0.5 * unit()))
         .collect();
@@ -73,7 +73,7 @@ pub fn run_fracture_3d() -> (usize, f64) {
     let mut pieces = 0;
     for _ in 0..RUNS {
         let start = Instant::now();
-        let broken = fracture_3d(&[wall], &sites).expect("valid input");
+        let broken = fracture_3d(std::slice::from_ref(&wall), &sites).expect("valid input");
         times.push(start.elapsed().as_secs_f64() * 1e3);
         pieces = broken.pieces().len();
     }

@@ -4,8 +4,16 @@
 //! narrow phase's polyhedra.
 
 use collide_game::GameError;
-use collide_game::fracture::{Fracture3, MAX_CORNERS, Piece3, fracture_3d};
+use collide_game::fracture::{Fracture3, MAX_CORNERS, Part3, Piece3, fracture_3d};
 use collide_game::glam::DVec3;
+
+/// The boxes as parts.
+fn parts_of(boxes: &[(DVec3, DVec3)]) -> Vec<Part3> {
+    boxes
+        .iter()
+        .map(|&(lo, hi)| Part3::cuboid(lo, hi).unwrap())
+        .collect()
+}
 
 struct Rng(u64);
 
@@ -93,7 +101,7 @@ fn pieces_fill_boxes_exactly_and_each_point_lies_in_one() {
         let count = [1, 2, 7, 30, 100][round % 5];
         let sites: Vec<DVec3> = (0..count).map(|_| rng.point(lo - 0.5, hi + 0.5)).collect();
         let parts = [(lo, hi)];
-        let broken = fracture_3d(&parts, &sites).unwrap();
+        let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
         check(&parts, &broken, &mut rng);
     }
 }
@@ -108,7 +116,7 @@ fn two_boxes_break_along_the_same_cells() {
     let sites: Vec<DVec3> = (0..40)
         .map(|_| rng.point(DVec3::ZERO, DVec3::new(3.0, 3.0, 1.0)))
         .collect();
-    let broken = fracture_3d(&parts, &sites).unwrap();
+    let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
     check(&parts, &broken, &mut rng);
     assert!(broken.pieces().iter().any(|p| p.part() == 1));
 }
@@ -124,7 +132,7 @@ fn a_crowded_cell_is_cut_to_the_corner_limit() {
         sites.push(DVec3::splat(0.5) + DVec3::new(r * t.cos(), r * t.sin(), z) * 0.2);
     }
     let parts = [(DVec3::ZERO, DVec3::ONE)];
-    let broken = fracture_3d(&parts, &sites).unwrap();
+    let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
     let middle = broken.pieces().iter().filter(|p| p.site() == 0).count();
     assert!(middle >= 2, "the middle cell was cut into {middle} pieces");
     check(&parts, &broken, &mut Rng(3));
@@ -134,16 +142,18 @@ fn a_crowded_cell_is_cut_to_the_corner_limit() {
 fn bad_input_is_an_error_and_the_same_input_the_same_pieces() {
     let parts = [(DVec3::ZERO, DVec3::ONE)];
     assert!(matches!(
-        fracture_3d(&parts, &[DVec3::new(f64::NAN, 0.0, 0.0)]),
+        fracture_3d(&parts_of(&parts), &[DVec3::new(f64::NAN, 0.0, 0.0)]),
         Err(GameError::NotFinite { .. })
     ));
-    assert!(fracture_3d(&parts, &[]).is_err());
-    assert!(fracture_3d(&[(DVec3::ONE, DVec3::ZERO)], &[DVec3::ZERO]).is_err());
-    assert!(fracture_3d(&parts, &[DVec3::splat(1e13)]).is_err());
+    assert!(fracture_3d(&parts_of(&parts), &[]).is_err());
+    assert!(Part3::cuboid(DVec3::ONE, DVec3::ZERO).is_err());
+    assert!(Part3::from_planes(&[(DVec3::ZERO, 1.0)]).is_err());
+    assert!(Part3::from_planes(&[(DVec3::X, 1.0), (-DVec3::X, -2.0)]).is_err());
+    assert!(fracture_3d(&parts_of(&parts), &[DVec3::splat(1e13)]).is_err());
     let sites = [DVec3::splat(0.2), DVec3::splat(0.2), DVec3::splat(0.7)];
-    let a = fracture_3d(&parts, &sites).unwrap();
+    let a = fracture_3d(&parts_of(&parts), &sites).unwrap();
     assert_eq!(a.sites().len(), 2, "exact duplicates go");
-    assert_eq!(a, fracture_3d(&parts, &sites).unwrap());
+    assert_eq!(a, fracture_3d(&parts_of(&parts), &sites).unwrap());
 }
 
 #[test]
@@ -161,7 +171,7 @@ fn nothing_bonds_across_the_notch_of_a_3d_l() {
             at + DVec3::new(0.5, 2.5, 0.5),
             at + DVec3::new(2.5, 0.5, 0.5),
         ];
-        let broken = fracture_3d(&l, &sites).unwrap();
+        let broken = fracture_3d(&parts_of(&l), &sites).unwrap();
         let piece = |site: usize, part: usize| {
             broken
                 .pieces()
@@ -187,7 +197,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
     let mut rng = Rng(21);
     let bridge = (DVec3::ZERO, DVec3::new(10.0, 1.0, 1.0));
     let sites: Vec<DVec3> = (0..80).map(|_| rng.point(bridge.0, bridge.1)).collect();
-    let broken = fracture_3d(&[bridge], &sites).unwrap();
+    let broken = fracture_3d(&parts_of(&[bridge]), &sites).unwrap();
     let span = |p: &Piece3| {
         let xs = p.corners().iter().map(|c| c.x);
         (
@@ -227,4 +237,35 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
             .falling()
             .is_empty()
     );
+}
+
+#[test]
+fn a_tetrahedron_breaks_into_pieces_filling_it() {
+    let tetrahedron = Part3::from_planes(&[
+        (-DVec3::X, 0.0),
+        (-DVec3::Y, 0.0),
+        (-DVec3::Z, 0.0),
+        (DVec3::ONE, 3.0),
+    ])
+    .unwrap();
+    let mut rng = Rng(8);
+    let sites: Vec<DVec3> = (0..40)
+        .map(|_| rng.point(DVec3::ZERO, DVec3::splat(3.0)))
+        .collect();
+    let broken = fracture_3d(std::slice::from_ref(&tetrahedron), &sites).unwrap();
+    let volume: f64 = broken.pieces().iter().map(Piece3::volume).sum();
+    assert!((volume / 4.5 - 1.0).abs() < 1e-9, "{volume}");
+    let mut tested = 0;
+    while tested < 300 {
+        let x = rng.point(DVec3::ZERO, DVec3::splat(3.0));
+        if x.x + x.y + x.z >= 3.0 - 1e-6 {
+            continue;
+        }
+        let depths: Vec<f64> = broken.pieces().iter().map(|p| depth(p, x)).collect();
+        if depths.iter().any(|d| d.abs() < 1e-7) {
+            continue;
+        }
+        assert_eq!(depths.iter().filter(|d| **d > 0.0).count(), 1, "point {x}");
+        tested += 1;
+    }
 }

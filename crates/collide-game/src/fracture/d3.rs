@@ -257,8 +257,100 @@ fn finite3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
     Ok(p)
 }
 
-/// Breaks the boxes `parts` (each `(min, max)`, with a volume, not
-/// overlapping) into the Voronoi cells of `sites`. A site's cell is cut
+/// A convex part of a 3D object: the points on the inner side of every one
+/// of its planes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part3 {
+    /// Each plane as `(normal, offset)`: inside where `normal . x <= offset`.
+    planes: Vec<(DVec3, f64)>,
+    hull: Hull,
+}
+
+impl Part3 {
+    /// The box from `min` to `max` (finite, `min` below `max` on every
+    /// axis).
+    pub fn cuboid(min: DVec3, max: DVec3) -> Result<Self, GameError> {
+        finite3("box corner", min)?;
+        finite3("box corner", max)?;
+        if !(min.x < max.x && min.y < max.y && min.z < max.z) {
+            return Err(GameError::NotConvex {
+                what: "box",
+                index: 0,
+            });
+        }
+        Self::from_planes(&[
+            (-DVec3::X, -min.x),
+            (-DVec3::Y, -min.y),
+            (-DVec3::Z, -min.z),
+            (DVec3::X, max.x),
+            (DVec3::Y, max.y),
+            (DVec3::Z, max.z),
+        ])
+    }
+
+    /// The convex polyhedron inside every plane `(normal, offset)`
+    /// (`normal . x <= offset`; normals finite and not zero). It must be
+    /// bounded, within the coordinate limit (1e12), and have a volume.
+    ///
+    /// ```
+    /// use collide_game::fracture::Part3;
+    /// use collide_game::glam::DVec3;
+    /// // The corner of the unit cube cut off by x + y + z <= 1.
+    /// let tetrahedron = Part3::from_planes(&[
+    ///     (-DVec3::X, 0.0), (-DVec3::Y, 0.0), (-DVec3::Z, 0.0), (DVec3::ONE, 1.0),
+    /// ])?;
+    /// assert!((tetrahedron.volume() - 1.0 / 6.0).abs() < 1e-12);
+    /// assert!(Part3::from_planes(&[(DVec3::X, 1.0)]).is_err()); // unbounded
+    /// # Ok::<(), collide_game::GameError>(())
+    /// ```
+    pub fn from_planes(planes: &[(DVec3, f64)]) -> Result<Self, GameError> {
+        let mut hull = Hull::cuboid(DVec3::splat(-LIMIT), DVec3::splat(LIMIT));
+        for &(normal, offset) in planes {
+            finite3("plane normal", normal)?;
+            crate::error::finite("plane offset", offset)?;
+            crate::error::positive("plane normal length", normal.length())?;
+            hull = hull.clip(normal * (offset / normal.length_squared()), normal);
+            if hull.is_empty() {
+                return Err(GameError::Empty {
+                    what: "the part's inside",
+                });
+            }
+        }
+        let reach = hull
+            .faces
+            .iter()
+            .flatten()
+            .map(|c| c.abs().max_element())
+            .fold(0.0, f64::max);
+        if reach >= 0.5 * LIMIT {
+            return Err(GameError::TooLarge {
+                what: "part extent",
+                value: reach,
+                limit: 0.5 * LIMIT,
+            });
+        }
+        if hull.volume_centroid().0 <= 0.0 {
+            return Err(GameError::Empty {
+                what: "the part's inside",
+            });
+        }
+        Ok(Self {
+            planes: planes.to_vec(),
+            hull,
+        })
+    }
+
+    /// Its volume.
+    pub fn volume(&self) -> f64 {
+        self.hull.volume_centroid().0
+    }
+}
+
+/// The coordinate limit of 3D fracture.
+const LIMIT: f64 = 1e12;
+
+/// Breaks the convex `parts` (not overlapping) into the Voronoi cells of
+/// `sites`. A site's cell is cut
 /// by the bisectors of the other sites nearest first, until the next is
 /// more than twice the cell's radius away: O(n^2 log n) for n sites, meant
 /// for the tens to hundreds of pieces a wall breaks into.
@@ -266,14 +358,15 @@ fn finite3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
 /// ```
 /// use collide_game::fracture::fracture_3d;
 /// use collide_game::glam::DVec3;
-/// let wall = (DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5));
+/// use collide_game::fracture::Part3;
+/// let wall = Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5))?;
 /// let sites: Vec<DVec3> = (0..20).map(|k| DVec3::new(0.2 * k as f64, 0.15 * k as f64 % 3.0, 0.25)).collect();
-/// let broken = fracture_3d(&[wall], &sites)?;
+/// let broken = fracture_3d(std::slice::from_ref(&wall), &sites)?;
 /// let volume: f64 = broken.pieces().iter().map(|p| p.volume()).sum();
 /// assert!((volume - 6.0).abs() < 1e-9);
 /// # Ok::<(), collide_game::GameError>(())
 /// ```
-pub fn fracture_3d(parts: &[(DVec3, DVec3)], sites: &[DVec3]) -> Result<Fracture3, GameError> {
+pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameError> {
     if parts.is_empty() {
         return Err(GameError::Empty { what: "parts" });
     }
@@ -281,14 +374,9 @@ pub fn fracture_3d(parts: &[(DVec3, DVec3)], sites: &[DVec3]) -> Result<Fracture
         return Err(GameError::Empty { what: "sites" });
     }
     let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-    for (index, &(a, b)) in parts.iter().enumerate() {
-        finite3("box corner", a)?;
-        finite3("box corner", b)?;
-        if !(a.x < b.x && a.y < b.y && a.z < b.z) {
-            return Err(GameError::NotConvex { what: "box", index });
-        }
-        lo = lo.min(a);
-        hi = hi.max(b);
+    for c in parts.iter().flat_map(|p| p.hull.faces.iter().flatten()) {
+        lo = lo.min(*c);
+        hi = hi.max(*c);
     }
     let mut kept: Vec<DVec3> = Vec::with_capacity(sites.len());
     for &s in sites {
@@ -329,17 +417,10 @@ pub fn fracture_3d(parts: &[(DVec3, DVec3)], sites: &[DVec3]) -> Result<Fracture
             let other = local[j];
             cell = cell.clip(0.5 * (site + other), other - site);
         }
-        for (p, &(a, b)) in parts.iter().enumerate() {
-            let (a, b) = (a - centre, b - centre);
+        for (p, part) in parts.iter().enumerate() {
             let mut piece = cell.clone();
-            for (origin, normal) in [
-                (a, -DVec3::X),
-                (a, -DVec3::Y),
-                (a, -DVec3::Z),
-                (b, DVec3::X),
-                (b, DVec3::Y),
-                (b, DVec3::Z),
-            ] {
+            for &(normal, offset) in &part.planes {
+                let origin = normal * (offset / normal.length_squared()) - centre;
                 piece = piece.clip(origin, normal);
                 if piece.is_empty() {
                     break;

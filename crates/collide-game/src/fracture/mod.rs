@@ -14,7 +14,8 @@
 //! around the object's centre, deterministic: the same sites give
 //! bit-identical pieces. Coordinates are limited to 1e12 in magnitude.
 //!
-//! In 3D, [`fracture_3d`] breaks boxes into convex cells of at most
+//! In 3D, [`fracture_3d`] breaks convex polyhedra ([`Part3`], boxes or
+//! any set of planes) into convex cells of at most
 //! [`MAX_CORNERS`] corners, with volumes, centroids and bonds (faces on one
 //! plane overlapping), and [`islands_3d`] finds what falls.
 //!
@@ -41,7 +42,7 @@ mod d3;
 mod pattern;
 
 pub use bonds::{Island, Islands, islands};
-pub use d3::{Fracture3, Island3, Islands3, MAX_CORNERS, Piece3, fracture_3d, islands_3d};
+pub use d3::{Fracture3, Island3, Islands3, MAX_CORNERS, Part3, Piece3, fracture_3d, islands_3d};
 pub use pattern::Pattern;
 
 use crate::error::{GameError, non_negative};

@@ -51,12 +51,26 @@ impl Hull {
         out
     }
 
-    /// The part where `(p - origin) . normal <= 0`: each face clipped, and
-    /// a cap face on the plane from the points where edges crossed it.
+    /// Keeps the part where `(p - origin) . normal <= 0`, in place: each
+    /// face clipped, and a cap face on the plane from the points where
+    /// edges crossed it. A plane that cuts nothing changes nothing.
+    pub(crate) fn clip_in_place(&mut self, origin: DVec3, normal: DVec3) {
+        if let Some(cut) = self.cut(origin, normal) {
+            *self = cut;
+        }
+    }
+
+    /// [`Hull::clip_in_place`] into a new hull.
     pub(crate) fn clip(&self, origin: DVec3, normal: DVec3) -> Hull {
+        self.cut(origin, normal).unwrap_or_else(|| self.clone())
+    }
+
+    /// The part where `(p - origin) . normal <= 0`, or `None` when that is
+    /// all of it.
+    fn cut(&self, origin: DVec3, normal: DVec3) -> Option<Hull> {
         let side = |p: DVec3| (p - origin).dot(normal);
         if self.faces.iter().flatten().all(|&p| side(p) <= 0.0) {
-            return self.clone();
+            return None;
         }
         let mut faces = Vec::with_capacity(self.faces.len() + 1);
         let mut cap: Vec<DVec3> = Vec::new();
@@ -110,7 +124,7 @@ impl Hull {
                 faces.push(ring);
             }
         }
-        Hull { faces }
+        Some(Hull { faces })
     }
 
     /// Volume and centroid, by tetrahedra from the first corner to each

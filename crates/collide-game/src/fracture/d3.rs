@@ -184,6 +184,11 @@ fn bonds_of(pieces: &[Piece3], scale: f64) -> Vec<(u32, u32)> {
         grid.insert(aabb, k as u32).expect("finite boxes");
     }
     grid.step();
+    // Each face's plane, once: unit normal and offset.
+    let planes: Vec<Vec<(DVec3, f64)>> = pieces
+        .iter()
+        .map(|p| p.hull.faces.iter().map(|f| plane_of(f)).collect())
+        .collect();
     let mut bonds: Vec<(u32, u32)> = grid
         .pairs()
         .iter()
@@ -193,16 +198,31 @@ fn bonds_of(pieces: &[Piece3], scale: f64) -> Vec<(u32, u32)> {
                 *grid.value(pair.b()).expect("live"),
             );
             let (p, q) = (&pieces[a as usize], &pieces[b as usize]);
-            let touching = p
-                .hull
-                .faces
-                .iter()
-                .any(|f| q.hull.faces.iter().any(|g| faces_overlap(f, g, tolerance)));
+            let (pp, pq) = (&planes[a as usize], &planes[b as usize]);
+            let touching = p.hull.faces.iter().zip(pp).any(|(f, &(nf, df))| {
+                q.hull.faces.iter().zip(pq).any(|(g, &(ng, dg))| {
+                    // Facing each other on one plane: opposite normals,
+                    // opposite offsets.
+                    nf.dot(ng) <= -1.0 + 1e-9
+                        && (df + dg).abs() <= tolerance
+                        && faces_overlap(f, g, tolerance)
+                })
+            });
             touching.then_some((a.min(b), a.max(b)))
         })
         .collect();
     bonds.sort_unstable();
     bonds
+}
+
+/// The plane of a face: its unit normal (outward) and offset.
+fn plane_of(face: &[DVec3]) -> (DVec3, f64) {
+    let mut n = DVec3::ZERO;
+    for k in 1..face.len() - 1 {
+        n += (face[k] - face[0]).cross(face[k + 1] - face[0]);
+    }
+    let n = n.normalize_or_zero();
+    (n, n.dot(face[0]))
 }
 
 /// Whether faces `f` and `g` lie on one plane with opposite normals and
@@ -309,7 +329,7 @@ impl Part3 {
             finite3("plane normal", normal)?;
             crate::error::finite("plane offset", offset)?;
             crate::error::positive("plane normal length", normal.length())?;
-            hull = hull.clip(normal * (offset / normal.length_squared()), normal);
+            hull.clip_in_place(normal * (offset / normal.length_squared()), normal);
             if hull.is_empty() {
                 return Err(GameError::Empty {
                     what: "the part's inside",
@@ -415,13 +435,13 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
                 break;
             }
             let other = local[j];
-            cell = cell.clip(0.5 * (site + other), other - site);
+            cell.clip_in_place(0.5 * (site + other), other - site);
         }
         for (p, part) in parts.iter().enumerate() {
             let mut piece = cell.clone();
             for &(normal, offset) in &part.planes {
                 let origin = normal * (offset / normal.length_squared()) - centre;
-                piece = piece.clip(origin, normal);
+                piece.clip_in_place(origin, normal);
                 if piece.is_empty() {
                     break;
                 }

@@ -53,11 +53,8 @@ pub fn run_fracture() -> Vec<FractureRow> {
         .collect()
 }
 
-/// 100 sites in a 4 by 3 by 0.5 wall: the median milliseconds of 21 runs
-/// of `fracture_3d`, and the pieces.
-pub fn run_fracture_3d() -> (usize, f64) {
-    use collide_game::fracture::{Part3, fracture_3d};
-    use collide_game::glam::DVec3;
+/// The 100 sites both 3D runs break the wall at: uniform in 4 by 3 by 0.5.
+fn wall_sites() -> Vec<[f64; 3]> {
     let mut state = 11u64;
     let mut unit = || {
         state = state
@@ -65,10 +62,18 @@ pub fn run_fracture_3d() -> (usize, f64) {
             .wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
+    (0..100)
+        .map(|_| [4.0 * unit(), 3.0 * unit(), 0.5 * unit()])
+        .collect()
+}
+
+/// 100 sites in a 4 by 3 by 0.5 wall: the median milliseconds of 21 runs
+/// of `fracture_3d`, and the pieces.
+pub fn run_fracture_3d() -> (usize, f64) {
+    use collide_game::fracture::{Part3, fracture_3d};
+    use collide_game::glam::DVec3;
     let wall = Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("a valid box");
-    let sites: Vec<DVec3> = (0..100)
-        .map(|_| DVec3::new(4.0 * unit(), 3.0 * unit(), 0.5 * unit()))
-        .collect();
+    let sites: Vec<DVec3> = wall_sites().into_iter().map(DVec3::from_array).collect();
     let mut times = Vec::with_capacity(RUNS);
     let mut pieces = 0;
     for _ in 0..RUNS {
@@ -87,16 +92,7 @@ pub fn run_fracture_3d() -> (usize, f64) {
 /// 21 runs, and the volume summed (which equals the wall's).
 pub fn run_voro_3d() -> (f64, f64) {
     use voro_rs::prelude::{Container0, ContainerStd};
-    let mut state = 11u64;
-    let mut unit = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let sites: Vec<[f64; 3]> = (0..100)
-        .map(|_| [4.0 * unit(), 3.0 * unit(), 0.5 * unit()])
-        .collect();
+    let sites = wall_sites();
     let mut times = Vec::with_capacity(RUNS);
     let mut volume = 0.0;
     for _ in 0..RUNS {

@@ -6,13 +6,106 @@ use super::{Fracture, Piece};
 use collide::glam::{DVec2, Vec2};
 use collide::{Aabb2, BroadPhase, Grid};
 
+/// The tolerance of the shared-edge test, scaled to the object: `reach`
+/// is the largest coordinate magnitude (the pieces are around the origin).
+fn scale(total_area: f64, reach: f64) -> f64 {
+    total_area.sqrt().max(reach).max(f64::MIN_POSITIVE)
+}
+
+/// Each of `count` sites' neighbours as `(starts, list)`, site `i`'s being
+/// `list[starts[i]..starts[i + 1]]`, from `pairs` (each pair once, either
+/// way round) in their order.
+pub(crate) fn neighbour_lists(count: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = vec![0u32; count + 1];
+    for &(a, b) in pairs {
+        starts[a as usize + 1] += 1;
+        starts[b as usize + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut list = vec![0u32; starts[count] as usize];
+    let mut fill = starts.clone();
+    for &(a, b) in pairs {
+        list[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+        list[fill[b as usize] as usize] = a;
+        fill[b as usize] += 1;
+    }
+    (starts, list)
+}
+
+/// Pairs of pieces (lower first, sorted) that `touch` says are bonded,
+/// with the candidates taken from the sites' neighbours: a shared edge or
+/// face lies in both sites' cells, so the two sites are one or Voronoi
+/// neighbours. `sites` gives each site's neighbours as `(starts, list)`
+/// (see [`neighbour_lists`]), and `site_of` each piece's site, the
+/// pieces in order of their site.
+pub(crate) fn pairs_by_sites(
+    site_of: impl Iterator<Item = usize>,
+    sites: (&[u32], &[u32]),
+    mut touch: impl FnMut(u32, u32) -> bool,
+) -> Vec<(u32, u32)> {
+    let (starts, list) = sites;
+    let count = starts.len() - 1;
+    // Per site, where its pieces start (count + 1 entries).
+    let mut first = vec![0u32; count + 1];
+    for site in site_of {
+        first[site + 1] += 1;
+    }
+    for k in 1..first.len() {
+        first[k] += first[k - 1];
+    }
+    let of = |site: usize| first[site]..first[site + 1];
+    let mut bonds = Vec::new();
+    for site in 0..count {
+        let own = of(site);
+        for a in own.clone() {
+            for b in a + 1..own.end {
+                if touch(a, b) {
+                    bonds.push((a, b));
+                }
+            }
+        }
+        for &other in &list[starts[site] as usize..starts[site + 1] as usize] {
+            // Each pair of sites once, from the lower.
+            if (other as usize) <= site {
+                continue;
+            }
+            for a in own.clone() {
+                for b in of(other as usize) {
+                    if touch(a, b) {
+                        bonds.push((a.min(b), a.max(b)));
+                    }
+                }
+            }
+        }
+    }
+    bonds.sort_unstable();
+    bonds.dedup();
+    bonds
+}
+
+/// Pairs of pieces sharing an edge of positive length, sorted, with the
+/// candidates from the sites' neighbours (see [`pairs_by_sites`]).
+pub(crate) fn find_by_sites(
+    pieces: &[Piece],
+    sites: (&[u32], &[u32]),
+    total_area: f64,
+    reach: f64,
+) -> Vec<(u32, u32)> {
+    let tolerance = 1e-9 * scale(total_area, reach);
+    pairs_by_sites(pieces.iter().map(|p| p.site), sites, |a, b| {
+        share_edge(&pieces[a as usize], &pieces[b as usize], tolerance)
+    })
+}
+
 /// Pairs of pieces sharing an edge of positive length, sorted: candidates
 /// from collide's grid over the pieces' boxes (grown a little), then each
 /// pair of edges tested for lying on one line with overlapping extents.
-/// `reach` is the largest coordinate magnitude (the pieces are around the
-/// origin), which the tolerance scales with too.
+/// For when the sites' neighbours are not known.
 pub(crate) fn find(pieces: &[Piece], total_area: f64, reach: f64) -> Vec<(u32, u32)> {
-    let scale = total_area.sqrt().max(reach).max(f64::MIN_POSITIVE);
+    let scale = scale(total_area, reach);
     let tolerance = 1e-9 * scale;
     let mut grid: Grid<Vec2, u32> = Grid::dense();
     for (k, p) in pieces.iter().enumerate() {
@@ -59,16 +152,23 @@ fn edges(poly: &[DVec2]) -> impl Iterator<Item = (DVec2, DVec2)> + '_ {
 fn share_edge(p: &Piece, q: &Piece, tolerance: f64) -> bool {
     for (a, b) in edges(&p.corners) {
         let along = b - a;
-        let length = along.length();
-        if length <= tolerance {
+        let length_squared = along.length_squared();
+        if length_squared <= tolerance * tolerance {
             continue;
         }
-        let dir = along / length;
+        // Off the line by more than the tolerance: |along x (x - a)| over
+        // |along|, compared squared.
+        let limit = tolerance * tolerance * length_squared;
+        let off = |x: DVec2| {
+            let cross = along.perp_dot(x - a);
+            cross * cross > limit
+        };
         for (c, d) in edges(&q.corners) {
-            let off = |x: DVec2| dir.perp_dot(x - a).abs();
-            if off(c) > tolerance || off(d) > tolerance {
+            if off(c) || off(d) {
                 continue;
             }
+            let length = length_squared.sqrt();
+            let dir = along / length;
             let (tc, td) = ((c - a).dot(dir), (d - a).dot(dir));
             let overlap = tc.max(td).min(length) - tc.min(td).max(0.0);
             if overlap > tolerance {
@@ -205,5 +305,45 @@ pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> 
     Islands {
         anchored: kept,
         falling,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FractureSettings, Pattern, fracture};
+    use super::*;
+
+    #[test]
+    fn bonds_from_site_neighbours_match_bonds_from_a_grid() {
+        // Two parts, so bonds also cross the line between them.
+        let left = vec![
+            DVec2::new(-5.0, -3.0),
+            DVec2::new(0.0, -3.0),
+            DVec2::new(0.0, 3.0),
+            DVec2::new(-5.0, 3.0),
+        ];
+        let right = vec![
+            DVec2::new(0.0, -3.0),
+            DVec2::new(5.0, -3.0),
+            DVec2::new(5.0, 3.0),
+            DVec2::new(0.0, 3.0),
+        ];
+        for seed in 0..6 {
+            let sites = Pattern::uniform(150, 5.0, seed)
+                .expect("a valid pattern")
+                .placed(DVec2::ZERO, 0.3 * seed as f64);
+            let broken = fracture(
+                &[left.clone(), right.clone()],
+                &sites,
+                &FractureSettings::default(),
+            )
+            .expect("valid input");
+            assert!(broken.bonds().len() > broken.pieces().len(), "seed {seed}");
+            assert_eq!(
+                broken.bonds(),
+                find(broken.pieces(), 60.0, 5.0),
+                "seed {seed}"
+            );
+        }
     }
 }

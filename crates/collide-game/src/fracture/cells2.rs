@@ -84,24 +84,9 @@ pub(crate) fn delaunay_neighbours(sites: &[DVec2]) -> Option<(Vec<u32>, Vec<u32>
             pairs.push((t.triangles[e] as u32, t.triangles[next] as u32));
         }
     }
-    let mut starts = vec![0u32; sites.len() + 1];
-    for &(a, b) in &pairs {
-        starts[a as usize + 1] += 1;
-        starts[b as usize + 1] += 1;
-    }
-    for k in 1..starts.len() {
-        starts[k] += starts[k - 1];
-    }
+    let (starts, list) = super::bonds::neighbour_lists(sites.len(), &pairs);
     if sites.len() > 1 && (0..sites.len()).any(|k| starts[k] == starts[k + 1]) {
         return None;
-    }
-    let mut list = vec![0u32; starts[sites.len()] as usize];
-    let mut fill = starts.clone();
-    for &(a, b) in &pairs {
-        list[fill[a as usize] as usize] = b;
-        fill[a as usize] += 1;
-        list[fill[b as usize] as usize] = a;
-        fill[b as usize] += 1;
     }
     Some((starts, list))
 }

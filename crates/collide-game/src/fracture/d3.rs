@@ -5,7 +5,7 @@
 //! each other and overlap over a positive area are bonded, and
 //! [`islands_3d`] finds what stays on an anchor and what falls.
 
-use super::cells3::Hull;
+use super::cells3::{Clipper, Hull};
 use crate::error::GameError;
 use collide::glam::DVec3;
 
@@ -17,7 +17,7 @@ pub const MAX_CORNERS: usize = 32;
 pub struct Piece3 {
     site: usize,
     part: usize,
-    hull: Hull,
+    faces: Vec<Vec<DVec3>>,
     corners: Vec<DVec3>,
     volume: f64,
     centroid: DVec3,
@@ -41,7 +41,7 @@ impl Piece3 {
 
     /// Its faces, each a polygon counter-clockwise seen from outside.
     pub fn faces(&self) -> &[Vec<DVec3>] {
-        &self.hull.faces
+        &self.faces
     }
 
     /// Its volume.
@@ -158,71 +158,46 @@ pub fn islands_3d(
     }
 }
 
-/// The bonds of `pieces` (around the origin, coordinates within `scale`):
-/// candidate pairs from collide's grid over their boxes, then faces tested
-/// for lying on one plane, facing each other, and overlapping.
-fn bonds_of(pieces: &[Piece3], scale: f64) -> Vec<(u32, u32)> {
-    use collide::glam::Vec3;
-    use collide::{Aabb3, BroadPhase, Grid};
+/// The bonds of `pieces` (moved by `centre` from the origin, coordinates
+/// within `scale` of it): candidates from the sites' neighbours, then
+/// faces tested for lying on one plane, facing each other, and
+/// overlapping.
+fn bonds_of(
+    pieces: &[Piece3],
+    neighbours: (&[u32], &[u32]),
+    centre: DVec3,
+    scale: f64,
+) -> Vec<(u32, u32)> {
     let tolerance = 1e-9 * scale;
-    let mut grid: Grid<Vec3, u32> = Grid::dense();
-    for (k, p) in pieces.iter().enumerate() {
-        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-        for &c in &p.corners {
-            lo = lo.min(c);
-            hi = hi.max(c);
-        }
-        let (lo, hi) = ((lo - 1e-6 * scale).as_vec3(), (hi + 1e-6 * scale).as_vec3());
-        let widen = |v: Vec3, up: bool| {
-            Vec3::from_array(
-                v.to_array()
-                    .map(|x| if up { x.next_up() } else { x.next_down() }),
-            )
-        };
-        let aabb = Aabb3::new(widen(lo, false), widen(hi, true))
-            .expect("corners within the coordinate limit are finite in f32");
-        grid.insert(aabb, k as u32).expect("finite boxes");
-    }
-    grid.step();
-    // Each face's plane, once: unit normal and offset.
+    // Each face's plane, once: unit normal and offset from `centre`.
     let planes: Vec<Vec<(DVec3, f64)>> = pieces
         .iter()
-        .map(|p| p.hull.faces.iter().map(|f| plane_of(f)).collect())
+        .map(|p| p.faces.iter().map(|f| plane_of(f, centre)).collect())
         .collect();
-    let mut bonds: Vec<(u32, u32)> = grid
-        .pairs()
-        .iter()
-        .filter_map(|pair| {
-            let (a, b) = (
-                *grid.value(pair.a()).expect("live"),
-                *grid.value(pair.b()).expect("live"),
-            );
-            let (p, q) = (&pieces[a as usize], &pieces[b as usize]);
-            let (pp, pq) = (&planes[a as usize], &planes[b as usize]);
-            let touching = p.hull.faces.iter().zip(pp).any(|(f, &(nf, df))| {
-                q.hull.faces.iter().zip(pq).any(|(g, &(ng, dg))| {
-                    // Facing each other on one plane: opposite normals,
-                    // opposite offsets.
-                    nf.dot(ng) <= -1.0 + 1e-9
-                        && (df + dg).abs() <= tolerance
-                        && faces_overlap(f, g, tolerance)
-                })
-            });
-            touching.then_some((a.min(b), a.max(b)))
+    super::bonds::pairs_by_sites(pieces.iter().map(|p| p.site), neighbours, |a, b| {
+        let (p, q) = (&pieces[a as usize], &pieces[b as usize]);
+        let (pp, pq) = (&planes[a as usize], &planes[b as usize]);
+        p.faces.iter().zip(pp).any(|(f, &(nf, df))| {
+            q.faces.iter().zip(pq).any(|(g, &(ng, dg))| {
+                // Facing each other on one plane: opposite normals,
+                // opposite offsets.
+                nf.dot(ng) <= -1.0 + 1e-9
+                    && (df + dg).abs() <= tolerance
+                    && faces_overlap(f, g, tolerance)
+            })
         })
-        .collect();
-    bonds.sort_unstable();
-    bonds
+    })
 }
 
-/// The plane of a face: its unit normal (outward) and offset.
-fn plane_of(face: &[DVec3]) -> (DVec3, f64) {
+/// The plane of a face: its unit normal (outward) and offset from
+/// `centre`.
+fn plane_of(face: &[DVec3], centre: DVec3) -> (DVec3, f64) {
     let mut n = DVec3::ZERO;
     for k in 1..face.len() - 1 {
         n += (face[k] - face[0]).cross(face[k + 1] - face[0]);
     }
     let n = n.normalize_or_zero();
-    (n, n.dot(face[0]))
+    (n, n.dot(face[0] - centre))
 }
 
 /// Whether faces `f` and `g` lie on one plane with opposite normals and
@@ -324,24 +299,27 @@ impl Part3 {
     /// # Ok::<(), collide_game::GameError>(())
     /// ```
     pub fn from_planes(planes: &[(DVec3, f64)]) -> Result<Self, GameError> {
-        let mut hull = Hull::cuboid(DVec3::splat(-LIMIT), DVec3::splat(LIMIT));
         for &(normal, offset) in planes {
             finite3("plane normal", normal)?;
             crate::error::finite("plane offset", offset)?;
             crate::error::positive("plane normal length", normal.length())?;
-            hull.clip_in_place(normal * (offset / normal.length_squared()), normal);
-            if hull.is_empty() {
-                return Err(GameError::Empty {
-                    what: "the part's inside",
-                });
-            }
         }
-        let reach = hull
-            .faces
-            .iter()
-            .flatten()
-            .map(|c| c.abs().max_element())
-            .fold(0.0, f64::max);
+        // Cut from a cube at the coordinate limit, then again from a box
+        // just around that result: where edges cross a plane is only as
+        // exact as the box cut is small.
+        let mut clipper = Clipper::default();
+        let rough = Self::cut_box(
+            DVec3::splat(-LIMIT),
+            DVec3::splat(LIMIT),
+            planes,
+            &mut clipper,
+        )?;
+        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+        for c in rough.used_points() {
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+        let reach = lo.abs().max(hi.abs()).max_element();
         if reach >= 0.5 * LIMIT {
             return Err(GameError::TooLarge {
                 what: "part extent",
@@ -349,6 +327,9 @@ impl Part3 {
                 limit: 0.5 * LIMIT,
             });
         }
+        // Past the rough box's own error (a ten-thousandth at the limit).
+        let margin = 0.01 * (hi - lo).max_element() + 1e-3;
+        let hull = Self::cut_box(lo - margin, hi + margin, planes, &mut clipper)?;
         if hull.volume_centroid().0 <= 0.0 {
             return Err(GameError::Empty {
                 what: "the part's inside",
@@ -360,11 +341,33 @@ impl Part3 {
         })
     }
 
+    /// The box from `lo` to `hi` clipped by each of `planes`.
+    fn cut_box(
+        lo: DVec3,
+        hi: DVec3,
+        planes: &[(DVec3, f64)],
+        clipper: &mut Clipper,
+    ) -> Result<Hull, GameError> {
+        let mut hull = Hull::cuboid(lo, hi);
+        for &(normal, offset) in planes {
+            hull.clip_in_place(normal * (offset / normal.length_squared()), normal, clipper);
+            if hull.is_empty() {
+                return Err(GameError::Empty {
+                    what: "the part's inside",
+                });
+            }
+        }
+        Ok(hull)
+    }
+
     /// Its volume.
     pub fn volume(&self) -> f64 {
         self.hull.volume_centroid().0
     }
 }
+
+/// How many of the nearest sites are sorted before a cell is cut.
+const NEAREST_FIRST: usize = 48;
 
 /// The coordinate limit of 3D fracture.
 const LIMIT: f64 = 1e12;
@@ -394,9 +397,9 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
         return Err(GameError::Empty { what: "sites" });
     }
     let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-    for c in parts.iter().flat_map(|p| p.hull.faces.iter().flatten()) {
-        lo = lo.min(*c);
-        hi = hi.max(*c);
+    for c in parts.iter().flat_map(|p| p.hull.used_points()) {
+        lo = lo.min(c);
+        hi = hi.max(c);
     }
     let mut kept: Vec<DVec3> = Vec::with_capacity(sites.len());
     for &s in sites {
@@ -409,10 +412,21 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
     let centre = 0.5 * (lo + hi);
     let local: Vec<DVec3> = kept.iter().map(|&s| s - centre).collect();
     let margin = 1e-3 * (hi - lo).max_element();
-    let bounds = Hull::cuboid(lo - centre - margin, hi - centre + margin);
+    // Every cell starts as the box around the parts, or as the part itself
+    // when there is one (nothing is left to clip after).
+    let single = parts.len() == 1;
+    let bounds = if single {
+        parts[0].hull.translated(-centre)
+    } else {
+        Hull::cuboid(lo - centre - margin, hi - centre + margin)
+    };
     let scale = (hi - lo).max_element();
     let mut order: Vec<(f64, usize)> = Vec::with_capacity(local.len());
     let mut pieces = Vec::new();
+    let mut clipper = Clipper::default();
+    // The pairs of sites whose bisector cut one's cell: every pair of
+    // Voronoi neighbours is among them.
+    let mut cut_by: Vec<(u32, u32)> = Vec::new();
     for (i, &site) in local.iter().enumerate() {
         order.clear();
         order.extend(
@@ -422,26 +436,48 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
                 .filter(|&(j, _)| j != i)
                 .map(|(j, &o)| (o.distance_squared(site), j)),
         );
-        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Nearest first, ties by index. Most cells close within the
+        // nearest few dozen, so those are sorted first and the rest only
+        // when reached.
+        let nearest = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        let head = order.len().min(NEAREST_FIRST);
+        if head < order.len() {
+            order.select_nth_unstable_by(head, nearest);
+        }
+        order[..head].sort_unstable_by(nearest);
         let mut cell = bounds.clone();
-        for &(d2, j) in &order {
-            let reach = cell
-                .faces
-                .iter()
-                .flatten()
+        let radius = |cell: &Hull| {
+            cell.used_points()
                 .map(|p| p.distance_squared(site))
-                .fold(0.0, f64::max);
+                .fold(0.0, f64::max)
+        };
+        let mut reach = radius(&cell);
+        for k in 0..order.len() {
+            if k == head {
+                order[head..].sort_unstable_by(nearest);
+            }
+            let (d2, j) = order[k];
             if cell.is_empty() || d2 > 4.0 * reach {
                 break;
             }
             let other = local[j];
-            cell.clip_in_place(0.5 * (site + other), other - site);
+            if cell.clip_in_place(0.5 * (site + other), other - site, &mut clipper) {
+                cut_by.push(((i.min(j)) as u32, (i.max(j)) as u32));
+                reach = radius(&cell);
+            }
         }
         for (p, part) in parts.iter().enumerate() {
+            if single {
+                let (volume, _) = cell.volume_centroid();
+                if !cell.is_empty() && volume > 1e-12 * scale.powi(3) {
+                    split_into(cell, i, p, scale, centre, &mut clipper, &mut pieces);
+                }
+                break;
+            }
             let mut piece = cell.clone();
             for &(normal, offset) in &part.planes {
                 let origin = normal * (offset / normal.length_squared()) - centre;
-                piece.clip_in_place(origin, normal);
+                piece.clip_in_place(origin, normal, &mut clipper);
                 if piece.is_empty() {
                     break;
                 }
@@ -450,36 +486,18 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
             if piece.is_empty() || volume <= 1e-12 * scale.powi(3) {
                 continue;
             }
-            split_into(piece, i, p, scale, centre, &mut pieces);
+            split_into(piece, i, p, scale, centre, &mut clipper, &mut pieces);
         }
     }
-    let bonds = bonds_of_world(&pieces, centre, scale);
+    cut_by.sort_unstable();
+    cut_by.dedup();
+    let (starts, list) = super::bonds::neighbour_lists(local.len(), &cut_by);
+    let bonds = bonds_of(&pieces, (&starts, &list), centre, scale);
     Ok(Fracture3 {
         sites: kept,
         pieces,
         bonds,
     })
-}
-
-/// [`bonds_of`] for pieces already moved back by `centre`: tested around
-/// the origin again, where f32 boxes are finest.
-fn bonds_of_world(pieces: &[Piece3], centre: DVec3, scale: f64) -> Vec<(u32, u32)> {
-    let local: Vec<Piece3> = pieces
-        .iter()
-        .map(|p| Piece3 {
-            hull: Hull {
-                faces: p
-                    .hull
-                    .faces
-                    .iter()
-                    .map(|f| f.iter().map(|&c| c - centre).collect())
-                    .collect(),
-            },
-            corners: p.corners.iter().map(|&c| c - centre).collect(),
-            ..p.clone()
-        })
-        .collect();
-    bonds_of(&local, scale)
 }
 
 /// Pushes `hull` as pieces of at most [`MAX_CORNERS`] corners, cut through
@@ -491,22 +509,16 @@ fn split_into(
     part: usize,
     scale: f64,
     centre: DVec3,
+    clipper: &mut Clipper,
     out: &mut Vec<Piece3>,
 ) {
     let (volume, centroid) = hull.volume_centroid();
-    let corners = hull.corners(1e-12 * scale);
+    let corners = hull.distinct_corners(1e-12 * scale);
     if corners.len() <= MAX_CORNERS {
-        let hull = Hull {
-            faces: hull
-                .faces
-                .into_iter()
-                .map(|f| f.into_iter().map(|c| c + centre).collect())
-                .collect(),
-        };
         out.push(Piece3 {
             site,
             part,
-            hull,
+            faces: hull.face_polygons(centre),
             corners: corners.into_iter().map(|c| c + centre).collect(),
             volume,
             centroid: centroid + centre,
@@ -522,9 +534,13 @@ fn split_into(
         })
         .expect("a hull has corners");
     let normal = far - centroid;
-    for half in [hull.clip(centroid, normal), hull.clip(centroid, -normal)] {
+    let halves = [
+        hull.clip(centroid, normal, clipper),
+        hull.clip(centroid, -normal, clipper),
+    ];
+    for half in halves {
         if !half.is_empty() {
-            split_into(half, site, part, scale, centre, out);
+            split_into(half, site, part, scale, centre, clipper, out);
         }
     }
 }

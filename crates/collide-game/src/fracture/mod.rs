@@ -284,7 +284,10 @@ pub fn fracture(
         }
     }
     let reach = hi.max(-lo).max_element();
-    let bonds = bonds::find(&pieces, total, reach);
+    let bonds = match &neighbours {
+        Some((starts, list)) => bonds::find_by_sites(&pieces, (starts, list), total, reach),
+        None => bonds::find(&pieces, total, reach),
+    };
     for piece in &mut pieces {
         piece.centroid += centre;
         for c in &mut piece.corners {

@@ -36,7 +36,7 @@ fn plate_svg() -> (String, usize, usize, usize) {
         .map(|p| p.centroid().distance(impact) < DESTROYED)
         .collect();
     let on_wall = |p: &Piece| p.corners().iter().any(|c| c.x < 1e-9);
-    let result = islands(&broken, &gone, on_wall);
+    let result = islands(&broken, &gone, on_wall).expect("a flag per piece");
     let mut colour = vec!["#c9c9c4"; broken.pieces().len()];
     for (k, island) in result.falling().iter().enumerate() {
         for &p in island.pieces() {

@@ -62,6 +62,16 @@ pub enum GameError {
         /// What the list is.
         what: &'static str,
     },
+    /// A list whose length must match another's did not.
+    #[error("{what}: {got} given, {expected} expected")]
+    WrongLength {
+        /// What the list is.
+        what: &'static str,
+        /// The length it must have.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
     /// A tick recorded at or before the newest one recorded.
     #[error("tick {tick} recorded after tick {newest}: record ticks in increasing order")]
     OutOfOrder {

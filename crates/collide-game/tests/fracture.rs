@@ -293,7 +293,7 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
         lo < 0.5 || hi > 9.5
     };
     // Whole: everything rests on the pillars.
-    let whole = islands(&broken, &[], on_pillar);
+    let whole = islands(&broken, &[], on_pillar).expect("a flag per piece");
     assert!(whole.falling().is_empty());
     assert_eq!(whole.anchored().len(), broken.pieces().len());
     // Cut at 3 to 3.5 and at 6.5 to 7: the middle falls as one body.
@@ -312,7 +312,7 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
         .zip(cut(6.5, 7.0))
         .map(|(a, b)| *a || b)
         .collect();
-    let result = islands(&broken, &gone, on_pillar);
+    let result = islands(&broken, &gone, on_pillar).expect("a flag per piece");
     assert_eq!(result.falling().len(), 1);
     let middle = &result.falling()[0];
     for &k in middle.pieces() {
@@ -330,9 +330,17 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
     // Only one cut: nothing falls.
     assert!(
         islands(&broken, &cut(3.0, 3.5), on_pillar)
+            .expect("a flag per piece")
             .falling()
             .is_empty()
     );
+    // A flag list of the wrong length is an error, not pieces silently
+    // kept.
+    let short = &gone[..gone.len() - 1];
+    assert!(matches!(
+        islands(&broken, short, on_pillar),
+        Err(GameError::WrongLength { got, expected, .. }) if got + 1 == expected
+    ));
 }
 
 #[test]
@@ -398,7 +406,7 @@ fn an_l_far_from_the_origin_bonds_as_at_the_origin() {
         let sites = [at + DVec2::new(0.5, 2.5), at + DVec2::new(2.5, 0.5)];
         let broken = fracture(&l, &sites, &FractureSettings::default()).unwrap();
         assert_eq!(broken.bonds().len(), 2, "at {at}");
-        let result = islands(&broken, &[], |p| p.part() == 0);
+        let result = islands(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
         assert!(result.falling().is_empty(), "at {at}: the upright falls");
     }
 }

@@ -186,7 +186,7 @@ fn nothing_bonds_across_the_notch_of_a_3d_l() {
         ];
         want.sort_unstable();
         assert_eq!(broken.bonds(), &want[..], "at {at}");
-        let stays = islands_3d(&broken, &[], |p| p.part() == 0);
+        let stays = islands_3d(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
         assert!(stays.falling().is_empty());
     }
 }
@@ -209,7 +209,12 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
         let (lo, hi) = span(p);
         lo < 1e-9 || hi > 10.0 - 1e-9
     };
-    assert!(islands_3d(&broken, &[], on_pillar).falling().is_empty());
+    assert!(
+        islands_3d(&broken, &[], on_pillar)
+            .expect("a flag per piece")
+            .falling()
+            .is_empty()
+    );
     let cut = |lo: f64, hi: f64| -> Vec<bool> {
         broken
             .pieces()
@@ -225,7 +230,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
         .zip(cut(6.5, 7.0))
         .map(|(a, b)| *a || b)
         .collect();
-    let result = islands_3d(&broken, &gone, on_pillar);
+    let result = islands_3d(&broken, &gone, on_pillar).expect("a flag per piece");
     assert_eq!(result.falling().len(), 1);
     for &k in result.falling()[0].pieces() {
         let (lo, hi) = span(&broken.pieces()[k as usize]);
@@ -234,6 +239,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
     assert!((result.falling()[0].centroid().x - 5.0).abs() < 0.6);
     assert!(
         islands_3d(&broken, &cut(3.0, 3.5), on_pillar)
+            .expect("a flag per piece")
             .falling()
             .is_empty()
     );

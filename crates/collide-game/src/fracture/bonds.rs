@@ -3,6 +3,7 @@
 //! group falls as one body.
 
 use super::{Fracture, Piece};
+use crate::error::GameError;
 use collide::glam::{DVec2, Vec2};
 use collide::{Aabb2, BroadPhase, Grid};
 
@@ -232,16 +233,30 @@ fn root(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
-/// The pieces not `gone` split by the surviving `bonds`: those in a group
-/// with a piece `anchored` says is fixed, ascending, and the other groups
-/// in order of their lowest piece, each ascending.
+/// `gone` if it has a flag per piece (`n`) or none at all.
+pub(crate) fn gone_flags(gone: &[bool], n: usize) -> Result<&[bool], GameError> {
+    if gone.is_empty() || gone.len() == n {
+        Ok(gone)
+    } else {
+        Err(GameError::WrongLength {
+            what: "gone flags (one per piece, or none)",
+            expected: n,
+            got: gone.len(),
+        })
+    }
+}
+
+/// The pieces not `gone` (one flag per piece, or none) split by the
+/// surviving `bonds`: those in a group with a piece `anchored` says is
+/// fixed, ascending, and the other groups in order of their lowest piece,
+/// each ascending.
 pub(crate) fn components(
     n: usize,
     bonds: &[(u32, u32)],
     gone: &[bool],
     anchored: impl Fn(usize) -> bool,
 ) -> (Vec<u32>, Vec<Vec<u32>>) {
-    let is_gone = |k: usize| gone.get(k).copied().unwrap_or(false);
+    let is_gone = |k: usize| !gone.is_empty() && gone[k];
     let mut parent: Vec<u32> = (0..n as u32).collect();
     for &(a, b) in bonds {
         if is_gone(a as usize) || is_gone(b as usize) {
@@ -279,11 +294,17 @@ pub(crate) fn components(
     (kept, groups)
 }
 
-/// Splits the pieces not `gone` (one flag per piece) into the groups their
-/// bonds join; a group with a piece `anchored` says is fixed (it rests on
-/// the floor or a pillar), the others fall.
-pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> bool) -> Islands {
+/// Splits the pieces not `gone` (one flag per piece, or none for none
+/// gone) into the groups their bonds join; a group with a piece `anchored`
+/// says is fixed (it rests on the floor or a pillar), the others fall.
+/// Flags of another length are an error.
+pub fn islands(
+    fracture: &Fracture,
+    gone: &[bool],
+    anchored: impl Fn(&Piece) -> bool,
+) -> Result<Islands, GameError> {
     let pieces = &fracture.pieces;
+    let gone = gone_flags(gone, pieces.len())?;
     let (kept, groups) = components(pieces.len(), &fracture.bonds, gone, |k| {
         anchored(&pieces[k])
     });
@@ -302,10 +323,10 @@ pub fn islands(fracture: &Fracture, gone: &[bool], anchored: impl Fn(&Piece) -> 
             }
         })
         .collect();
-    Islands {
+    Ok(Islands {
         anchored: kept,
         falling,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -132,8 +132,9 @@ pub fn islands_3d(
     fracture: &Fracture3,
     gone: &[bool],
     anchored: impl Fn(&Piece3) -> bool,
-) -> Islands3 {
+) -> Result<Islands3, GameError> {
     let pieces = &fracture.pieces;
+    let gone = super::bonds::gone_flags(gone, pieces.len())?;
     let (kept, groups) = super::bonds::components(pieces.len(), &fracture.bonds, gone, |k| {
         anchored(&pieces[k])
     });
@@ -152,10 +153,10 @@ pub fn islands_3d(
             }
         })
         .collect();
-    Islands3 {
+    Ok(Islands3 {
         anchored: kept,
         falling,
-    }
+    })
 }
 
 /// The bonds of `pieces` (moved by `centre` from the origin, coordinates

@@ -30,7 +30,7 @@
 //! assert!((area - 10.0).abs() < 1e-9);
 //! // Pillars under both ends; the pieces in the middle are destroyed.
 //! let gone: Vec<bool> = broken.pieces().iter().map(|p| (p.centroid().x - 5.0).abs() < 1.0).collect();
-//! let result = islands(&broken, &gone, |p| p.centroid().x < 0.5 || p.centroid().x > 9.5);
+//! let result = islands(&broken, &gone, |p| p.centroid().x < 0.5 || p.centroid().x > 9.5)?;
 //! assert_eq!(result.falling().len(), 0); // both halves still rest on a pillar
 //! # Ok::<(), collide_game::GameError>(())
 //! ```

@@ -32,6 +32,7 @@ mod replay;
 mod report;
 mod sand_demo;
 mod sap_study;
+mod swing_demo;
 mod table;
 
 use clap::{Parser, Subcommand};

@@ -14,6 +14,8 @@
 //! - [`hitbox`]: attacks with frame data, swept hitboxes against
 //!   hurtboxes, one hit per attack and target.
 //! - [`rewind`]: the world of the last few ticks, for lag compensation.
+//! - [`swing`]: a web swing that keeps its energy, with the anchor
+//!   choice and the tricks that keep it on the player's line.
 //!
 //! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
 //!
@@ -44,7 +46,9 @@ mod error;
 pub mod fracture;
 pub mod hitbox;
 pub mod projectile;
+mod raycast;
 pub mod rewind;
+pub mod swing;
 pub mod time;
 
 pub use collide;

@@ -8,6 +8,7 @@ use super::drag::{Body, bounce, direction, distance_in, drag, time_to_cover};
 use super::media::Media;
 use crate::dim::{Dim, ShapeOf, dot, length};
 use crate::error::{GameError, finite, positive};
+use crate::raycast::first_hit;
 use crate::time::TimeStep;
 use collide::Handle;
 use collide::broad::Query;
@@ -239,7 +240,7 @@ impl<D: Dim> Projectile<D> {
                     let swept = D::sweep(sweeper, world, &others, m, self.position, d * part);
                     swept.hit.map(|(h, n, _)| (h, swept.t * part, n))
                 }
-                _ => cast_ray_world::<D>(world, shape_of, &skip, self.position, d, part),
+                _ => first_hit::<D>(world, shape_of, &skip, self.position, d, part),
             };
             match hit {
                 None if boundary.is_none() => {
@@ -309,38 +310,4 @@ impl<D: Dim> Projectile<D> {
         }
         self.flight
     }
-}
-
-/// The first object a ray from `origin` along unit `d` enters within
-/// `max` metres, skipping those `skip` names: broad phase in entry order,
-/// each candidate's exact shape; the hit's object, distance and normal.
-fn cast_ray_world<'a, D: Dim>(
-    world: &dyn Query<D::V>,
-    shape_of: ShapeOf<'_, 'a, D>,
-    skip: &dyn Fn(Handle) -> bool,
-    origin: D::V,
-    d: D::V,
-    max: f32,
-) -> Option<(Handle, f32, D::V)> {
-    let ray = collide::geometry::Ray::new(origin, d, max).ok()?;
-    let mut best: Option<(Handle, f32, D::V)> = None;
-    let _ = world.query_ray(&ray, collide::QueryBudget::default(), &mut |hit| {
-        if best.is_some_and(|(_, t, _)| hit.t > t) {
-            return std::ops::ControlFlow::Break(());
-        }
-        if skip(hit.handle) {
-            return std::ops::ControlFlow::Continue(());
-        }
-        if let Some((shape, pose)) = shape_of(hit.handle) {
-            if let Some((t, normal)) = D::ray_cast(shape, &pose, origin, d, max) {
-                // A ray starting on or in a surface and leaving it is no hit.
-                let leaving = t == 0.0 && dot(normal, d) >= 0.0;
-                if !leaving && best.is_none_or(|(h, bt, _)| (t, hit.handle) < (bt, h)) {
-                    best = Some((hit.handle, t, normal));
-                }
-            }
-        }
-        std::ops::ControlFlow::Continue(())
-    });
-    best
 }

@@ -119,3 +119,14 @@ pub(crate) fn non_negative(what: &'static str, value: f64) -> Result<f64, GameEr
         Err(GameError::Negative { what, value })
     }
 }
+
+/// `v` if every component is finite.
+pub(crate) fn finite3(
+    what: &'static str,
+    v: collide::glam::Vec3,
+) -> Result<collide::glam::Vec3, GameError> {
+    for x in v.to_array() {
+        finite(what, f64::from(x))?;
+    }
+    Ok(v)
+}

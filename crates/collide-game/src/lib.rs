@@ -14,6 +14,8 @@
 //! - [`hitbox`]: attacks with frame data, swept hitboxes against
 //!   hurtboxes, one hit per attack and target.
 //! - [`rewind`]: the world of the last few ticks, for lag compensation.
+//! - [`dynamics`]: a small rigid-body core for vehicles.
+//! - [`vehicle`]: raycast cars and tanks.
 //! - [`swing`]: a web swing that keeps its energy, with the anchor
 //!   choice and the tricks that keep it on the player's line.
 //!
@@ -42,19 +44,23 @@
 
 pub mod character;
 mod dim;
+pub mod dynamics;
 mod error;
 pub mod fracture;
 pub mod hitbox;
 pub mod projectile;
 mod raycast;
 pub mod rewind;
+mod surroundings;
 pub mod swing;
 pub mod time;
+pub mod vehicle;
 
 pub use collide;
 pub use collide::glam;
 pub use dim::{D2, D3, Dim, ShapeOf, Swept};
 pub use error::GameError;
+pub use surroundings::Surroundings;
 
 /// The README's examples, compiled and run as doc tests here, where both
 /// crates are in reach.

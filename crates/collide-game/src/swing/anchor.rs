@@ -2,7 +2,7 @@
 //! around buildings, scored by the wished direction, the rope's length and
 //! its angle, the best confirmed by one ray.
 
-use super::rope::Surroundings;
+use crate::Surroundings;
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, non_negative, positive};
 use crate::raycast::first_hit;

@@ -56,5 +56,6 @@
 mod anchor;
 mod rope;
 
+pub use crate::Surroundings;
 pub use anchor::{Anchor, AnchorSettings, choose_anchor};
-pub use rope::{Rope, RopeStep, Surroundings, SwingSettings, Swinger};
+pub use rope::{Rope, RopeStep, SwingSettings, Swinger};

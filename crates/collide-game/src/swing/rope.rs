@@ -1,11 +1,11 @@
 //! The rope and the body on it: a distance constraint while taut, the
 //! simulated pivot's drift, the rope's shortening, and the swept move.
 
-use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::Surroundings;
+use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, non_negative, positive};
 use crate::raycast::first_hit;
 use crate::time::TimeStep;
-use collide::broad::Query;
 use collide::narrow::Capsule;
 
 /// How a taut rope treats the body's velocity after pulling it back onto
@@ -122,18 +122,6 @@ impl SwingSettings {
     pub fn min_length(&self) -> f32 {
         self.min_length
     }
-}
-
-/// What the body swings through: the objects (a broad-phase structure or
-/// snapshot, and their shapes) and gravity.
-#[derive(Clone, Copy)]
-pub struct Surroundings<'s, 'a, D: Dim> {
-    /// The objects' boxes.
-    pub objects: &'s dyn Query<D::V>,
-    /// Each object's shape and pose.
-    pub shape_of: ShapeOf<'s, 'a, D>,
-    /// Gravity, m/s².
-    pub gravity: D::V,
 }
 
 /// A rope: where it is drawn stuck, the pivot the swing turns about, and

@@ -16,6 +16,7 @@
 
 mod advise;
 mod bench;
+mod box_world;
 mod cell_study;
 mod character_demo;
 mod chart;
@@ -34,6 +35,7 @@ mod sand_demo;
 mod sap_study;
 mod swing_demo;
 mod table;
+mod vehicle_demo;
 
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};

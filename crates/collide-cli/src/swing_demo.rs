@@ -3,70 +3,19 @@
 //! street seen from above, each rope's anchor chosen on the buildings,
 //! with the simulated pivot drifting toward the street's line and without.
 
+use crate::box_world::{BoxWorld, GRAVITY};
 use crate::chart::{Scale, Series, line_chart};
-use collide::narrow::Support;
-use collide::narrow::d3::{Cuboid, Pose};
-use collide::{Aabb3, BroadPhase, Grid, Handle};
 use collide_game::D3;
-use collide_game::swing::{
-    AnchorSettings, RopeStep, Surroundings, SwingSettings, Swinger, choose_anchor,
-};
+use collide_game::swing::{AnchorSettings, RopeStep, SwingSettings, Swinger, choose_anchor};
 use collide_game::time::TimeStep;
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use std::fmt::Write as _;
-
-const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
-
-/// Boxes in a broad phase, with their shapes.
-struct City {
-    grid: Grid<Vec3, ()>,
-    boxes: Vec<(Handle, Cuboid, Pose)>,
-    corners: Vec<(Vec3, Vec3)>,
-}
-
-impl City {
-    fn new(corners: Vec<(Vec3, Vec3)>) -> Self {
-        let valid = "the demo's boxes are valid";
-        let mut grid = Grid::dense();
-        let boxes = corners
-            .iter()
-            .map(|&(lo, hi)| {
-                let handle = grid
-                    .insert(Aabb3::new(lo, hi).expect(valid), ())
-                    .expect(valid);
-                let shape = Cuboid::new(0.5 * (hi - lo)).expect(valid);
-                let pose = Pose::new(0.5 * (lo + hi), Quat::IDENTITY).expect(valid);
-                (handle, shape, pose)
-            })
-            .collect();
-        grid.step();
-        Self {
-            grid,
-            boxes,
-            corners,
-        }
-    }
-
-    fn shape(&self, handle: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
-        self.boxes
-            .iter()
-            .find(|b| b.0 == handle)
-            .map(|b| (&b.1 as &dyn Support<Vec3>, b.2))
-    }
-}
 
 /// A 10 m rope from 60 degrees for 60 s at 60 ticks a second: the
 /// swing's energy above the arc's low point each quarter second, as a
 /// share of the start's.
 fn energy_series(step: RopeStep) -> Vec<(f64, f64)> {
     let valid = "the demo's swing is valid";
-    let city = City::new(Vec::new());
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3> {
-        objects: &city.grid,
-        shape_of: &shape_of,
-        gravity: GRAVITY,
-    };
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = 60f32.to_radians();
     let start = pivot + 10.0 * Vec3::new(angle.sin(), -angle.cos(), 0.0);
@@ -77,12 +26,14 @@ fn energy_series(step: RopeStep) -> Vec<(f64, f64)> {
     let e0 = above_low(&body);
     let dt = TimeStep::new(1.0 / 60.0).expect(valid);
     let mut points = vec![(0.0, 1.0)];
-    for tick in 1..=3600 {
-        body.step(dt, Vec3::ZERO, &around).expect(valid);
-        if tick % 15 == 0 {
-            points.push((f64::from(tick) / 60.0, above_low(&body) / e0));
+    BoxWorld::new(Vec::new()).around(|around| {
+        for tick in 1..=3600 {
+            body.step(dt, Vec3::ZERO, around).expect(valid);
+            if tick % 15 == 0 {
+                points.push((f64::from(tick) / 60.0, above_low(&body) / e0));
+            }
         }
-    }
+    });
     points
 }
 
@@ -93,7 +44,7 @@ struct Run {
 }
 
 /// The street: 16 m wide along +z, blocks of buildings on both sides.
-fn street() -> City {
+fn street() -> BoxWorld {
     let mut boxes = vec![(Vec3::new(-60.0, -1.0, -20.0), Vec3::new(60.0, 0.0, 400.0))];
     let heights = [38.0, 52.0, 44.0, 60.0, 41.0, 55.0, 47.0, 36.0, 58.0, 43.0];
     for (k, h) in heights.iter().enumerate() {
@@ -105,19 +56,13 @@ fn street() -> City {
             Vec3::new(40.0, other, z + 42.0),
         ));
     }
-    City::new(boxes)
+    BoxWorld::new(boxes)
 }
 
 /// Swings down the street for 12 s: a rope is chosen when falling with
 /// none, and let go once past the pivot and rising.
-fn street_run(city: &City, drift: bool) -> Run {
+fn street_run(city: &BoxWorld, drift: bool) -> Run {
     let valid = "the demo's swing is valid";
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3> {
-        objects: &city.grid,
-        shape_of: &shape_of,
-        gravity: GRAVITY,
-    };
     let (speed, reach) = if drift { (6.0, 6.0) } else { (0.0, 0.0) };
     let settings = SwingSettings::new(0.4)
         .expect(valid)
@@ -136,40 +81,42 @@ fn street_run(city: &City, drift: bool) -> Run {
         path: Vec::new(),
         anchors: Vec::new(),
     };
-    for _ in 0..12 * 60 {
-        match body.rope().copied() {
-            None if body.velocity().y < 0.0 => {
-                if let Some(anchor) =
-                    choose_anchor(body.position(), wish, &anchors, &around).expect(valid)
-                {
-                    body.attach(anchor.point(), anchor.pivot(), anchor.length())
-                        .expect(valid);
-                    run.anchors.push(anchor.point());
+    city.around(|around| {
+        for _ in 0..12 * 60 {
+            match body.rope().copied() {
+                None if body.velocity().y < 0.0 => {
+                    if let Some(anchor) =
+                        choose_anchor(body.position(), wish, &anchors, around).expect(valid)
+                    {
+                        body.attach(anchor.point(), anchor.pivot(), anchor.length())
+                            .expect(valid);
+                        run.anchors.push(anchor.point());
+                    }
                 }
-            }
-            Some(rope) => {
-                let past = (body.position() - rope.pivot()).dot(wish) > 0.4 * rope.length();
-                if past && body.velocity().y > 0.0 {
-                    body.release();
+                Some(rope) => {
+                    let past = (body.position() - rope.pivot()).dot(wish) > 0.4 * rope.length();
+                    if past && body.velocity().y > 0.0 {
+                        body.release();
+                    }
                 }
+                None => {}
             }
-            None => {}
+            body.step(dt, wish, around).expect(valid);
+            run.path.push(body.position());
         }
-        body.step(dt, wish, &around).expect(valid);
-        run.path.push(body.position());
-    }
+    });
     run
 }
 
 /// The street from above: buildings, the two runs' paths and anchors.
-fn street_svg(city: &City, runs: &[(&Run, &str)]) -> String {
+fn street_svg(city: &BoxWorld, runs: &[(&Run, &str)]) -> String {
     let (s, z0, z1, x0, x1) = (6.0f32, -4.0f32, 136.0f32, -24.0f32, 24.0f32);
     let (w, h) = ((z1 - z0) * s, (x1 - x0) * s);
     let px = |p: Vec3| ((p.z - z0) * s, (x1 - p.x) * s);
     let mut svg = format!(
         "<figure><svg viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" style=\"max-width:100%;height:auto;background:#f4f4f1\" role=\"img\">\n"
     );
-    for &(lo, hi) in city.corners.iter().skip(1) {
+    for &(lo, hi) in city.corners().iter().skip(1) {
         let (a, b) = (
             px(Vec3::new(hi.x, 0.0, lo.z)),
             px(Vec3::new(lo.x, 0.0, hi.z)),

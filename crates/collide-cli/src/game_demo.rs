@@ -149,6 +149,7 @@ pub fn game_section() -> String {
     html.push_str(&crate::fracture_demo::fracture_section());
     html.push_str(&crate::swing_demo::swing_section());
     html.push_str(&crate::vehicle_demo::vehicle_section());
+    html.push_str(&crate::ragdoll_demo::ragdoll_section());
     html.push_str("<h3>Why old games tunnel</h3>\n<p>A 0.1 m ball fired at a 1 cm wall over one 60 Hz tick. Moved in four quarter steps that look only at where each ends (as Super Mario 64 moves), it is caught while a quarter step is shorter than the wall plus the ball (0.11 m, about 26 m/s) and passes straight through above that. The sweep checks the whole path and stops at the wall at every speed. The lines are where the ball's centre ends; the wall spans 1.00 to 1.01 m, and the ball starts touching it at 0.95 m.</p>\n");
     html.push_str(&line_chart(
         "Where the ball ends after one tick (m), by speed",

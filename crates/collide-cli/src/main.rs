@@ -28,6 +28,7 @@ mod load;
 mod measure;
 mod projectile_demo;
 mod query;
+mod ragdoll_demo;
 mod record;
 mod replay;
 mod report;

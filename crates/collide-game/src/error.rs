@@ -130,3 +130,16 @@ pub(crate) fn finite3(
     }
     Ok(v)
 }
+
+/// `value` if it is a finite share from 0 to 1.
+pub(crate) fn unit_share(what: &'static str, value: f32) -> Result<f32, GameError> {
+    let v = non_negative(what, f64::from(value))?;
+    if v > 1.0 {
+        return Err(GameError::TooLarge {
+            what,
+            value: v,
+            limit: 1.0,
+        });
+    }
+    Ok(value)
+}

@@ -16,6 +16,8 @@
 //! - [`rewind`]: the world of the last few ticks, for lag compensation.
 //! - [`dynamics`]: a small rigid-body core for vehicles.
 //! - [`vehicle`]: raycast cars and tanks.
+//! - [`ragdoll`]: ragdolls on position-based dynamics, blended with
+//!   animation.
 //! - [`swing`]: a web swing that keeps its energy, with the anchor
 //!   choice and the tricks that keep it on the player's line.
 //!
@@ -49,6 +51,7 @@ mod error;
 pub mod fracture;
 pub mod hitbox;
 pub mod projectile;
+pub mod ragdoll;
 mod raycast;
 pub mod rewind;
 mod surroundings;

@@ -1,7 +1,8 @@
 //! No allocation per tick once warm: a character walking a level with
-//! moving platforms, and the clock and integrators, make no heap
-//! allocation in their per-tick calls (counted by the test kit's counting
-//! global allocator on this thread).
+//! moving platforms, the clock and integrators, projectiles, a swing, a
+//! car, a tank and a ragdoll make no heap allocation in their per-tick
+//! calls (counted by the test kit's counting global allocator on this
+//! thread).
 
 use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
@@ -155,4 +156,85 @@ fn warm_projectiles_allocate_nothing_per_tick() {
         }
     }
     assert_eq!(made, 0, "allocations after the warm-up");
+}
+
+mod common;
+
+#[test]
+fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
+    use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
+    use collide_game::swing::{SwingSettings, Swinger};
+    use collide_game::vehicle::{
+        Car, CarSettings, Controls, Tank, TankSettings, TrackControls, WheelSettings,
+    };
+    use common::{Boxes, with_surroundings};
+    let mut boxes = vec![(
+        Vec3::new(-100.0, -1.0, -100.0),
+        Vec3::new(100.0, 0.0, 100.0),
+    )];
+    for k in 0..6 {
+        let top = 1.8 - 0.3 * k as f32;
+        boxes.push((
+            Vec3::new(20.0, -1.0, -0.4 * k as f32 - 0.4),
+            Vec3::new(24.0, top, 4.0),
+        ));
+    }
+    let world = Boxes::new(&boxes);
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35).unwrap();
+    let mut car = Car::new(
+        CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel).unwrap(),
+        Vec3::new(-20.0, 0.75, 0.0),
+        Quat::IDENTITY,
+    )
+    .unwrap();
+    let road = WheelSettings::new(Vec3::ZERO, 0.35, 0.4)
+        .unwrap()
+        .with_spring(220_000.0, 20_000.0, 30_000.0)
+        .unwrap();
+    let mut tank = Tank::new(
+        TankSettings::new(40_000.0, Vec3::new(1.7, 0.8, 3.5), 6, 2.8, 5.6, -0.5, road).unwrap(),
+        Vec3::new(0.0, 1.2, 30.0),
+        Quat::IDENTITY,
+    )
+    .unwrap();
+    let pivot = Vec3::new(-40.0, 30.0, 0.0);
+    let mut swinger = Swinger::new(
+        SwingSettings::new(0.3).unwrap(),
+        Vec3::new(-32.0, 24.0, 0.0),
+        Vec3::ZERO,
+    )
+    .unwrap();
+    swinger.attach(pivot, pivot, 10.0).unwrap();
+    let mut doll = Ragdoll::new(
+        Skeleton::humanoid(1.8, 75.0).unwrap(),
+        RagdollSettings::default(),
+        Vec3::new(22.0, 2.0, 1.0),
+        Quat::from_rotation_x(0.5),
+        Vec3::new(0.0, 0.0, -2.0),
+    )
+    .unwrap();
+    let drive = Controls::new(0.6, 0.0, 0.3, false).unwrap();
+    let tracks = TrackControls::new(0.8, 0.4, 0.0).unwrap();
+    with_surroundings(&world, |around| {
+        for _ in 0..60 {
+            car.step(dt, &drive, around).unwrap();
+            tank.step(dt, &tracks, around).unwrap();
+            swinger.step(dt, Vec3::Z, around).unwrap();
+            doll.step(dt, around).unwrap();
+        }
+        let mut tick = |n: usize| {
+            for _ in 0..n {
+                car.step(dt, &drive, around).unwrap();
+                tank.step(dt, &tracks, around).unwrap();
+                swinger.step(dt, Vec3::Z, around).unwrap();
+                doll.step(dt, around).unwrap();
+            }
+        };
+        let ((), allocations) = counted(|| tick(240));
+        assert_eq!(
+            allocations, 0,
+            "{allocations} allocations in 240 warm ticks"
+        );
+    });
 }

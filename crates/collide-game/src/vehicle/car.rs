@@ -3,10 +3,10 @@
 //! on the front.
 
 use super::chassis::{Assists, Chassis, Commands, SpinGroup};
-use super::tire::{TireSettings, share, signed};
+use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::dynamics::RigidBody;
-use crate::error::{GameError, finite3, non_negative, positive};
+use crate::error::{GameError, finite3, non_negative, positive, unit_share};
 use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::glam::{Quat, Vec3};
@@ -184,8 +184,8 @@ impl CarSettings {
     /// the speed the side forces take while the car slides.
     pub fn with_assists(mut self, anti_roll: f32, drift_keep: f32) -> Result<Self, GameError> {
         self.assists = Assists {
-            anti_roll: share("anti-roll assist", anti_roll)?,
-            drift_keep: share("drift speed assist", drift_keep)?,
+            anti_roll: unit_share("anti-roll assist", anti_roll)?,
+            drift_keep: unit_share("drift speed assist", drift_keep)?,
         };
         Ok(self)
     }
@@ -237,7 +237,7 @@ impl Controls {
     pub fn new(throttle: f32, brake: f32, steer: f32, handbrake: bool) -> Result<Self, GameError> {
         Ok(Self {
             throttle: signed("throttle", throttle)?,
-            brake: share("brake", brake)?,
+            brake: unit_share("brake", brake)?,
             steer: signed("steering", steer)?,
             handbrake,
         })

@@ -2,10 +2,10 @@
 //! each side's wheels locked to one track speed; skid steering.
 
 use super::chassis::{Assists, Chassis, Commands, SpinGroup};
-use super::tire::{TireSettings, share, signed};
+use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::dynamics::RigidBody;
-use crate::error::{GameError, finite3, non_negative, positive};
+use crate::error::{GameError, finite3, non_negative, positive, unit_share};
 use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::glam::{Quat, Vec3};
@@ -157,7 +157,7 @@ impl TrackControls {
         Ok(Self {
             left: signed("left track throttle", left)?,
             right: signed("right track throttle", right)?,
-            brake: share("track brake", brake)?,
+            brake: unit_share("track brake", brake)?,
         })
     }
 

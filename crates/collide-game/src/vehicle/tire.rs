@@ -3,7 +3,7 @@
 //! friction ellipse (a wheel spinning on the throttle keeps little side
 //! grip).
 
-use crate::error::{GameError, non_negative, positive};
+use crate::error::{GameError, positive, unit_share};
 
 /// The shape of a tire curve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +37,7 @@ impl TireCurve {
     /// 1) at twice the peak, and flat after.
     pub fn simple(peak: f32, slide: f32) -> Result<Self, GameError> {
         let peak = positive("tire curve peak slip", f64::from(peak))? as f32;
-        let slide = share("tire curve sliding share", slide)?;
+        let slide = unit_share("tire curve sliding share", slide)?;
         Ok(Self {
             shape: Shape::Simple { peak, slide },
         })
@@ -112,19 +112,6 @@ impl TireCurve {
 pub(crate) fn signed(what: &'static str, value: f32) -> Result<f32, GameError> {
     let v = crate::error::finite(what, f64::from(value))?;
     if v.abs() > 1.0 {
-        return Err(GameError::TooLarge {
-            what,
-            value: v,
-            limit: 1.0,
-        });
-    }
-    Ok(value)
-}
-
-/// `value` if it is a finite share from 0 to 1.
-pub(crate) fn share(what: &'static str, value: f32) -> Result<f32, GameError> {
-    let v = non_negative(what, f64::from(value))?;
-    if v > 1.0 {
         return Err(GameError::TooLarge {
             what,
             value: v,

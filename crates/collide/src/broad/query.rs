@@ -172,7 +172,11 @@ pub(crate) fn sorted_ray_hits<V: Vector>(
     query: impl FnOnce(&mut dyn FnMut(Handle) -> ControlFlow<()>) -> QueryStats,
     visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
 ) -> QueryStats {
-    let mut hits = Vec::new();
+    // The hits gather in this thread's reused list, taken out while in use
+    // (a query nested in `visit` starts a list of its own): no allocation
+    // per query once warm.
+    let mut hits = RAY_HITS.with(std::cell::Cell::take);
+    hits.clear();
     let stats = query(&mut |handle| {
         let aabb = aabb(handle).expect("queries report live objects");
         let t = ray.entry(&aabb).expect("the region hit it");
@@ -180,12 +184,19 @@ pub(crate) fn sorted_ray_hits<V: Vector>(
         ControlFlow::Continue(())
     });
     hits.sort_unstable_by(|a, b| a.t.total_cmp(&b.t).then(a.handle.cmp(&b.handle)));
-    for hit in hits {
+    for &hit in &hits {
         if visit(hit).is_break() {
             break;
         }
     }
+    hits.clear();
+    RAY_HITS.with(|list| list.set(hits));
     stats
+}
+
+thread_local! {
+    /// Each thread's list for sorting ray hits.
+    static RAY_HITS: std::cell::Cell<Vec<RayHit>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The contract's `query_aabb` and `query_region` for a structure with a

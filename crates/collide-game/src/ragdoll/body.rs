@@ -1,0 +1,671 @@
+//! The ragdoll: particles moved by Verlet steps, held together by
+//! distance constraints and joint limits (position-based), colliding
+//! with the world and with themselves, blended toward an animated pose.
+
+use super::contacts::{Touch, bounds, candidates, push_out_of_world, rub, separate_parts};
+use super::limits::{Fix, Frame, enforce, excess};
+use super::skeleton::{Skeleton, check_pose, weight};
+use crate::error::{GameError, finite3, positive};
+use crate::time::TimeStep;
+use crate::{D3, Surroundings};
+use collide::Handle;
+use collide::glam::{Quat, Vec3};
+
+/// How a ragdoll is solved, validated once.
+///
+/// ```
+/// use collide_game::ragdoll::RagdollSettings;
+/// let settings = RagdollSettings::default().with_iterations(12)?.with_friction(0.8)?;
+/// assert_eq!(settings.iterations(), 12);
+/// assert!(settings.with_friction(2.0).is_err());
+/// # Ok::<(), collide_game::GameError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RagdollSettings {
+    iterations: u32,
+    friction: f32,
+    sleep_speed: f32,
+    sleep_after: f32,
+}
+
+impl Default for RagdollSettings {
+    /// 10 rounds of the constraints a tick, friction 0.6, asleep after half
+    /// a second touching something with no particle faster than 5 cm/s.
+    fn default() -> Self {
+        Self {
+            iterations: 10,
+            friction: 0.6,
+            sleep_speed: 0.05,
+            sleep_after: 0.5,
+        }
+    }
+}
+
+impl RagdollSettings {
+    /// Rounds of the constraints a tick (1 to 100): more hold bones to
+    /// their length more stiffly.
+    pub fn with_iterations(mut self, rounds: u32) -> Result<Self, GameError> {
+        if !(1..=100).contains(&rounds) {
+            return Err(GameError::TooLarge {
+                what: "constraint rounds (1 to 100)",
+                value: f64::from(rounds),
+                limit: 100.0,
+            });
+        }
+        self.iterations = rounds;
+        Ok(self)
+    }
+
+    /// The share (0 to 1) of a sliding speed along a surface lost in a
+    /// tick of contact.
+    pub fn with_friction(mut self, share: f32) -> Result<Self, GameError> {
+        self.friction = crate::error::unit_share("ragdoll friction", share)?;
+        Ok(self)
+    }
+
+    /// A ragdoll touching something whose particles all stay slower than
+    /// `speed` m/s (0 or more; 0 never sleeps) for `seconds` (above zero)
+    /// falls asleep: it stops moving, costs one box query a tick, and wakes
+    /// when nothing is under it any more, when the animation takes hold of
+    /// it, or when told to.
+    pub fn with_sleep(mut self, speed: f32, seconds: f32) -> Result<Self, GameError> {
+        self.sleep_speed =
+            crate::error::non_negative("sleep speed (m/s)", f64::from(speed))? as f32;
+        self.sleep_after = positive("time still before sleeping (s)", f64::from(seconds))? as f32;
+        Ok(self)
+    }
+
+    /// Rounds a tick.
+    pub fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    /// Friction.
+    pub fn friction(&self) -> f32 {
+        self.friction
+    }
+}
+
+/// Rounds of the bones alone at the end of a step.
+const BONE_ROUNDS: usize = 4;
+
+/// The most steps a tick is cut into for a fast ragdoll.
+const MAX_SUBSTEPS: usize = 8;
+
+/// Which way a ragdoll lies, for choosing the animation that gets it up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lying {
+    /// Its chest faces the ground.
+    FaceDown,
+    /// Its chest faces the sky.
+    FaceUp,
+    /// On its left side (its right shoulder up).
+    LeftSide,
+    /// On its right side.
+    RightSide,
+    /// Its spine is closer to upright than lying.
+    Upright,
+}
+
+/// The particles' state.
+#[derive(Clone, Debug)]
+struct Particles {
+    now: Vec<Vec3>,
+    before: Vec<Vec3>,
+    mass: Vec<f32>,
+    /// Inverse masses this tick (0 where the animation holds a particle).
+    inverse: Vec<f32>,
+}
+
+/// The animated pose and how much each particle follows it.
+#[derive(Clone, Debug)]
+struct Blend {
+    target: Vec<Vec3>,
+    /// Per part.
+    part_weight: Vec<f32>,
+    /// Per particle: the largest weight of its parts.
+    weight: Vec<f32>,
+}
+
+/// Memory reused from tick to tick.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    near: Vec<Handle>,
+    touches: Vec<Touch>,
+    /// Positions to try pushes on without moving the ragdoll.
+    probe: Vec<Vec3>,
+    /// Where each particle began the step.
+    start: Vec<Vec3>,
+}
+
+/// A ragdoll.
+///
+/// ```
+/// use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
+/// use collide_game::{Surroundings, time::TimeStep};
+/// use collide::{Grid, narrow::Support};
+/// use collide_game::glam::{Quat, Vec3};
+/// // Falling through empty space: it keeps its shape.
+/// let world: Grid<Vec3, ()> = Grid::dense();
+/// let nothing = |_| -> Option<(&dyn Support<Vec3>, collide::narrow::d3::Pose)> { None };
+/// let around = Surroundings { objects: &world, shape_of: &nothing, gravity: Vec3::new(0.0, -9.81, 0.0) };
+/// let body = Skeleton::humanoid(1.8, 75.0)?;
+/// let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 20.0, 0.0), Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0))?;
+/// let dt = TimeStep::new(1.0 / 60.0)?;
+/// for _ in 0..60 {
+///     doll.step(dt, &around)?;
+/// }
+/// assert!((doll.momentum().x - 5.0 * 75.0).abs() < 0.01 * 5.0 * 75.0);
+/// assert_eq!(doll.lying(), Lying::Upright);
+/// # Ok::<(), collide_game::GameError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Ragdoll {
+    skeleton: Skeleton,
+    settings: RagdollSettings,
+    links: Vec<(usize, usize, f32)>,
+    particles: Particles,
+    blend: Blend,
+    scratch: Scratch,
+    clock: Clock,
+}
+
+/// The Verlet step's memory of time: the last tick's length, or before
+/// the first tick the velocity to start with; and how long the ragdoll
+/// has been still, or that it sleeps.
+#[derive(Clone, Copy, Debug)]
+enum Clock {
+    Starting { velocity: Vec3 },
+    Running { last_dt: f32, still: f32 },
+    Asleep,
+}
+
+impl Ragdoll {
+    /// The skeleton's rest pose turned by `orientation` about its feet and
+    /// moved to `position`, every particle moving at `velocity` m/s.
+    pub fn new(
+        skeleton: Skeleton,
+        settings: RagdollSettings,
+        position: Vec3,
+        orientation: Quat,
+        velocity: Vec3,
+    ) -> Result<Self, GameError> {
+        finite3("ragdoll position", position)?;
+        finite3("ragdoll velocity", velocity)?;
+        for q in orientation.to_array() {
+            crate::error::finite("ragdoll orientation", f64::from(q))?;
+        }
+        positive(
+            "ragdoll orientation length",
+            f64::from(orientation.length()),
+        )?;
+        let turn = orientation.normalize();
+        let pose: Vec<Vec3> = skeleton.rest.iter().map(|&r| position + turn * r).collect();
+        let n = pose.len();
+        let links = skeleton.links().collect();
+        let mass = skeleton.masses.clone();
+        let inverse = mass.iter().map(|m| 1.0 / m).collect();
+        let parts = skeleton.parts.len();
+        Ok(Self {
+            settings,
+            links,
+            particles: Particles {
+                before: pose.clone(),
+                now: pose.clone(),
+                mass,
+                inverse,
+            },
+            blend: Blend {
+                target: pose,
+                part_weight: vec![0.0; parts],
+                weight: vec![0.0; n],
+            },
+            scratch: Scratch {
+                near: Vec::new(),
+                touches: vec![Touch::default(); n],
+                probe: Vec::with_capacity(n),
+                start: vec![Vec3::ZERO; n],
+            },
+            skeleton,
+            clock: Clock::Starting { velocity },
+        })
+    }
+
+    /// One tick of `dt` through `around`: a Verlet step under gravity, the
+    /// pull toward the animated pose, rounds of bones, self-contact and
+    /// joint limits (the centre of mass kept where the step put it), the
+    /// world's contacts, and the limits once more.
+    pub fn step(
+        &mut self,
+        dt: TimeStep<f32>,
+        around: &Surroundings<'_, '_, D3>,
+    ) -> Result<(), GameError> {
+        finite3("gravity", around.gravity)?;
+        let dt = dt.seconds();
+        if matches!(self.clock, Clock::Asleep) {
+            if self.still_resting(around) {
+                return Ok(());
+            }
+            self.wake();
+        }
+        // Fast bodies take the tick in shorter steps, none moving further
+        // than half its thinnest part's radius in one.
+        let thinnest = self
+            .skeleton
+            .parts
+            .iter()
+            .map(|p| p.2)
+            .fold(f32::INFINITY, f32::min);
+        let fastest = (0..self.particles.now.len())
+            .map(|k| self.velocity(k).length())
+            .fold(0.0, f32::max)
+            + around.gravity.length() * dt;
+        let steps = ((fastest * dt / (0.5 * thinnest)).ceil() as usize).clamp(1, MAX_SUBSTEPS);
+        let sub = dt / steps as f32;
+        let mut touched = false;
+        for _ in 0..steps {
+            touched = self.substep(sub, around);
+        }
+        self.settle(dt, sub, touched);
+        Ok(())
+    }
+
+    /// One step of `dt`: Verlet, the pull toward the animated pose, rounds
+    /// of the constraints with the world's contacts, friction. Returns
+    /// whether anything was touched.
+    fn substep(&mut self, dt: f32, around: &Surroundings<'_, '_, D3>) -> bool {
+        let energy = self.energy(around.gravity);
+        self.integrate(dt, around.gravity);
+        self.scratch.start.clone_from(&self.particles.before);
+        self.follow_target();
+        let held = self.particles.inverse.contains(&0.0);
+        let centre = self.centre_of_mass();
+        self.find_near(around);
+        self.scratch.touches.fill(Touch::default());
+        for _ in 0..self.settings.iterations {
+            separate_parts(
+                &self.skeleton,
+                &mut self.particles.now,
+                &self.particles.inverse,
+            );
+            self.push_out(around);
+            // Halfway each round, so the limits give and take with the
+            // contacts; the bones last, so each round ends with them whole.
+            self.solve_limits(0.5, false);
+            self.solve_links();
+        }
+        let touched = self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO);
+        // In the air the constraints are inner forces: they do not move the
+        // centre of mass (unless the animation holds part of the body).
+        if !held && !touched {
+            let shift = centre - self.centre_of_mass();
+            for p in &mut self.particles.now {
+                *p += shift;
+            }
+        }
+        // The bones back to length after the last contacts, then no joint
+        // ends the step past its limit: what is left to fix turns the
+        // velocity with it rather than adding to it.
+        for _ in 0..BONE_ROUNDS {
+            self.solve_links();
+        }
+        self.solve_limits(1.0, true);
+        rub(
+            &self.particles.now,
+            &mut self.particles.before,
+            &self.scratch.touches,
+            self.settings.friction,
+        );
+        if !held {
+            self.keep_passive(energy, dt, around.gravity);
+        }
+        self.clock = match self.clock {
+            Clock::Running { still, .. } => Clock::Running { last_dt: dt, still },
+            _ => Clock::Running {
+                last_dt: dt,
+                still: 0.0,
+            },
+        };
+        touched
+    }
+
+    /// Kinetic plus potential energy (J, potential zero at the origin) at
+    /// the velocities of the last step.
+    fn energy(&self, gravity: Vec3) -> f32 {
+        let p = &self.particles;
+        let potential: f32 = p
+            .now
+            .iter()
+            .zip(&p.mass)
+            .map(|(x, m)| -m * gravity.dot(*x))
+            .sum();
+        self.kinetic_energy() + potential
+    }
+
+    /// The joints, bones and contacts are passive: they may take energy
+    /// out, never put it in. Where a step's corrections came out with more
+    /// energy than the step began with (rounding in the projections when
+    /// limits and contacts press against each other), the motion about the
+    /// centre of mass is slowed until they do not, keeping the momentum;
+    /// and if that is not enough (a contact pushed the whole body), all of
+    /// it.
+    fn keep_passive(&mut self, energy: f32, dt: f32, gravity: Vec3) {
+        let p = &mut self.particles;
+        let mass: f32 = p.mass.iter().sum();
+        let potential: f32 = p
+            .now
+            .iter()
+            .zip(&p.mass)
+            .map(|(x, m)| -m * gravity.dot(*x))
+            .sum();
+        let allowed = (energy - potential).max(0.0);
+        let velocity = |p: &Particles, k: usize| (p.now[k] - p.before[k]) / dt;
+        let centre: Vec3 = (0..p.now.len())
+            .map(|k| velocity(p, k) * p.mass[k])
+            .sum::<Vec3>()
+            / mass;
+        let whole = 0.5 * mass * centre.length_squared();
+        let own: f32 = (0..p.now.len())
+            .map(|k| 0.5 * p.mass[k] * (velocity(p, k) - centre).length_squared())
+            .sum();
+        if whole + own <= allowed * (1.0 + 1e-4) + 1e-6 {
+            return;
+        }
+        let (keep_centre, keep_own) = if whole <= allowed {
+            (1.0, ((allowed - whole) / own.max(1e-12)).sqrt())
+        } else {
+            let all = (allowed / (whole + own)).sqrt();
+            (all, all)
+        };
+        for k in 0..p.now.len() {
+            let v = centre * keep_centre + (velocity(p, k) - centre) * keep_own;
+            p.before[k] = p.now[k] - v * dt;
+        }
+    }
+
+    /// Counts how long (`dt` a tick) the ragdoll has been still while
+    /// touching something over its last step (of `step` seconds), and
+    /// puts it to sleep after long enough.
+    fn settle(&mut self, dt: f32, step: f32, touched: bool) {
+        let slow = self.settings.sleep_speed * step;
+        let still = touched
+            && self.blend.weight.iter().all(|&w| w == 0.0)
+            && self
+                .particles
+                .now
+                .iter()
+                .zip(&self.particles.before)
+                .all(|(a, b)| a.distance(*b) < slow);
+        let before = match self.clock {
+            Clock::Running { still, .. } => still,
+            _ => 0.0,
+        };
+        let still = if still { before + dt } else { 0.0 };
+        let last_dt = step;
+        self.clock = if self.settings.sleep_speed > 0.0 && still >= self.settings.sleep_after {
+            self.particles.before.copy_from_slice(&self.particles.now);
+            Clock::Asleep
+        } else {
+            Clock::Running { last_dt, still }
+        };
+    }
+
+    /// Whether a sleeping ragdoll still rests on something: some part
+    /// within touching distance of a nearby object.
+    fn still_resting(&mut self, around: &Surroundings<'_, '_, D3>) -> bool {
+        self.find_near(around);
+        if self.scratch.near.is_empty() {
+            return false;
+        }
+        self.scratch.touches.fill(Touch::default());
+        self.scratch.probe.clear();
+        self.scratch.probe.extend_from_slice(&self.particles.now);
+        push_out_of_world(
+            &self.skeleton,
+            &mut self.scratch.probe,
+            &self.particles.inverse,
+            around,
+            &self.scratch.near,
+            None,
+            &mut self.scratch.touches,
+        );
+        self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO)
+    }
+
+    /// Wakes a sleeping ragdoll: it moves again from rest.
+    pub fn wake(&mut self) {
+        if matches!(self.clock, Clock::Asleep) {
+            self.clock = Clock::Starting {
+                velocity: Vec3::ZERO,
+            };
+        }
+    }
+
+    /// Whether it sleeps.
+    pub fn is_asleep(&self) -> bool {
+        matches!(self.clock, Clock::Asleep)
+    }
+
+    /// The Verlet step: each particle keeps its velocity (scaled to this
+    /// tick's length) and falls.
+    fn integrate(&mut self, dt: f32, gravity: Vec3) {
+        let p = &mut self.particles;
+        for k in 0..p.now.len() {
+            let carried = match self.clock {
+                Clock::Starting { velocity } => velocity * dt,
+                Clock::Running { last_dt, .. } => (p.now[k] - p.before[k]) * (dt / last_dt),
+                Clock::Asleep => Vec3::ZERO,
+            };
+            p.before[k] = p.now[k];
+            p.now[k] += carried + gravity * (dt * dt);
+        }
+    }
+
+    /// Moves each particle its weight of the way to the animated pose; a
+    /// particle of weight 1 is held there (no inverse mass this tick).
+    fn follow_target(&mut self) {
+        let p = &mut self.particles;
+        for k in 0..p.now.len() {
+            let w = self.blend.weight[k];
+            p.now[k] = p.now[k].lerp(self.blend.target[k], w);
+            p.inverse[k] = (1.0 - w) / p.mass[k];
+        }
+    }
+
+    /// One round of the bones' and the torso's distance constraints.
+    fn solve_links(&mut self) {
+        let p = &mut self.particles;
+        for &(a, b, length) in &self.links {
+            let (wa, wb) = (p.inverse[a], p.inverse[b]);
+            if wa + wb <= 0.0 {
+                continue;
+            }
+            let d = p.now[b] - p.now[a];
+            let l = d.length();
+            if l <= 1e-9 {
+                continue;
+            }
+            let fix = d * ((l - length) / (l * (wa + wb)));
+            p.now[a] += fix * wa;
+            p.now[b] -= fix * wb;
+        }
+    }
+
+    /// Every joint brought `share` of the way back within its limit, the
+    /// spine first; `carry` turns the last positions too, so the fix
+    /// adds no speed.
+    fn solve_limits(&mut self, share: f32, carry: bool) {
+        let p = &mut self.particles;
+        let mut fix = if carry {
+            Fix::Rigid {
+                before: p.before.as_mut_slice(),
+            }
+        } else {
+            Fix::Local {
+                share,
+                inverse: &p.inverse,
+            }
+        };
+        for joint in &self.skeleton.joints {
+            enforce(&self.skeleton, joint, &mut p.now, &p.inverse, &mut fix);
+        }
+    }
+
+    /// The objects near enough to touch this tick.
+    fn find_near(&mut self, around: &Surroundings<'_, '_, D3>) {
+        let reach = self.skeleton.parts.iter().map(|p| p.2).fold(0.0, f32::max) + 0.05;
+        match bounds(&self.particles.now, reach) {
+            Some(area) => candidates(around, &area, &mut self.scratch.near),
+            None => self.scratch.near.clear(),
+        }
+    }
+
+    /// The parts pushed out of the nearby objects.
+    fn push_out(&mut self, around: &Surroundings<'_, '_, D3>) {
+        if self.scratch.near.is_empty() {
+            return;
+        }
+        push_out_of_world(
+            &self.skeleton,
+            &mut self.particles.now,
+            &self.particles.inverse,
+            around,
+            &self.scratch.near,
+            Some(&self.scratch.start),
+            &mut self.scratch.touches,
+        );
+    }
+
+    /// The animated pose to follow (one point per particle), and how much
+    /// each part follows it: 0 (ragdoll) to 1 (held to the pose).
+    pub fn set_target(&mut self, pose: &[Vec3]) -> Result<(), GameError> {
+        check_pose(&self.skeleton, pose)?;
+        self.blend.target.copy_from_slice(pose);
+        self.wake();
+        Ok(())
+    }
+
+    /// How much part `part` (an index into the skeleton's parts) follows
+    /// the animated pose, 0 to 1; each particle follows as much as the
+    /// most of its parts.
+    pub fn set_part_weight(&mut self, part: usize, w: f32) -> Result<(), GameError> {
+        let w = weight(w)?;
+        let count = self.skeleton.parts.len();
+        let slot = self
+            .blend
+            .part_weight
+            .get_mut(part)
+            .ok_or(GameError::WrongLength {
+                what: "part index (below the part count)",
+                expected: count,
+                got: part,
+            })?;
+        *slot = w;
+        self.wake();
+        self.blend.weight.fill(0.0);
+        for (k, &(a, b, _)) in self.skeleton.parts.iter().enumerate() {
+            let w = self.blend.part_weight[k];
+            self.blend.weight[a] = self.blend.weight[a].max(w);
+            self.blend.weight[b] = self.blend.weight[b].max(w);
+        }
+        Ok(())
+    }
+
+    /// Sets every part's weight.
+    pub fn set_weight(&mut self, w: f32) -> Result<(), GameError> {
+        for part in 0..self.skeleton.parts.len() {
+            self.set_part_weight(part, w)?;
+        }
+        Ok(())
+    }
+
+    /// The particles' positions.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.particles.now
+    }
+
+    /// The skeleton.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// Each particle's velocity over the last tick (zero before the
+    /// first).
+    pub fn velocity(&self, particle: usize) -> Vec3 {
+        match self.clock {
+            Clock::Starting { velocity } => velocity,
+            Clock::Running { last_dt, .. } => {
+                (self.particles.now[particle] - self.particles.before[particle]) / last_dt
+            }
+            Clock::Asleep => Vec3::ZERO,
+        }
+    }
+
+    /// The total momentum, kg m/s.
+    pub fn momentum(&self) -> Vec3 {
+        (0..self.particles.now.len())
+            .map(|k| self.velocity(k) * self.particles.mass[k])
+            .sum()
+    }
+
+    /// The kinetic energy, J.
+    pub fn kinetic_energy(&self) -> f32 {
+        (0..self.particles.now.len())
+            .map(|k| 0.5 * self.particles.mass[k] * self.velocity(k).length_squared())
+            .sum()
+    }
+
+    /// The centre of mass.
+    pub fn centre_of_mass(&self) -> Vec3 {
+        let p = &self.particles;
+        let total: f32 = p.mass.iter().sum();
+        p.now
+            .iter()
+            .zip(&p.mass)
+            .map(|(x, m)| *x * *m)
+            .sum::<Vec3>()
+            / total
+    }
+
+    /// How far the joints are past their limits: the largest excess,
+    /// radians (0 when all are within).
+    pub fn limit_excess(&self) -> f32 {
+        self.skeleton
+            .joints
+            .iter()
+            .map(|j| excess(&self.particles.now, j))
+            .fold(0.0, f32::max)
+    }
+
+    /// Which way it lies, read from its chest.
+    pub fn lying(&self) -> Lying {
+        let Some(chest) = Frame::read(&self.particles.now, self.skeleton.chest) else {
+            return Lying::Upright;
+        };
+        if chest.up.y > 0.7 {
+            return Lying::Upright;
+        }
+        // The chest faces -back.
+        let facing = -chest.back;
+        if facing.y < -0.5 {
+            Lying::FaceDown
+        } else if facing.y > 0.5 {
+            Lying::FaceUp
+        } else if chest.right.y > 0.0 {
+            Lying::LeftSide
+        } else {
+            Lying::RightSide
+        }
+    }
+
+    /// A hash of the particles' positions and last positions, bit for bit.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for v in self.particles.now.iter().chain(&self.particles.before) {
+            for x in v.to_array() {
+                h = (h ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
+    }
+}

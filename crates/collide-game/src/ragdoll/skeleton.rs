@@ -1,0 +1,426 @@
+//! The description a ragdoll is built from: joints (particles) in a rest
+//! pose, the parts between them (capsules that collide), the rigid
+//! clusters of the torso, and each joint's limits.
+
+use crate::error::{GameError, finite3, positive, unit_share};
+use collide::glam::Vec3;
+
+/// How a joint limits the part below it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// The part's direction stays within `half_angle` radians of `axis`
+    /// (given in the parent frame's rest coordinates).
+    Cone {
+        /// The cone's axis, unit, in the parent frame at rest.
+        axis: Vec3,
+        /// The cone's half angle, radians.
+        half_angle: f32,
+    },
+    /// A shoulder or hip: a cone, and a twist limit read from the hinge
+    /// below (the plane the limb bends in, against the plane it bends in
+    /// at rest, toward `bend`).
+    Limb {
+        /// The cone's axis, unit, in the parent frame at rest.
+        axis: Vec3,
+        /// The cone's half angle, radians.
+        half_angle: f32,
+        /// The twist limit either way, radians.
+        twist: f32,
+        /// Which way the hinge below bends at rest, in the parent frame.
+        bend: Vec3,
+    },
+    /// An elbow or knee: bends from straight up to `max_bend` radians (its
+    /// direction is kept by the limb's twist limit above it).
+    Hinge {
+        /// The largest bend, radians.
+        max_bend: f32,
+    },
+    /// The spine: the upper frame's up within `swing` radians of the
+    /// lower's, and its right turned at most `twist` radians about it.
+    Spine {
+        /// The largest lean, radians.
+        swing: f32,
+        /// The largest twist either way, radians.
+        twist: f32,
+    },
+}
+
+/// A frame read from particles: up from `origin` to `up_to`, right from
+/// `left` to `right`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FrameOf {
+    pub(crate) origin: usize,
+    pub(crate) up_to: usize,
+    pub(crate) left: usize,
+    pub(crate) right: usize,
+}
+
+/// A limited joint: the part from `pivot` to `child`, its limit, and the
+/// frame it is measured in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Joint {
+    pub(crate) pivot: usize,
+    pub(crate) child: usize,
+    /// For limbs: the particle below the hinge (the hand, the foot).
+    pub(crate) below: Option<usize>,
+    /// For hinges: the particle above (the shoulder, the hip).
+    pub(crate) above: Option<usize>,
+    pub(crate) frame: FrameOf,
+    /// For the spine: the upper frame.
+    pub(crate) upper: Option<FrameOf>,
+    pub(crate) limit: Limit,
+}
+
+/// A ragdoll's body plan.
+///
+/// ```
+/// use collide_game::ragdoll::Skeleton;
+/// let body = Skeleton::humanoid(1.8, 75.0)?;
+/// assert_eq!(body.particle_count(), 16);
+/// assert!(Skeleton::humanoid(-1.0, 75.0).is_err());
+/// # Ok::<(), collide_game::GameError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skeleton {
+    pub(crate) rest: Vec<Vec3>,
+    pub(crate) masses: Vec<f32>,
+    /// Parts: (a, b, radius).
+    pub(crate) parts: Vec<(usize, usize, f32)>,
+    /// Distance constraints: (a, b), rest length from the rest pose.
+    pub(crate) links: Vec<(usize, usize)>,
+    pub(crate) joints: Vec<Joint>,
+    /// Per particle, the particles that move with it when its joint turns
+    /// (itself and all below it).
+    pub(crate) below: Vec<Vec<usize>>,
+
+    /// The torso's frames: the pelvis and the chest.
+    pub(crate) pelvis: FrameOf,
+    pub(crate) chest: FrameOf,
+}
+
+// The humanoid's particles.
+const PELVIS: usize = 0;
+const CHEST: usize = 1;
+const NECK: usize = 2;
+const HEAD: usize = 3;
+const L_SHOULDER: usize = 4;
+const L_ELBOW: usize = 5;
+const L_HAND: usize = 6;
+const R_SHOULDER: usize = 7;
+const R_ELBOW: usize = 8;
+const R_HAND: usize = 9;
+const L_HIP: usize = 10;
+const L_KNEE: usize = 11;
+const L_FOOT: usize = 12;
+const R_HIP: usize = 13;
+const R_KNEE: usize = 14;
+const R_FOOT: usize = 15;
+
+impl Skeleton {
+    /// A human `height` metres tall weighing `mass` kg (both above zero),
+    /// standing with arms hanging, facing -z (x to its right, y up), its
+    /// feet at the origin's height: 16 particles at the joints, 13 parts
+    /// (spine, neck, head, hips, shoulders, upper and lower arms and
+    /// legs), with limits of a supple adult: the spine leans 45 degrees and
+    /// twists 35, the head tips 50, arms swing 110 degrees from hanging
+    /// and twist 60, legs swing 75 degrees about a line 35 degrees forward
+    /// of straight down and twist 35, elbows and knees bend up to 150
+    /// degrees, the elbows forward and the knees back.
+    pub fn humanoid(height: f32, mass: f32) -> Result<Self, GameError> {
+        let s = positive("ragdoll height (m)", f64::from(height))? as f32 / 1.8;
+        let mass = positive("ragdoll mass (kg)", f64::from(mass))? as f32;
+        let p = |x: f32, y: f32| Vec3::new(x * s, y * s, 0.0);
+        let rest = vec![
+            p(0.0, 1.02),                        // pelvis
+            Vec3::new(0.0, 1.38 * s, -0.06 * s), // chest, ahead of the shoulders
+            p(0.0, 1.52),                        // neck
+            p(0.0, 1.70),                        // head
+            p(-0.2, 1.45),                       // left shoulder
+            p(-0.25, 1.17),                      // left elbow
+            p(-0.28, 0.92),                      // left hand
+            p(0.2, 1.45),                        // right shoulder
+            p(0.25, 1.17),                       // right elbow
+            p(0.28, 0.92),                       // right hand
+            p(-0.1, 0.92),                       // left hip
+            p(-0.11, 0.52),                      // left knee
+            p(-0.12, 0.08),                      // left foot
+            p(0.1, 0.92),                        // right hip
+            p(0.11, 0.52),                       // right knee
+            p(0.12, 0.08),                       // right foot
+        ];
+        // Shares of the mass at each joint.
+        let shares = [
+            0.16, 0.16, 0.04, 0.06, 0.05, 0.03, 0.01, 0.05, 0.03, 0.01, 0.08, 0.05, 0.02, 0.08,
+            0.05, 0.02,
+        ];
+        let total: f32 = shares.iter().sum();
+        let masses = shares.iter().map(|m| m * mass / total).collect();
+        let r = |x: f32| x * s;
+        let parts = vec![
+            (PELVIS, CHEST, r(0.12)),
+            (CHEST, NECK, r(0.06)),
+            (NECK, HEAD, r(0.1)),
+            (L_HIP, R_HIP, r(0.12)),
+            (L_SHOULDER, R_SHOULDER, r(0.07)),
+            (L_SHOULDER, L_ELBOW, r(0.05)),
+            (L_ELBOW, L_HAND, r(0.045)),
+            (R_SHOULDER, R_ELBOW, r(0.05)),
+            (R_ELBOW, R_HAND, r(0.045)),
+            (L_HIP, L_KNEE, r(0.07)),
+            (L_KNEE, L_FOOT, r(0.055)),
+            (R_HIP, R_KNEE, r(0.07)),
+            (R_KNEE, R_FOOT, r(0.055)),
+        ];
+        let mut links: Vec<(usize, usize)> = parts.iter().map(|&(a, b, _)| (a, b)).collect();
+        // The rigid clusters: the hips round the pelvis, the shoulders
+        // round the chest and neck.
+        links.extend([
+            (PELVIS, L_HIP),
+            (PELVIS, R_HIP),
+            (CHEST, L_SHOULDER),
+            (CHEST, R_SHOULDER),
+            (NECK, L_SHOULDER),
+            (NECK, R_SHOULDER),
+        ]);
+        // The pelvis's frame from its own cluster (the hips and the
+        // pelvis above them), so turning the spine does not move it.
+        let pelvis = FrameOf {
+            origin: L_HIP,
+            up_to: PELVIS,
+            left: L_HIP,
+            right: R_HIP,
+        };
+        let chest = FrameOf {
+            origin: CHEST,
+            up_to: NECK,
+            left: L_SHOULDER,
+            right: R_SHOULDER,
+        };
+        let deg = |d: f32| d.to_radians();
+        let leg_axis = Vec3::new(
+            0.0,
+            -(35f32.to_radians().cos()),
+            -(35f32.to_radians().sin()),
+        );
+        let limb = |pivot, child, below, frame, axis: Vec3, half_angle, twist, bend| Joint {
+            pivot,
+            child,
+            below: Some(below),
+            above: None,
+            frame,
+            upper: None,
+            limit: Limit::Limb {
+                axis: axis.normalize(),
+                half_angle,
+                twist,
+                bend,
+            },
+        };
+        let hinge = |pivot, child, above, frame| Joint {
+            pivot,
+            child,
+            below: None,
+            above: Some(above),
+            frame,
+            upper: None,
+            limit: Limit::Hinge {
+                max_bend: deg(150.0),
+            },
+        };
+        let mut joints = vec![
+            Joint {
+                pivot: PELVIS,
+                child: CHEST,
+                below: None,
+                above: None,
+                frame: pelvis,
+                upper: Some(chest),
+                limit: Limit::Spine {
+                    swing: deg(45.0),
+                    twist: deg(35.0),
+                },
+            },
+            Joint {
+                pivot: NECK,
+                child: HEAD,
+                below: None,
+                above: None,
+                frame: chest,
+                upper: None,
+                limit: Limit::Cone {
+                    axis: Vec3::Y,
+                    half_angle: deg(50.0),
+                },
+            },
+            limb(
+                L_SHOULDER,
+                L_ELBOW,
+                L_HAND,
+                chest,
+                rest[L_ELBOW] - rest[L_SHOULDER],
+                deg(110.0),
+                deg(60.0),
+                -Vec3::Z,
+            ),
+            hinge(L_ELBOW, L_HAND, L_SHOULDER, chest),
+            limb(
+                R_SHOULDER,
+                R_ELBOW,
+                R_HAND,
+                chest,
+                rest[R_ELBOW] - rest[R_SHOULDER],
+                deg(110.0),
+                deg(60.0),
+                -Vec3::Z,
+            ),
+            hinge(R_ELBOW, R_HAND, R_SHOULDER, chest),
+            limb(
+                L_HIP,
+                L_KNEE,
+                L_FOOT,
+                pelvis,
+                leg_axis,
+                deg(75.0),
+                deg(35.0),
+                Vec3::Z,
+            ),
+            hinge(L_KNEE, L_FOOT, L_HIP, pelvis),
+            limb(
+                R_HIP,
+                R_KNEE,
+                R_FOOT,
+                pelvis,
+                leg_axis,
+                deg(75.0),
+                deg(35.0),
+                Vec3::Z,
+            ),
+            hinge(R_KNEE, R_FOOT, R_HIP, pelvis),
+        ];
+        // The axes above are given in the world at rest; each frame reads
+        // them in its own axes (the chest's frame leans back a little, its
+        // chest particle being ahead of the shoulders).
+        for joint in &mut joints {
+            let Some(frame) = super::limits::Frame::read(&rest, joint.frame) else {
+                continue;
+            };
+            let local = |v: Vec3| Vec3::new(v.dot(frame.right), v.dot(frame.up), v.dot(frame.back));
+            joint.limit = match joint.limit {
+                Limit::Cone { axis, half_angle } => Limit::Cone {
+                    axis: local(axis),
+                    half_angle,
+                },
+                Limit::Limb {
+                    axis,
+                    half_angle,
+                    twist,
+                    bend,
+                } => Limit::Limb {
+                    axis: local(axis),
+                    half_angle,
+                    twist,
+                    bend: local(bend),
+                },
+                other => other,
+            };
+        }
+        // What turns with each particle's joint.
+        let mut below = vec![Vec::new(); rest.len()];
+        let upper_body = vec![
+            CHEST, NECK, HEAD, L_SHOULDER, L_ELBOW, L_HAND, R_SHOULDER, R_ELBOW, R_HAND,
+        ];
+        below[CHEST] = upper_body;
+        below[HEAD] = vec![HEAD];
+        for (top, mid, end) in [
+            (L_ELBOW, L_ELBOW, L_HAND),
+            (R_ELBOW, R_ELBOW, R_HAND),
+            (L_KNEE, L_KNEE, L_FOOT),
+            (R_KNEE, R_KNEE, R_FOOT),
+        ] {
+            below[top] = vec![mid, end];
+        }
+        for end in [L_HAND, R_HAND, L_FOOT, R_FOOT] {
+            below[end] = vec![end];
+        }
+        Ok(Self {
+            rest,
+            masses,
+            parts,
+            links,
+            joints,
+            below,
+            pelvis,
+            chest,
+        })
+    }
+
+    /// The number of particles (joints).
+    pub fn particle_count(&self) -> usize {
+        self.rest.len()
+    }
+
+    /// The rest pose, standing on the origin's height, facing -z.
+    pub fn rest_pose(&self) -> &[Vec3] {
+        &self.rest
+    }
+
+    /// The parts as `(particle, particle, radius)`.
+    pub fn parts(&self) -> &[(usize, usize, f32)] {
+        &self.parts
+    }
+
+    /// The total mass, kg.
+    pub fn mass(&self) -> f32 {
+        self.masses.iter().sum()
+    }
+
+    /// Each particle's mass, kg.
+    pub fn masses(&self) -> &[f32] {
+        &self.masses
+    }
+
+    /// The rest lengths of the distance constraints, as `(a, b, length)`.
+    pub fn links(&self) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
+        self.links
+            .iter()
+            .map(|&(a, b)| (a, b, self.rest[a].distance(self.rest[b])))
+    }
+
+    /// Whether two parts are joined: they share a particle, or a particle
+    /// of one is tied to a particle of the other (the torso's clusters).
+    /// Joined parts do not collide with each other: they overlap at the
+    /// joint by design.
+    pub fn joined(&self, a: usize, b: usize) -> bool {
+        let (p, q) = (self.parts[a], self.parts[b]);
+        let tied = |x: usize, y: usize| {
+            x == y
+                || self
+                    .links
+                    .iter()
+                    .any(|&(u, v)| (u, v) == (x, y) || (v, u) == (x, y))
+        };
+        [p.0, p.1]
+            .iter()
+            .any(|&x| [q.0, q.1].iter().any(|&y| tied(x, y)))
+    }
+}
+
+/// Checks a pose: as many finite points as particles.
+pub(crate) fn check_pose(skeleton: &Skeleton, pose: &[Vec3]) -> Result<(), GameError> {
+    if pose.len() != skeleton.rest.len() {
+        return Err(GameError::WrongLength {
+            what: "pose points (one per particle)",
+            expected: skeleton.rest.len(),
+            got: pose.len(),
+        });
+    }
+    for &p in pose {
+        finite3("pose point", p)?;
+    }
+    Ok(())
+}
+
+/// `value` if it is a finite weight from 0 to 1.
+pub(crate) fn weight(value: f32) -> Result<f32, GameError> {
+    unit_share("blend weight", value)
+}

@@ -113,7 +113,7 @@ fn drive_lap(line: &[Vec3], world: &BoxWorld) -> Lap {
             let a = (line[(nearest + 20) % n] - line[nearest]).normalize_or_zero();
             let b = (line[(nearest + 60) % n] - line[(nearest + 20) % n]).normalize_or_zero();
             let bend = a.dot(b).clamp(-1.0, 1.0).acos();
-            let wanted = (24.0 - 40.0 * bend).max(9.0);
+            let wanted = (22.0 - 40.0 * bend).max(9.0);
             let speed = car.body().linear_velocity().dot(car.forward());
             let throttle = ((wanted - speed) * 0.4).clamp(0.0, 1.0);
             let brake = ((speed - wanted - 1.0) * 0.3).clamp(0.0, 1.0);

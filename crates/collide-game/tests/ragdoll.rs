@@ -387,6 +387,10 @@ fn bad_input_is_an_error() {
     assert!(r.set_part_weight(0, 1.5).is_err());
     assert!(r.set_part_weight(99, 0.5).is_err());
     assert!(Skeleton::humanoid(1.8, 0.0).is_err());
+    assert!(Skeleton::humanoid(1e-8, 75.0).is_err());
+    assert!(Skeleton::humanoid(1.8, 1e-38).is_err());
+    assert!(Skeleton::humanoid(1.8, 1e30).is_err());
+    assert_eq!(r.velocity(99), None);
     assert!(settings.with_iterations(0).is_err());
     assert!(settings.with_sleep(-1.0, 0.5).is_err());
     let _ = GRAVITY;
@@ -423,4 +427,52 @@ fn tumbling_down_stairs_never_gains_energy() {
             }
         });
     }
+}
+
+#[test]
+fn a_half_weight_follows_a_walking_pose_part_of_the_way() {
+    let floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
+    let mut r = doll(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
+    r.set_weight(0.5).unwrap();
+    with_surroundings(&floor, |around| {
+        for tick in 0..120 {
+            let target = posed(
+                &r,
+                Vec3::new(0.0, 0.0, -1.4 * tick as f32 / 60.0),
+                Quat::IDENTITY,
+            );
+            r.set_target(&target).unwrap();
+            r.step(dt(), around).unwrap();
+        }
+    });
+    // Pulled half the way each tick, it keeps up with the walk (2.8 m)
+    // within a few ticks' lag, at the walk's speed: the energy the
+    // animation adds is not taken back.
+    let z = r.centre_of_mass().z;
+    assert!(z < -2.3, "it walked to {z}");
+    let speed = -r.momentum().z / r.skeleton().mass();
+    assert!(speed > 1.0 && speed < 1.6, "at {speed} m/s");
+}
+
+#[test]
+fn a_sleeping_ragdoll_wakes_when_something_presses_into_it() {
+    let floor = (Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0));
+    let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let mut r = doll(Vec3::new(0.0, 0.3, 0.0), lying, Vec3::ZERO);
+    with_surroundings(&Boxes::new(&[floor]), |around| {
+        for _ in 0..240 {
+            r.step(dt(), around).unwrap();
+        }
+    });
+    assert!(r.is_asleep());
+    // A crate lands on its chest.
+    let chest = r.positions()[1];
+    let crate_box = (
+        chest - Vec3::new(0.3, 0.05, 0.3),
+        chest + Vec3::new(0.3, 0.6, 0.3),
+    );
+    with_surroundings(&Boxes::new(&[floor, crate_box]), |around| {
+        r.step(dt(), around).unwrap();
+    });
+    assert!(!r.is_asleep(), "it slept on under the crate");
 }

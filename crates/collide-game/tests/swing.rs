@@ -398,3 +398,56 @@ fn chosen_anchors_lie_on_a_face_with_a_clear_ray_over_random_cities() {
         "{along_wish} of {found} along the wish"
     );
 }
+
+#[test]
+fn a_chosen_anchor_keeps_its_rope_and_its_roof_lift() {
+    // A tall building beside the street and a low one to hook a roof line.
+    let city = City::new(&[
+        (
+            Vec3::new(-100.0, -1.0, -100.0),
+            Vec3::new(100.0, 0.0, 100.0),
+        ),
+        (Vec3::new(8.0, 0.0, -20.0), Vec3::new(30.0, 60.0, 20.0)),
+        (Vec3::new(-30.0, 0.0, 5.0), Vec3::new(-8.0, 22.0, 30.0)),
+    ]);
+    let shape_of = |h| city.shape(h);
+    let around = Surroundings::<D3> {
+        objects: &city.grid,
+        shape_of: &shape_of,
+        gravity: G,
+    };
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let settings = AnchorSettings::new(5.0, 35.0).unwrap();
+    for (position, wish) in [
+        (Vec3::new(0.0, 20.0, -5.0), Vec3::new(1.0, 0.0, 0.2)),
+        (Vec3::new(0.0, 12.0, 10.0), Vec3::new(-1.0, 0.0, 0.3)),
+    ] {
+        let anchor = choose_anchor(position, wish, &settings, &around)
+            .unwrap()
+            .unwrap();
+        let mut body =
+            Swinger::<D3>::new(SwingSettings::new(0.3).unwrap(), position, Vec3::ZERO).unwrap();
+        body.attach(anchor.point(), anchor.pivot(), anchor.length())
+            .unwrap();
+        for _ in 0..30 {
+            body.step(dt, Vec3::ZERO, &around).unwrap();
+        }
+        let rope = body.rope().unwrap();
+        // The wall it hangs from is no floor: the rope is not cut short.
+        assert!(
+            (rope.length() - anchor.length()).abs() < 1e-3,
+            "rope {} of {}",
+            rope.length(),
+            anchor.length()
+        );
+        // With no wish the pivot stays where it was attached, lifted or not.
+        assert!(rope.pivot().distance(anchor.pivot()) < 1e-4);
+    }
+    assert!(
+        AnchorSettings::new(4.0, 30.0)
+            .unwrap()
+            .with_spacing(0.01)
+            .is_err()
+    );
+    assert!(AnchorSettings::new(4.0, 1e30).is_err());
+}

@@ -306,3 +306,45 @@ fn the_assists_cut_the_roll_and_keep_the_speed_of_a_slide() {
         "speed {speed} m/s, with the assist {kept} m/s"
     );
 }
+
+#[test]
+fn a_light_brake_does_not_hold_a_car_on_a_steep_slope() {
+    // A 30% grade: holding the car takes about 280 N m a wheel.
+    let tilt = Quat::from_rotation_x(0.3f32.atan());
+    let slope = Boxes::turned(&[(
+        Vec3::new(0.0, -1.0, 0.0),
+        Vec3::new(200.0, 1.0, 200.0),
+        tilt,
+    )]);
+    let slid = |brake: f32| {
+        let mut car = Car::new(
+            settings(Drive::Rear),
+            tilt * Vec3::new(0.0, 0.75, 0.0),
+            tilt,
+        )
+        .unwrap();
+        let dt = TimeStep::new(1.0 / 60.0).unwrap();
+        let controls = Controls::new(0.0, brake, 0.0, false).unwrap();
+        let mut start = Vec3::ZERO;
+        with_surroundings(&slope, |around| {
+            for tick in 0..300 {
+                if tick == 60 {
+                    start = car.body().position();
+                }
+                car.step(dt, &controls, around).unwrap();
+            }
+        });
+        car.body().position().distance(start)
+    };
+    // 25 N m a wheel cannot hold it; the full 2,500 can.
+    assert!(
+        slid(0.01) > 0.5,
+        "a 1% brake held the car: {} m",
+        slid(0.01)
+    );
+    assert!(
+        slid(1.0) < 0.01,
+        "the full brake let it slide {} m",
+        slid(1.0)
+    );
+}

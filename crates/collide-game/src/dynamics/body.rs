@@ -106,6 +106,7 @@ impl RigidBody {
         position: Vec3,
         orientation: Quat,
     ) -> Result<Self, GameError> {
+        positive("body mass (kg)", f64::from(mass))?;
         for h in half_extents.to_array() {
             positive("box half extent (m)", f64::from(h))?;
         }

@@ -221,7 +221,7 @@ impl Ragdoll {
                 weight: vec![0.0; n],
             },
             scratch: Scratch {
-                near: Vec::new(),
+                near: Vec::with_capacity(32),
                 touches: vec![Touch::default(); n],
                 probe: Vec::with_capacity(n),
                 start: vec![Vec3::ZERO; n],
@@ -257,14 +257,15 @@ impl Ragdoll {
             .map(|p| p.2)
             .fold(f32::INFINITY, f32::min);
         let fastest = (0..self.particles.now.len())
-            .map(|k| self.velocity(k).length())
+            .map(|k| self.velocity_of(k).length())
             .fold(0.0, f32::max)
             + around.gravity.length() * dt;
         let steps = ((fastest * dt / (0.5 * thinnest)).ceil() as usize).clamp(1, MAX_SUBSTEPS);
         let sub = dt / steps as f32;
         let mut touched = false;
+        let portion = 1.0 / steps as f32;
         for _ in 0..steps {
-            touched = self.substep(sub, around);
+            touched = self.substep(sub, portion, around);
         }
         self.settle(dt, sub, touched);
         Ok(())
@@ -273,12 +274,12 @@ impl Ragdoll {
     /// One step of `dt`: Verlet, the pull toward the animated pose, rounds
     /// of the constraints with the world's contacts, friction. Returns
     /// whether anything was touched.
-    fn substep(&mut self, dt: f32, around: &Surroundings<'_, '_, D3>) -> bool {
+    fn substep(&mut self, dt: f32, portion: f32, around: &Surroundings<'_, '_, D3>) -> bool {
         let energy = self.energy(around.gravity);
         self.integrate(dt, around.gravity);
         self.scratch.start.clone_from(&self.particles.before);
-        self.follow_target();
-        let held = self.particles.inverse.contains(&0.0);
+        self.follow_target(portion);
+        let animated = self.blend.weight.iter().any(|&w| w > 0.0);
         let centre = self.centre_of_mass();
         self.find_near(around);
         self.scratch.touches.fill(Touch::default());
@@ -295,28 +296,37 @@ impl Ragdoll {
             self.solve_links();
         }
         let touched = self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO);
-        // In the air the constraints are inner forces: they do not move the
-        // centre of mass (unless the animation holds part of the body).
-        if !held && !touched {
-            let shift = centre - self.centre_of_mass();
-            for p in &mut self.particles.now {
-                *p += shift;
-            }
-        }
         // The bones back to length after the last contacts, then no joint
         // ends the step past its limit: what is left to fix turns the
         // velocity with it rather than adding to it.
         for _ in 0..BONE_ROUNDS {
             self.solve_links();
         }
+        let before = mass_centre(&self.particles.before, &self.particles.mass);
         self.solve_limits(1.0, true);
+        // In the air the constraints are inner forces: they do not move the
+        // centre of mass, nor its velocity (unless the animation moves the
+        // body).
+        if !animated && !touched {
+            let p = &mut self.particles;
+            let (shift, back) = (
+                centre - mass_centre(&p.now, &p.mass),
+                before - mass_centre(&p.before, &p.mass),
+            );
+            for (now, last) in p.now.iter_mut().zip(&mut p.before) {
+                *now += shift;
+                *last += back;
+            }
+        }
+        // Friction is a share a tick: this step's part of it.
+        let friction = 1.0 - (1.0 - self.settings.friction).powf(portion);
         rub(
             &self.particles.now,
             &mut self.particles.before,
             &self.scratch.touches,
-            self.settings.friction,
+            friction,
         );
-        if !held {
+        if !animated {
             self.keep_passive(energy, dt, around.gravity);
         }
         self.clock = match self.clock {
@@ -429,7 +439,10 @@ impl Ragdoll {
             None,
             &mut self.scratch.touches,
         );
-        self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO)
+        // Resting on something, and nothing pressed into it since.
+        let touching = self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO);
+        let pressed = self.scratch.touches.iter().any(|t| t.pushed > 0.01);
+        touching && !pressed
     }
 
     /// Wakes a sleeping ragdoll: it moves again from rest.
@@ -461,12 +474,18 @@ impl Ragdoll {
         }
     }
 
-    /// Moves each particle its weight of the way to the animated pose; a
-    /// particle of weight 1 is held there (no inverse mass this tick).
-    fn follow_target(&mut self) {
+    /// Moves each particle toward the animated pose by this step's part
+    /// (`portion` of a tick) of its weight a tick; a particle of weight 1
+    /// is held there (no inverse mass).
+    fn follow_target(&mut self, portion: f32) {
         let p = &mut self.particles;
         for k in 0..p.now.len() {
             let w = self.blend.weight[k];
+            let w = if w >= 1.0 {
+                1.0
+            } else {
+                1.0 - (1.0 - w).powf(portion)
+            };
             p.now[k] = p.now[k].lerp(self.blend.target[k], w);
             p.inverse[k] = (1.0 - w) / p.mass[k];
         }
@@ -589,9 +608,14 @@ impl Ragdoll {
         &self.skeleton
     }
 
-    /// Each particle's velocity over the last tick (zero before the
-    /// first).
-    pub fn velocity(&self, particle: usize) -> Vec3 {
+    /// A particle's velocity over the last step, m/s (`None` past the
+    /// particle count).
+    pub fn velocity(&self, particle: usize) -> Option<Vec3> {
+        (particle < self.particles.now.len()).then(|| self.velocity_of(particle))
+    }
+
+    /// [`Ragdoll::velocity`] for an index in range.
+    fn velocity_of(&self, particle: usize) -> Vec3 {
         match self.clock {
             Clock::Starting { velocity } => velocity,
             Clock::Running { last_dt, .. } => {
@@ -604,14 +628,14 @@ impl Ragdoll {
     /// The total momentum, kg m/s.
     pub fn momentum(&self) -> Vec3 {
         (0..self.particles.now.len())
-            .map(|k| self.velocity(k) * self.particles.mass[k])
+            .map(|k| self.velocity_of(k) * self.particles.mass[k])
             .sum()
     }
 
     /// The kinetic energy, J.
     pub fn kinetic_energy(&self) -> f32 {
         (0..self.particles.now.len())
-            .map(|k| 0.5 * self.particles.mass[k] * self.velocity(k).length_squared())
+            .map(|k| 0.5 * self.particles.mass[k] * self.velocity_of(k).length_squared())
             .sum()
     }
 
@@ -668,4 +692,10 @@ impl Ragdoll {
         }
         h
     }
+}
+
+/// The centre of mass of points `at` with `mass`.
+fn mass_centre(at: &[Vec3], mass: &[f32]) -> Vec3 {
+    let total: f32 = mass.iter().sum();
+    at.iter().zip(mass).map(|(x, m)| *x * *m).sum::<Vec3>() / total
 }

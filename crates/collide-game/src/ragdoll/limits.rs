@@ -232,15 +232,16 @@ pub(crate) fn enforce(
                 moved = true;
             }
         }
-        Limit::Spine { swing, twist } => {
+        Limit::Spine { axis, swing, twist } => {
             let Some(upper_of) = joint.upper else {
                 return false;
             };
-            // The lean: the spine against the pelvis's up.
+            // The lean: the spine against its rest direction.
+            let rest = frame.to_world(axis);
             if let Some(spine) = (p[joint.child] - pivot).try_normalize() {
-                let lean = angle(frame.up, spine);
+                let lean = angle(rest, spine);
                 if lean > swing + TINY {
-                    let axis = toward(spine, frame.up, frame.right);
+                    let axis = toward(spine, rest, frame.right);
                     let (lead, anchor) = (joint.child, Some(joint.pivot));
                     fix.turn(p, set, lead, anchor, pivot, axis, lean - swing);
                     moved = true;
@@ -297,13 +298,13 @@ pub(crate) fn excess(p: &[Vec3], joint: &Joint) -> f32 {
             cone.max(turned)
         }
         Limit::Hinge { max_bend } => hinge_bend(p, joint).map_or(0.0, |b| (b - max_bend).max(0.0)),
-        Limit::Spine { swing, twist } => {
+        Limit::Spine { axis, swing, twist } => {
             let Some(upper) = joint.upper.and_then(|u| Frame::read(p, u)) else {
                 return 0.0;
             };
             let lean = (p[joint.child] - pivot)
                 .try_normalize()
-                .map_or(0.0, |spine| angle(frame.up, spine));
+                .map_or(0.0, |spine| angle(frame.to_world(axis), spine));
             let (_, t) = spine_angles(frame, upper);
             (lean - swing).max(0.0).max((t.abs() - twist).max(0.0))
         }

@@ -35,9 +35,13 @@ pub enum Limit {
         /// The largest bend, radians.
         max_bend: f32,
     },
-    /// The spine: the upper frame's up within `swing` radians of the
-    /// lower's, and its right turned at most `twist` radians about it.
+    /// The spine: the bone from the pelvis to the chest within `swing`
+    /// radians of its rest direction in the pelvis's frame (`axis`), and
+    /// the chest's right turned at most `twist` radians about the chest's
+    /// up from the pelvis's.
     Spine {
+        /// The spine's rest direction, unit, in the pelvis's frame at rest.
+        axis: Vec3,
         /// The largest lean, radians.
         swing: f32,
         /// The largest twist either way, radians.
@@ -117,7 +121,8 @@ const R_KNEE: usize = 14;
 const R_FOOT: usize = 15;
 
 impl Skeleton {
-    /// A human `height` metres tall weighing `mass` kg (both above zero),
+    /// A human `height` metres tall (0.1 to 10) weighing `mass` kg (1 to
+    /// 1,000),
     /// standing with arms hanging, facing -z (x to its right, y up), its
     /// feet at the origin's height: 16 particles at the joints, 13 parts
     /// (spine, neck, head, hips, shoulders, upper and lower arms and
@@ -127,8 +132,19 @@ impl Skeleton {
     /// of straight down and twist 35, elbows and knees bend up to 150
     /// degrees, the elbows forward and the knees back.
     pub fn humanoid(height: f32, mass: f32) -> Result<Self, GameError> {
-        let s = positive("ragdoll height (m)", f64::from(height))? as f32 / 1.8;
-        let mass = positive("ragdoll mass (kg)", f64::from(mass))? as f32;
+        let within = |what: &'static str, v: f32, lo: f32, hi: f32| -> Result<f32, GameError> {
+            let v = positive(what, f64::from(v))? as f32;
+            if v < lo || v > hi {
+                return Err(GameError::TooLarge {
+                    what,
+                    value: f64::from(v),
+                    limit: f64::from(if v < lo { lo } else { hi }),
+                });
+            }
+            Ok(v)
+        };
+        let s = within("ragdoll height (m, 0.1 to 10)", height, 0.1, 10.0)? / 1.8;
+        let mass = within("ragdoll mass (kg, 1 to 1,000)", mass, 1.0, 1000.0)?;
         let p = |x: f32, y: f32| Vec3::new(x * s, y * s, 0.0);
         let rest = vec![
             p(0.0, 1.02),                        // pelvis
@@ -236,6 +252,7 @@ impl Skeleton {
                 frame: pelvis,
                 upper: Some(chest),
                 limit: Limit::Spine {
+                    axis: (rest[CHEST] - rest[PELVIS]).normalize(),
                     swing: deg(45.0),
                     twist: deg(35.0),
                 },
@@ -321,6 +338,11 @@ impl Skeleton {
                     twist,
                     bend: local(bend),
                 },
+                Limit::Spine { axis, swing, twist } => Limit::Spine {
+                    axis: local(axis),
+                    swing,
+                    twist,
+                },
                 other => other,
             };
         }
@@ -386,11 +408,12 @@ impl Skeleton {
             .map(|&(a, b)| (a, b, self.rest[a].distance(self.rest[b])))
     }
 
-    /// Whether two parts are joined: they share a particle, or a particle
+    /// Whether two parts (indices below the part count) are joined: they
+    /// share a particle, or a particle
     /// of one is tied to a particle of the other (the torso's clusters).
     /// Joined parts do not collide with each other: they overlap at the
     /// joint by design.
-    pub fn joined(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn joined(&self, a: usize, b: usize) -> bool {
         let (p, q) = (self.parts[a], self.parts[b]);
         let tied = |x: usize, y: usize| {
             x == y

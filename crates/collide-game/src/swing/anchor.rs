@@ -44,20 +44,38 @@ impl AnchorSettings {
                 value: f64::from(max_length - min_length),
             });
         }
+        if max_length > MAX_ROPE {
+            return Err(GameError::TooLarge {
+                what: "longest anchor rope (m)",
+                value: f64::from(max_length),
+                limit: f64::from(MAX_ROPE),
+            });
+        }
+        let spacing = (max_length / MAX_STEPS).max(2.0);
         Ok(Self {
             min_length,
             max_length,
             preferred_length: 0.5 * (min_length + max_length),
             preferred_elevation: 50f32.to_radians(),
             min_elevation: 20f32.to_radians(),
-            spacing: 2.0,
+            spacing,
             roof_lift: 2.0,
         })
     }
 
-    /// Metres (above zero) between candidate points on a face.
+    /// Metres between candidate points on a face: above zero, and at
+    /// least the longest rope over 200 (a face gets at most 400 by 400
+    /// candidates).
     pub fn with_spacing(mut self, metres: f32) -> Result<Self, GameError> {
-        self.spacing = positive("anchor spacing (m)", f64::from(metres))? as f32;
+        let metres = positive("anchor spacing (m)", f64::from(metres))? as f32;
+        let least = self.max_length / MAX_STEPS;
+        if metres < least {
+            return Err(GameError::NotPositive {
+                what: "anchor spacing minus the longest rope over 200 (m)",
+                value: f64::from(metres - least),
+            });
+        }
+        self.spacing = metres;
         Ok(self)
     }
 
@@ -99,6 +117,13 @@ impl AnchorSettings {
         self.roof_lift
     }
 }
+
+/// The longest rope an anchor search takes, metres.
+const MAX_ROPE: f32 = 10_000.0;
+
+/// The most spacings in a rope's length: candidates per face stay under
+/// about (2 x 200) squared.
+const MAX_STEPS: f32 = 200.0;
 
 /// A chosen anchor.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -174,9 +199,11 @@ pub fn choose_anchor<D: Dim>(
     let flat_wish = wish - D::UP * dot(wish, D::UP);
     let wish_dir = (length(flat_wish) > 1e-6).then(|| flat_wish * (1.0 / length(flat_wish)));
     let mut best: Option<Candidate<D::V>> = None;
-    for building in around.objects.query_aabb_all(&area) {
+    // Visited as the broad phase finds them (no list kept); ties go to the
+    // lower handle, so the order does not matter.
+    let _ = around.objects.query_aabb(&area, &mut |building| {
         let Some(aabb) = around.objects.aabb(building) else {
-            continue;
+            return std::ops::ControlFlow::Continue(());
         };
         each_candidate::<D>(&aabb, position, settings, &mut |point, normal, roof| {
             let pivot = if roof {
@@ -187,7 +214,9 @@ pub fn choose_anchor<D: Dim>(
             let Some(score) = score::<D>(position, pivot, wish_dir, settings) else {
                 return;
             };
-            if best.is_none_or(|b| score > b.score) {
+            let better =
+                best.is_none_or(|b| score > b.score || (score == b.score && building < b.building));
+            if better {
                 best = Some(Candidate {
                     point,
                     normal,
@@ -197,7 +226,8 @@ pub fn choose_anchor<D: Dim>(
                 });
             }
         });
-    }
+        std::ops::ControlFlow::Continue(())
+    });
     let Some(best) = best else {
         return Ok(None);
     };

@@ -47,13 +47,14 @@ pub struct SwingSettings {
     pivot_reach: f32,
     clearance: f32,
     min_length: f32,
+    reel_speed: f32,
 }
 
 impl SwingSettings {
     /// A body of `radius` metres (above zero), with the defaults: the
     /// turning step, the pivot drifting at up to 3 m/s and 4 m from
-    /// the anchor, 0.5 m kept between the arc's low point and the ground,
-    /// and the rope never shortened below 2 m.
+    /// where it was attached, 0.5 m kept between the arc's low point and
+    /// the ground, the rope reeled in at up to 12 m/s and never below 2 m.
     pub fn new(radius: f32) -> Result<Self, GameError> {
         Ok(Self {
             radius: positive("swing body radius (m)", f64::from(radius))? as f32,
@@ -62,6 +63,7 @@ impl SwingSettings {
             pivot_reach: 4.0,
             clearance: 0.5,
             min_length: 2.0,
+            reel_speed: 12.0,
         })
     }
 
@@ -72,8 +74,9 @@ impl SwingSettings {
     }
 
     /// The simulated pivot moves at most `speed` m/s, and at most `reach`
-    /// metres from the drawn anchor across the travel direction (both 0
-    /// or more; 0 keeps the pivot on the anchor).
+    /// metres across the travel direction from where it was attached (the
+    /// anchor, or above it on a roof line); both 0 or more, 0 keeping it
+    /// where it was attached.
     pub fn with_pivot_drift(mut self, speed: f32, reach: f32) -> Result<Self, GameError> {
         self.pivot_speed = non_negative("pivot speed (m/s)", f64::from(speed))? as f32;
         self.pivot_reach = non_negative("pivot reach (m)", f64::from(reach))? as f32;
@@ -84,6 +87,12 @@ impl SwingSettings {
     /// and the ground or a roof below the pivot.
     pub fn with_clearance(mut self, metres: f32) -> Result<Self, GameError> {
         self.clearance = non_negative("rope clearance (m)", f64::from(metres))? as f32;
+        Ok(self)
+    }
+
+    /// How fast the rope may shorten, m/s (above zero).
+    pub fn with_reel_speed(mut self, metres_per_second: f32) -> Result<Self, GameError> {
+        self.reel_speed = positive("rope reel speed (m/s)", f64::from(metres_per_second))? as f32;
         Ok(self)
     }
 
@@ -134,6 +143,9 @@ pub struct Rope<D: Dim> {
     /// Where the body was when it took the rope: the wished line runs
     /// through it.
     start: D::V,
+    /// The pivot's offset from the anchor when attached (a roof line's
+    /// lift): the drift keeps it.
+    lift: D::V,
 }
 
 impl<D: Dim> Rope<D> {
@@ -206,11 +218,14 @@ impl<D: Dim> Swinger<D> {
     /// turning about `pivot`. A body further than `length` from the pivot
     /// is pulled onto the rope at the next tick.
     pub fn attach(&mut self, anchor: D::V, pivot: D::V, length: f32) -> Result<(), GameError> {
+        let anchor = finite_vector::<D>("rope anchor", anchor)?;
+        let pivot = finite_vector::<D>("rope pivot", pivot)?;
         self.rope = Some(Rope {
-            anchor: finite_vector::<D>("rope anchor", anchor)?,
-            pivot: finite_vector::<D>("rope pivot", pivot)?,
+            anchor,
+            pivot,
             length: positive("rope length (m)", f64::from(length))? as f32,
             start: self.position,
+            lift: pivot - anchor,
         });
         Ok(())
     }
@@ -263,7 +278,7 @@ impl<D: Dim> Swinger<D> {
         let dt = dt.seconds();
         if let Some(mut rope) = self.rope {
             self.drift_pivot(&mut rope, wish, dt);
-            self.shorten(&mut rope, around);
+            self.shorten(&mut rope, around, dt);
             self.rope = Some(rope);
         }
         let was_taut = self
@@ -290,8 +305,9 @@ impl<D: Dim> Swinger<D> {
         Ok(())
     }
 
-    /// Moves the simulated pivot toward the wished line (or back to the
-    /// anchor), at most the pivot speed times `dt`, within the reach.
+    /// Moves the simulated pivot toward the wished line (or back to where
+    /// it was attached, the anchor or above it), at most the pivot speed
+    /// times `dt`, within the reach.
     fn drift_pivot(&self, rope: &mut Rope<D>, wish: D::V, dt: f32) {
         let up = D::UP;
         let flat = wish - up * dot(wish, up);
@@ -299,17 +315,18 @@ impl<D: Dim> Swinger<D> {
             // The anchor moved across to the vertical plane through the
             // rope's start along the wish.
             let along = flat * (1.0 / length(flat));
-            let rel = rope.anchor - rope.start;
+            let home = rope.anchor + rope.lift;
+            let rel = home - rope.start;
             let across = rel - along * dot(rel, along) - up * dot(rel, up);
             let shift = -across;
             let reach = length(shift);
             if reach > self.settings.pivot_reach {
-                rope.anchor + shift * (self.settings.pivot_reach / reach)
+                home + shift * (self.settings.pivot_reach / reach)
             } else {
-                rope.anchor + shift
+                home + shift
             }
         } else {
-            rope.anchor
+            rope.anchor + rope.lift
         };
         let to_go = goal - rope.pivot;
         let max = self.settings.pivot_speed * dt;
@@ -321,21 +338,36 @@ impl<D: Dim> Swinger<D> {
         };
     }
 
-    /// Shortens the rope so the bottom of the arc stays the clearance
-    /// above whatever is straight below the pivot.
-    fn shorten(&self, rope: &mut Rope<D>, around: &Surroundings<'_, '_, D>) {
+    /// Shortens the rope, at most the reel speed times `dt`, so the bottom
+    /// of the arc stays the clearance above whatever is below the pivot.
+    /// The ray looks down from beside the pivot on the body's side, a
+    /// body's width out, so it does not meet the wall or roof edge the
+    /// rope hangs from.
+    fn shorten(&self, rope: &mut Rope<D>, around: &Surroundings<'_, '_, D>, dt: f32) {
+        let up = D::UP;
+        let out = self.position - rope.pivot;
+        let flat = out - up * dot(out, up);
+        let side = if length(flat) > 1e-6 {
+            flat * ((self.settings.radius + 0.05) / length(flat))
+        } else {
+            D::ZERO
+        };
         let reach = rope.length + self.settings.radius + self.settings.clearance;
         let below = first_hit::<D>(
             around.objects,
             around.shape_of,
             &|_| false,
-            rope.pivot,
-            -D::UP,
+            rope.pivot + side,
+            -up,
             reach,
         );
-        if let Some((_, t, _)) = below {
-            let room = t - self.settings.radius - self.settings.clearance;
-            rope.length = rope.length.min(room.max(self.settings.min_length));
+        // A ray that starts inside something (t = 0) says nothing about
+        // the room below.
+        if let Some((_, t, _)) = below.filter(|&(_, t, _)| t > 0.0) {
+            let room =
+                (t - self.settings.radius - self.settings.clearance).max(self.settings.min_length);
+            let reeled = rope.length - self.settings.reel_speed * dt;
+            rope.length = rope.length.min(room.max(reeled));
         }
     }
 

@@ -99,8 +99,10 @@ pub(crate) struct Chassis {
     pub(crate) max_spin: f32,
     pub(crate) telemetry: Vec<WheelTelemetry>,
     /// Per wheel, this tick: its tire's patch (none in the air) and the
-    /// impulses of the current round.
+    /// impulses of the current round; its spring's impulse and where it
+    /// acts.
     patches: Vec<Option<Patch>>,
+    impulses: Vec<(Vec3, Vec3)>,
     deltas: Vec<(f32, f32)>,
     /// Whether the rays were cast at the current pose and velocity.
     pub(crate) cast: bool,
@@ -115,6 +117,9 @@ struct GroupTick {
     spin: f32,
     held: bool,
     grounded: u32,
+    /// For a held group: the torque impulse (N m s) its brake has left
+    /// after stopping it, the most its tires can lean on it.
+    hold: f32,
 }
 
 impl Chassis {
@@ -139,6 +144,7 @@ impl Chassis {
             max_spin,
             telemetry: vec![WheelTelemetry::default(); n],
             patches: vec![None; n],
+            impulses: vec![(Vec3::ZERO, Vec3::ZERO); n],
             deltas: vec![(0.0, 0.0); n],
             scratch: vec![GroupTick::default(); g],
             cast: false,
@@ -227,7 +233,14 @@ impl Chassis {
             if closing > allowed {
                 impulse += (closing - allowed) / (grounded * self.body.inverse_mass_at(mount, up));
             }
-            self.body.add_impulse(up * impulse, contact);
+            // Applied after every spring has read the same state.
+            self.impulses[k] = (up * impulse, contact);
+        }
+        for (k, t) in self.telemetry.iter().enumerate() {
+            if t.contact.is_some() {
+                let (impulse, at) = self.impulses[k];
+                self.body.add_impulse(impulse, at);
+            }
         }
     }
 
@@ -256,6 +269,7 @@ impl Chassis {
                 },
                 held,
                 grounded: 0,
+                hold: (stop - driven.abs()).max(0.0) * group.inertia,
             };
         }
     }
@@ -278,9 +292,16 @@ impl Chassis {
                 let surface = self.scratch[p.group].spin * p.radius;
                 let slip = surface - velocity.dot(p.forward);
                 let slide = -velocity.dot(p.right);
-                // Each tire takes its share of what would stop the slip.
-                let along =
+                // Each tire takes its share of what would stop the slip; on a
+                // held wheel, no more than its share of what the brake
+                // has left.
+                let mut along =
                     clamp_between(p.along + slip / (p.give_along * grounded), p.cap_along * dt);
+                let tick = self.scratch[p.group];
+                if tick.held {
+                    let brake = tick.hold / (p.radius * tick.grounded.max(1) as f32);
+                    along = along.clamp(-brake, brake);
+                }
                 let across = clamp_between(
                     p.across + slide / (p.give_across * grounded),
                     p.cap_across * dt,

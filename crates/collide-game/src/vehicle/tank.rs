@@ -10,12 +10,18 @@ use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::glam::{Quat, Vec3};
 
-/// A side of the tank, seen from the driver's seat.
+/// The most road wheels a side.
+const MAX_PER_SIDE: usize = 32;
+
+/// A track of the tank, named by its side as built: the first track runs
+/// along -x (the left, facing -z), the second along +x. On a tank built
+/// from [`TankSettings::mirrored`] they trade sides: `Left` then names the
+/// first track, on the +x side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
-    /// The -x side (the left, facing -z).
+    /// The first track (-x, unless mirrored).
     Left,
-    /// The +x side.
+    /// The second track (+x, unless mirrored).
     Right,
 }
 
@@ -53,10 +59,10 @@ pub struct TankSettings {
 
 impl TankSettings {
     /// A tank of `mass` kg, its hull a box of `half_extents` metres around
-    /// the centre of mass, with `per_side` copies of `wheel` (at least 2)
-    /// in a row on each side: the rows `track` metres apart, spread evenly
-    /// over `length` metres, mounted `mount_height` metres above the
-    /// centre of mass. Defaults: 40,000 N m per track at full throttle and
+    /// the centre of mass, with `per_side` copies of `wheel` (2 to 32) in a
+    /// row on each side: the rows `track` metres apart, spread evenly over
+    /// `length` metres, mounted `mount_height` metres above the centre of
+    /// mass. Defaults: 40,000 N m per track at full throttle and
     /// as much brake, spin capped at 60 rad/s, tires with grip 1.
     pub fn new(
         mass: f32,
@@ -72,6 +78,13 @@ impl TankSettings {
                 what: "two minus the road wheels per side",
                 value: (2 - per_side as i64) as f64,
                 limit: 0.0,
+            });
+        }
+        if per_side > MAX_PER_SIDE {
+            return Err(GameError::TooLarge {
+                what: "road wheels per side",
+                value: per_side as f64,
+                limit: MAX_PER_SIDE as f64,
             });
         }
         for h in half_extents.to_array() {

@@ -192,12 +192,13 @@ impl TireSettings {
 
     /// The forces along and across the wheel (N, in the directions of
     /// the slips) for a slip ratio and a slip angle (radians) under `load`
-    /// N (0 or more). The slips, each divided by its curve's peak slip,
-    /// combine into one; each direction takes its part of what its curve
-    /// gives at the combined slip, times its grip and the load. Alone, a
-    /// slip reads its curve as it is; together, the forces stay inside the
-    /// friction ellipse (grip times load along and across), and a large
-    /// slip one way leaves little force the other.
+    /// N (0 or more; all finite, or the forces are not). The slips, each
+    /// divided by its curve's peak slip, combine into one; each direction
+    /// takes its part of what its curve gives at the combined slip, times
+    /// its grip and the load. Alone, a slip reads its curve as it is;
+    /// together, the forces stay inside the friction ellipse (grip times
+    /// load along and across), and a large slip one way leaves little
+    /// force the other.
     pub fn forces(&self, slip_ratio: f32, slip_angle: f32, load: f32) -> (f32, f32) {
         let (peak_ratio, peak_angle) = (self.longitudinal.peak_slip(), self.lateral.peak_slip());
         let (ratio, angle) = (slip_ratio / peak_ratio, slip_angle / peak_angle);

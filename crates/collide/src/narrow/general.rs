@@ -137,15 +137,19 @@ fn overlapping<L: Placement>(
 /// sign makes it point along `between` when that has a part across.
 fn flat_normal<P: Point>(shapes: &impl Fn(P) -> Vertex<P>, between: P) -> P {
     let dim = P::DIM;
-    // The span, from supports along the axes and the diagonals.
-    let mut points: Vec<P> = Vec::new();
+    // The span, from supports along the axes and the diagonals (at most
+    // 2 x 3 + 2 points: a list on the stack).
+    let mut list = [P::from_axes(|_| 0.0); 8];
+    let mut count = 0;
     for k in 0..dim {
         for sign in [1.0, -1.0] {
-            points.push(shapes(unit::<P>(k) * sign).w);
+            list[count] = shapes(unit::<P>(k) * sign).w;
+            count += 1;
         }
     }
-    points.push(shapes(P::from_axes(|_| 1.0)).w);
-    points.push(shapes(P::from_axes(|k| if k == 1 { 1.0 } else { -1.0 })).w);
+    list[count] = shapes(P::from_axes(|_| 1.0)).w;
+    list[count + 1] = shapes(P::from_axes(|k| if k == 1 { 1.0 } else { -1.0 })).w;
+    let points = &list[..count + 2];
     let p0 = points[0];
     let far = |score: &dyn Fn(P) -> f64| {
         points

@@ -16,6 +16,7 @@
 use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex};
 use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec3;
+use std::cell::Cell;
 
 /// The points of this dimension.
 type P = DVec3;
@@ -38,6 +39,24 @@ struct Face {
     /// Distance of the face's plane from the origin along the normal
     /// (infinite for a face without area, so it is never nearest).
     distance: f64,
+}
+
+/// Lists a dropped polytope leaves for the next one on its thread.
+type Spare = (Vec<Vertex<P>>, Vec<Face>, Vec<(u16, u16)>);
+
+thread_local! {
+    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+}
+
+impl Drop for Polytope {
+    fn drop(&mut self) {
+        let spare = (
+            std::mem::take(&mut self.points),
+            std::mem::take(&mut self.faces),
+            std::mem::take(&mut self.edges),
+        );
+        SPARE.with(|cell| cell.set(Some(spare)));
+    }
 }
 
 struct Polytope {
@@ -138,14 +157,22 @@ pub(crate) fn penetration(
     let mut polytope = match from_simplex {
         Some(p) => p,
         None => {
-            let mut candidates: Vec<Vertex<P>> = simplex.vertices().to_vec();
+            // At most the simplex's 4, 14 directions and 2 pairs across: a
+            // list on the stack.
+            let mut list = [Vertex::<P>::default(); 22];
+            let mut count = 0;
+            for &v in simplex.vertices() {
+                list[count] = v;
+                count += 1;
+            }
             for x in [-1.0f64, 0.0, 1.0] {
                 for y in [-1.0f64, 0.0, 1.0] {
                     for z in [-1.0f64, 0.0, 1.0] {
                         let zeros = [x, y, z].iter().filter(|c| **c == 0.0).count();
                         // The 6 axes and the 8 diagonals.
                         if zeros == 2 || zeros == 0 {
-                            candidates.push(shapes.support(P::new(x, y, z)));
+                            list[count] = shapes.support(P::new(x, y, z));
+                            count += 1;
                         }
                     }
                 }
@@ -153,12 +180,15 @@ pub(crate) fn penetration(
             // A long thin difference can give every one of those
             // directions the ends of its long diagonal: the supports across
             // the widest line and plane among them find the rest.
-            for across in across_widest(&candidates) {
-                candidates.push(shapes.support(across));
-                candidates.push(shapes.support(-across));
+            let (across, n) = across_widest(&list[..count]);
+            for &d in &across[..n] {
+                list[count] = shapes.support(d);
+                list[count + 1] = shapes.support(-d);
+                count += 2;
             }
-            let (_, epsilon) = size(&candidates);
-            start(&candidates, epsilon)?
+            let candidates = &list[..count];
+            let (_, epsilon) = size(candidates);
+            start(candidates, epsilon)?
         }
     };
     let (magnitude, _) = size(&polytope.points);
@@ -250,15 +280,24 @@ impl Polytope {
     /// The tetrahedron of four points with volume, its faces turned
     /// outward.
     fn around(corners: [Vertex<P>; 4], epsilon: f64) -> Self {
-        // Room for the usual growth (a few dozen points), so the loop
-        // rarely reallocates.
-        let mut points = Vec::with_capacity(32);
+        // This thread's lists from the last polytope, or room for the
+        // usual growth (a few dozen points): no allocation once warm.
+        let (mut points, mut faces, mut edges) = SPARE.with(Cell::take).unwrap_or_else(|| {
+            (
+                Vec::with_capacity(32),
+                Vec::with_capacity(64),
+                Vec::with_capacity(32),
+            )
+        });
+        points.clear();
+        faces.clear();
+        edges.clear();
         points.extend(corners);
         let mut polytope = Polytope {
             points,
-            faces: Vec::with_capacity(64),
+            faces,
             epsilon,
-            edges: Vec::with_capacity(32),
+            edges,
         };
         // The opposite corner lies behind each face.
         for (face, opposite) in [
@@ -306,9 +345,9 @@ fn barycentric(q: P, a: P, b: P, c: P) -> [f64; 3] {
 /// through the two points farthest apart and the one farthest from their
 /// line (both normals of the line when all lie on it); none when the
 /// points coincide.
-fn across_widest(points: &[Vertex<P>]) -> Vec<P> {
+fn across_widest(points: &[Vertex<P>]) -> ([P; 2], usize) {
     let Some((p0, p1)) = widest_pair(points) else {
-        return Vec::new();
+        return ([P::ZERO; 2], 0);
     };
     let line = (p1 - p0).normalize();
     let off_line = |p: &Vertex<P>| {
@@ -321,10 +360,10 @@ fn across_widest(points: &[Vertex<P>]) -> Vec<P> {
         .max_by(|a, b| a.length_squared().total_cmp(&b.length_squared()))
         .unwrap_or(P::ZERO);
     match line.cross(widest).try_normalize() {
-        Some(normal) => vec![normal],
+        Some(normal) => ([normal, P::ZERO], 1),
         None => {
             let side = line.any_orthonormal_vector();
-            vec![side, line.cross(side)]
+            ([side, line.cross(side)], 2)
         }
     }
 }

@@ -476,3 +476,104 @@ fn a_sleeping_ragdoll_wakes_when_something_presses_into_it() {
     });
     assert!(!r.is_asleep(), "it slept on under the crate");
 }
+
+/// A four-legged body: a rigid trunk (hip and shoulder clusters tied
+/// together), a neck and head, and four legs with a knee each.
+fn quadruped() -> Skeleton {
+    use collide_game::ragdoll::SkeletonBuilder;
+    let mut b = SkeletonBuilder::new();
+    let v = Vec3::new;
+    let hip = b.joint(v(0.0, 0.62, 0.4), 6.0).unwrap();
+    let chest = b.joint(v(0.0, 0.64, -0.4), 6.0).unwrap();
+    let head = b.joint(v(0.0, 0.85, -0.7), 2.0).unwrap();
+    b.part(hip, chest, 0.12).unwrap();
+    b.part(chest, head, 0.08).unwrap();
+    let mut tops = Vec::new();
+    for (x, z, root) in [
+        (-0.12, 0.4, hip),
+        (0.12, 0.4, hip),
+        (-0.12, -0.4, chest),
+        (0.12, -0.4, chest),
+    ] {
+        let top = b.joint(v(x, 0.55, z), 3.0).unwrap();
+        b.tie(root, top).unwrap();
+        tops.push((top, x, z));
+    }
+    b.part(tops[0].0, tops[1].0, 0.08).unwrap();
+    b.part(tops[2].0, tops[3].0, 0.08).unwrap();
+    for (a, c) in [(0, 2), (1, 3), (0, 3), (1, 2)] {
+        b.tie(tops[a].0, tops[c].0).unwrap();
+    }
+    let trunk = b.frame(tops[0].0, hip, tops[0].0, tops[1].0).unwrap();
+    let front = b.frame(tops[2].0, chest, tops[2].0, tops[3].0).unwrap();
+    b.torso(trunk);
+    b.cone(front, chest, head, v(0.0, 0.7, -0.7), 0.8).unwrap();
+    for (k, &(top, x, z)) in tops.iter().enumerate() {
+        let frame = if k < 2 { trunk } else { front };
+        let knee = b.joint(v(x, 0.3, z + 0.02), 1.0).unwrap();
+        let foot = b.joint(v(x, 0.05, z), 0.5).unwrap();
+        b.part(top, knee, 0.05).unwrap();
+        b.part(knee, foot, 0.04).unwrap();
+        b.limb(frame, top, knee, foot, -Vec3::Y, 0.9, 0.4, Vec3::Z)
+            .unwrap();
+        b.hinge(frame, top, knee, foot, 2.2).unwrap();
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn a_four_legged_skeleton_falls_keeping_its_limits_and_bones() {
+    let body = quadruped();
+    assert_eq!(body.particle_count(), 15);
+    let floor = Boxes::new(&[(Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0))]);
+    let mut r = Ragdoll::new(
+        body,
+        RagdollSettings::default(),
+        Vec3::new(0.0, 3.0, 0.0),
+        Quat::from_rotation_z(0.7),
+        Vec3::X,
+    )
+    .unwrap();
+    let (mut worst_limit, mut worst_length) = (0.0f32, 0.0f32);
+    with_surroundings(&floor, |around| {
+        for _ in 0..360 {
+            r.step(dt(), around).unwrap();
+            worst_limit = worst_limit.max(r.limit_excess());
+            worst_length = worst_length.max(worst_bone(&r));
+        }
+    });
+    assert!(
+        worst_limit < 1e-3,
+        "a joint went {worst_limit} rad past its limit"
+    );
+    assert!(worst_length < 0.01, "a bone was off by {worst_length} m");
+    assert!(
+        r.positions().iter().all(|p| p.y > -0.01),
+        "something sank into the floor"
+    );
+}
+
+#[test]
+fn a_bad_skeleton_description_is_an_error() {
+    use collide_game::ragdoll::SkeletonBuilder;
+    let mut b = SkeletonBuilder::new();
+    let a = b.joint(Vec3::ZERO, 1.0).unwrap();
+    let c = b.joint(Vec3::X, 1.0).unwrap();
+    let lone = b.joint(Vec3::new(5.0, 0.0, 0.0), 1.0).unwrap();
+    assert!(b.joint(Vec3::NAN, 1.0).is_err());
+    assert!(b.joint(Vec3::Y, -1.0).is_err());
+    b.part(a, c, 0.1).unwrap();
+    assert!(b.part(a, c, 0.0).is_err());
+    // Three joints on a line make no frame.
+    assert!(b.frame(a, lone, a, c).is_err());
+    let top = b.joint(Vec3::Y, 1.0).unwrap();
+    let f = b.frame(a, top, a, c).unwrap();
+    assert!(b.cone(f, a, c, Vec3::ZERO, 0.5).is_err());
+    assert!(b.cone(f, a, c, Vec3::X, 4.0).is_err());
+    b.tie(a, top).unwrap();
+    // The lone joint hangs on nothing.
+    assert!(b.clone().build().is_err());
+    b.tie(c, lone).unwrap();
+    b.build().unwrap();
+    assert!(SkeletonBuilder::new().build().is_err());
+}

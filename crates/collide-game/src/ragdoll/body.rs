@@ -663,7 +663,7 @@ impl Ragdoll {
 
     /// Which way it lies, read from its chest.
     pub fn lying(&self) -> Lying {
-        let Some(chest) = Frame::read(&self.particles.now, self.skeleton.chest) else {
+        let Some(chest) = Frame::read(&self.particles.now, self.skeleton.torso) else {
             return Lying::Upright;
         };
         if chest.up.y > 0.7 {

@@ -3,6 +3,10 @@
 //! knees and elbows that bend one way), each part a capsule colliding with
 //! the world and with the parts it is not joined to.
 //!
+//! A body plan is a [`Skeleton`]: [`Skeleton::humanoid`] for people, or
+//! any other built with [`SkeletonBuilder`] (joints, capsule parts, ties
+//! that hold clusters rigid, frames, and each joint's limit).
+//!
 //! What it is for: bodies that fall down stairs and over railings without
 //! an animation for each, and hit reactions: each part follows an
 //! animated pose by a weight, so a walking character can let one arm go
@@ -27,9 +31,11 @@
 //! the same bits.
 
 mod body;
+mod builder;
 mod contacts;
 mod limits;
 mod skeleton;
 
 pub use body::{Lying, Ragdoll, RagdollSettings};
+pub use builder::{FrameId, JointId, SkeletonBuilder};
 pub use skeleton::{Limit, Skeleton};

@@ -2,6 +2,7 @@
 //! pose, the parts between them (capsules that collide), the rigid
 //! clusters of the torso, and each joint's limits.
 
+use super::builder::SkeletonBuilder;
 use crate::error::{GameError, finite3, positive, unit_share};
 use collide::glam::Vec3;
 
@@ -96,10 +97,8 @@ pub struct Skeleton {
     /// Per particle, the particles that move with it when its joint turns
     /// (itself and all below it).
     pub(crate) below: Vec<Vec<usize>>,
-
-    /// The torso's frames: the pelvis and the chest.
-    pub(crate) pelvis: FrameOf,
-    pub(crate) chest: FrameOf,
+    /// The frame that says how the body lies.
+    pub(crate) torso: FrameOf,
 }
 
 // The humanoid's particles.
@@ -146,234 +145,106 @@ impl Skeleton {
         let s = within("ragdoll height (m, 0.1 to 10)", height, 0.1, 10.0)? / 1.8;
         let mass = within("ragdoll mass (kg, 1 to 1,000)", mass, 1.0, 1000.0)?;
         let p = |x: f32, y: f32| Vec3::new(x * s, y * s, 0.0);
-        let rest = vec![
-            p(0.0, 1.02),                        // pelvis
-            Vec3::new(0.0, 1.38 * s, -0.06 * s), // chest, ahead of the shoulders
-            p(0.0, 1.52),                        // neck
-            p(0.0, 1.70),                        // head
-            p(-0.2, 1.45),                       // left shoulder
-            p(-0.25, 1.17),                      // left elbow
-            p(-0.28, 0.92),                      // left hand
-            p(0.2, 1.45),                        // right shoulder
-            p(0.25, 1.17),                       // right elbow
-            p(0.28, 0.92),                       // right hand
-            p(-0.1, 0.92),                       // left hip
-            p(-0.11, 0.52),                      // left knee
-            p(-0.12, 0.08),                      // left foot
-            p(0.1, 0.92),                        // right hip
-            p(0.11, 0.52),                       // right knee
-            p(0.12, 0.08),                       // right foot
+        // Rest places and shares of the mass, in the particle order above.
+        let joints = [
+            (p(0.0, 1.02), 0.16),                        // pelvis
+            (Vec3::new(0.0, 1.38 * s, -0.06 * s), 0.16), // chest, ahead of the shoulders
+            (p(0.0, 1.52), 0.04),                        // neck
+            (p(0.0, 1.70), 0.06),                        // head
+            (p(-0.2, 1.45), 0.05),                       // left shoulder
+            (p(-0.25, 1.17), 0.03),                      // left elbow
+            (p(-0.28, 0.92), 0.01),                      // left hand
+            (p(0.2, 1.45), 0.05),                        // right shoulder
+            (p(0.25, 1.17), 0.03),                       // right elbow
+            (p(0.28, 0.92), 0.01),                       // right hand
+            (p(-0.1, 0.92), 0.08),                       // left hip
+            (p(-0.11, 0.52), 0.05),                      // left knee
+            (p(-0.12, 0.08), 0.02),                      // left foot
+            (p(0.1, 0.92), 0.08),                        // right hip
+            (p(0.11, 0.52), 0.05),                       // right knee
+            (p(0.12, 0.08), 0.02),                       // right foot
         ];
-        // Shares of the mass at each joint.
-        let shares = [
-            0.16, 0.16, 0.04, 0.06, 0.05, 0.03, 0.01, 0.05, 0.03, 0.01, 0.08, 0.05, 0.02, 0.08,
-            0.05, 0.02,
-        ];
-        let total: f32 = shares.iter().sum();
-        let masses = shares.iter().map(|m| m * mass / total).collect();
+        let total: f32 = joints.iter().map(|j| j.1).sum();
+        let mut b = SkeletonBuilder::new();
+        let mut id = Vec::with_capacity(joints.len());
+        for (rest, share) in joints {
+            id.push(b.joint(rest, share * mass / total)?);
+        }
+        let j = |k: usize| id[k];
         let r = |x: f32| x * s;
-        let parts = vec![
-            (PELVIS, CHEST, r(0.12)),
-            (CHEST, NECK, r(0.06)),
-            (NECK, HEAD, r(0.1)),
-            (L_HIP, R_HIP, r(0.12)),
-            (L_SHOULDER, R_SHOULDER, r(0.07)),
-            (L_SHOULDER, L_ELBOW, r(0.05)),
-            (L_ELBOW, L_HAND, r(0.045)),
-            (R_SHOULDER, R_ELBOW, r(0.05)),
-            (R_ELBOW, R_HAND, r(0.045)),
-            (L_HIP, L_KNEE, r(0.07)),
-            (L_KNEE, L_FOOT, r(0.055)),
-            (R_HIP, R_KNEE, r(0.07)),
-            (R_KNEE, R_FOOT, r(0.055)),
-        ];
-        let mut links: Vec<(usize, usize)> = parts.iter().map(|&(a, b, _)| (a, b)).collect();
+        for (a, c, radius) in [
+            (PELVIS, CHEST, 0.12),
+            (CHEST, NECK, 0.06),
+            (NECK, HEAD, 0.1),
+            (L_HIP, R_HIP, 0.12),
+            (L_SHOULDER, R_SHOULDER, 0.07),
+            (L_SHOULDER, L_ELBOW, 0.05),
+            (L_ELBOW, L_HAND, 0.045),
+            (R_SHOULDER, R_ELBOW, 0.05),
+            (R_ELBOW, R_HAND, 0.045),
+            (L_HIP, L_KNEE, 0.07),
+            (L_KNEE, L_FOOT, 0.055),
+            (R_HIP, R_KNEE, 0.07),
+            (R_KNEE, R_FOOT, 0.055),
+        ] {
+            b.part(j(a), j(c), r(radius))?;
+        }
         // The rigid clusters: the hips round the pelvis, the shoulders
         // round the chest and neck.
-        links.extend([
+        for (a, c) in [
             (PELVIS, L_HIP),
             (PELVIS, R_HIP),
             (CHEST, L_SHOULDER),
             (CHEST, R_SHOULDER),
             (NECK, L_SHOULDER),
             (NECK, R_SHOULDER),
-        ]);
-        // The pelvis's frame from its own cluster (the hips and the
-        // pelvis above them), so turning the spine does not move it.
-        let pelvis = FrameOf {
-            origin: L_HIP,
-            up_to: PELVIS,
-            left: L_HIP,
-            right: R_HIP,
-        };
-        let chest = FrameOf {
-            origin: CHEST,
-            up_to: NECK,
-            left: L_SHOULDER,
-            right: R_SHOULDER,
-        };
+        ] {
+            b.tie(j(a), j(c))?;
+        }
+        // The pelvis's frame from its own cluster (the hips and the pelvis
+        // above them), so turning the spine does not move it.
+        let pelvis = b.frame(j(L_HIP), j(PELVIS), j(L_HIP), j(R_HIP))?;
+        let chest = b.frame(j(CHEST), j(NECK), j(L_SHOULDER), j(R_SHOULDER))?;
+        b.torso(chest);
         let deg = |d: f32| d.to_radians();
-        let leg_axis = Vec3::new(
+        let rest = |k: usize| joints[k].0;
+        let forward_down = Vec3::new(
             0.0,
             -(35f32.to_radians().cos()),
             -(35f32.to_radians().sin()),
         );
-        let limb = |pivot, child, below, frame, axis: Vec3, half_angle, twist, bend| Joint {
-            pivot,
-            child,
-            below: Some(below),
-            above: None,
-            frame,
-            upper: None,
-            limit: Limit::Limb {
-                axis: axis.normalize(),
-                half_angle,
-                twist,
-                bend,
-            },
-        };
-        let hinge = |pivot, child, above, frame| Joint {
-            pivot,
-            child,
-            below: None,
-            above: Some(above),
-            frame,
-            upper: None,
-            limit: Limit::Hinge {
-                max_bend: deg(150.0),
-            },
-        };
-        let mut joints = vec![
-            Joint {
-                pivot: PELVIS,
-                child: CHEST,
-                below: None,
-                above: None,
-                frame: pelvis,
-                upper: Some(chest),
-                limit: Limit::Spine {
-                    axis: (rest[CHEST] - rest[PELVIS]).normalize(),
-                    swing: deg(45.0),
-                    twist: deg(35.0),
-                },
-            },
-            Joint {
-                pivot: NECK,
-                child: HEAD,
-                below: None,
-                above: None,
-                frame: chest,
-                upper: None,
-                limit: Limit::Cone {
-                    axis: Vec3::Y,
-                    half_angle: deg(50.0),
-                },
-            },
-            limb(
-                L_SHOULDER,
-                L_ELBOW,
-                L_HAND,
+        b.spine(pelvis, chest, j(PELVIS), j(CHEST), deg(45.0), deg(35.0))?;
+        b.cone(chest, j(NECK), j(HEAD), Vec3::Y, deg(50.0))?;
+        for (shoulder, elbow, hand) in
+            [(L_SHOULDER, L_ELBOW, L_HAND), (R_SHOULDER, R_ELBOW, R_HAND)]
+        {
+            let hanging = rest(elbow) - rest(shoulder);
+            b.limb(
                 chest,
-                rest[L_ELBOW] - rest[L_SHOULDER],
+                j(shoulder),
+                j(elbow),
+                j(hand),
+                hanging,
                 deg(110.0),
                 deg(60.0),
                 -Vec3::Z,
-            ),
-            hinge(L_ELBOW, L_HAND, L_SHOULDER, chest),
-            limb(
-                R_SHOULDER,
-                R_ELBOW,
-                R_HAND,
-                chest,
-                rest[R_ELBOW] - rest[R_SHOULDER],
-                deg(110.0),
-                deg(60.0),
-                -Vec3::Z,
-            ),
-            hinge(R_ELBOW, R_HAND, R_SHOULDER, chest),
-            limb(
-                L_HIP,
-                L_KNEE,
-                L_FOOT,
+            )?;
+            b.hinge(chest, j(shoulder), j(elbow), j(hand), deg(150.0))?;
+        }
+        for (hip, knee, foot) in [(L_HIP, L_KNEE, L_FOOT), (R_HIP, R_KNEE, R_FOOT)] {
+            b.limb(
                 pelvis,
-                leg_axis,
+                j(hip),
+                j(knee),
+                j(foot),
+                forward_down,
                 deg(75.0),
                 deg(35.0),
                 Vec3::Z,
-            ),
-            hinge(L_KNEE, L_FOOT, L_HIP, pelvis),
-            limb(
-                R_HIP,
-                R_KNEE,
-                R_FOOT,
-                pelvis,
-                leg_axis,
-                deg(75.0),
-                deg(35.0),
-                Vec3::Z,
-            ),
-            hinge(R_KNEE, R_FOOT, R_HIP, pelvis),
-        ];
-        // The axes above are given in the world at rest; each frame reads
-        // them in its own axes (the chest's frame leans back a little, its
-        // chest particle being ahead of the shoulders).
-        for joint in &mut joints {
-            let Some(frame) = super::limits::Frame::read(&rest, joint.frame) else {
-                continue;
-            };
-            let local = |v: Vec3| Vec3::new(v.dot(frame.right), v.dot(frame.up), v.dot(frame.back));
-            joint.limit = match joint.limit {
-                Limit::Cone { axis, half_angle } => Limit::Cone {
-                    axis: local(axis),
-                    half_angle,
-                },
-                Limit::Limb {
-                    axis,
-                    half_angle,
-                    twist,
-                    bend,
-                } => Limit::Limb {
-                    axis: local(axis),
-                    half_angle,
-                    twist,
-                    bend: local(bend),
-                },
-                Limit::Spine { axis, swing, twist } => Limit::Spine {
-                    axis: local(axis),
-                    swing,
-                    twist,
-                },
-                other => other,
-            };
+            )?;
+            b.hinge(pelvis, j(hip), j(knee), j(foot), deg(150.0))?;
         }
-        // What turns with each particle's joint.
-        let mut below = vec![Vec::new(); rest.len()];
-        let upper_body = vec![
-            CHEST, NECK, HEAD, L_SHOULDER, L_ELBOW, L_HAND, R_SHOULDER, R_ELBOW, R_HAND,
-        ];
-        below[CHEST] = upper_body;
-        below[HEAD] = vec![HEAD];
-        for (top, mid, end) in [
-            (L_ELBOW, L_ELBOW, L_HAND),
-            (R_ELBOW, R_ELBOW, R_HAND),
-            (L_KNEE, L_KNEE, L_FOOT),
-            (R_KNEE, R_KNEE, R_FOOT),
-        ] {
-            below[top] = vec![mid, end];
-        }
-        for end in [L_HAND, R_HAND, L_FOOT, R_FOOT] {
-            below[end] = vec![end];
-        }
-        Ok(Self {
-            rest,
-            masses,
-            parts,
-            links,
-            joints,
-            below,
-            pelvis,
-            chest,
-        })
+        b.build()
     }
 
     /// The number of particles (joints).

@@ -18,13 +18,8 @@ fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<DVec2> {
 
 /// A random convex polygon: points on an ellipse at sorted angles.
 fn blob(seed: u64, corners: usize) -> Vec<DVec2> {
-    let mut state = seed;
-    let mut unit = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = collide_scenes::SceneRng::new(seed);
+    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let mut angles: Vec<f64> = (0..corners)
         .map(|_| unit() * std::f64::consts::TAU)
         .collect();

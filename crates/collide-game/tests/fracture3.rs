@@ -6,6 +6,7 @@
 use collide_game::GameError;
 use collide_game::fracture::{Fracture3, MAX_CORNERS, Part3, Piece3, fracture_3d};
 use collide_game::glam::DVec3;
+use collide_scenes::SceneRng;
 
 /// The boxes as parts.
 fn parts_of(boxes: &[(DVec3, DVec3)]) -> Vec<Part3> {
@@ -15,15 +16,16 @@ fn parts_of(boxes: &[(DVec3, DVec3)]) -> Vec<Part3> {
         .collect()
 }
 
-struct Rng(u64);
+/// The test kit's seeded generator, read as f64 in [0, 1).
+struct Rng(SceneRng);
 
 impl Rng {
+    fn new(seed: u64) -> Self {
+        Self(SceneRng::new(seed))
+    }
+
     fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     fn point(&mut self, lo: DVec3, hi: DVec3) -> DVec3 {
@@ -89,7 +91,7 @@ fn check(parts: &[(DVec3, DVec3)], broken: &Fracture3, rng: &mut Rng) {
 
 #[test]
 fn pieces_fill_boxes_exactly_and_each_point_lies_in_one() {
-    let mut rng = Rng(17);
+    let mut rng = Rng::new(17);
     for round in 0..10 {
         let lo = DVec3::new(rng.unit(), rng.unit(), rng.unit()) * 10.0 - 5.0;
         let hi = lo
@@ -108,7 +110,7 @@ fn pieces_fill_boxes_exactly_and_each_point_lies_in_one() {
 
 #[test]
 fn two_boxes_break_along_the_same_cells() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let parts = [
         (DVec3::ZERO, DVec3::new(3.0, 1.0, 1.0)),
         (DVec3::new(0.0, 1.0, 0.0), DVec3::new(1.0, 3.0, 1.0)),
@@ -135,7 +137,7 @@ fn a_crowded_cell_is_cut_to_the_corner_limit() {
     let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
     let middle = broken.pieces().iter().filter(|p| p.site() == 0).count();
     assert!(middle >= 2, "the middle cell was cut into {middle} pieces");
-    check(&parts, &broken, &mut Rng(3));
+    check(&parts, &broken, &mut Rng::new(3));
 }
 
 #[test]
@@ -194,7 +196,7 @@ fn nothing_bonds_across_the_notch_of_a_3d_l() {
 #[test]
 fn cutting_a_3d_bridge_twice_drops_the_middle() {
     use collide_game::fracture::islands_3d;
-    let mut rng = Rng(21);
+    let mut rng = Rng::new(21);
     let bridge = (DVec3::ZERO, DVec3::new(10.0, 1.0, 1.0));
     let sites: Vec<DVec3> = (0..80).map(|_| rng.point(bridge.0, bridge.1)).collect();
     let broken = fracture_3d(&parts_of(&[bridge]), &sites).unwrap();
@@ -254,7 +256,7 @@ fn a_tetrahedron_breaks_into_pieces_filling_it() {
         (DVec3::ONE, 3.0),
     ])
     .unwrap();
-    let mut rng = Rng(8);
+    let mut rng = Rng::new(8);
     let sites: Vec<DVec3> = (0..40)
         .map(|_| rng.point(DVec3::ZERO, DVec3::splat(3.0)))
         .collect();

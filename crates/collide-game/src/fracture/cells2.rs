@@ -262,11 +262,8 @@ mod tests {
 
     #[test]
     fn cells_match_brute_force_nearest_sites() {
-        let mut state = 3u64;
-        let mut unit = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = collide_scenes::SceneRng::new(3);
+        let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         let sites: Vec<DVec2> = (0..300)
             .map(|_| DVec2::new(unit() * 10.0, unit() * 6.0))
             .collect();

@@ -254,13 +254,8 @@ mod tests {
             TireCurve::pacejka(10.0, 1.65, 1.0, 0.97).unwrap(),
             TireCurve::pacejka(8.0, 1.3, 1.0, -0.5).unwrap(),
         );
-        let mut state = 7u64;
-        let mut unit = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = collide_scenes::SceneRng::new(7);
+        let mut unit = || rng.unit();
         for t in [tire, magic] {
             for _ in 0..10_000 {
                 let (ratio, angle, load) =

@@ -121,12 +121,12 @@ pub(crate) fn non_negative(what: &'static str, value: f64) -> Result<f64, GameEr
 }
 
 /// `v` if every component is finite.
-pub(crate) fn finite3(
+pub(crate) fn finite_vector<V: collide::geometry::Vector>(
     what: &'static str,
-    v: collide::glam::Vec3,
-) -> Result<collide::glam::Vec3, GameError> {
-    for x in v.to_array() {
-        finite(what, f64::from(x))?;
+    v: V,
+) -> Result<V, GameError> {
+    for k in 0..V::DIM {
+        finite(what, f64::from(v.axis(k)))?;
     }
     Ok(v)
 }

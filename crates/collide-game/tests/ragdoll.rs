@@ -96,6 +96,21 @@ fn a_ragdoll_from_a_run_keeps_its_momentum_until_it_lands() {
     });
 }
 
+/// Steps `r` for `ticks` through `world`: the furthest any joint went
+/// past its limit (radians) and any bone off its length (metres) after a
+/// tick.
+fn fall(r: &mut Ragdoll, world: &Boxes, ticks: usize) -> (f32, f32) {
+    let (mut limit, mut length) = (0.0f32, 0.0f32);
+    with_surroundings(world, |around| {
+        for _ in 0..ticks {
+            r.step(dt(), around).unwrap();
+            limit = limit.max(r.limit_excess());
+            length = length.max(worst_bone(r));
+        }
+    });
+    (limit, length)
+}
+
 /// Stairs: ten steps of 0.3 m down along -z from a landing at 3 m, then
 /// the floor.
 fn stairs() -> Boxes {
@@ -156,20 +171,13 @@ fn spawned_at_rest_it_stays_at_rest() {
 #[test]
 fn down_the_stairs_no_joint_leaves_its_limits_and_bones_keep_their_length() {
     let world = stairs();
-    let (mut worst_limit, mut worst_length) = (0.0f32, 0.0f32);
     // Dropped 10 m onto the landing, tumbling toward the stairs.
     let mut r = doll(
         Vec3::new(0.0, 13.0, 1.0),
         Quat::from_rotation_x(0.6),
         Vec3::new(0.3, 0.0, -3.0),
     );
-    with_surroundings(&world, |around| {
-        for _ in 0..600 {
-            r.step(dt(), around).unwrap();
-            worst_limit = worst_limit.max(r.limit_excess());
-            worst_length = worst_length.max(worst_bone(&r));
-        }
-    });
+    let (worst_limit, worst_length) = fall(&mut r, &world, 600);
     assert!(
         worst_limit < 1e-3,
         "a joint went {worst_limit} rad past its limit"
@@ -534,14 +542,7 @@ fn a_four_legged_skeleton_falls_keeping_its_limits_and_bones() {
         Vec3::X,
     )
     .unwrap();
-    let (mut worst_limit, mut worst_length) = (0.0f32, 0.0f32);
-    with_surroundings(&floor, |around| {
-        for _ in 0..360 {
-            r.step(dt(), around).unwrap();
-            worst_limit = worst_limit.max(r.limit_excess());
-            worst_length = worst_length.max(worst_bone(&r));
-        }
-    });
+    let (worst_limit, worst_length) = fall(&mut r, &floor, 360);
     assert!(
         worst_limit < 1e-3,
         "a joint went {worst_limit} rad past its limit"

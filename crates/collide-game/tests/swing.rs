@@ -2,11 +2,11 @@
 //! anchor fixed while the pivot drifts within its limit, the arc kept off
 //! the ground, anchors on a face with a clear ray, no tunnelling.
 
-use collide::narrow::Support;
-use collide::narrow::d3::{Cuboid, Pose};
-use collide::{Aabb3, BroadPhase, Grid, Handle, Query};
+mod common;
+
+use collide::{Grid, Query};
 use collide_game::D3;
-use collide_game::glam::{Quat, Vec3};
+use collide_game::glam::Vec3;
 use collide_game::swing::{
     AnchorSettings, RopeStep, Surroundings, SwingSettings, Swinger, choose_anchor,
 };
@@ -15,38 +15,8 @@ use collide_scenes::SceneRng;
 
 const G: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
-/// A world of boxes: the broad phase and each box's shape and pose.
-struct City {
-    grid: Grid<Vec3, ()>,
-    boxes: Vec<(Handle, Cuboid, Pose)>,
-}
-
-impl City {
-    fn new(boxes: &[(Vec3, Vec3)]) -> Self {
-        let mut grid = Grid::dense();
-        let boxes = boxes
-            .iter()
-            .map(|&(lo, hi)| {
-                let h = grid.insert(Aabb3::new(lo, hi).unwrap(), ()).unwrap();
-                let shape = Cuboid::new(0.5 * (hi - lo)).unwrap();
-                (
-                    h,
-                    shape,
-                    Pose::new(0.5 * (lo + hi), Quat::IDENTITY).unwrap(),
-                )
-            })
-            .collect();
-        grid.step();
-        Self { grid, boxes }
-    }
-
-    fn shape(&self, h: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
-        self.boxes
-            .iter()
-            .find(|b| b.0 == h)
-            .map(|b| (&b.1 as &dyn Support<Vec3>, b.2))
-    }
-}
+/// The test worlds: boxes in a broad phase, with their shapes.
+use common::Boxes as City;
 
 /// Energy per kilogram above the arc's low point for a rope of `length`
 /// from `pivot`.

@@ -99,7 +99,7 @@ impl<D: Dim> Character<D> {
     /// A character with `settings` whose capsule is centred at `position`,
     /// airborne until its first step finds ground.
     pub fn new(settings: CharacterSettings, position: D::V) -> Result<Self, GameError> {
-        check_vector::<D>("character position", position)?;
+        crate::error::finite_vector("character position", position)?;
         let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())
             .map_err(|_| GameError::NotFinite {
                 what: "character capsule",
@@ -162,7 +162,7 @@ impl<D: Dim> Character<D> {
         motion: D::V,
         dt: TimeStep<f32>,
     ) -> Result<StepReport<D::V>, GameError> {
-        check_vector::<D>("character motion", motion)?;
+        crate::error::finite_vector("character motion", motion)?;
         let was = self.ground;
         let (carried, base_velocity) = self.ride(world, shape_of, base_motion, dt);
         let squeezed = !self.push_out(world, shape_of, base_motion);
@@ -503,12 +503,4 @@ fn inherit<D: Dim>(rule: Inherit, velocity: D::V) -> D::V {
         Inherit::UpOnly => D::UP * dot(velocity, D::UP).max(0.0),
         Inherit::Nothing => D::ZERO,
     }
-}
-
-/// A finite vector, or an error naming it.
-fn check_vector<D: Dim>(what: &'static str, v: D::V) -> Result<(), GameError> {
-    for k in 0..<D::V as Vector>::DIM {
-        finite(what, f64::from(v.axis(k)))?;
-    }
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! A rigid body: mass and principal moments of inertia, a pose, linear
 //! and angular velocity; impulses at points; the semi-implicit step.
 
-use crate::error::{GameError, finite, finite3, positive};
+use crate::error::{GameError, finite, finite_vector, positive};
 use collide::glam::{Mat3, Quat, Vec3};
 
 /// How hard the body is to push and to turn.
@@ -70,7 +70,7 @@ impl RigidBody {
         for m in inertia.to_array() {
             positive("moment of inertia (kg m²)", f64::from(m))?;
         }
-        finite3("body position", position)?;
+        finite_vector("body position", position)?;
         for q in orientation.to_array() {
             finite("body orientation", f64::from(q))?;
         }
@@ -144,8 +144,8 @@ impl RigidBody {
     /// Sets the velocities (finite).
     pub fn set_velocity(&mut self, linear: Vec3, angular: Vec3) -> Result<(), GameError> {
         self.motion = Motion {
-            linear: finite3("body velocity", linear)?,
-            angular: finite3("body angular velocity", angular)?,
+            linear: finite_vector("body velocity", linear)?,
+            angular: finite_vector("body angular velocity", angular)?,
         };
         Ok(())
     }
@@ -178,8 +178,8 @@ impl RigidBody {
     /// Applies the impulse `impulse` (N s) at the world point `point`: the
     /// velocity and the angular velocity change at once.
     pub fn apply_impulse_at(&mut self, impulse: Vec3, point: Vec3) -> Result<(), GameError> {
-        finite3("impulse", impulse)?;
-        finite3("impulse point", point)?;
+        finite_vector("impulse", impulse)?;
+        finite_vector("impulse point", point)?;
         self.add_impulse(impulse, point);
         Ok(())
     }

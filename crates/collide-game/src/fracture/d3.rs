@@ -239,7 +239,8 @@ fn faces_overlap(f: &[DVec3], g: &[DVec3], tolerance: f64) -> bool {
     super::cells2::area_centroid(&b).0 > tolerance * tolerance
 }
 
-fn finite3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
+/// `p` if its coordinates are finite and within the 1e12 limit.
+fn coordinate3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
     for v in p.to_array() {
         crate::error::finite(what, v)?;
         if v.abs() > 1e12 {
@@ -266,8 +267,8 @@ impl Part3 {
     /// The box from `min` to `max` (finite, `min` below `max` on every
     /// axis).
     pub fn cuboid(min: DVec3, max: DVec3) -> Result<Self, GameError> {
-        finite3("box corner", min)?;
-        finite3("box corner", max)?;
+        coordinate3("box corner", min)?;
+        coordinate3("box corner", max)?;
         if !(min.x < max.x && min.y < max.y && min.z < max.z) {
             return Err(GameError::NotConvex {
                 what: "box",
@@ -301,7 +302,7 @@ impl Part3 {
     /// ```
     pub fn from_planes(planes: &[(DVec3, f64)]) -> Result<Self, GameError> {
         for &(normal, offset) in planes {
-            finite3("plane normal", normal)?;
+            coordinate3("plane normal", normal)?;
             crate::error::finite("plane offset", offset)?;
             crate::error::positive("plane normal length", normal.length())?;
         }
@@ -404,7 +405,7 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
     }
     let mut kept: Vec<DVec3> = Vec::with_capacity(sites.len());
     for &s in sites {
-        finite3("site coordinate", s)?;
+        coordinate3("site coordinate", s)?;
         if !kept.contains(&s) {
             kept.push(s);
         }

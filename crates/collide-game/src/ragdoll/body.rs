@@ -5,7 +5,7 @@
 use super::contacts::{Touch, bounds, candidates, push_out_of_world, rub, separate_parts};
 use super::limits::{Fix, Frame, enforce, excess};
 use super::skeleton::{Skeleton, check_pose, weight};
-use crate::error::{GameError, finite3, positive};
+use crate::error::{GameError, finite_vector, positive};
 use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::Handle;
@@ -190,8 +190,8 @@ impl Ragdoll {
         orientation: Quat,
         velocity: Vec3,
     ) -> Result<Self, GameError> {
-        finite3("ragdoll position", position)?;
-        finite3("ragdoll velocity", velocity)?;
+        finite_vector("ragdoll position", position)?;
+        finite_vector("ragdoll velocity", velocity)?;
         for q in orientation.to_array() {
             crate::error::finite("ragdoll orientation", f64::from(q))?;
         }
@@ -240,7 +240,7 @@ impl Ragdoll {
         dt: TimeStep<f32>,
         around: &Surroundings<'_, '_, D3>,
     ) -> Result<(), GameError> {
-        finite3("gravity", around.gravity)?;
+        finite_vector("gravity", around.gravity)?;
         let dt = dt.seconds();
         if matches!(self.clock, Clock::Asleep) {
             if self.still_resting(around) {
@@ -342,14 +342,7 @@ impl Ragdoll {
     /// Kinetic plus potential energy (J, potential zero at the origin) at
     /// the velocities of the last step.
     fn energy(&self, gravity: Vec3) -> f32 {
-        let p = &self.particles;
-        let potential: f32 = p
-            .now
-            .iter()
-            .zip(&p.mass)
-            .map(|(x, m)| -m * gravity.dot(*x))
-            .sum();
-        self.kinetic_energy() + potential
+        self.kinetic_energy() + potential(&self.particles, gravity)
     }
 
     /// The joints, bones and contacts are passive: they may take energy
@@ -362,13 +355,7 @@ impl Ragdoll {
     fn keep_passive(&mut self, energy: f32, dt: f32, gravity: Vec3) {
         let p = &mut self.particles;
         let mass: f32 = p.mass.iter().sum();
-        let potential: f32 = p
-            .now
-            .iter()
-            .zip(&p.mass)
-            .map(|(x, m)| -m * gravity.dot(*x))
-            .sum();
-        let allowed = (energy - potential).max(0.0);
+        let allowed = (energy - potential(p, gravity)).max(0.0);
         let velocity = |p: &Particles, k: usize| (p.now[k] - p.before[k]) / dt;
         let centre: Vec3 = (0..p.now.len())
             .map(|k| velocity(p, k) * p.mass[k])
@@ -641,14 +628,7 @@ impl Ragdoll {
 
     /// The centre of mass.
     pub fn centre_of_mass(&self) -> Vec3 {
-        let p = &self.particles;
-        let total: f32 = p.mass.iter().sum();
-        p.now
-            .iter()
-            .zip(&p.mass)
-            .map(|(x, m)| *x * *m)
-            .sum::<Vec3>()
-            / total
+        mass_centre(&self.particles.now, &self.particles.mass)
     }
 
     /// How far the joints are past their limits: the largest excess,
@@ -698,4 +678,14 @@ impl Ragdoll {
 fn mass_centre(at: &[Vec3], mass: &[f32]) -> Vec3 {
     let total: f32 = mass.iter().sum();
     at.iter().zip(mass).map(|(x, m)| *x * *m).sum::<Vec3>() / total
+}
+
+/// The particles' potential energy under `gravity` (J, zero at the
+/// origin).
+fn potential(p: &Particles, gravity: Vec3) -> f32 {
+    p.now
+        .iter()
+        .zip(&p.mass)
+        .map(|(x, m)| -m * gravity.dot(*x))
+        .sum()
 }

@@ -4,7 +4,7 @@
 
 use super::limits::Frame;
 use super::skeleton::{FrameOf, Joint, Limit, Skeleton};
-use crate::error::{GameError, finite3, non_negative, positive};
+use crate::error::{GameError, finite_vector, non_negative, positive};
 use collide::glam::Vec3;
 
 /// A joint of a skeleton being built (an index into its joints).
@@ -77,7 +77,7 @@ fn angle(what: &'static str, angle: f32) -> Result<f32, GameError> {
 
 /// `v` if it is finite and not zero, made unit.
 fn direction(what: &'static str, v: Vec3) -> Result<Vec3, GameError> {
-    finite3(what, v)?;
+    finite_vector(what, v)?;
     v.try_normalize().ok_or(GameError::NotPositive {
         what,
         value: f64::from(v.length()),
@@ -93,7 +93,7 @@ impl SkeletonBuilder {
     /// A joint (a particle) at `rest` in the rest pose, of `mass` kg (above
     /// zero).
     pub fn joint(&mut self, rest: Vec3, mass: f32) -> Result<JointId, GameError> {
-        let rest = finite3("joint rest place", rest)?;
+        let rest = finite_vector("joint rest place", rest)?;
         let mass = positive("joint mass (kg)", f64::from(mass))? as f32;
         self.rest.push(rest);
         self.masses.push(mass);
@@ -380,7 +380,9 @@ impl SkeletonBuilder {
                 other => other,
             };
         }
+        let contact_pairs = super::skeleton::contact_pairs(&self.parts, &links);
         Ok(Skeleton {
+            contact_pairs,
             rest: self.rest,
             masses: self.masses,
             parts: self.parts,

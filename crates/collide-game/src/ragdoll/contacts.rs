@@ -47,36 +47,31 @@ fn closest_shares(a0: Vec3, a1: Vec3, b0: Vec3, b1: Vec3) -> (f32, f32) {
 /// mass.
 pub(crate) fn separate_parts(skeleton: &Skeleton, p: &mut [Vec3], inverse_mass: &[f32]) {
     let parts = &skeleton.parts;
-    for i in 0..parts.len() {
-        for j in i + 1..parts.len() {
-            if skeleton.joined(i, j) {
-                continue;
-            }
-            let ((a0, a1, ra), (b0, b1, rb)) = (parts[i], parts[j]);
-            let (s, t) = closest_shares(p[a0], p[a1], p[b0], p[b1]);
-            let pa = p[a0].lerp(p[a1], s);
-            let pb = p[b0].lerp(p[b1], t);
-            let gap = pa.distance(pb);
-            let overlap = ra + rb - gap;
-            if overlap <= 0.0 || gap <= 1e-9 {
-                continue;
-            }
-            let n = (pb - pa) / gap;
-            // Each part's contact point moves by its share of the overlap
-            // (by inverse mass), spread over its two ends.
-            let wa = (1.0 - s) * inverse_mass[a0] + s * inverse_mass[a1];
-            let wb = (1.0 - t) * inverse_mass[b0] + t * inverse_mass[b1];
-            if wa + wb <= 0.0 {
-                continue;
-            }
-            let spread = |u: f32| (1.0 - u) * (1.0 - u) + u * u;
-            let da = n * (-overlap * wa / (wa + wb) / spread(s));
-            let db = n * (overlap * wb / (wa + wb) / spread(t));
-            p[a0] += da * (1.0 - s);
-            p[a1] += da * s;
-            p[b0] += db * (1.0 - t);
-            p[b1] += db * t;
+    for &(i, j) in &skeleton.contact_pairs {
+        let ((a0, a1, ra), (b0, b1, rb)) = (parts[i], parts[j]);
+        let (s, t) = closest_shares(p[a0], p[a1], p[b0], p[b1]);
+        let pa = p[a0].lerp(p[a1], s);
+        let pb = p[b0].lerp(p[b1], t);
+        let gap = pa.distance(pb);
+        let overlap = ra + rb - gap;
+        if overlap <= 0.0 || gap <= 1e-9 {
+            continue;
         }
+        let n = (pb - pa) / gap;
+        // Each part's contact point moves by its share of the overlap
+        // (by inverse mass), spread over its two ends.
+        let wa = (1.0 - s) * inverse_mass[a0] + s * inverse_mass[a1];
+        let wb = (1.0 - t) * inverse_mass[b0] + t * inverse_mass[b1];
+        if wa + wb <= 0.0 {
+            continue;
+        }
+        let spread = |u: f32| (1.0 - u) * (1.0 - u) + u * u;
+        let da = n * (-overlap * wa / (wa + wb) / spread(s));
+        let db = n * (overlap * wb / (wa + wb) / spread(t));
+        p[a0] += da * (1.0 - s);
+        p[a1] += da * s;
+        p[b0] += db * (1.0 - t);
+        p[b1] += db * t;
     }
 }
 

@@ -14,21 +14,23 @@
 //! whether it lies face down, face up or on a side, to pick the animation
 //! that gets it up.
 //!
-//! How: a Verlet step under gravity, the pull toward the animated pose,
-//! then rounds of the constraints. A limit is fixed by turning the part
-//! below the joint and everything hanging from it rigidly about the
-//! joint, so fixing a limit never stretches a bone. The constraints are
-//! inner forces, so the centre of mass keeps the Verlet step's motion: a
-//! ragdoll launched from a run keeps its momentum until it touches
-//! something. Then the world's contacts (through the broad phase and the
-//! narrow phase), and the limits once more, so no joint ever ends a tick
-//! past its limit.
+//! How: a Verlet step under gravity and the pull toward the animated
+//! pose, then rounds of self contact, the world's contacts (through the
+//! broad phase and the narrow phase), joint limits and bones. In the
+//! rounds a limit moves the limited particle and its pivot by inverse
+//! mass; a last pass turns the part below each joint rigidly about it
+//! (with its last positions), so no joint ends a step past its limit and
+//! no bone is stretched by it. In the air the centre of mass keeps the
+//! Verlet step's motion: a ragdoll launched from a run keeps its momentum
+//! until it touches something. The constraints are passive: a step that
+//! came out with more energy than it began with is slowed back. A fast
+//! body takes the tick in up to 8 shorter steps; a body at rest sleeps.
 //!
-//! Costs: per tick, the rounds (10 by default) over 19 distance
-//! constraints, 10 joints and 70 part pairs, one box query and a contact
-//! test per part and nearby object. Ragdolls are independent of each
-//! other: step them on as many threads as you like and the results are
-//! the same bits.
+//! Costs: per step, the rounds (10 by default) over the humanoid's 19
+//! distance constraints, 10 joints and its pairs of parts that may touch,
+//! one box query and a contact test per part and nearby object.
+//! Ragdolls are independent of each other: step them on as many threads
+//! as you like and the results are the same bits.
 
 mod body;
 mod builder;

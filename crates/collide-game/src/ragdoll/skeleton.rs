@@ -3,7 +3,7 @@
 //! clusters of the torso, and each joint's limits.
 
 use super::builder::SkeletonBuilder;
-use crate::error::{GameError, finite3, positive, unit_share};
+use crate::error::{GameError, finite_vector, positive, unit_share};
 use collide::glam::Vec3;
 
 /// How a joint limits the part below it.
@@ -99,6 +99,9 @@ pub struct Skeleton {
     pub(crate) below: Vec<Vec<usize>>,
     /// The frame that says how the body lies.
     pub(crate) torso: FrameOf,
+    /// The pairs of parts that collide with each other (see
+    /// [`contact_pairs`]).
+    pub(crate) contact_pairs: Vec<(usize, usize)>,
 }
 
 // The humanoid's particles.
@@ -278,25 +281,36 @@ impl Skeleton {
             .iter()
             .map(|&(a, b)| (a, b, self.rest[a].distance(self.rest[b])))
     }
+}
 
-    /// Whether two parts (indices below the part count) are joined: they
-    /// share a particle, or a particle
-    /// of one is tied to a particle of the other (the torso's clusters).
-    /// Joined parts do not collide with each other: they overlap at the
-    /// joint by design.
-    pub(crate) fn joined(&self, a: usize, b: usize) -> bool {
-        let (p, q) = (self.parts[a], self.parts[b]);
-        let tied = |x: usize, y: usize| {
-            x == y
-                || self
-                    .links
-                    .iter()
-                    .any(|&(u, v)| (u, v) == (x, y) || (v, u) == (x, y))
-        };
+/// The pairs of parts (lower index first) that collide with each other:
+/// those not joined. Parts are joined when they share a particle or a
+/// particle of one is tied to a particle of the other (the torso's
+/// clusters): joined parts overlap at the joint by design.
+pub(crate) fn contact_pairs(
+    parts: &[(usize, usize, f32)],
+    links: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let tied = |x: usize, y: usize| {
+        x == y
+            || links
+                .iter()
+                .any(|&(u, v)| (u, v) == (x, y) || (v, u) == (x, y))
+    };
+    let joined = |p: (usize, usize, f32), q: (usize, usize, f32)| {
         [p.0, p.1]
             .iter()
             .any(|&x| [q.0, q.1].iter().any(|&y| tied(x, y)))
+    };
+    let mut pairs = Vec::new();
+    for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            if !joined(parts[i], parts[j]) {
+                pairs.push((i, j));
+            }
+        }
     }
+    pairs
 }
 
 /// Checks a pose: as many finite points as particles.
@@ -309,7 +323,7 @@ pub(crate) fn check_pose(skeleton: &Skeleton, pose: &[Vec3]) -> Result<(), GameE
         });
     }
     for &p in pose {
-        finite3("pose point", p)?;
+        finite_vector("pose point", p)?;
     }
     Ok(())
 }

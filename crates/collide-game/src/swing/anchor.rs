@@ -4,7 +4,7 @@
 
 use crate::Surroundings;
 use crate::dim::{Dim, dot, length};
-use crate::error::{GameError, non_negative, positive};
+use crate::error::{GameError, finite_vector, non_negative, positive};
 use crate::raycast::first_hit;
 use collide::geometry::Vector;
 use collide::{Aabb, Handle};
@@ -188,10 +188,8 @@ pub fn choose_anchor<D: Dim>(
     settings: &AnchorSettings,
     around: &Surroundings<'_, '_, D>,
 ) -> Result<Option<Anchor<D>>, GameError> {
-    for k in 0..<D::V as Vector>::DIM {
-        crate::error::finite("anchor search position", f64::from(position.axis(k)))?;
-        crate::error::finite("anchor search wish", f64::from(wish.axis(k)))?;
-    }
+    finite_vector("anchor search position", position)?;
+    finite_vector("anchor search wish", wish)?;
     let reach = D::V::from_axes(|_| settings.max_length);
     let Ok(area) = Aabb::new(position - reach, position + reach) else {
         return Ok(None);

@@ -3,7 +3,7 @@
 
 use crate::Surroundings;
 use crate::dim::{Dim, dot, length};
-use crate::error::{GameError, non_negative, positive};
+use crate::error::{GameError, finite_vector, non_negative, positive};
 use crate::raycast::first_hit;
 use crate::time::TimeStep;
 use collide::narrow::Capsule;
@@ -187,15 +187,6 @@ fn turned<D: Dim>(a: D::V, b: D::V, v: D::V) -> D::V {
     v + b * (2.0 * dot(a, v)) - sum * (dot(sum, v) / (1.0 + c))
 }
 
-/// `v` if every component is finite.
-fn finite_vector<D: Dim>(what: &'static str, v: D::V) -> Result<D::V, GameError> {
-    use collide::geometry::Vector;
-    for k in 0..<D::V as Vector>::DIM {
-        crate::error::finite(what, f64::from(v.axis(k)))?;
-    }
-    Ok(v)
-}
-
 impl<D: Dim> Swinger<D> {
     /// A body at `position` (metres) moving at `velocity` (m/s), with no
     /// rope.
@@ -206,8 +197,8 @@ impl<D: Dim> Swinger<D> {
         })?;
         Ok(Self {
             settings,
-            position: finite_vector::<D>("swing position", position)?,
-            velocity: finite_vector::<D>("swing velocity", velocity)?,
+            position: finite_vector("swing position", position)?,
+            velocity: finite_vector("swing velocity", velocity)?,
             rope: None,
             body,
             sweeper: D::stopping_sweeper(),
@@ -218,8 +209,8 @@ impl<D: Dim> Swinger<D> {
     /// turning about `pivot`. A body further than `length` from the pivot
     /// is pulled onto the rope at the next tick.
     pub fn attach(&mut self, anchor: D::V, pivot: D::V, length: f32) -> Result<(), GameError> {
-        let anchor = finite_vector::<D>("rope anchor", anchor)?;
-        let pivot = finite_vector::<D>("rope pivot", pivot)?;
+        let anchor = finite_vector("rope anchor", anchor)?;
+        let pivot = finite_vector("rope pivot", pivot)?;
         self.rope = Some(Rope {
             anchor,
             pivot,
@@ -273,8 +264,8 @@ impl<D: Dim> Swinger<D> {
         wish: D::V,
         around: &Surroundings<'_, '_, D>,
     ) -> Result<(), GameError> {
-        finite_vector::<D>("swing wish", wish)?;
-        finite_vector::<D>("gravity", around.gravity)?;
+        finite_vector("swing wish", wish)?;
+        finite_vector("gravity", around.gravity)?;
         let dt = dt.seconds();
         if let Some(mut rope) = self.rope {
             self.drift_pivot(&mut rope, wish, dt);

@@ -5,7 +5,7 @@ use super::chassis::{Assists, Chassis, Commands, SpinGroup};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::dynamics::RigidBody;
-use crate::error::{GameError, finite3, non_negative, positive, unit_share};
+use crate::error::{GameError, finite_vector, non_negative, positive, unit_share};
 use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::glam::{Quat, Vec3};
@@ -248,7 +248,7 @@ impl Tank {
         controls: &TrackControls,
         around: &Surroundings<'_, '_, D3>,
     ) -> Result<(), GameError> {
-        finite3("gravity", around.gravity)?;
+        finite_vector("gravity", around.gravity)?;
         let torque = self.settings.track_torque;
         let drive = [
             if self.broken[0] {

@@ -1,7 +1,7 @@
 //! A wheel's settings (where it hangs, its spring and damper, its size and
 //! spin inertia) and what it reports each tick.
 
-use crate::error::{GameError, finite3, non_negative, positive};
+use crate::error::{GameError, finite_vector, non_negative, positive};
 use collide::glam::Vec3;
 
 /// A wheel on a spring: where its suspension is mounted on the chassis,
@@ -35,7 +35,7 @@ impl WheelSettings {
     /// in rebound, and 1.2 kg m² of spin inertia.
     pub fn new(mount: Vec3, radius: f32, rest_length: f32) -> Result<Self, GameError> {
         Ok(Self {
-            mount: finite3("wheel mount", mount)?,
+            mount: finite_vector("wheel mount", mount)?,
             radius: positive("wheel radius (m)", f64::from(radius))? as f32,
             rest_length: positive("suspension length (m)", f64::from(rest_length))? as f32,
             stiffness: 35_000.0,
@@ -68,7 +68,7 @@ impl WheelSettings {
     /// The same wheel mounted at `mount` (finite, in the chassis's frame).
     pub fn at(self, mount: Vec3) -> Result<Self, GameError> {
         Ok(Self {
-            mount: finite3("wheel mount", mount)?,
+            mount: finite_vector("wheel mount", mount)?,
             ..self
         })
     }

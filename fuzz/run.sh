@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing, for a bounded time: each target runs
 # for the given seconds (default 60), growing its corpus, which is then
 # shrunk to the inputs that cover an edge no other does. The corpus is committed and the
-# normal test run replays it (crates/collide/tests/fuzz_corpus.rs).
+# normal test run replays it (crates/collide/tests/it/broad/fuzz_corpus.rs).
 #
 #   fuzz/run.sh              # 60 s per target
 #   fuzz/run.sh 3600         # an hour per target
@@ -12,7 +12,7 @@
 # cargo-fuzz (installed here when missing). A finding stops the run and
 # is saved under fuzz/artifacts/<target>/; replay it with
 # `cargo +nightly fuzz run <target> <file>` in fuzz/, fix it, and keep it
-# as a named test in crates/collide/tests/regressions.rs.
+# as a named test in crates/collide/tests/it/broad/regressions.rs.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-60}

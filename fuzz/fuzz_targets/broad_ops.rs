@@ -1,12 +1,12 @@
 //! Operation sequences on every structure against brute force: the bytes
 //! pick a structure, a dimension, a placement of the lattice and the
-//! operations (`crates/collide/tests/harness/ops.rs`, `decode`). Any
+//! operations (`crates/collide/tests/it/checks/ops.rs`, `decode`). Any
 //! difference from brute force, and any panic, is a finding.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/collide/tests/harness/mod.rs"]
+#[path = "../../crates/collide/tests/it/checks/mod.rs"]
 mod harness;
 
 fuzz_target!(|bytes: &[u8]| {

@@ -11,6 +11,8 @@
 //!   structure holds, reads these; other threads do not disturb them.
 //! - **Backtraces** ([`set_backtraces`]): a debugging aid that prints where
 //!   each tracked allocation came from.
+//! - **Alone** ([`alone`]): runs one test in a child process, so that the
+//!   process-wide counts are its own while other tests run beside it.
 //!
 //! Install it in a binary or a test target:
 //!
@@ -184,4 +186,60 @@ pub fn reset_tracked() {
 /// standard error (a debugging aid for a test that finds an allocation).
 pub fn set_backtraces(on: bool) {
     BACKTRACES.with(|b| b.set(on));
+}
+
+/// The environment variable that tells a child test process which test it
+/// runs alone (see [`alone`]).
+const ALONE: &str = "COLLIDE_TEST_ALONE";
+
+/// Runs one test of this test binary by itself, in a child process, so
+/// that the process-wide counts ([`held`], [`peak_bytes`]) see only its
+/// allocations while other tests run beside it in this one.
+///
+/// Call it first in the test, with `module_path!()` and the test's
+/// function name. In the parent it starts the child, waits, and returns
+/// `false` (the test returns at once); it panics with the child's output
+/// if the child failed or ran no test. In the child it returns `true`:
+/// the caller goes on with the test's body.
+///
+/// ```no_run
+/// use collide_scenes::alloc;
+///
+/// #[test]
+/// fn memory_stays_flat() {
+///     if !alloc::alone(module_path!(), "memory_stays_flat") {
+///         return;
+///     }
+///     // ... read `alloc::held()` while the test runs.
+/// }
+/// ```
+#[track_caller]
+pub fn alone(module_path: &str, test: &str) -> bool {
+    // The test harness names a test by its path below the crate's root.
+    let name = match module_path.split_once("::") {
+        Some((_, rest)) => format!("{rest}::{test}"),
+        None => test.to_owned(),
+    };
+    if std::env::var(ALONE).is_ok_and(|running| running == name) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let output = std::process::Command::new(exe)
+        .args([name.as_str(), "--exact", "--test-threads=1", "--nocapture"])
+        .env(ALONE, &name)
+        .output()
+        .expect("the test binary starts again");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{name}, run alone in a child process, {}:\n{stdout}\n{stderr}",
+        if output.status.success() {
+            "ran no test"
+        } else {
+            "failed"
+        }
+    );
+    eprint!("{stderr}");
+    false
 }

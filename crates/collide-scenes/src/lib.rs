@@ -5,7 +5,8 @@
 //! not build it.
 //!
 //! - [`Scene`]: deterministic, seeded generators of moving boxes (uniform,
-//!   clustered, flat, adversarial and changing scenes), producing frames
+//!   clustered, flat, adversarial and changing scenes) and
+//!   [`lattice_scene`] (integer corners, full of ties), producing frames
 //!   of [`Record`]s.
 //! - [`Runner`]: drives any broad-phase structure with records named by
 //!   the caller's ids, and reports events in those ids ([`IdEvent`]).
@@ -44,6 +45,6 @@ pub mod trace;
 
 pub use scene::{
     IdEvent, IdMap, Motion, NotPresent, PHASE_FRAMES, Record, RunError, Runner, Scene, SceneConfig,
-    SceneKind, SceneRng, SceneStats, UnknownName,
+    SceneKind, SceneRng, SceneStats, UnknownName, lattice_scene,
 };
 pub use summary::{mean, percentile};

@@ -9,7 +9,7 @@
 //! [`reserve_headroom`] keep at least a quarter of the length plus 64
 //! items free (half and 128 right after growing), so the wandering stays
 //! inside the capacity once the scene has settled; the test
-//! `tests/allocation.rs` checks that no structure allocates then.
+//! The `broad::allocation` tests check that no structure allocates then.
 //!
 //! The margin is a share of the length rather than a doubling: a grid
 //! level's registrations, grown by doubling, touched megabytes of fresh

@@ -1,0 +1,5 @@
+//! The character controller: its rules by name, and thousands of
+//! generated levels against brute-force geometry.
+
+mod controller;
+mod levels;

@@ -1,0 +1,4 @@
+//! Raycast vehicles: the car and the tank.
+
+mod car;
+mod tank;

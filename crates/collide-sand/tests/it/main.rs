@@ -1,0 +1,11 @@
+//! The integration tests of `collide-sand`, one binary: the world's rules
+//! and updates, the boxes it gives the broad phase, and allocation.
+
+mod allocation;
+mod solids;
+mod world;
+
+/// The test kit's counting allocator, for the allocation test; the other
+/// tests only pay its few atomic adds.
+#[global_allocator]
+static ALLOCATOR: collide_scenes::alloc::CountingAlloc = collide_scenes::alloc::CountingAlloc;

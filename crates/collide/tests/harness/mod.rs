@@ -1,9 +1,0 @@
-//! Checks shared by the property tests (`tests/properties.rs`), the fuzz
-//! targets (`fuzz/`) and the replay of the fuzz corpus
-//! (`tests/fuzz_corpus.rs`): each takes an input and returns the first
-//! thing wrong with collide's answer to it.
-// Each user takes what it needs.
-#![allow(dead_code)]
-
-pub mod ops;
-pub mod trace;

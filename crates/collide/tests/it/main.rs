@@ -1,0 +1,19 @@
+//! The integration tests of `collide`, one binary whose modules follow the
+//! library's tree: the broad phase and its structures, the narrow phase,
+//! motion, and the checks that cross them (bad values, `mint`).
+//!
+//! Run one part by its path: `cargo test -p collide --test it broad::sap`.
+
+mod bad_values;
+mod broad;
+mod checks;
+mod common;
+#[cfg(feature = "mint")]
+mod mint;
+mod motion;
+mod narrow;
+
+/// The test kit's counting allocator, for the allocation and soak tests;
+/// the other tests only pay its few atomic adds.
+#[global_allocator]
+static ALLOCATOR: collide_scenes::alloc::CountingAlloc = collide_scenes::alloc::CountingAlloc;

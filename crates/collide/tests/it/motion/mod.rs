@@ -1,0 +1,5 @@
+//! Continuous motion: sweeps against a brute-force oracle, and sweeps that
+//! turn.
+
+mod sweep;
+mod turning;

@@ -1,0 +1,8 @@
+//! The narrow phase: 2D and 3D against themselves, against parry and
+//! against an exact f64 reference, and the wrong answers found so far.
+
+mod d2;
+mod d3;
+mod exact;
+mod parry_oracle;
+mod regressions;

@@ -10,6 +10,10 @@
 //! Boxes are capsules (spheres with no length), so the tolerances are
 //! exact: hitboxes grow and hurtboxes shrink by changing radii, leaning
 //! the judgement toward the attacker, as players prefer.
+//!
+//! **Tolerance.** Hits are exact: the same attacks hit the same targets on
+//! the same ticks mirrored and scaled. Known limit: 1e5 from the origin a
+//! swept swing can hit where it did not at the origin.
 
 use crate::dim::Dim;
 use crate::error::{GameError, non_negative};

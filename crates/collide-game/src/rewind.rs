@@ -3,6 +3,10 @@
 //! against the world the shooter saw (their view is a round trip behind).
 //! Memory is bounded: the oldest tick goes when a new one comes. A tick no
 //! longer kept (or never recorded) is an error, not the nearest world.
+//!
+//! **Tolerance.** A rewound query answers exactly as its snapshot did: the
+//! same hits at distances within 1e-6 of the scene's size, moved up to 1e5,
+//! scaled, and mirrored bit for bit, for as many ticks as it runs.
 
 use crate::error::GameError;
 use collide::{Snapshot, Vector};

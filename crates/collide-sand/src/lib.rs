@@ -15,6 +15,10 @@
 //! It stands alone: a game that wants sand builds this crate and collide's
 //! core, not the other game systems.
 //!
+//! **Tolerance.** Cells are exact: the same seed gives the same world bit
+//! for bit. Known limit: a basin of sand and water still changes after
+//! 10,000 ticks, where a settled world should stop.
+//!
 //! ```
 //! use collide_sand::{Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
 //! let mut table = Materials::new();

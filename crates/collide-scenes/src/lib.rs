@@ -13,6 +13,9 @@
 //! - [`trace`]: the text format for recorded box streams, so a game can
 //!   record what it fed the broad phase and replay it through any
 //!   structure.
+//! - [`invariance`]: runs a game system's scenario far from the origin,
+//!   mirrored, scaled, at other tick rates and at rest for minutes, and
+//!   judges it against the tolerance the system claims.
 //! - [`alloc`]: a counting global allocator; [`mean`] and [`percentile`]
 //!   for timings.
 //!
@@ -39,6 +42,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc;
+pub mod invariance;
 mod scene;
 mod summary;
 pub mod trace;

@@ -31,6 +31,14 @@
 //! one box query and a contact test per part and nearby object.
 //! Ragdolls are independent of each other: step them on as many threads
 //! as you like and the results are the same bits.
+//!
+//! **Tolerance.** No joint ends a tick beyond its limit by more than 1e-3
+//! rad and no particle more than 5 mm inside the ground; a tumble, chaotic
+//! as it is, lands with its centre of mass within 2% of the drop's height
+//! of the origin's, moved up to 1e5 or mirrored, and a body lying on the
+//! ground stays for minutes. Known limits: after a 10 m drop particles can
+//! end ticks up to 1.5 cm inside the floor; a body at rest in empty space
+//! at an odd orientation gains energy.
 
 mod body;
 mod builder;

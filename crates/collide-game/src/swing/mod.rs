@@ -25,6 +25,13 @@
 //! anchor choice is one box query, a few candidates per nearby face and
 //! one ray.
 //!
+//! **Tolerance.** A swing mirrored is the mirrored swing bit for bit;
+//! scaled, or in jittered frames, it agrees within 1e-5 of its size, and
+//! across 30 to 144 Hz within 1e-2; its energy holds within 1.5% over
+//! minutes, and a body hanging still stays still. Known limit: far from the
+//! origin a swing parts from the origin's by more than 4 ulps of the
+//! coordinates.
+//!
 //! ```
 //! use collide_game::swing::{RopeStep, SwingSettings, Swinger};
 //! use collide_game::time::TimeStep;

@@ -50,6 +50,13 @@ impl Boxes {
         Self { grid, shapes }
     }
 
+    /// Every box's shape and pose.
+    pub fn all(&self) -> impl Iterator<Item = (&dyn Support<Vec3>, Pose)> + '_ {
+        self.shapes
+            .iter()
+            .map(|b| (&b.1 as &dyn Support<Vec3>, b.2))
+    }
+
     /// A box's shape and pose.
     pub fn shape(&self, h: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
         self.shapes
@@ -61,11 +68,20 @@ impl Boxes {
 
 /// Runs `body` with the boxes as surroundings under standard gravity.
 pub fn with_surroundings<R>(boxes: &Boxes, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
+    with_surroundings_under(boxes, GRAVITY, body)
+}
+
+/// Runs `body` with the boxes as surroundings under `gravity`.
+pub fn with_surroundings_under<R>(
+    boxes: &Boxes,
+    gravity: Vec3,
+    body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R,
+) -> R {
     let shape_of = |h| boxes.shape(h);
     let around = Surroundings::<D3> {
         objects: &boxes.grid,
         shape_of: &shape_of,
-        gravity: GRAVITY,
+        gravity,
     };
     body(&around)
 }

@@ -10,6 +10,7 @@ mod character;
 mod common;
 mod fracture;
 mod hitbox;
+mod invariance;
 mod projectile;
 mod ragdoll;
 mod rewind;

@@ -2,6 +2,8 @@
 //! and updates, the boxes it gives the broad phase, and allocation.
 
 mod allocation;
+mod common;
+mod invariance;
 mod solids;
 mod world;
 

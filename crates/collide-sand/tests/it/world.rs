@@ -3,61 +3,8 @@
 //! symmetric spreading, no stalls at chunk borders, and cells that sleep
 //! until a change next to them wakes them.
 
+use crate::common::{Table, table};
 use collide_sand::{Burning, Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
-
-struct Table {
-    materials: Materials,
-    stone: MaterialId,
-    sand: MaterialId,
-    water: MaterialId,
-    smoke: MaterialId,
-    wood: MaterialId,
-    fire: MaterialId,
-}
-
-fn table() -> Table {
-    let mut materials = Materials::new();
-    let stone = materials
-        .add(Material::new("stone", 30.0, Motion::Static).unwrap())
-        .unwrap();
-    let sand = materials
-        .add(Material::new("sand", 16.0, Motion::Powder).unwrap())
-        .unwrap();
-    let water = materials
-        .add(Material::new("water", 10.0, Motion::Liquid).unwrap())
-        .unwrap();
-    let smoke = materials
-        .add(Material::new("smoke", 0.3, Motion::Gas).unwrap())
-        .unwrap();
-    let wood = materials
-        .add(
-            Material::new("wood", 8.0, Motion::Static)
-                .unwrap()
-                .flammable(),
-        )
-        .unwrap();
-    let fire = materials
-        .add(
-            Material::new("fire", 0.5, Motion::Static)
-                .unwrap()
-                .burning(Burning {
-                    spread: 0.2,
-                    burn_out: 0.05,
-                    leaves: smoke,
-                })
-                .unwrap(),
-        )
-        .unwrap();
-    Table {
-        materials,
-        stone,
-        sand,
-        water,
-        smoke,
-        wood,
-        fire,
-    }
-}
 
 fn world(width: u32, height: u32, seed: u64) -> (SandWorld, Table) {
     let t = table();

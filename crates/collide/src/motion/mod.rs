@@ -13,6 +13,16 @@
 //! describe.
 //!
 //! Depends on the broad phase and the narrow phase.
+//!
+//! **Tolerance.** A sweep ends within the casts' tolerance of the first
+//! touch: a hundred-thousandth of the larger of the motion and the smaller
+//! shape, so after a slide the mover is inside nothing by more than that;
+//! along a path of sweeps the ends' errors add up to at most 1e-5 of its
+//! length. Mirrored, a sweep gives the mirrored result bit for bit. Far
+//! from the origin the figure is the larger of these and 4 ulps of the
+//! coordinates. Known limit: over many ticks a slide sinks deeper than this
+//! into a wall far from the origin, scaled up 100 times, and at 120 Hz and
+//! more.
 
 mod substep;
 mod sweep;

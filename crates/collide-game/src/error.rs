@@ -1,7 +1,26 @@
 //! The game layer's errors: each names the setting or input that was wrong
 //! and the value it had.
 
-/// Bad input to a game system: a setting or a per-tick value out of range.
+use collide::narrow::ShapeError;
+use collide::{AabbError, HandleError};
+
+/// Bad input to a game system: a setting or a per-tick value out of range,
+/// or anything the collision library refused. `collide`'s errors convert
+/// into it, so `?` carries a [`ShapeError`], [`AabbError`], [`HandleError`]
+/// or [`collide::Error`] out of a function returning `GameError`:
+///
+/// ```
+/// use collide_game::GameError;
+/// use collide_game::glam::Vec3;
+/// use collide::narrow::d3::Sphere;
+/// use collide::Aabb3;
+/// fn level() -> Result<(), GameError> {
+///     let _bounds = Aabb3::new(Vec3::ZERO, Vec3::ONE)?;
+///     let _ball = Sphere::new(0.5)?;
+///     Ok(())
+/// }
+/// assert!(level().is_ok());
+/// ```
 ///
 /// ```
 /// use collide_game::GameError;
@@ -13,6 +32,10 @@
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GameError {
+    /// The collision library refused a box, shape, pose, handle or
+    /// setting; the inner error says which and why.
+    #[error(transparent)]
+    Collide(#[from] collide::Error),
     /// A value that must be a finite number was NaN or infinite.
     #[error("{what} must be a finite number, got {value}")]
     NotFinite {
@@ -45,6 +68,18 @@ pub enum GameError {
         what: &'static str,
         /// Its index in the list given.
         index: usize,
+    },
+    /// A value outside the range a setting allows.
+    #[error("{what} must be from {min} to {max}, got {value}")]
+    OutOfRange {
+        /// What the value is.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+        /// The smallest value allowed.
+        min: f64,
+        /// The largest value allowed.
+        max: f64,
     },
     /// A value beyond the range a system computes in safely.
     #[error("{what} {value} is beyond the limit of {limit}")]
@@ -93,6 +128,38 @@ pub enum GameError {
     },
 }
 
+impl From<ShapeError> for GameError {
+    fn from(e: ShapeError) -> Self {
+        GameError::Collide(e.into())
+    }
+}
+
+impl From<AabbError> for GameError {
+    fn from(e: AabbError) -> Self {
+        GameError::Collide(e.into())
+    }
+}
+
+impl From<HandleError> for GameError {
+    fn from(e: HandleError) -> Self {
+        GameError::Collide(e.into())
+    }
+}
+
+/// `value` if it is from `min` to `max`, else [`GameError::OutOfRange`]
+/// (or [`GameError::NotFinite`]).
+pub(crate) fn within(what: &'static str, value: f64, min: f64, max: f64) -> Result<f64, GameError> {
+    if finite(what, value)? < min || value > max {
+        return Err(GameError::OutOfRange {
+            what,
+            value,
+            min,
+            max,
+        });
+    }
+    Ok(value)
+}
+
 /// `value` if it is finite, else [`GameError::NotFinite`].
 pub(crate) fn finite(what: &'static str, value: f64) -> Result<f64, GameError> {
     if value.is_finite() {
@@ -133,13 +200,6 @@ pub(crate) fn finite_vector<V: collide::geometry::Vector>(
 
 /// `value` if it is a finite share from 0 to 1.
 pub(crate) fn unit_share(what: &'static str, value: f32) -> Result<f32, GameError> {
-    let v = non_negative(what, f64::from(value))?;
-    if v > 1.0 {
-        return Err(GameError::TooLarge {
-            what,
-            value: v,
-            limit: 1.0,
-        });
-    }
+    within(what, f64::from(value), 0.0, 1.0)?;
     Ok(value)
 }

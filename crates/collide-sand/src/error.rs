@@ -1,8 +1,31 @@
 //! What can go wrong building or editing a sand world.
 
-/// A bad setting, material or cell.
+use collide::narrow::ShapeError;
+use collide::{AabbError, HandleError};
+
+/// A bad setting, material or cell, or anything the collision library
+/// refused. `collide`'s errors convert into it, so `?` carries an
+/// [`AabbError`] or a [`collide::Error`] out of a function returning
+/// `SandError`:
+///
+/// ```
+/// use collide::Aabb2;
+/// use collide::glam::Vec2;
+/// use collide_sand::{SandError, SandSettings};
+/// fn level() -> Result<(), SandError> {
+///     let _settings = SandSettings::new(64, 32)?;
+///     let _bounds = Aabb2::new(Vec2::ZERO, Vec2::new(64.0, 32.0))?;
+///     Ok(())
+/// }
+/// assert!(level().is_ok());
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SandError {
+    /// The collision library refused a box, shape, handle or setting; the
+    /// inner error says which and why.
+    #[error(transparent)]
+    Collide(#[from] collide::Error),
     /// A world needs at least one cell on each axis.
     #[error("a world needs at least one cell on each axis, got {width} by {height}")]
     EmptyWorld {
@@ -60,4 +83,22 @@ pub enum SandError {
         /// The chance given.
         chance: f32,
     },
+}
+
+impl From<AabbError> for SandError {
+    fn from(e: AabbError) -> Self {
+        SandError::Collide(e.into())
+    }
+}
+
+impl From<HandleError> for SandError {
+    fn from(e: HandleError) -> Self {
+        SandError::Collide(e.into())
+    }
+}
+
+impl From<ShapeError> for SandError {
+    fn from(e: ShapeError) -> Self {
+        SandError::Collide(e.into())
+    }
 }

@@ -1,10 +1,26 @@
 //! The library's error type.
 
-use crate::geometry::AabbError;
+use crate::geometry::{AabbError, FrustumError, RayError};
 use crate::handle::HandleError;
+use crate::narrow::ShapeError;
 
-/// Everything a structure can refuse. Each variant's message names the
-/// problem and what to do about it.
+/// Everything the library can refuse: a box, ray, frustum, shape or pose
+/// that cannot be built, a handle that is not this structure's, a setting
+/// out of range. Each variant's message names the problem, the value, and
+/// what to do about it. Every part's own error converts into it, so `?`
+/// carries any of them:
+///
+/// ```
+/// use collide::narrow::d2::Circle;
+/// use collide::{Aabb2, Error};
+/// use glam::Vec2;
+/// fn build() -> Result<(), Error> {
+///     let _bounds = Aabb2::new(Vec2::ZERO, Vec2::ONE)?; // an AabbError
+///     let _ball = Circle::new(0.5)?; // a ShapeError
+///     Ok(())
+/// }
+/// assert!(build().is_ok());
+/// ```
 ///
 /// ```
 /// use collide::{Aabb2, BroadPhase, Brute, Error, HandleError};
@@ -19,6 +35,7 @@ use crate::handle::HandleError;
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A box was invalid (non-finite or inverted).
     #[error(transparent)]
@@ -26,6 +43,15 @@ pub enum Error {
     /// A handle was stale, foreign, or the structure is full.
     #[error(transparent)]
     Handle(#[from] HandleError),
+    /// A shape or pose was invalid (non-finite, negative radius, ...).
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// A ray was invalid (non-finite, zero direction, negative length).
+    #[error(transparent)]
+    Ray(#[from] RayError),
+    /// A frustum was invalid (a plane non-finite or zero).
+    #[error(transparent)]
+    Frustum(#[from] FrustumError),
     /// [`update_many`](crate::BroadPhase::update_many) was given a different
     /// number of boxes than handles.
     #[error(

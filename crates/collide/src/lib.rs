@@ -90,6 +90,7 @@ pub mod geometry;
 mod handle;
 pub mod motion;
 pub mod narrow;
+pub mod prelude;
 #[cfg(test)]
 mod test_rng;
 

@@ -87,6 +87,11 @@ pub struct Character<D: Dim> {
     sweeper: D::Sweeper,
 }
 
+/// The longest motion [`Character::step`] takes in one tick, metres (60
+/// km/s at 60 Hz): a longer one is a bug upstream (an unbounded velocity),
+/// refused rather than teleporting the character.
+pub const MAX_MOTION_PER_TICK: f32 = 1_000.0;
+
 /// Rounds of pushing out of overlapping objects before the character
 /// counts as squeezed.
 const PUSH_ROUNDS: usize = 4;
@@ -100,11 +105,7 @@ impl<D: Dim> Character<D> {
     /// airborne until its first step finds ground.
     pub fn new(settings: CharacterSettings, position: D::V) -> Result<Self, GameError> {
         crate::error::finite_vector("character position", position)?;
-        let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())
-            .map_err(|_| GameError::NotFinite {
-                what: "character capsule",
-                value: f64::NAN,
-            })?;
+        let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())?;
         Ok(Character {
             settings,
             position,
@@ -153,7 +154,8 @@ impl<D: Dim> Character<D> {
     /// that moved this tick its pose at the last tick and now (`None` for
     /// objects at rest).
     /// `world` holds the level at this tick's poses (the character not in
-    /// it); `shape_of` gives each object's shape and pose.
+    /// it); `shape_of` gives each object's shape and pose. A motion that is
+    /// not finite or longer than [`MAX_MOTION_PER_TICK`] is refused.
     pub fn step<'a>(
         &mut self,
         world: &dyn Query<D::V>,
@@ -163,6 +165,14 @@ impl<D: Dim> Character<D> {
         dt: TimeStep<f32>,
     ) -> Result<StepReport<D::V>, GameError> {
         crate::error::finite_vector("character motion", motion)?;
+        let distance = f64::from(length(motion));
+        if distance > f64::from(MAX_MOTION_PER_TICK) {
+            return Err(GameError::TooLarge {
+                what: "character motion in one tick (m)",
+                value: distance,
+                limit: f64::from(MAX_MOTION_PER_TICK),
+            });
+        }
         let was = self.ground;
         let (carried, base_velocity) = self.ride(world, shape_of, base_motion, dt);
         let squeezed = !self.push_out(world, shape_of, base_motion);

@@ -17,5 +17,5 @@
 mod controller;
 mod settings;
 
-pub use controller::{Character, Ground, StepReport};
+pub use controller::{Character, Ground, MAX_MOTION_PER_TICK, StepReport};
 pub use settings::{CharacterSettings, Inherit};

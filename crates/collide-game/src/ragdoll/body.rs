@@ -46,10 +46,11 @@ impl RagdollSettings {
     /// their length more stiffly.
     pub fn with_iterations(mut self, rounds: u32) -> Result<Self, GameError> {
         if !(1..=100).contains(&rounds) {
-            return Err(GameError::TooLarge {
-                what: "constraint rounds (1 to 100)",
+            return Err(GameError::OutOfRange {
+                what: "constraint rounds",
                 value: f64::from(rounds),
-                limit: 100.0,
+                min: 1.0,
+                max: 100.0,
             });
         }
         self.iterations = rounds;

@@ -4,7 +4,7 @@
 
 use super::limits::Frame;
 use super::skeleton::{FrameOf, Joint, Limit, Skeleton};
-use crate::error::{GameError, finite_vector, non_negative, positive};
+use crate::error::{GameError, finite_vector, positive, within};
 use collide::glam::Vec3;
 
 /// A joint of a skeleton being built (an index into its joints).
@@ -64,14 +64,7 @@ pub struct SkeletonBuilder {
 
 /// `angle` if it is from 0 to pi radians.
 fn angle(what: &'static str, angle: f32) -> Result<f32, GameError> {
-    let a = non_negative(what, f64::from(angle))?;
-    if a > std::f64::consts::PI {
-        return Err(GameError::TooLarge {
-            what,
-            value: a,
-            limit: std::f64::consts::PI,
-        });
-    }
+    within(what, f64::from(angle), 0.0, std::f64::consts::PI)?;
     Ok(angle)
 }
 

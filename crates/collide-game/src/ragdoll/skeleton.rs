@@ -3,7 +3,7 @@
 //! clusters of the torso, and each joint's limits.
 
 use super::builder::SkeletonBuilder;
-use crate::error::{GameError, finite_vector, positive, unit_share};
+use crate::error::{GameError, finite_vector, unit_share, within};
 use collide::glam::Vec3;
 
 /// How a joint limits the part below it.
@@ -134,19 +134,8 @@ impl Skeleton {
     /// of straight down and twist 35, elbows and knees bend up to 150
     /// degrees, the elbows forward and the knees back.
     pub fn humanoid(height: f32, mass: f32) -> Result<Self, GameError> {
-        let within = |what: &'static str, v: f32, lo: f32, hi: f32| -> Result<f32, GameError> {
-            let v = positive(what, f64::from(v))? as f32;
-            if v < lo || v > hi {
-                return Err(GameError::TooLarge {
-                    what,
-                    value: f64::from(v),
-                    limit: f64::from(if v < lo { lo } else { hi }),
-                });
-            }
-            Ok(v)
-        };
-        let s = within("ragdoll height (m, 0.1 to 10)", height, 0.1, 10.0)? / 1.8;
-        let mass = within("ragdoll mass (kg, 1 to 1,000)", mass, 1.0, 1000.0)?;
+        let s = within("ragdoll height (m)", f64::from(height), 0.1, 10.0)? as f32 / 1.8;
+        let mass = within("ragdoll mass (kg)", f64::from(mass), 1.0, 1000.0)? as f32;
         let p = |x: f32, y: f32| Vec3::new(x * s, y * s, 0.0);
         // Rest places and shares of the mass, in the particle order above.
         let joints = [

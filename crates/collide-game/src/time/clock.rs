@@ -9,7 +9,7 @@
 //! spiralling into ever longer frames.
 
 use super::integrate::{Real, TimeStep};
-use crate::error::{GameError, non_negative, positive};
+use crate::error::{GameError, non_negative, positive, within};
 
 /// Accumulated time within this share of a tick short of a whole tick
 /// counts as reaching it: frame times that add up to whole ticks in decimal
@@ -38,10 +38,22 @@ impl ClockSettings {
     /// stall) drops the rest.
     pub const DEFAULT_MAX_TICKS_PER_FRAME: u32 = 8;
 
-    /// A tick of `tick_seconds` (finite, above zero) and at most
-    /// `max_ticks_per_frame` ticks per frame (at least 1).
+    /// The shortest tick, seconds: a million ticks a second.
+    pub const MIN_TICK_SECONDS: f64 = 1e-6;
+    /// The longest tick, seconds: an hour.
+    pub const MAX_TICK_SECONDS: f64 = 3600.0;
+
+    /// A tick of `tick_seconds` (from [`Self::MIN_TICK_SECONDS`] to
+    /// [`Self::MAX_TICK_SECONDS`]) and at most `max_ticks_per_frame` ticks
+    /// per frame (at least 1).
     pub fn new(tick_seconds: f64, max_ticks_per_frame: u32) -> Result<Self, GameError> {
         positive("tick length (seconds)", tick_seconds)?;
+        within(
+            "tick length (seconds)",
+            tick_seconds,
+            Self::MIN_TICK_SECONDS,
+            Self::MAX_TICK_SECONDS,
+        )?;
         if max_ticks_per_frame == 0 {
             return Err(GameError::NotPositive {
                 what: "ticks per frame at most",
@@ -209,11 +221,23 @@ impl FixedClock {
         &self.settings
     }
 
-    /// Takes a frame's length in seconds (finite, not negative) and returns
-    /// the ticks to run now: every whole tick accumulated, up to the cap,
-    /// the rest of the whole ticks dropped.
+    /// The longest frame [`FixedClock::advance`] takes, seconds (about
+    /// eleven and a half days): a longer one is a broken timer, refused.
+    pub const MAX_FRAME_SECONDS: f64 = 1e6;
+
+    /// Takes a frame's length in seconds (finite, from 0 to
+    /// [`Self::MAX_FRAME_SECONDS`]) and returns the ticks to run now: every
+    /// whole tick accumulated, up to the cap, the rest of the whole ticks
+    /// dropped.
     pub fn advance(&mut self, frame_seconds: f64) -> Result<Frame, GameError> {
         non_negative("frame time (seconds)", frame_seconds)?;
+        if frame_seconds > Self::MAX_FRAME_SECONDS {
+            return Err(GameError::TooLarge {
+                what: "frame time (seconds)",
+                value: frame_seconds,
+                limit: Self::MAX_FRAME_SECONDS,
+            });
+        }
         let dt = self.settings.tick_seconds;
         let total = self.accumulator + frame_seconds;
         let mut rest = total % dt;
@@ -222,7 +246,7 @@ impl FixedClock {
             whole += 1.0;
             rest = 0.0;
         }
-        // `as` saturates: a frame of centuries drops u64::MAX ticks.
+        // At most 1e12 ticks (the longest frame over the shortest tick).
         let whole = whole as u64;
         let ticks = whole.min(u64::from(self.settings.max_ticks_per_frame)) as u32;
         let frame = Frame {

@@ -154,14 +154,7 @@ impl CarSettings {
 
     /// The front wheels' angle at full lock, degrees (0 to 80).
     pub fn with_max_steer_degrees(mut self, degrees: f32) -> Result<Self, GameError> {
-        let d = non_negative("steering lock (degrees)", f64::from(degrees))?;
-        if d > 80.0 {
-            return Err(GameError::TooLarge {
-                what: "steering lock (degrees)",
-                value: d,
-                limit: 80.0,
-            });
-        }
+        let d = crate::error::within("steering lock (degrees)", f64::from(degrees), 0.0, 80.0)?;
         self.max_steer = (d as f32).to_radians();
         Ok(self)
     }

@@ -73,18 +73,12 @@ impl TankSettings {
         mount_height: f32,
         wheel: WheelSettings,
     ) -> Result<Self, GameError> {
-        if per_side < 2 {
-            return Err(GameError::TooLarge {
-                what: "two minus the road wheels per side",
-                value: (2 - per_side as i64) as f64,
-                limit: 0.0,
-            });
-        }
-        if per_side > MAX_PER_SIDE {
-            return Err(GameError::TooLarge {
+        if !(2..=MAX_PER_SIDE).contains(&per_side) {
+            return Err(GameError::OutOfRange {
                 what: "road wheels per side",
                 value: per_side as f64,
-                limit: MAX_PER_SIDE as f64,
+                min: 2.0,
+                max: MAX_PER_SIDE as f64,
             });
         }
         for h in half_extents.to_array() {

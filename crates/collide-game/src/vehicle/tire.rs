@@ -50,20 +50,9 @@ impl TireCurve {
         let b = positive("Pacejka stiffness b", f64::from(b))? as f32;
         let c = positive("Pacejka shape c", f64::from(c))? as f32;
         let d = positive("Pacejka peak d", f64::from(d))? as f32;
-        crate::error::finite("Pacejka curvature e", f64::from(e))?;
-        if c > 2.0 || d > 1.0 || e > 1.0 {
-            return Err(GameError::TooLarge {
-                what: "Pacejka c (limit 2), d (limit 1) or e (limit 1)",
-                value: f64::from(if c > 2.0 {
-                    c
-                } else if d > 1.0 {
-                    d
-                } else {
-                    e
-                }),
-                limit: if c > 2.0 { 2.0 } else { 1.0 },
-            });
-        }
+        let c = crate::error::within("Pacejka shape c", f64::from(c), 0.0, 2.0)? as f32;
+        let d = crate::error::within("Pacejka peak d", f64::from(d), 0.0, 1.0)? as f32;
+        let e = crate::error::within("Pacejka curvature e", f64::from(e), f64::MIN, 1.0)? as f32;
         Ok(Self {
             shape: Shape::Pacejka { b, c, d, e },
         })
@@ -110,14 +99,7 @@ impl TireCurve {
 /// `value` if it is finite and from -1 to 1: a throttle or a steering
 /// input.
 pub(crate) fn signed(what: &'static str, value: f32) -> Result<f32, GameError> {
-    let v = crate::error::finite(what, f64::from(value))?;
-    if v.abs() > 1.0 {
-        return Err(GameError::TooLarge {
-            what,
-            value: v,
-            limit: 1.0,
-        });
-    }
+    crate::error::within(what, f64::from(value), -1.0, 1.0)?;
     Ok(value)
 }
 

@@ -8,6 +8,7 @@
 mod allocation;
 mod character;
 mod common;
+mod error;
 mod fracture;
 mod hitbox;
 mod invariance;

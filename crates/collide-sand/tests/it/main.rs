@@ -3,6 +3,7 @@
 
 mod allocation;
 mod common;
+mod error;
 mod invariance;
 mod solids;
 mod world;

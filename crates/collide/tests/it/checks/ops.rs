@@ -406,6 +406,8 @@ fn kind<T>(result: &Result<T, Error>) -> &'static str {
         Err(Error::BatchLengths { .. }) => "batch lengths",
         Err(Error::Setting { .. }) => "setting",
         Err(Error::NestedAuto) => "nested auto",
+        // Shapes, rays and frustums: no structure operation gives these.
+        Err(_) => "another error",
     }
 }
 

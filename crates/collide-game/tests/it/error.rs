@@ -1,0 +1,151 @@
+//! Errors join one chain: `?` carries the collision library's errors into
+//! `GameError` and into `collide::Error`, and each refused input names
+//! what was wrong and the value.
+
+use collide::narrow::ShapeError;
+use collide::narrow::d3::{Pose, Sphere};
+use collide::{AabbError, HandleError};
+use collide_game::character::{Character, CharacterSettings, MAX_MOTION_PER_TICK};
+use collide_game::ragdoll::{RagdollSettings, Skeleton};
+
+use collide_game::prelude::*;
+
+/// Builds a level from sizes: every step can fail in the collision library.
+fn level_in_game(radius: f32, low: Vec3, high: Vec3) -> Result<usize, GameError> {
+    let _ball: Sphere = Sphere::new(radius)?; // ShapeError
+    let bounds = Aabb3::new(low, high)?; // AabbError
+    let mut world: Brute<Vec3> = Brute::new();
+    let h = world.insert(bounds, ())?; // collide::Error
+    world.remove(h)?;
+    world.remove(h)?; // a stale handle: collide::Error
+    Ok(world.len())
+}
+
+/// The same in a function returning the collision library's own error.
+fn level_in_collide(radius: f32, low: Vec3, high: Vec3) -> Result<usize, collide::Error> {
+    let _ball: Sphere = Sphere::new(radius)?;
+    let _pose = Pose::new(low, Quat::IDENTITY)?;
+    let bounds = Aabb3::new(low, high)?;
+    let mut world: Brute<Vec3> = Brute::new();
+    let h = world.insert(bounds, ())?;
+    Ok(world.len() + usize::from(world.aabb(h).is_some()))
+}
+
+#[test]
+fn question_marks_carry_shape_box_and_handle_errors_into_game_errors() {
+    let bad_radius = level_in_game(-1.0, Vec3::ZERO, Vec3::ONE).unwrap_err();
+    assert_eq!(
+        bad_radius,
+        GameError::Collide(collide::Error::Shape(ShapeError::Radius { radius: -1.0 }))
+    );
+    let inverted = level_in_game(1.0, Vec3::ONE, Vec3::ZERO).unwrap_err();
+    assert!(
+        matches!(
+            inverted,
+            GameError::Collide(collide::Error::Aabb(AabbError::Inverted { .. }))
+        ),
+        "{inverted:?}"
+    );
+    let stale = level_in_game(1.0, Vec3::ZERO, Vec3::ONE).unwrap_err();
+    assert!(
+        matches!(
+            stale,
+            GameError::Collide(collide::Error::Handle(HandleError::Stale(_)))
+        ),
+        "{stale:?}"
+    );
+    // The message is the inner error's own.
+    assert!(
+        bad_radius.to_string().contains("the radius is -1"),
+        "{bad_radius}"
+    );
+}
+
+#[test]
+fn question_marks_carry_shape_and_box_errors_into_the_librarys_error() {
+    assert_eq!(level_in_collide(1.0, Vec3::ZERO, Vec3::ONE), Ok(2));
+    assert!(matches!(
+        level_in_collide(f32::NAN, Vec3::ZERO, Vec3::ONE),
+        Err(collide::Error::Shape(ShapeError::Radius { .. }))
+    ));
+    assert!(matches!(
+        level_in_collide(1.0, Vec3::splat(f32::INFINITY), Vec3::ONE),
+        Err(collide::Error::Shape(ShapeError::NonFinite { .. }))
+    ));
+    assert!(matches!(
+        level_in_collide(1.0, Vec3::ONE, Vec3::ZERO),
+        Err(collide::Error::Aabb(_))
+    ));
+}
+
+#[test]
+fn a_humanoid_too_short_or_too_heavy_is_out_of_range_not_too_large() {
+    assert_eq!(
+        Skeleton::humanoid(0.05, 70.0).unwrap_err(),
+        GameError::OutOfRange {
+            what: "ragdoll height (m)",
+            value: f64::from(0.05f32),
+            min: 0.1,
+            max: 10.0,
+        }
+    );
+    assert!(matches!(
+        Skeleton::humanoid(1.8, 5_000.0),
+        Err(GameError::OutOfRange { max, .. }) if max == 1000.0
+    ));
+    assert!(matches!(
+        RagdollSettings::default().with_iterations(0),
+        Err(GameError::OutOfRange { min, .. }) if min == 1.0
+    ));
+}
+
+#[test]
+fn a_frame_of_centuries_is_refused_and_counts_no_ticks() {
+    let mut clock = FixedClock::new(ClockSettings::hz(60.0).unwrap());
+    let err = clock.advance(1e30).unwrap_err();
+    assert_eq!(
+        err,
+        GameError::TooLarge {
+            what: "frame time (seconds)",
+            value: 1e30,
+            limit: FixedClock::MAX_FRAME_SECONDS,
+        }
+    );
+    assert_eq!((clock.tick(), clock.dropped_ticks()), (0, 0));
+    // The longest frame allowed drops what it cannot run, counted exactly.
+    let frame = clock.advance(FixedClock::MAX_FRAME_SECONDS).unwrap();
+    assert_eq!(frame.ticks(), 8);
+    assert_eq!(frame.dropped_ticks(), 60_000_000 - 8);
+    // A tick too short to count is refused where the clock is made.
+    assert!(matches!(
+        ClockSettings::new(1e-300, 8),
+        Err(GameError::OutOfRange { .. })
+    ));
+}
+
+#[test]
+fn a_character_refuses_a_motion_that_would_teleport_it() {
+    let mut character: Character<D3> =
+        Character::new(CharacterSettings::new(0.3, 1.8).unwrap(), Vec3::ZERO).unwrap();
+    let world: Brute<Vec3> = Brute::new();
+    let nothing: ShapeOf<'_, '_, D3> = &|_| None;
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let err = character
+        .step(
+            &world,
+            nothing,
+            &|_| None,
+            Vec3::new(f32::MAX, 0.0, 0.0),
+            dt,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, GameError::TooLarge { limit, .. } if limit == f64::from(MAX_MOTION_PER_TICK)),
+        "{err:?}"
+    );
+    assert_eq!(character.position(), Vec3::ZERO);
+    // A long but possible motion is taken.
+    let far = Vec3::new(0.5 * MAX_MOTION_PER_TICK, 0.0, 0.0);
+    character.step(&world, nothing, &|_| None, far, dt).unwrap();
+    assert_eq!(character.position(), far);
+}

@@ -93,7 +93,7 @@ impl Ours {
             shapes.push((shape, pose));
         }
         world.step();
-        let settings = CharacterSettings::new(0.3, 1.8)
+        let settings = CharacterSettings::sized(1.8, 0.3)
             .and_then(|s| s.with_step_height(0.35))
             .and_then(|s| s.with_max_slope_degrees(45.0))
             .and_then(|s| s.with_snap_distance(0.2))

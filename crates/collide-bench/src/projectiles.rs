@@ -10,9 +10,8 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle, Query};
 use collide_game::D3;
-use collide_game::projectile::{
-    Ballistics, Body, Media, Medium, Projectile, Response, Surroundings,
-};
+use collide_game::projectile::{Ballistics, Body, Media, Medium, Projectile, OnHit};
+use collide_game::Surroundings;
 use collide_game::time::TimeStep;
 use collide_scenes::SceneRng;
 use glam::Vec3;
@@ -77,12 +76,7 @@ pub fn run_projectiles(count: usize) -> ProjectileRow {
         })
         .collect();
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::new(0.0, -9.81, 0.0),
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0)).expect("gravity is finite").with_media(&media);
     let body = Body::sphere(0.008, 0.3, 0.0045).expect("valid");
     let dt = TimeStep::new(DT).expect("positive");
     let mut ballistics = Ballistics::<D3>::default();
@@ -100,7 +94,7 @@ pub fn run_projectiles(count: usize) -> ProjectileRow {
         let start = Instant::now();
         hits = 0;
         for shot in &mut shots {
-            ballistics.step(shot, &around, dt, &mut |_| Response::Stop);
+            ballistics.step(shot, &around, dt, |_| OnHit::Stop);
             hits += ballistics.hits().len();
         }
         flight.push(start.elapsed().as_secs_f64() * 1e6 / count as f64);

@@ -56,11 +56,8 @@ impl BoxWorld {
     /// Runs `body` with the boxes as surroundings under standard gravity.
     pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
         let shape_of = |h| self.shape(h);
-        let around = Surroundings::<D3> {
-            objects: &self.grid,
-            shape_of: &shape_of,
-            gravity: GRAVITY,
-        };
+        let around =
+            Surroundings::<D3>::new(&self.grid, &shape_of, GRAVITY).expect("gravity is finite");
         body(&around)
     }
 }

@@ -146,7 +146,7 @@ fn corners(shape: &Cuboid, pose: &Pose) -> [f32; 8] {
 /// standing, 2 sliding).
 pub fn character_run() -> String {
     let mut level = Level::build();
-    let settings = CharacterSettings::new(0.3, 1.6)
+    let settings = CharacterSettings::sized(1.6, 0.3)
         .and_then(|s| s.with_step_height(0.3))
         .and_then(|s| s.with_max_slope_degrees(45.0))
         .expect("valid settings");
@@ -283,7 +283,7 @@ pub fn turntable_run() -> String {
     let floor_id = world.insert(floor.aabb(&floor_at), ()).expect("valid");
     let table_id = world.insert(table.aabb(&table_at), ()).expect("valid");
     world.step();
-    let settings = CharacterSettings::new(0.3, 1.6).expect("valid");
+    let settings = CharacterSettings::sized(1.6, 0.3).expect("valid");
     let mut hero: Character<D3> =
         Character::new(settings, Vec3::new(1.0, 1.2, 0.0)).expect("finite");
     let dt = TimeStep::new(1.0 / RATE).expect("positive");

@@ -7,9 +7,8 @@ use collide::narrow::Support;
 use collide::narrow::d2::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D2;
-use collide_game::projectile::{
-    Ballistics, Body, Flight, Media, Medium, Projectile, Region, Response, Surroundings,
-};
+use collide_game::Surroundings;
+use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::TimeStep;
 use glam::Vec2;
 
@@ -20,13 +19,10 @@ fn bullet_series() -> Vec<Series> {
     let mut world: Bvh<Vec2> = Bvh::new();
     world.step();
     let nothing = |_: Handle| -> Option<(&dyn Support<Vec2>, Pose)> { None };
-    let sea: Media<D2> = Media::new(Medium::AIR).with(Region::Below { level: 0.0 }, Medium::WATER);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &nothing,
-        media: &sea,
-        gravity: Vec2::ZERO,
-    };
+    let sea: Media<D2> = Media::new(Medium::AIR).with(Zone::Below { level: 0.0 }, Medium::WATER);
+    let around = Surroundings::new(&world, &nothing, Vec2::ZERO)
+        .expect("gravity is finite")
+        .with_media(&sea);
     let bullet = Body::sphere(0.008, 0.3, 0.0045).expect("valid");
     let (k_air, k_water) = (
         f64::from(bullet.k(Medium::AIR)),
@@ -41,7 +37,7 @@ fn bullet_series() -> Vec<Series> {
     let dt = TimeStep::new(1.0 / 600.0).expect("positive");
     let mut simulated = vec![(0.0, f64::from(v0))];
     while shot.velocity().length() > 5.0 && simulated.len() < 2_000 {
-        ballistics.step(&mut shot, &around, dt, &mut |_| Response::Stop);
+        ballistics.step(&mut shot, &around, dt, |_| OnHit::Stop);
         let x = f64::from((shot.position() - start).length());
         simulated.push((x, f64::from(shot.velocity().length())));
     }
@@ -94,12 +90,9 @@ fn grenade_series() -> Vec<Series> {
         Some((shape as &dyn Support<Vec2>, *pose))
     };
     let air: Media<D2> = Media::new(Medium::AIR);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &air,
-        gravity: Vec2::new(0.0, -9.81),
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec2::new(0.0, -9.81))
+        .expect("gravity is finite")
+        .with_media(&air);
     let body = Body::sphere(0.4, 0.5, 0.05).expect("valid");
     let grenade = Projectile::<D2>::new(
         Vec2::new(0.0, 1.5),
@@ -110,7 +103,7 @@ fn grenade_series() -> Vec<Series> {
         body,
     )
     .expect("valid");
-    let mut bounce = |_: &collide_game::projectile::Hit<Vec2>| Response::Bounce {
+    let mut bounce = |_: &collide_game::projectile::Hit<Vec2>| OnHit::Bounce {
         restitution: 0.5,
         friction: 0.2,
     };

@@ -160,7 +160,7 @@ impl<D: Dim> Character<D> {
         &mut self,
         world: &dyn Query<D::V>,
         shape_of: ShapeOf<'_, 'a, D>,
-        base_motion: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
+        base_motion: impl Fn(Handle) -> Option<(D::Pose, D::Pose)>,
         motion: D::V,
         dt: TimeStep<f32>,
     ) -> Result<StepReport<D::V>, GameError> {
@@ -174,8 +174,8 @@ impl<D: Dim> Character<D> {
             });
         }
         let was = self.ground;
-        let (carried, base_velocity) = self.ride(world, shape_of, base_motion, dt);
-        let squeezed = !self.push_out(world, shape_of, base_motion);
+        let (carried, base_velocity) = self.ride(world, shape_of, &base_motion, dt);
+        let squeezed = !self.push_out(world, shape_of, &base_motion);
         let stepped_up = self.slide(world, shape_of, motion, was.is_standing());
         let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
         self.ground = self.probe(world, shape_of, snap);

@@ -20,12 +20,12 @@ pub enum Inherit {
 ///
 /// ```
 /// use collide_game::character::{CharacterSettings, Inherit};
-/// let settings = CharacterSettings::new(0.3, 1.8)?
+/// let settings = CharacterSettings::sized(1.8, 0.3)?
 ///     .with_max_slope_degrees(45.0)?
 ///     .with_step_height(0.35)?
 ///     .with_inherit(Inherit::UpOnly);
 /// assert_eq!(settings.radius(), 0.3);
-/// assert!(CharacterSettings::new(0.3, 0.5).is_err()); // shorter than its width
+/// assert!(CharacterSettings::sized(0.5, 0.3).is_err()); // shorter than its width
 /// assert!(settings.with_max_slope_degrees(95.0).is_err());
 /// # Ok::<(), collide_game::GameError>(())
 /// ```
@@ -42,12 +42,14 @@ pub struct CharacterSettings {
 }
 
 impl CharacterSettings {
-    /// A capsule `height` tall (end to end) and `radius` wide, with the
+    /// A capsule `height` tall (end to end, metres) with `radius` (metres),
+    /// in the order every shape takes its sizes (length, then radius, as
+    /// [`Capsule::new`](collide::narrow::Capsule::new)), with the
     /// defaults: a skin of 2% of the radius, slopes up to 45 degrees
     /// walkable, steps up to a quarter of the height, snapping down to
     /// ground within half the step height, 4 slides a move, all of a
     /// base's velocity inherited.
-    pub fn new(radius: f32, height: f32) -> Result<Self, GameError> {
+    pub fn sized(height: f32, radius: f32) -> Result<Self, GameError> {
         let radius = positive("character radius (m)", f64::from(radius))? as f32;
         let height = positive("character height (m)", f64::from(height))? as f32;
         if height < 2.0 * radius {

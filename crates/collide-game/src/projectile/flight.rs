@@ -5,18 +5,17 @@
 //! hit is the caller's choice per hit.
 
 use super::drag::{Body, bounce, direction, distance_in, drag, time_to_cover};
-use super::media::Media;
-use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite, positive};
 use crate::raycast::first_hit;
+use crate::surroundings::Surroundings;
 use crate::time::TimeStep;
 use collide::Handle;
-use collide::broad::Query;
 use collide::narrow::Capsule;
 
 /// What a projectile does at a hit, chosen per hit by the caller.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Response {
+pub enum OnHit {
     /// Stop there (embed).
     Stop,
     /// Bounce: keep `restitution` (0 to 1) of the speed into the surface
@@ -135,20 +134,6 @@ impl<D: Dim> Projectile<D> {
     }
 }
 
-/// What projectiles fly through: the objects (a broad-phase structure or
-/// snapshot, and their shapes), the media and gravity.
-#[derive(Clone, Copy)]
-pub struct Surroundings<'s, 'a, D: Dim> {
-    /// The objects' boxes.
-    pub objects: &'s dyn Query<D::V>,
-    /// Each object's shape and pose.
-    pub shape_of: ShapeOf<'s, 'a, D>,
-    /// The media.
-    pub media: &'s Media<D>,
-    /// Gravity, m/s².
-    pub gravity: D::V,
-}
-
 /// Steps projectiles, keeping the memory the sweeps and hits use from
 /// tick to tick: one per thread.
 #[derive(Clone, Debug)]
@@ -181,10 +166,10 @@ impl<D: Dim> Ballistics<D> {
         projectile: &mut Projectile<D>,
         around: &Surroundings<'_, '_, D>,
         dt: TimeStep<f32>,
-        respond: &mut dyn FnMut(&Hit<D::V>) -> Response,
+        mut respond: impl FnMut(&Hit<D::V>) -> OnHit,
     ) -> Flight {
         self.hits.clear();
-        projectile.fly(around, dt, &mut self.sweeper, respond, &mut self.hits)
+        projectile.fly(around, dt, &mut self.sweeper, &mut respond, &mut self.hits)
     }
 }
 
@@ -195,15 +180,10 @@ impl<D: Dim> Projectile<D> {
         around: &Surroundings<'_, '_, D>,
         dt: TimeStep<f32>,
         sweeper: &mut D::Sweeper,
-        respond: &mut dyn FnMut(&Hit<D::V>) -> Response,
+        respond: &mut dyn FnMut(&Hit<D::V>) -> OnHit,
         hits: &mut Vec<Hit<D::V>>,
     ) -> Flight {
-        let (world, shape_of, media, gravity) = (
-            around.objects,
-            around.shape_of,
-            around.media,
-            around.gravity,
-        );
+        let (world, shape_of, gravity) = (around.objects, around.shape_of, around.gravity);
         if self.flight != Flight::Flying {
             return self.flight;
         }
@@ -224,11 +204,12 @@ impl<D: Dim> Projectile<D> {
             }
             let d = direction::<D>(self.velocity);
             let ahead = self.position + d * (1e-5 * (1.0 + speed * tick));
-            let k = self.body.k(media.at(ahead));
+            let k = self.body.k(around.medium_at(ahead));
             // This part ends at the next medium boundary or the tick's end.
             let reach = distance_in(speed, k, left);
-            let boundary = media
-                .next_boundary(self.position, d)
+            let boundary = around
+                .media
+                .and_then(|media| media.next_boundary(self.position, d))
                 .filter(|&b| b > 1e-5 && b < reach);
             let part = boundary.unwrap_or(reach);
             // Sweep the part for the first object.
@@ -273,12 +254,12 @@ impl<D: Dim> Projectile<D> {
                     };
                     hits.push(found);
                     match respond(&found) {
-                        Response::Stop => {
+                        OnHit::Stop => {
                             self.velocity = D::ZERO;
                             self.flight = Flight::Stopped;
                             return self.flight;
                         }
-                        Response::Bounce {
+                        OnHit::Bounce {
                             restitution,
                             friction,
                         } => {
@@ -292,7 +273,7 @@ impl<D: Dim> Projectile<D> {
                             // starts outside it.
                             self.position = self.position + normal * SURFACE_GAP;
                         }
-                        Response::Pass => {
+                        OnHit::Pass => {
                             passed[passes % passed.len()] = Some(handle);
                             passes += 1;
                         }

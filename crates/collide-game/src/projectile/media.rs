@@ -8,7 +8,7 @@ use collide::{Aabb, Vector};
 
 /// A region of space a medium fills.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Region<V: Vector> {
+pub enum Zone<V: Vector> {
     /// Everything below a height (y under `level`): a lake, the sea.
     Below {
         /// The surface's height, metres.
@@ -18,11 +18,11 @@ pub enum Region<V: Vector> {
     Inside(Aabb<V>),
 }
 
-impl<V: Vector> Region<V> {
+impl<V: Vector> Zone<V> {
     fn contains(&self, p: V) -> bool {
         match self {
-            Region::Below { level } => p.axis(1) < *level,
-            Region::Inside(b) => {
+            Zone::Below { level } => p.axis(1) < *level,
+            Zone::Inside(b) => {
                 (0..V::DIM).all(|k| b.min().axis(k) <= p.axis(k) && p.axis(k) < b.max().axis(k))
             }
         }
@@ -32,7 +32,7 @@ impl<V: Vector> Region<V> {
     /// crosses the region's boundary, pushed to `out` (those above 0).
     fn crossings(&self, p: V, d: V, out: &mut impl FnMut(f32)) {
         match self {
-            Region::Below { level } => {
+            Zone::Below { level } => {
                 let (y, dy) = (p.axis(1), d.axis(1));
                 if dy != 0.0 {
                     let t = (level - y) / dy;
@@ -41,7 +41,7 @@ impl<V: Vector> Region<V> {
                     }
                 }
             }
-            Region::Inside(b) => {
+            Zone::Inside(b) => {
                 // The slab entry and exit of the box.
                 let (mut near, mut far) = (f32::NEG_INFINITY, f32::INFINITY);
                 for k in 0..V::DIM {
@@ -74,15 +74,15 @@ impl<V: Vector> Region<V> {
 /// ```
 /// use collide_game::D3;
 /// use collide_game::glam::Vec3;
-/// use collide_game::projectile::{Media, Medium, Region};
-/// let sea: Media<D3> = Media::new(Medium::AIR).with(Region::Below { level: 0.0 }, Medium::WATER);
+/// use collide_game::projectile::{Media, Medium, Zone};
+/// let sea: Media<D3> = Media::new(Medium::AIR).with(Zone::Below { level: 0.0 }, Medium::WATER);
 /// assert_eq!(sea.at(Vec3::new(0.0, -1.0, 0.0)), Medium::WATER);
 /// assert_eq!(sea.at(Vec3::new(0.0, 1.0, 0.0)), Medium::AIR);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Media<D: Dim> {
     outside: Medium,
-    regions: Vec<(Region<D::V>, Medium)>,
+    regions: Vec<(Zone<D::V>, Medium)>,
 }
 
 impl<D: Dim> Media<D> {
@@ -96,7 +96,7 @@ impl<D: Dim> Media<D> {
 
     /// With `medium` in `region` too (regions added first win where they
     /// overlap).
-    pub fn with(mut self, region: Region<D::V>, medium: Medium) -> Self {
+    pub fn with(mut self, region: Zone<D::V>, medium: Medium) -> Self {
         self.regions.push((region, medium));
         self
     }

@@ -19,6 +19,6 @@ mod media;
 mod predict;
 
 pub use drag::{Body, Medium};
-pub use flight::{Ballistics, Flight, Hit, Projectile, Response, Surroundings};
-pub use media::{Media, Region};
+pub use flight::{Ballistics, Flight, Hit, OnHit, Projectile};
+pub use media::{Media, Zone};
 pub use predict::{Arcs, Ending, launch_velocity};

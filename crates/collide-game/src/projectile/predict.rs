@@ -5,9 +5,10 @@
 //! with a coarser tick would not be: the semi-implicit step falls
 //! ½·g·dt·t below the parabola, so the aim line must share the tick.
 
-use super::flight::{Ballistics, Flight, Hit, Projectile, Response, Surroundings};
+use super::flight::{Ballistics, Flight, Hit, OnHit, Projectile};
 use crate::dim::{Dim, dot};
 use crate::error::{GameError, finite, positive};
+use crate::surroundings::Surroundings;
 use crate::time::TimeStep;
 
 /// How a prediction ended.
@@ -32,20 +33,20 @@ impl<D: Dim> Ballistics<D> {
     /// ```
     /// use collide::{BroadPhase, Bvh, Handle};
     /// use collide::narrow::{Support, d3::Pose};
-    /// use collide_game::D3;
+    /// use collide_game::{D3, Surroundings};
     /// use collide_game::glam::Vec3;
-    /// use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, Projectile, Response, Surroundings};
+    /// use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile};
     /// use collide_game::time::TimeStep;
     /// let mut world: Bvh<Vec3> = Bvh::new();
     /// world.step();
     /// let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     /// let air = Media::<D3>::new(Medium::VACUUM);
-    /// let around = Surroundings { objects: &world, shape_of: &nothing, media: &air, gravity: Vec3::new(0.0, -9.81, 0.0) };
+    /// let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -9.81, 0.0))?.with_media(&air);
     /// let grenade = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(4.0, 6.0, 0.0), 0.05, 3.0, None, Body::sphere(0.4, 0.5, 0.05)?)?;
     /// let mut ballistics = Ballistics::default();
     /// let mut path = Vec::new();
     /// let dt = TimeStep::new(1.0 / 60.0)?;
-    /// let ending = ballistics.predict(&grenade, &around, dt, 120, &mut |_| Response::Stop, &mut path);
+    /// let ending = ballistics.predict(&grenade, &around, dt, 120, |_| OnHit::Stop, &mut path);
     /// assert_eq!((ending, path.len()), (Ending::Cap, 120));
     /// # Ok::<(), collide_game::GameError>(())
     /// ```
@@ -55,13 +56,13 @@ impl<D: Dim> Ballistics<D> {
         around: &Surroundings<'_, '_, D>,
         dt: TimeStep<f32>,
         steps: usize,
-        respond: &mut dyn FnMut(&Hit<D::V>) -> Response,
+        mut respond: impl FnMut(&Hit<D::V>) -> OnHit,
         points: &mut Vec<D::V>,
     ) -> Ending<D::V> {
         points.clear();
         let mut copy = *projectile;
         for _ in 0..steps {
-            let flight = self.step(&mut copy, around, dt, respond);
+            let flight = self.step(&mut copy, around, dt, &mut respond);
             points.push(copy.position());
             match flight {
                 Flight::Flying => {}

@@ -149,7 +149,7 @@ struct Scratch {
 /// // Falling through empty space: it keeps its shape.
 /// let world: Grid<Vec3, ()> = Grid::dense();
 /// let nothing = |_| -> Option<(&dyn Support<Vec3>, collide::narrow::d3::Pose)> { None };
-/// let around = Surroundings { objects: &world, shape_of: &nothing, gravity: Vec3::new(0.0, -9.81, 0.0) };
+/// let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -9.81, 0.0))?;
 /// let body = Skeleton::humanoid(1.8, 75.0)?;
 /// let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 20.0, 0.0), Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0))?;
 /// let dt = TimeStep::new(1.0 / 60.0)?;

@@ -40,17 +40,13 @@
 //! // An empty world: a 10 m rope from 60 degrees off the vertical.
 //! let world: Grid<Vec3, ()> = Grid::dense();
 //! let shape_of = |_| None;
-//! let around = collide_game::swing::Surroundings::<D3> {
-//!     objects: &world,
-//!     shape_of: &shape_of,
-//!     gravity: Vec3::new(0.0, -9.81, 0.0),
-//! };
+//! let around = collide_game::Surroundings::<D3>::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0))?;
 //! let pivot = Vec3::new(0.0, 20.0, 0.0);
 //! let start = pivot + 10.0 * Vec3::new(60f32.to_radians().sin(), -60f32.to_radians().cos(), 0.0);
 //! let mut body = Swinger::<D3>::new(SwingSettings::new(0.3)?, start, Vec3::ZERO)?;
 //! body.attach(pivot, pivot, 10.0)?;
 //! // Energy per kilogram above the arc's low point, 10 m under the pivot.
-//! let above_low = |body: &Swinger<D3>| body.energy(around.gravity) - 9.81 * 10.0;
+//! let above_low = |body: &Swinger<D3>| body.energy(around.gravity()) - 9.81 * 10.0;
 //! let energy = above_low(&body);
 //! let dt = TimeStep::new(1.0 / 60.0)?;
 //! for _ in 0..3600 {
@@ -63,6 +59,5 @@
 mod anchor;
 mod rope;
 
-pub use crate::Surroundings;
 pub use anchor::{Anchor, AnchorSettings, choose_anchor};
 pub use rope::{Rope, RopeStep, SwingSettings, Swinger};

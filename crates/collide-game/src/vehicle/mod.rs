@@ -47,7 +47,7 @@
 //! let slab = Cuboid::new(Vec3::new(500.0, 0.5, 500.0))?;
 //! let at = Pose::at(Vec3::new(0.0, -0.5, 0.0))?;
 //! let shape_of = |h: Handle| (h == ground).then_some((&slab as &dyn Support<Vec3>, at));
-//! let around = Surroundings { objects: &world, shape_of: &shape_of, gravity: Vec3::new(0.0, -9.81, 0.0) };
+//! let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0))?;
 //!
 //! let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35)?;
 //! let settings = CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel)?;

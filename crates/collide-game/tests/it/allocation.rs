@@ -8,11 +8,10 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
+use collide_game::Surroundings;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
-use collide_game::projectile::{
-    Ballistics, Body, Media, Medium, Projectile, Region, Response, Surroundings,
-};
+use collide_game::projectile::{Ballistics, Body, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::{ClockSettings, FixedClock, Integrator, PointState, TimeStep};
 use collide_scenes::alloc;
 
@@ -52,7 +51,7 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
     );
     let table = shapes.len() - 1;
     world.step();
-    let settings = CharacterSettings::new(0.3, 1.8).unwrap();
+    let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
     let mut character: Character<D3> =
         Character::new(settings, Vec3::new(-10.0, 1.0, -5.0)).unwrap();
     let mut clock = FixedClock::new(ClockSettings::hz(60.0).unwrap());
@@ -121,13 +120,10 @@ fn warm_projectiles_allocate_nothing_per_tick() {
             .get(h.index() as usize)
             .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
     };
-    let media = Media::<D3>::new(Medium::AIR).with(Region::Below { level: 5.0 }, Medium::WATER);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::new(0.0, -9.81, 0.0),
-    };
+    let media = Media::<D3>::new(Medium::AIR).with(Zone::Below { level: 5.0 }, Medium::WATER);
+    let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0))
+        .unwrap()
+        .with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let mut ballistics = Ballistics::<D3>::default();
@@ -141,7 +137,7 @@ fn warm_projectiles_allocate_nothing_per_tick() {
                     .unwrap();
             for _ in 0..30 {
                 let (_, n) = counted(|| {
-                    ballistics.step(&mut shot, &around, dt, &mut |_| Response::Bounce {
+                    ballistics.step(&mut shot, &around, dt, |_| OnHit::Bounce {
                         restitution: 0.5,
                         friction: 0.1,
                     })

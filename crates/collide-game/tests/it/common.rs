@@ -78,10 +78,6 @@ pub fn with_surroundings_under<R>(
     body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R,
 ) -> R {
     let shape_of = |h| boxes.shape(h);
-    let around = Surroundings::<D3> {
-        objects: &boxes.grid,
-        shape_of: &shape_of,
-        gravity,
-    };
+    let around = Surroundings::<D3>::new(&boxes.grid, &shape_of, gravity).unwrap();
     body(&around)
 }

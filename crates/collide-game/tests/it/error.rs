@@ -126,7 +126,7 @@ fn a_frame_of_centuries_is_refused_and_counts_no_ticks() {
 #[test]
 fn a_character_refuses_a_motion_that_would_teleport_it() {
     let mut character: Character<D3> =
-        Character::new(CharacterSettings::new(0.3, 1.8).unwrap(), Vec3::ZERO).unwrap();
+        Character::new(CharacterSettings::sized(1.8, 0.3).unwrap(), Vec3::ZERO).unwrap();
     let world: Brute<Vec3> = Brute::new();
     let nothing: ShapeOf<'_, '_, D3> = &|_| None;
     let dt = TimeStep::new(1.0 / 60.0).unwrap();

@@ -140,11 +140,7 @@ fn spawned_at_rest_it_stays_at_rest() {
     );
     let world = Boxes::new(&[]);
     let shape_of = |h| world.shape(h);
-    let around = Surroundings::<D3> {
-        objects: &world.grid,
-        shape_of: &shape_of,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::<D3>::new(&world.grid, &shape_of, Vec3::ZERO).unwrap();
     for _ in 0..600 {
         r.step(dt(), &around).unwrap();
     }

@@ -117,7 +117,7 @@ impl Walker {
 }
 
 fn settings() -> CharacterSettings {
-    CharacterSettings::new(0.3, 1.8)
+    CharacterSettings::sized(1.8, 0.3)
         .unwrap()
         .with_max_slope_degrees(45.0)
         .unwrap()

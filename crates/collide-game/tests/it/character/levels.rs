@@ -145,7 +145,7 @@ impl Level {
 fn run_level(seed: u64, ticks: usize) -> (usize, usize, [u32; 3]) {
     let mut rng = SceneRng::new(seed);
     let mut level = Level::generate(&mut rng);
-    let settings = CharacterSettings::new(0.3, 1.8).unwrap();
+    let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
     let radius = settings.radius();
     let body = Capsule::new(settings.half_height(), radius).unwrap();
     let start = Vec3::new(rng.range(-12.0, 12.0), 4.0, rng.range(-12.0, 12.0));

@@ -51,7 +51,7 @@ struct Walk {
 
 impl Walk {
     fn new(frame: &Frame, at: Vec3) -> Self {
-        let settings = CharacterSettings::new(frame.length(0.3), frame.length(1.8)).unwrap();
+        let settings = CharacterSettings::sized(frame.length(1.8), frame.length(0.3)).unwrap();
         Walk {
             character: Character::new(settings, frame.point3(at)).unwrap(),
             body: Capsule::new(settings.half_height(), settings.radius()).unwrap(),

@@ -10,10 +10,9 @@ use crate::common::Boxes;
 use collide::Aabb3;
 use collide::Handle;
 use collide_game::D3;
+use collide_game::Surroundings;
 use collide_game::glam::{Quat, Vec3};
-use collide_game::projectile::{
-    Ballistics, Body, Ending, Media, Medium, Projectile, Region, Response, Surroundings,
-};
+use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile, Zone};
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS, Rate, at_rest};
 
 /// A floor, a wall turned a little about the up axis, and a pool of water
@@ -42,24 +41,21 @@ impl Room {
             frame.point3(Vec3::new(-2.0, 2.0, 4.0)),
         );
         let pool = Aabb3::new(a.min(b), a.max(b)).unwrap();
-        let media = Media::new(Medium::AIR).with(Region::Inside(pool), Medium::WATER);
+        let media = Media::new(Medium::AIR).with(Zone::Inside(pool), Medium::WATER);
         Room { boxes, media }
     }
 
     fn around<R>(&self, frame: &Frame, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
         let shape_of = |h: Handle| self.boxes.shape(h);
-        let around = Surroundings {
-            objects: &self.boxes.grid,
-            shape_of: &shape_of,
-            media: &self.media,
-            gravity: gravity(frame),
-        };
+        let around = Surroundings::new(&self.boxes.grid, &shape_of, gravity(frame))
+            .unwrap()
+            .with_media(&self.media);
         body(&around)
     }
 }
 
 /// A grenade's bounce.
-const BOUNCE: Response = Response::Bounce {
+const BOUNCE: OnHit = OnHit::Bounce {
     restitution: 0.4,
     friction: 0.3,
 };
@@ -103,16 +99,16 @@ fn flights(frame: &Frame, rate: &Rate) -> Outcome {
         let mut path = Vec::new();
         let dt = collide_game::time::TimeStep::new(rate.tick_seconds_f32()).unwrap();
         let steps = rate.ticks_in(1.0) as usize;
-        let end = ballistics.predict(&thrown, around, dt, steps, &mut |_| BOUNCE, &mut path);
+        let end = ballistics.predict(&thrown, around, dt, steps, |_| BOUNCE, &mut path);
         outcome.exact("prediction's ending", ending(end));
         outcome.point3("prediction after a second", *path.last().unwrap());
         run_ticks(rate, rate.ticks_in(3.0), |tick, dt| {
-            ballistics.step(&mut thrown, around, dt, &mut |_| BOUNCE);
+            ballistics.step(&mut thrown, around, dt, |_| BOUNCE);
             if let (None, Some(hit)) = (first_bounce, ballistics.hits().first()) {
                 let time = (tick as f64 + f64::from(hit.fraction)) * rate.tick_seconds();
                 first_bounce = Some((hit.point, time));
             }
-            ballistics.step(&mut shot, around, dt, &mut |_| Response::Stop);
+            ballistics.step(&mut shot, around, dt, |_| OnHit::Stop);
             // Every half and every sixth of a second: whole ticks at 30,
             // 60, 120 and 144 Hz.
             if every(rate, tick, 0.5) {
@@ -167,7 +163,7 @@ fn a_shot_lying_on_the_floor_stays_for_ten_minutes() {
         let at = frame.point3(Vec3::new(4.0, 0.05, 2.0));
         let mut shot = Projectile::<D3>::new(at, Vec3::ZERO, 0.05, 1e9, None, body).unwrap();
         let mut ballistics = Ballistics::default();
-        let bounce = Response::Bounce {
+        let bounce = OnHit::Bounce {
             restitution: 0.5,
             friction: 0.2,
         };
@@ -175,7 +171,7 @@ fn a_shot_lying_on_the_floor_stays_for_ten_minutes() {
         let dt = collide_game::time::TimeStep::new(rate.tick_seconds_f32()).unwrap();
         room.around(frame, |around| {
             for tick in 0..ticks {
-                ballistics.step(&mut shot, around, dt, &mut |_| bounce);
+                ballistics.step(&mut shot, around, dt, |_| bounce);
                 outcome.exact("hit this tick", ballistics.hits().len() as i64);
                 if tick.is_multiple_of(60) {
                     outcome.point3("position every second", shot.position());

@@ -17,11 +17,7 @@ fn swing(frame: &Frame, rate: &Rate, degrees: f32, ticks: u64, each: f64) -> Out
     let city = boxes(frame, &[]);
     let shape_of = |h: Handle| city.shape(h);
     let g = gravity(frame);
-    let around = Surroundings::<D3> {
-        objects: &city.grid,
-        shape_of: &shape_of,
-        gravity: g,
-    };
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, g).unwrap();
     let length = 10.0;
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = degrees.to_radians();

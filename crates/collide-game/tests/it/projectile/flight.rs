@@ -7,10 +7,9 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
+use collide_game::Surroundings;
 use collide_game::glam::Vec3;
-use collide_game::projectile::{
-    Ballistics, Body, Flight, Media, Medium, Projectile, Region, Response, Surroundings,
-};
+use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::TimeStep;
 
 /// A world with nothing in it.
@@ -33,12 +32,9 @@ fn body_with_k(k: f32) -> Body {
 fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &nothing,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     let k = 0.01;
     let v0 = 300.0;
     for rate in [30.0, 60.0, 240.0, 1000.0] {
@@ -54,7 +50,7 @@ fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
         .unwrap();
         let mut ballistics = Ballistics::default();
         for tick in 0..300 {
-            ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+            ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
             let x = f64::from(p.position().x);
             let expected = f64::from(v0) * (-f64::from(k) * x).exp();
             let speed = f64::from(p.velocity().length());
@@ -70,12 +66,9 @@ fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
 fn drag_never_reverses_or_breaks_however_long_the_step() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &nothing,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     for exponent in 0..=6 {
         // k |v| dt from 1 to a million.
         let k = 10f32.powi(exponent) / 1_000.0;
@@ -84,7 +77,7 @@ fn drag_never_reverses_or_breaks_however_long_the_step() {
         let mut p = Projectile::<D3>::new(Vec3::ZERO, v, 0.0, 100.0, None, body_with_k(k)).unwrap();
         let mut ballistics = Ballistics::default();
         for _ in 0..5 {
-            ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+            ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
             let now = p.velocity();
             assert!(now.is_finite() && p.position().is_finite(), "k {k}: {now}");
             assert!(now.dot(v) >= 0.0, "k {k}: reversed to {now}");
@@ -98,15 +91,12 @@ fn crossing(fraction: f64) {
     let (k_air, k_water) = (0.002f64, 1.6f64);
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap()).with(
-        Region::Below { level: 0.0 },
+        Zone::Below { level: 0.0 },
         Medium::new((k_water / k_air) as f32).unwrap(),
     );
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &nothing,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     let rate = 60.0;
     let v0 = 400.0f64;
     // The crossing falls `fraction` into tick 3: the distance drag in air
@@ -127,7 +117,7 @@ fn crossing(fraction: f64) {
     let mut ballistics = Ballistics::default();
     let dt = TimeStep::new(1.0 / rate as f32).unwrap();
     for tick in 0..40 {
-        ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+        ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
         let x = f64::from((p.position() - start).length());
         let expected = if x <= d {
             v0 * (-k_air * x).exp()
@@ -154,12 +144,9 @@ fn under_gravity_the_speed_tends_to_the_terminal_speed() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
     let g = 9.81f32;
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &nothing,
-        media: &media,
-        gravity: Vec3::new(0.0, -g, 0.0),
-    };
+    let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -g, 0.0))
+        .unwrap()
+        .with_media(&media);
     let k = 0.01f32;
     let mut p = Projectile::<D3>::new(
         Vec3::new(0.0, 1e4, 0.0),
@@ -173,7 +160,7 @@ fn under_gravity_the_speed_tends_to_the_terminal_speed() {
     let mut ballistics = Ballistics::default();
     let dt = TimeStep::new(1.0 / 1000.0).unwrap();
     for _ in 0..20_000 {
-        ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+        ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
     }
     let terminal = (g / k).sqrt();
     let speed = p.velocity().length();
@@ -191,12 +178,9 @@ fn a_9_mm_bullet_loses_nine_tenths_of_its_speed_in_about_2_m_of_water() {
     // with ticks short enough to place it within a few centimetres.
     let distance = |medium: Medium, dt: f32| {
         let media = Media::<D3>::new(medium);
-        let around = Surroundings {
-            objects: &world,
-            shape_of: &nothing,
-            media: &media,
-            gravity: Vec3::ZERO,
-        };
+        let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
+            .unwrap()
+            .with_media(&media);
         let v0 = 350.0;
         let mut p = Projectile::<D3>::new(
             Vec3::ZERO,
@@ -210,7 +194,7 @@ fn a_9_mm_bullet_loses_nine_tenths_of_its_speed_in_about_2_m_of_water() {
         let mut ballistics = Ballistics::default();
         let dt = TimeStep::new(dt).unwrap();
         while p.velocity().length() > v0 / 10.0 {
-            ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+            ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
         }
         p.position().x
     };
@@ -235,12 +219,9 @@ fn no_projectile_passes_a_1_cm_wall_at_up_to_10000_m_s() {
     let (world, wall, at, id) = walled();
     let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.05, 0.5, 0.05).unwrap();
     for radius in [0.0, 0.05] {
@@ -258,9 +239,9 @@ fn no_projectile_passes_a_1_cm_wall_at_up_to_10000_m_s() {
             let mut ballistics = Ballistics::default();
             let mut hit = false;
             for _ in 0..600 {
-                let flight = ballistics.step(&mut p, &around, dt, &mut |h| {
+                let flight = ballistics.step(&mut p, &around, dt, |h| {
                     assert_eq!(h.handle, id);
-                    Response::Stop
+                    OnHit::Stop
                 });
                 hit |= !ballistics.hits().is_empty();
                 assert!(
@@ -282,12 +263,9 @@ fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
     let (world, wall, at, id) = walled();
     let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     // Fired from inside its owner (the wall stands in for the shooter's
@@ -302,7 +280,7 @@ fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
     )
     .unwrap();
     let mut ballistics = Ballistics::default();
-    ballistics.step(&mut p, &around, dt, &mut |_| Response::Stop);
+    ballistics.step(&mut p, &around, dt, |_| OnHit::Stop);
     assert!(ballistics.hits().is_empty());
     assert_eq!(p.flight(), Flight::Flying);
     // Bounced back toward it later, it is hit like anything else.
@@ -317,7 +295,7 @@ fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
     .unwrap();
     let mut hits = 0;
     for _ in 0..30 {
-        ballistics.step(&mut back, &around, dt, &mut |_| Response::Bounce {
+        ballistics.step(&mut back, &around, dt, |_| OnHit::Bounce {
             restitution: 0.5,
             friction: 0.0,
         });
@@ -368,23 +346,17 @@ fn passing_through_reports_each_wall_once_in_order_with_where_and_when() {
             .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
     };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     // 6 m in one tick: through both walls.
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(360.0, 0.0, 0.0), 0.0, 1.0, None, body)
         .unwrap();
     let mut ballistics = Ballistics::default();
-    ballistics.step(
-        &mut p,
-        &around,
-        TimeStep::new(1.0 / 60.0).unwrap(),
-        &mut |_| Response::Pass,
-    );
+    ballistics.step(&mut p, &around, TimeStep::new(1.0 / 60.0).unwrap(), |_| {
+        OnHit::Pass
+    });
     let hits = ballistics.hits();
     assert_eq!(hits.iter().map(|h| h.handle).collect::<Vec<_>>(), ids);
     for (hit, face) in hits.iter().zip([2.0f32, 4.0]) {
@@ -428,18 +400,15 @@ fn passing_through_more_walls_than_it_remembers_reports_each_once() {
             .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
     };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings {
-        objects: &world,
-        shape_of: &shape_of,
-        media: &media,
-        gravity: Vec3::ZERO,
-    };
+    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
+        .unwrap()
+        .with_media(&media);
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(480.0, 0.0, 0.0), 0.0, 1.0, None, body)
         .unwrap();
     let mut ballistics = Ballistics::default();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
-    ballistics.step(&mut p, &around, dt, &mut |_| Response::Pass);
+    ballistics.step(&mut p, &around, dt, |_| OnHit::Pass);
     assert_eq!(
         ballistics
             .hits()

@@ -6,12 +6,16 @@
 //!    implementation, over glam's [`Vec2`](glam::Vec2) and
 //!    [`Vec3`](glam::Vec3)) and the overlap rule used everywhere.
 //! 2. [`broad`]: broad-phase structures behind one contract,
-//!    [`BroadPhase`]: the brute-force reference [`Brute`], the grids
-//!    ([`Grid`]: dense, hashed, hierarchical), the quadtree/octree
-//!    ([`Tree`]: tight, loose) and the [`Bvh`], with the checking wrapper
-//!    [`Verified`]; and [`KdTree`] for point queries. Every structure
-//!    answers region and ray queries with statistics and budgets, and gives
-//!    a [`Snapshot`] other threads can query.
+//!    [`BroadPhase`]: [`Auto`], which picks and switches among the others
+//!    by itself (start here); the brute-force reference [`Brute`]; the
+//!    grids ([`Grid`]: dense, hashed, hierarchical); the quadtree/octree
+//!    ([`Tree`]: tight, loose); the [`Bvh`]; sweep and prune ([`Sap`]) and
+//!    its banded form for wide worlds ([`BandSap`]); with the wrappers
+//!    [`Filtered`] (collision layers and masks) and [`Verified`] (checks
+//!    every frame against brute force); and [`KdTree`] for point queries.
+//!    Every structure answers region and ray queries with statistics and
+//!    budgets, and gives a [`Snapshot`] other threads can query.
+//!    [`prelude`] holds what a game imports first.
 //! 3. [`narrow`]: exact shape tests (closed forms, SAT with the minimum
 //!    translation vector, GJK/EPA), ray casts and shape casts with time of
 //!    impact, in [`narrow::d2`] and [`narrow::d3`].

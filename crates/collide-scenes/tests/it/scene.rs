@@ -11,7 +11,7 @@ fn stats_of<V: Vector>(config: SceneConfig) -> SceneStats {
 }
 
 #[test]
-fn uniform_2d_at_1000_matches_seed_000s_numbers() {
+fn uniform_2d_at_1000_has_the_documented_pair_counts() {
     // About 320 overlapping pairs and about 12,800 overlapping on x alone.
     for seed in 1..4 {
         let s = stats_of::<Vec2>(SceneConfig {

@@ -120,7 +120,8 @@ pub struct AutoStatus {
     pub reason: &'static str,
     /// The structure being built to take over, if a switch is under way.
     pub switching_to: Option<Structure>,
-    /// Switches so far.
+    /// Switches so far after the first pick (which replaces the brute
+    /// force `Auto` starts with before it has measured anything).
     pub switches: u64,
     /// Rebuilds of the running grid so far, whose cells no longer fitted
     /// the scene (its density had changed).
@@ -173,6 +174,9 @@ pub struct Auto<V: Vector, T = ()> {
     /// The pick of the last reviews that differs from the current
     /// structure, and how many reviews in a row made it.
     pending: Option<(Structure, u32)>,
+    /// Set after the first review: the pick from the empty start is not
+    /// counted as a switch.
+    picked: bool,
     objects_at_review: usize,
     profiler: Profiler,
     /// What the running grid was built with, to tell when its cells no
@@ -253,6 +257,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
                 profile: SceneProfile::default(),
             },
             pending: None,
+            picked: false,
             objects_at_review: 0,
             profiler: Profiler::default(),
             built_for: BuiltFor::default(),
@@ -268,7 +273,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
         self.status.structure
     }
 
-    /// How many times `Auto` has switched structure.
+    /// How many times `Auto` has switched structure after its first pick.
     pub fn switches(&self) -> u64 {
         self.status.switches
     }
@@ -292,6 +297,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
     /// world.step();
     /// let status = world.status();
     /// assert_eq!((status.structure, status.since_step), (Structure::Sap1, 0));
+    /// assert_eq!(status.switches, 0); // the first pick is not a switch
     /// assert_eq!(status.profile.objects, 100);
     /// println!("{} since step {}: {}", status.structure, status.since_step, status.reason);
     /// # Ok::<(), collide::Error>(())
@@ -338,6 +344,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
                 None
             };
             self.decide(choice, regrid, steps == 0 || jumped);
+            self.picked = true;
         }
         if keep {
             self.profiler.keep_order(

@@ -110,7 +110,7 @@ impl<V: Vector, T: Send> Auto<V, T> {
         // The same structure anew is a rebuild.
         if choice.structure == self.status.structure {
             self.status.rebuilds += 1;
-        } else {
+        } else if self.picked {
             self.status.switches += 1;
         }
         self.status.structure = choice.structure;

@@ -80,8 +80,9 @@ pub(super) enum Place {
 /// The hierarchical grid keeps one hashed level per size class, the cell
 /// size doubling per level. An object moves up a level when its largest
 /// extent exceeds its level's cell and down only when it falls below
-/// [`GridConfig::demote_ratio`] times the cell of the level below (seed
-/// 002: promote above 8, demote below 6). Objects are tested against their
+/// [`GridConfig::demote_ratio`] times the cell of the level below (the
+/// gap keeps an object whose size hovers at a boundary from moving every
+/// frame). Objects are tested against their
 /// own level's cells and probe every coarser level. Objects larger than a
 /// quarter of the world (the objects' extent when the grid was configured)
 /// live in the overflow list, so floors and walls do not sit in one coarse

@@ -170,6 +170,26 @@ fn draw_axis(svg: &mut String, axis: &Axis, (left, top, right, height): (f64, f6
     }
 }
 
+/// Opens a figure with `caption` (none: no caption) and an SVG of
+/// `width` by `height` units. The SVG fills the column up to its own
+/// width but never shrinks below four fifths of it: past that the figure
+/// scrolls sideways, so its labels stay readable in a narrow window.
+pub fn open_figure(caption: Option<&str>, width: f64, height: f64, style: &str) -> String {
+    let mut html = String::from("<figure>");
+    if let Some(caption) = caption {
+        let _ = write!(html, "<figcaption>{}</figcaption>", escape(caption));
+    }
+    let _ = writeln!(
+        html,
+        "<div class=\"scroll\"><svg viewBox=\"0 0 {width:.0} {height:.0}\" style=\"width:100%;max-width:{width:.0}px;min-width:{:.0}px;height:auto;{style}\" role=\"img\">",
+        0.8 * width
+    );
+    html
+}
+
+/// Closes what [`open_figure`] opened, after the SVG's content.
+pub const CLOSE_SVG: &str = "</svg></div>";
+
 /// The structures of the reports, in their first order of appearance.
 fn structures_of<'a>(reports: impl IntoIterator<Item = &'a RunReport>) -> Vec<Structure> {
     let mut seen = Vec::new();
@@ -206,26 +226,25 @@ pub fn bar_chart(title: &str, groups: &[SceneResult], metric: Metric) -> String 
     let axis = Axis::fit(groups.iter().flat_map(|g| g.reports.iter().map(metric)));
     let (bar_w, gap, left, top, plot_h) = (9.0, 1.5, 64.0, 12.0, 220.0);
     let group_w = (structures.len().max(1) as f64 * (bar_w + gap) + 24.0).max(110.0);
-    let label_chars = (group_w / 6.6) as usize;
+    let label_chars = (group_w / 7.8) as usize;
     let label_lines = groups
         .iter()
         .map(|g| wrap(&g.label, label_chars).len())
         .max()
         .unwrap_or(1);
     let width = left + group_w * groups.len() as f64 + 10.0;
-    let height = top + plot_h + 10.0 + 14.0 * label_lines as f64;
+    let height = top + plot_h + 10.0 + 16.0 * label_lines as f64;
     let caption = if axis.is_log() {
         format!("{title} (log scale)")
     } else {
         title.to_string()
     };
-    let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" style=\"max-width:100%;height:auto\" role=\"img\">\n",
-        escape(&caption)
-    );
+    let mut svg = open_figure(Some(&caption), width, height, "");
     draw_axis(&mut svg, &axis, (left, top, width - 6.0, plot_h));
     for (g, group) in groups.iter().enumerate() {
-        let x0 = left + group_w * g as f64 + 14.0;
+        // The bars centred under the group's label.
+        let centre = left + group_w * (g as f64 + 0.5);
+        let x0 = centre - 0.5 * (bar_w + gap) * structures.len() as f64;
         for report in &group.reports {
             let slot = structures
                 .iter()
@@ -234,27 +253,40 @@ pub fn bar_chart(title: &str, groups: &[SceneResult], metric: Metric) -> String 
             let value = metric(report);
             let h = plot_h * axis.place(value);
             let x = x0 + (bar_w + gap) * slot as f64;
+            let bottom = top + plot_h;
             let _ = writeln!(
                 svg,
                 "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar_w}\" height=\"{h:.1}\" fill=\"{}\"><title>{}: {} = {}</title></rect>",
-                top + plot_h - h,
+                bottom - h,
                 colour(report.structure),
                 escape(&group.label),
                 escape(report.structure.name()),
                 tick_label(value)
             );
+            // A value at the axis's foot (zero on a log axis) would draw
+            // nothing, as if it were missing: a stub and its value instead.
+            if h < 1.0 {
+                let _ = writeln!(
+                    svg,
+                    "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar_w}\" height=\"2\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" class=\"value\" text-anchor=\"middle\">{}</text>",
+                    bottom - 2.0,
+                    colour(report.structure),
+                    x + 0.5 * bar_w,
+                    bottom - 5.0,
+                    tick_label(value)
+                );
+            }
         }
-        let centre = left + group_w * (g as f64 + 0.5);
         for (k, line) in wrap(&group.label, label_chars).iter().enumerate() {
             let _ = writeln!(
                 svg,
                 "<text x=\"{centre:.1}\" y=\"{:.1}\" class=\"label\" text-anchor=\"middle\">{}</text>",
-                top + plot_h + 16.0 + 14.0 * k as f64,
+                top + plot_h + 18.0 + 16.0 * k as f64,
                 escape(line)
             );
         }
     }
-    svg.push_str("</svg>");
+    svg.push_str(CLOSE_SVG);
     svg.push_str(&legend(structures.iter().map(|&s| (colour(s), s.name()))));
     svg.push_str("</figure>\n");
     svg
@@ -273,10 +305,7 @@ pub fn timeline(title: &str, reports: &[RunReport]) -> String {
     let (left, panel_h, gap, plot_w) = (150.0, 56.0, 16.0, 700.0);
     let width = left + plot_w + 150.0;
     let height = 10.0 + (panel_h + gap) * reports.len() as f64 + 24.0;
-    let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" style=\"max-width:100%;height:auto\" role=\"img\">\n",
-        escape(title)
-    );
+    let mut svg = open_figure(Some(title), width, height, "");
     let x_of = |f: usize| left + plot_w * f as f64 / (frames.max(2) - 1) as f64;
     for (k, r) in reports.iter().enumerate() {
         let top = 10.0 + (panel_h + gap) * k as f64;
@@ -309,7 +338,7 @@ pub fn timeline(title: &str, reports: &[RunReport]) -> String {
     }
     let _ = writeln!(
         svg,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">frame (1 to {})</text></svg></figure>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"label\">frame (1 to {})</text>{CLOSE_SVG}</figure>",
         left + plot_w / 2.0,
         height - 6.0,
         frames.saturating_sub(1)
@@ -352,6 +381,39 @@ pub struct Series {
     pub colour: &'static str,
     /// The points, in order of x.
     pub points: Vec<(f64, f64)>,
+    /// How its line is drawn.
+    pub stroke: Stroke,
+}
+
+/// How a series' line is drawn, so that lines that lie on each other (a
+/// simulation on its exact law) all stay visible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    /// A plain line.
+    Line,
+    /// A wide, pale band drawn under the others: the reference a thin
+    /// line on top is checked against.
+    Band,
+    /// A dashed line on top of the others.
+    Dashed,
+}
+
+/// A fixed line across a [`line_chart`]: a wall, a floor, a surface.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// Where it stands.
+    pub at: MarkAt,
+    /// Its label, written beside it.
+    pub label: String,
+}
+
+/// Where a [`Mark`] stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MarkAt {
+    /// Upright at this x.
+    X(f64),
+    /// Across at this y.
+    Y(f64),
 }
 
 /// How a line chart's y axis is chosen.
@@ -364,64 +426,139 @@ pub enum Scale {
 }
 
 /// A line chart of several series over a shared x axis, its y axis by
-/// `scale`.
-pub fn line_chart(title: &str, x_label: &str, series: &[Series], scale: Scale) -> String {
+/// `scale`, with `marks` drawn across it (the axes widen to show them).
+/// Bands go under the lines and dashed lines over them.
+pub fn line_chart(
+    title: &str,
+    x_label: &str,
+    series: &[Series],
+    marks: &[Mark],
+    scale: Scale,
+) -> String {
     let points = || series.iter().flat_map(|s| s.points.iter().copied());
-    let axis = match scale {
-        Scale::Fit => Axis::fit(points().map(|(_, y)| y)),
-        Scale::Linear => Axis::linear(points().map(|(_, y)| y).fold(0.0, f64::max)),
+    let mark_ys = || {
+        marks.iter().filter_map(|m| match m.at {
+            MarkAt::Y(y) => Some(y),
+            MarkAt::X(_) => None,
+        })
     };
-    let (x_min, x_max) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
-        (lo.min(x), hi.max(x))
+    let axis = match scale {
+        Scale::Fit => Axis::fit(points().map(|(_, y)| y).chain(mark_ys())),
+        Scale::Linear => Axis::linear(
+            points()
+                .map(|(_, y)| y)
+                .chain(mark_ys())
+                .fold(0.0, f64::max),
+        ),
+    };
+    let mark_xs = marks.iter().filter_map(|m| match m.at {
+        MarkAt::X(x) => Some(x),
+        MarkAt::Y(_) => None,
     });
+    let (x_min, x_max) = points()
+        .map(|(x, _)| x)
+        .chain(mark_xs)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
     let x_span = if x_max > x_min { x_max - x_min } else { 1.0 };
     let (left, top, plot_w, plot_h) = (64.0, 12.0, 720.0, 260.0);
-    let (width, height) = (left + plot_w + 20.0, top + plot_h + 40.0);
+    let (width, height) = (left + plot_w + 20.0, top + plot_h + 44.0);
     let caption = if axis.is_log() {
         format!("{title} (log scale)")
     } else {
         title.to_string()
     };
-    let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" style=\"max-width:100%;height:auto\" role=\"img\">\n",
-        escape(&caption)
-    );
+    let mut svg = open_figure(Some(&caption), width, height, "");
     draw_axis(&mut svg, &axis, (left, top, left + plot_w, plot_h));
-    for s in series {
-        let path: Vec<String> = s
-            .points
-            .iter()
-            .map(|&(x, y)| {
-                format!(
-                    "{:.1},{:.1}",
-                    left + plot_w * (x - x_min) / x_span,
-                    top + plot_h - plot_h * axis.place(y)
-                )
-            })
-            .collect();
+    let x_at = |x: f64| left + plot_w * (x - x_min) / x_span;
+    let y_at = |y: f64| top + plot_h - plot_h * axis.place(y);
+    for mark in marks {
+        let (x1, y1, x2, y2, tx, ty, anchor) = match mark.at {
+            MarkAt::X(x) => (
+                x_at(x),
+                top,
+                x_at(x),
+                top + plot_h,
+                x_at(x) - 4.0,
+                top + 14.0,
+                "end",
+            ),
+            MarkAt::Y(y) => (
+                left,
+                y_at(y),
+                left + plot_w,
+                y_at(y),
+                left + plot_w - 4.0,
+                y_at(y) - 5.0,
+                "end",
+            ),
+        };
         let _ = writeln!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" points=\"{}\"><title>{}</title></polyline>",
-            s.colour,
-            path.join(" "),
-            escape(&s.name)
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" class=\"mark\"/><text x=\"{tx:.1}\" y=\"{ty:.1}\" class=\"mark-label\" text-anchor=\"{anchor}\">{}</text>",
+            escape(&mark.label)
         );
+    }
+    let layers = [Stroke::Band, Stroke::Line, Stroke::Dashed];
+    for layer in layers {
+        for s in series.iter().filter(|s| s.stroke == layer) {
+            let path: Vec<String> = s
+                .points
+                .iter()
+                .map(|&(x, y)| format!("{:.1},{:.1}", x_at(x), y_at(y)))
+                .collect();
+            let style = match layer {
+                Stroke::Band => {
+                    "stroke-width=\"7\" stroke-opacity=\"0.35\" stroke-linecap=\"round\""
+                }
+                Stroke::Line => "stroke-width=\"1.6\"",
+                Stroke::Dashed => "stroke-width=\"1.6\" stroke-dasharray=\"5 4\"",
+            };
+            let _ = writeln!(
+                svg,
+                "<polyline fill=\"none\" stroke=\"{}\" {style} points=\"{}\"><title>{}</title></polyline>",
+                s.colour,
+                path.join(" "),
+                escape(&s.name)
+            );
+        }
     }
     let _ = writeln!(
         svg,
-        "<text x=\"{left}\" y=\"{}\" class=\"label\">{}</text><text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text></svg>",
-        top + plot_h + 16.0,
+        "<text x=\"{left}\" y=\"{}\" class=\"label\">{}</text><text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"label\">{}</text>{CLOSE_SVG}",
+        top + plot_h + 18.0,
         tick_label(x_min),
         left + plot_w,
-        top + plot_h + 16.0,
+        top + plot_h + 18.0,
         tick_label(x_max),
         left + plot_w / 2.0,
         height - 6.0,
         escape(x_label)
     );
-    svg.push_str(&legend(series.iter().map(|s| (s.colour, s.name.as_str()))));
+    svg.push_str(&legend_of(series));
     svg.push_str("</figure>\n");
     svg
+}
+
+/// A line chart's legend: each series' swatch drawn as its line is.
+fn legend_of(series: &[Series]) -> String {
+    let mut html = String::from("<div class=\"legend\">");
+    for s in series {
+        let class = match s.stroke {
+            Stroke::Line => "",
+            Stroke::Band => " class=\"band\"",
+            Stroke::Dashed => " class=\"dashed\"",
+        };
+        let _ = write!(
+            html,
+            "<span><i{class} style=\"background:{}\"></i>{}</span>",
+            s.colour,
+            escape(&s.name)
+        );
+    }
+    html.push_str("</div>");
+    html
 }
 
 #[cfg(test)]
@@ -462,5 +599,93 @@ mod tests {
             wrap("2D uniform slow n=10000", 12),
             vec!["2D uniform", "slow n=10000"]
         );
+    }
+
+    fn group(label: &str, reports: Vec<RunReport>) -> SceneResult {
+        SceneResult {
+            label: label.to_string(),
+            side: 0.0,
+            stats: collide_scenes::SceneStats::default(),
+            reports,
+        }
+    }
+
+    fn with_maintenance(structure: Structure, ops: u64) -> RunReport {
+        let mut r = RunReport::new(structure);
+        r.frames = 1;
+        r.maintenance_ops = ops;
+        r
+    }
+
+    #[test]
+    fn a_zero_on_a_log_axis_draws_a_stub_and_its_value_not_nothing() {
+        let groups = [group(
+            "fast",
+            vec![
+                with_maintenance(Structure::Sap, 0),
+                with_maintenance(Structure::Grid, 5_000),
+                with_maintenance(Structure::Bvh, 3),
+            ],
+        )];
+        let svg = bar_chart("maintenance", &groups, |r| r.per_frame(r.maintenance_ops));
+        assert!(svg.contains("(log scale)"));
+        let stub = format!("height=\"2\" fill=\"{}\"", colour(Structure::Sap));
+        assert!(svg.contains(&stub), "{svg}");
+        assert!(svg.contains("class=\"value\" text-anchor=\"middle\">0</text>"));
+    }
+
+    #[test]
+    fn a_lone_bar_stands_centred_under_its_label() {
+        let groups = [group(
+            "x1 (76.8)",
+            vec![with_maintenance(Structure::HashGrid, 7)],
+        )];
+        let svg = bar_chart("cells", &groups, |r| r.per_frame(r.maintenance_ops));
+        let number = |after: &str| -> f64 {
+            let at = svg.find(after).unwrap() + after.len();
+            svg[at..].split('"').next().unwrap().parse().unwrap()
+        };
+        let bar_centre = number("<rect x=\"") + 0.5 * 9.0;
+        // The label is the text that holds the group's name.
+        let label_at = svg.find(">x1 (76.8)<").unwrap();
+        let label_x: f64 = svg[..label_at]
+            .rsplit("<text x=\"")
+            .next()
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            (bar_centre - label_x).abs() < 2.0,
+            "bar at {bar_centre}, label at {label_x}"
+        );
+    }
+
+    #[test]
+    fn marks_widen_the_axes_to_show_themselves() {
+        let series = [Series {
+            name: "path".to_string(),
+            colour: "#000",
+            points: vec![(0.0, 1.0), (8.75, 2.0)],
+            stroke: Stroke::Line,
+        }];
+        let marks = [
+            Mark {
+                at: MarkAt::X(9.0),
+                label: "wall".to_string(),
+            },
+            Mark {
+                at: MarkAt::Y(0.0),
+                label: "floor".to_string(),
+            },
+        ];
+        let svg = line_chart("path", "x", &series, &marks, Scale::Linear);
+        assert!(
+            svg.contains(">9</text>"),
+            "the x axis reaches the wall: {svg}"
+        );
+        assert!(svg.contains(">wall</text>") && svg.contains(">floor</text>"));
     }
 }

@@ -1,7 +1,7 @@
 //! The game layer's part of the demo report: each system shown by a chart
 //! or an animation computed here, in the same run.
 
-use crate::chart::{Scale, Series, line_chart};
+use crate::chart::{Scale, Series, Stroke, line_chart};
 use collide::motion::{Response, SweepLimits, d2 as motion2};
 use collide::narrow::Support;
 use collide::narrow::d2::{Circle, Cuboid, Pose};
@@ -51,6 +51,7 @@ fn integrator_series() -> Vec<Series> {
             name: name.to_string(),
             colour,
             points,
+            stroke: Stroke::Line,
         }
     })
     .collect();
@@ -69,6 +70,7 @@ fn integrator_series() -> Vec<Series> {
         name: "Verlet".to_string(),
         colour: "#d9822b",
         points,
+        stroke: Stroke::Line,
     });
     series
 }
@@ -110,11 +112,13 @@ fn tunnel_series() -> Vec<Series> {
             name: "four quarter steps, ends checked".to_string(),
             colour: "#c2453d",
             points: stepped,
+            stroke: Stroke::Line,
         },
         Series {
             name: "sweep".to_string(),
             colour: "#3b6fb6",
             points: swept,
+            stroke: Stroke::Line,
         },
     ]
 }
@@ -129,6 +133,7 @@ pub fn game_section() -> String {
         "Spring amplitude by integrator, 30 ticks a second",
         "time (s)",
         &series,
+        &[],
         Scale::Fit,
     ));
     // The three that hold, on a linear axis where their wobble shows.
@@ -140,6 +145,7 @@ pub fn game_section() -> String {
         "The integrators that hold, close up: spring amplitude",
         "time (s)",
         &holding,
+        &[],
         Scale::Fit,
     ));
     html.push_str(&crate::character_demo::character_section());
@@ -155,6 +161,7 @@ pub fn game_section() -> String {
         "Where the ball ends after one tick (m), by speed",
         "speed: log10 of metres per second (1 to 10,000)",
         &tunnel_series(),
+        &[],
         Scale::Fit,
     ));
     html

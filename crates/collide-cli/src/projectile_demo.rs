@@ -2,7 +2,7 @@
 //! speed against distance beside the exact law, and a thrown grenade's
 //! predicted path over its real one as it bounces off a wall and the floor.
 
-use crate::chart::{Scale, Series, line_chart};
+use crate::chart::{Mark, MarkAt, Scale, Series, Stroke, line_chart};
 use collide::narrow::Support;
 use collide::narrow::d2::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
@@ -58,14 +58,20 @@ fn bullet_series() -> Vec<Series> {
             name: "exact law".to_string(),
             colour: "#8c8c8c",
             points: exact,
+            stroke: Stroke::Band,
         },
         Series {
             name: "simulated, 600 ticks a second".to_string(),
             colour: "#3b6fb6",
             points: simulated,
+            stroke: Stroke::Line,
         },
     ]
 }
+
+/// The grenade's wall: its centre's x and half its thickness, metres.
+const WALL_X: f32 = 9.0;
+const WALL_HALF_WIDTH: f32 = 0.2;
 
 /// A grenade thrown at a wall from the left, in a side view: its real
 /// path, the prediction with the same tick (the same points), and one
@@ -77,8 +83,8 @@ fn grenade_series() -> Vec<Series> {
         Pose::at(Vec2::new(5.0, -0.5)).expect("finite"),
     );
     let wall = (
-        Cuboid::new(Vec2::new(0.2, 2.5)).expect("valid"),
-        Pose::at(Vec2::new(9.0, 2.5)).expect("finite"),
+        Cuboid::new(Vec2::new(WALL_HALF_WIDTH, 2.5)).expect("valid"),
+        Pose::at(Vec2::new(WALL_X, 2.5)).expect("finite"),
     );
     let ids = [
         world.insert(floor.0.aabb(&floor.1), ()).expect("valid"),
@@ -135,16 +141,19 @@ fn grenade_series() -> Vec<Series> {
             name: "predicted with a tick twice as long".to_string(),
             colour: "#d9822b",
             points: points(&coarse),
+            stroke: Stroke::Line,
         },
         Series {
             name: "real flight".to_string(),
             colour: "#3b6fb6",
             points: points(&real),
+            stroke: Stroke::Band,
         },
         Series {
             name: "predicted, same tick (on the real path)".to_string(),
             colour: "#c2453d",
             points: points(&predicted),
+            stroke: Stroke::Dashed,
         },
     ]
 }
@@ -152,19 +161,33 @@ fn grenade_series() -> Vec<Series> {
 /// The projectiles' section of the demo page.
 pub fn projectile_section() -> String {
     let mut html = String::from(
-        "<h3>Projectiles</h3>\n<p>A 9 mm pistol bullet fired at 350 m/s, 20 degrees down, from 1 m above water. Quadratic drag is solved exactly each tick and the tick is split at the surface, so the simulated speed lies on the exact law: about 3 m of air cost it a little, the first 2 m of water nine tenths.</p>\n",
+        "<h3>Projectiles</h3>\n<p>A 9 mm pistol bullet fired at 350 m/s, 20 degrees down, from 1 m above water. Quadratic drag is solved exactly each tick and the tick is split at the surface, so the simulated speed (the thin line) lies on the exact law (the pale band under it): about 3 m of air cost it a little, the first 2 m of water nine tenths.</p>\n",
     );
     html.push_str(&line_chart(
         "Bullet speed (m/s) against distance travelled (m)",
         "distance travelled (m)",
         &bullet_series(),
+        &[Mark {
+            at: MarkAt::X(f64::from(1.0 / 20f32.to_radians().sin())),
+            label: "water surface".to_string(),
+        }],
         Scale::Fit,
     ));
-    html.push_str("<p>A grenade thrown at a wall, seen from the side: the wall at x = 9 m and the floor bounce it. Prediction runs the same step with the same tick, so its points are the flight's (drawn over it); a prediction with a tick twice as long falls ½·g·dt·t lower and meets the wall elsewhere.</p>\n");
+    html.push_str("<p>A grenade thrown at a wall, seen from the side: a 0.4 m wall at x = 9 m and the floor bounce it. Prediction runs the same step with the same tick, so its points are the flight's (dashed, over the flight's pale band); a prediction with a tick twice as long falls ½·g·dt·t lower and meets the wall elsewhere.</p>\n");
     html.push_str(&line_chart(
         "Grenade height (m) against x (m)",
         "x (m)",
         &grenade_series(),
+        &[
+            Mark {
+                at: MarkAt::X(f64::from(WALL_X - WALL_HALF_WIDTH)),
+                label: "wall".to_string(),
+            },
+            Mark {
+                at: MarkAt::Y(0.0),
+                label: "floor".to_string(),
+            },
+        ],
         Scale::Linear,
     ));
     html

@@ -3,7 +3,7 @@
 //! smoke, drawn as an animation with its chunk grid and each tick's dirty
 //! rectangles, and a chart of each material's count over time.
 
-use crate::chart::{Scale, Series, line_chart};
+use crate::chart::{Scale, Series, Stroke, line_chart};
 use collide_sand::{Burning, Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
 use std::fmt::Write as _;
 
@@ -170,6 +170,7 @@ fn run() -> (String, Vec<Series>, Palette) {
             name: name.to_string(),
             colour,
             points,
+            stroke: Stroke::Line,
         })
         .collect();
     (data, series, palette)
@@ -193,6 +194,7 @@ pub fn sand_section() -> String {
         "Cells of each material, by tick",
         "tick",
         &series,
+        &[],
         Scale::Linear,
     ));
     html.push_str("<p>Without reactions the counts stay constant; here the fire turns wood into fire and fire into smoke, and the pours add sand and water until tick 420.</p>\n");

@@ -1,6 +1,8 @@
-//! The demo's sweep-and-prune study: the sweep-and-prune experiment the
-//! project started from, repeated on the shared scenes with `sap` and `sap1`, every run checked against brute
-//! force on every frame, printed beside that experiment's figures.
+//! The demo's sweep-and-prune study: the measurements of a published
+//! walk-through of sweep and prune (1,000 boxes in 2D over 120 frames, one
+//! axis kept sorted by insertion sort), repeated on the shared scenes with
+//! `sap` and `sap1`, every run checked against brute force on every frame,
+//! printed beside the walk-through's figures.
 
 use crate::measure::{RunOptions, RunReport, run};
 use crate::table::{Table, micros, thousands};
@@ -8,11 +10,12 @@ use collide::{BandSap, BroadPhase, Sap, SapConfig, Spanners, Structure, Verified
 use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
 use glam::Vec2;
 
-/// One line of the study: what was measured, the reference figure, ours.
+/// One line of the study: what was measured, the walk-through's figure,
+/// ours.
 #[derive(Clone, Debug)]
 pub struct SapRow {
     pub measure: String,
-    pub seed: String,
+    pub reference: String,
     pub ours: String,
     pub note: String,
 }
@@ -197,7 +200,7 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     let exact = run_sap(Structure::Sap, SapConfig::default(), &uniform, "uniform")?;
     rows.push(SapRow {
         measure: "uniform: one-axis (x) candidates per frame".into(),
-        seed: "13,188".into(),
+        reference: "13,188".into(),
         ours: thousands(axis_overlaps_per_frame(&uniform, 0)),
         note: format!(
             "as a plain sweep meets them; sap1 along x in bands: {} us/step; by variance (the default): {} candidates, {} us/step",
@@ -208,7 +211,7 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     });
     rows.push(SapRow {
         measure: "uniform: true pairs per frame".into(),
-        seed: "409".into(),
+        reference: "409".into(),
         ours: thousands(per_frame(&exact, exact.pair_sum)),
         note: "both axes: exactly the pairs".into(),
     });
@@ -224,7 +227,7 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     let ratio = along_y / along_x.max(1.0);
     rows.push(SapRow {
         measure: "flat: candidates sweeping x (good) / y (bad)".into(),
-        seed: "22 times".into(),
+        reference: "22 times".into(),
         ours: format!(
             "{} / {} ({ratio:.0} times)",
             thousands(along_x),
@@ -242,23 +245,23 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     let endpoints = 2.0 * n as f64;
     rows.push(SapRow {
         measure: "uniform slow: swaps per frame, x kept sorted".into(),
-        seed: "1,133".into(),
+        reference: "1,133".into(),
         ours: thousands(swaps_per_frame(&uniform)),
         note: format!(
-            "a fresh sort of the {} endpoints: about {} comparisons (seed: 9,965 for {n} objects)",
+            "a fresh sort of the {} endpoints: about {} comparisons (the walk-through: 9,965 for {n} objects)",
             thousands(endpoints),
             thousands(endpoints * endpoints.log2())
         ),
     });
     rows.push(SapRow {
         measure: "uniform fast: swaps per frame, x kept sorted".into(),
-        seed: "18,132".into(),
+        reference: "18,132".into(),
         ours: thousands(swaps_per_frame(&fast)),
         note: "more than a fresh sort: sap and sap1 re-sort (radix) instead".into(),
     });
     rows.push(SapRow {
         measure: "uniform slow: pair changes per frame, all axes".into(),
-        seed: "15".into(),
+        reference: "15".into(),
         ours: format!(
             "{:.1}",
             exact.steady_changes as f64 / exact.frames.saturating_sub(1).max(1) as f64
@@ -284,7 +287,7 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     let spanners = (n as f64 * 0.02).round();
     rows.push(SapRow {
         measure: format!("{spanners} spanning objects: candidates per frame, list / none"),
-        seed: "2.5 times with none".into(),
+        reference: "2.5 times with none".into(),
         ours: format!(
             "{} / {} ({:.1} times)",
             thousands(per_frame(&with_list, with_list.candidates_tested)),
@@ -301,20 +304,40 @@ pub fn sap_study(n: usize, frames: usize) -> Result<Vec<SapRow>, String> {
     Ok(rows)
 }
 
+/// The study as an HTML table whose last column wraps.
+pub fn sap_table_html(rows: &[SapRow]) -> String {
+    use crate::chart::escape;
+    let mut html = String::from(
+        "<div class=\"scroll\"><table class=\"study\"><colgroup><col style=\"width:28%\"><col style=\"width:14%\"><col style=\"width:18%\"><col style=\"width:40%\"></colgroup><tr><th>measure</th><th class=\"num\">reference</th><th class=\"num\">ours</th><th>how</th></tr>\n",
+    );
+    for row in rows {
+        html.push_str(&format!(
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+            escape(&row.measure),
+            escape(&row.reference),
+            escape(&row.ours),
+            escape(&row.note)
+        ));
+    }
+    html.push_str("</table></div>\n");
+    html
+}
+
 /// The study as a table.
 pub fn describe_sap(rows: &[SapRow]) -> String {
     let mut table = Table::new(&["measure", "reference", "ours", "how"]);
     for row in rows {
         table.row(vec![
             row.measure.clone(),
-            row.seed.clone(),
+            row.reference.clone(),
             row.ours.clone(),
             row.note.clone(),
         ]);
     }
     format!(
-        "== sweep and prune: reference figures beside ours (2D, slow unless named; one-axis \
-         candidates counted as a plain sweep meets them), every run checked against brute force ==\n{}\n",
+        "== sweep and prune: a published walk-through's figures (reference) beside ours (2D, slow \
+         unless named; one-axis candidates counted as a plain sweep meets them), every run checked \
+         against brute force ==\n{}\n",
         table.render()
     )
 }

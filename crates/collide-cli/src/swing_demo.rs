@@ -4,7 +4,7 @@
 //! with the simulated pivot drifting toward the street's line and without.
 
 use crate::box_world::{BoxWorld, GRAVITY};
-use crate::chart::{Scale, Series, line_chart};
+use crate::chart::{Scale, Series, Stroke, line_chart};
 use collide_game::D3;
 use collide_game::swing::{AnchorSettings, RopeStep, SwingSettings, Swinger, choose_anchor};
 use collide_game::time::TimeStep;
@@ -179,13 +179,16 @@ pub fn swing_section() -> String {
                 name: "turn the velocity with the rope".into(),
                 colour: "#3b6fb6",
                 points: turning,
+                stroke: Stroke::Line,
             },
             Series {
                 name: "plain: delete the outward velocity".into(),
                 colour: "#c2453d",
                 points: plain,
+                stroke: Stroke::Line,
             },
         ],
+        &[],
         Scale::Linear,
     ));
     let city = street();

@@ -3,7 +3,7 @@
 //! tire slip over the lap, and a tank pivoting on the spot.
 
 use crate::box_world::BoxWorld;
-use crate::chart::{Scale, Series, line_chart};
+use crate::chart::{Scale, Series, Stroke, line_chart};
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::vehicle::{
@@ -147,6 +147,7 @@ fn wheel_series(lap: &Lap, pick: impl Fn(&Sample) -> [f32; 4]) -> Vec<Series> {
                 .iter()
                 .map(|s| (f64::from(s.time), f64::from(pick(s)[k])))
                 .collect(),
+            stroke: Stroke::Line,
         })
         .collect()
 }
@@ -305,18 +306,21 @@ pub fn vehicle_section() -> String {
         "Suspension compression per wheel (cm)",
         "time (s)",
         &wheel_series(&lap, |s| s.compression),
+        &[],
         Scale::Linear,
     ));
     html.push_str(&line_chart(
         "Tire slip angle per wheel (degrees, size)",
         "time (s)",
         &wheel_series(&lap, |s| s.slip_angle),
+        &[],
         Scale::Linear,
     ));
     html.push_str(&line_chart(
         "Tire slip ratio per wheel (size)",
         "time (s)",
         &wheel_series(&lap, |s| s.slip_ratio),
+        &[],
         Scale::Linear,
     ));
     let (poses, drift, turned) = tank_pivot();

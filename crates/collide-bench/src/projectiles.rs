@@ -11,7 +11,7 @@ use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle, Query};
 use collide_game::D3;
 use collide_game::projectile::{Ballistics, Body, Media, Medium, Projectile, OnHit};
-use collide_game::Surroundings;
+use collide_game::{Gravity, Surroundings};
 use collide_game::time::TimeStep;
 use collide_scenes::SceneRng;
 use glam::Vec3;
@@ -76,7 +76,7 @@ pub fn run_projectiles(count: usize) -> ProjectileRow {
         })
         .collect();
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0)).expect("gravity is finite").with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
     let body = Body::sphere(0.008, 0.3, 0.0045).expect("valid");
     let dt = TimeStep::new(DT).expect("positive");
     let mut ballistics = Ballistics::<D3>::default();

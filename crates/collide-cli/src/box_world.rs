@@ -4,7 +4,7 @@
 use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{Aabb3, BroadPhase, Grid, Handle};
-use collide_game::{D3, Surroundings};
+use collide_game::{D3, Gravity, Surroundings};
 use glam::{Quat, Vec3};
 
 /// Standard gravity, m/s².
@@ -56,8 +56,11 @@ impl BoxWorld {
     /// Runs `body` with the boxes as surroundings under standard gravity.
     pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
         let shape_of = |h| self.shape(h);
-        let around =
-            Surroundings::<D3>::new(&self.grid, &shape_of, GRAVITY).expect("gravity is finite");
+        let around = Surroundings::<D3>::new(
+            &self.grid,
+            &shape_of,
+            Gravity::new(GRAVITY).expect("gravity is finite"),
+        );
         body(&around)
     }
 }

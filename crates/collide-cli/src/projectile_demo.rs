@@ -7,9 +7,9 @@ use collide::narrow::Support;
 use collide::narrow::d2::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D2;
-use collide_game::Surroundings;
 use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::TimeStep;
+use collide_game::{Gravity, Surroundings};
 use glam::Vec2;
 
 /// A 9 mm bullet fired at 350 m/s, 20 degrees down, from 1 m above water,
@@ -20,9 +20,7 @@ fn bullet_series() -> Vec<Series> {
     world.step();
     let nothing = |_: Handle| -> Option<(&dyn Support<Vec2>, Pose)> { None };
     let sea: Media<D2> = Media::new(Medium::AIR).with(Zone::Below { level: 0.0 }, Medium::WATER);
-    let around = Surroundings::new(&world, &nothing, Vec2::ZERO)
-        .expect("gravity is finite")
-        .with_media(&sea);
+    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&sea);
     let bullet = Body::sphere(0.008, 0.3, 0.0045).expect("valid");
     let (k_air, k_water) = (
         f64::from(bullet.k(Medium::AIR)),
@@ -96,9 +94,7 @@ fn grenade_series() -> Vec<Series> {
         Some((shape as &dyn Support<Vec2>, *pose))
     };
     let air: Media<D2> = Media::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Vec2::new(0.0, -9.81))
-        .expect("gravity is finite")
-        .with_media(&air);
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&air);
     let body = Body::sphere(0.4, 0.5, 0.05).expect("valid");
     let grenade = Projectile::<D2>::new(
         Vec2::new(0.0, 1.5),

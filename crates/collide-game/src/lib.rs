@@ -64,7 +64,7 @@ pub use collide;
 pub use collide::glam;
 pub use dim::{D2, D3, Dim, ShapeOf, Swept};
 pub use error::GameError;
-pub use surroundings::Surroundings;
+pub use surroundings::{Gravity, Surroundings};
 
 /// The README's examples, compiled and run as doc tests here, where both
 /// crates are in reach.

@@ -20,6 +20,6 @@
 
 pub use crate::dim::{D2, D3, Dim, ShapeOf};
 pub use crate::error::GameError;
-pub use crate::surroundings::Surroundings;
+pub use crate::surroundings::{Gravity, Surroundings};
 pub use crate::time::{ClockSettings, FixedClock, TimeStep};
 pub use collide::prelude::*;

@@ -33,7 +33,7 @@ impl<D: Dim> Ballistics<D> {
     /// ```
     /// use collide::{BroadPhase, Bvh, Handle};
     /// use collide::narrow::{Support, d3::Pose};
-    /// use collide_game::{D3, Surroundings};
+    /// use collide_game::{D3, Gravity, Surroundings};
     /// use collide_game::glam::Vec3;
     /// use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile};
     /// use collide_game::time::TimeStep;
@@ -41,7 +41,7 @@ impl<D: Dim> Ballistics<D> {
     /// world.step();
     /// let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     /// let air = Media::<D3>::new(Medium::VACUUM);
-    /// let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -9.81, 0.0))?.with_media(&air);
+    /// let around = Surroundings::new(&world, &nothing, Gravity::earth()).with_media(&air);
     /// let grenade = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(4.0, 6.0, 0.0), 0.05, 3.0, None, Body::sphere(0.4, 0.5, 0.05)?)?;
     /// let mut ballistics = Ballistics::default();
     /// let mut path = Vec::new();

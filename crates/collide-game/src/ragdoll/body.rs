@@ -143,13 +143,13 @@ struct Scratch {
 ///
 /// ```
 /// use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
-/// use collide_game::{Surroundings, time::TimeStep};
+/// use collide_game::{Gravity, Surroundings, time::TimeStep};
 /// use collide::{Grid, narrow::Support};
 /// use collide_game::glam::{Quat, Vec3};
 /// // Falling through empty space: it keeps its shape.
 /// let world: Grid<Vec3, ()> = Grid::dense();
 /// let nothing = |_| -> Option<(&dyn Support<Vec3>, collide::narrow::d3::Pose)> { None };
-/// let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -9.81, 0.0))?;
+/// let around = Surroundings::new(&world, &nothing, Gravity::earth());
 /// let body = Skeleton::humanoid(1.8, 75.0)?;
 /// let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 20.0, 0.0), Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0))?;
 /// let dt = TimeStep::new(1.0 / 60.0)?;

@@ -8,11 +8,11 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
-use collide_game::Surroundings;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
 use collide_game::projectile::{Ballistics, Body, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::{ClockSettings, FixedClock, Integrator, PointState, TimeStep};
+use collide_game::{Gravity, Surroundings};
 use collide_scenes::alloc;
 
 fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
@@ -121,9 +121,7 @@ fn warm_projectiles_allocate_nothing_per_tick() {
             .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
     };
     let media = Media::<D3>::new(Medium::AIR).with(Zone::Below { level: 5.0 }, Medium::WATER);
-    let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0))
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let mut ballistics = Ballistics::<D3>::default();

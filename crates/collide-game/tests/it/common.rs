@@ -7,7 +7,7 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{Aabb3, BroadPhase, Grid, Handle};
 use collide_game::glam::{Quat, Vec3};
-use collide_game::{D3, Surroundings};
+use collide_game::{D3, Gravity, Surroundings};
 
 /// Standard gravity, m/s².
 pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
@@ -78,6 +78,6 @@ pub fn with_surroundings_under<R>(
     body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R,
 ) -> R {
     let shape_of = |h| boxes.shape(h);
-    let around = Surroundings::<D3>::new(&boxes.grid, &shape_of, gravity).unwrap();
+    let around = Surroundings::<D3>::new(&boxes.grid, &shape_of, Gravity::new(gravity).unwrap());
     body(&around)
 }

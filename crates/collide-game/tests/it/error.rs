@@ -149,3 +149,19 @@ fn a_character_refuses_a_motion_that_would_teleport_it() {
     character.step(&world, nothing, &|_| None, far, dt).unwrap();
     assert_eq!(character.position(), far);
 }
+
+#[test]
+fn gravity_is_checked_once_where_it_enters_and_surroundings_need_no_check() {
+    assert!(matches!(
+        Gravity::new(Vec3::new(0.0, f32::NAN, 0.0)),
+        Err(GameError::NotFinite { .. })
+    ));
+    let world: Brute<Vec3> = Brute::new();
+    let nothing: ShapeOf<'_, '_, D3> = &|_| None;
+    let moon = Gravity::new(Vec3::new(0.0, -1.62, 0.0)).unwrap();
+    // Built every tick without a `?`.
+    for _ in 0..3 {
+        let around = Surroundings::<D3>::new(&world, nothing, moon);
+        assert_eq!(around.gravity(), Vec3::new(0.0, -1.62, 0.0));
+    }
+}

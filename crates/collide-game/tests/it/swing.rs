@@ -6,7 +6,7 @@ use collide::{Grid, Query};
 use collide_game::glam::Vec3;
 use collide_game::swing::{AnchorSettings, RopeStep, SwingSettings, Swinger, choose_anchor};
 use collide_game::time::TimeStep;
-use collide_game::{D3, Surroundings};
+use collide_game::{D3, Gravity, Surroundings};
 use collide_scenes::SceneRng;
 
 const G: Vec3 = Vec3::new(0.0, -9.81, 0.0);
@@ -26,7 +26,7 @@ fn swing_energy(body: &Swinger<D3>, pivot: Vec3, length: f32) -> f32 {
 fn energy_drift(step: RopeStep, seconds: f32) -> f32 {
     let city = City::new(&[]);
     let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, G).unwrap();
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = 60f32.to_radians();
     let start = pivot + 10.0 * Vec3::new(angle.sin(), -angle.cos(), 0.0);
@@ -64,7 +64,7 @@ fn run(
     mut each: impl FnMut(&Swinger<D3>),
 ) {
     let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, G).unwrap();
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for _ in 0..ticks {
         body.step(dt, wish, &around).unwrap();
@@ -209,7 +209,7 @@ fn the_same_swing_replays_bit_for_bit_and_bad_input_is_an_error() {
     assert!(body.attach(Vec3::Y, Vec3::INFINITY, 1.0).is_err());
     let city = City::new(&[]);
     let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, G).unwrap();
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     assert!(
         body.step(dt, Vec3::new(f32::NAN, 0.0, 0.0), &around)
@@ -227,7 +227,7 @@ fn a_swing_in_the_plane_keeps_its_energy_too() {
     let world: Grid<Vec2, ()> = Grid::dense();
     let _ = Aabb2::new(Vec2::ZERO, Vec2::ONE);
     let shape_of = |_| None;
-    let around = Surroundings::<D2>::new(&world, &shape_of, Vec2::new(0.0, -9.81)).unwrap();
+    let around = Surroundings::<D2>::new(&world, &shape_of, Gravity::earth());
     let pivot = Vec2::new(0.0, 20.0);
     let mut body = Swinger::<D2>::new(
         SwingSettings::new(0.3).unwrap(),
@@ -283,7 +283,7 @@ fn chosen_anchors_lie_on_a_face_with_a_clear_ray_over_random_cities() {
         }
         let city = City::new(&boxes);
         let shape_of = |h| city.shape(h);
-        let around = Surroundings::<D3>::new(&city.grid, &shape_of, G).unwrap();
+        let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
         for _ in 0..20 {
             let position = Vec3::new(
                 rng.range(0.0, 190.0),
@@ -357,7 +357,7 @@ fn a_chosen_anchor_keeps_its_rope_and_its_roof_lift() {
         (Vec3::new(-30.0, 0.0, 5.0), Vec3::new(-8.0, 22.0, 30.0)),
     ]);
     let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, G).unwrap();
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let settings = AnchorSettings::new(5.0, 35.0).unwrap();
     for (position, wish) in [

@@ -10,9 +10,9 @@ use crate::common::Boxes;
 use collide::Aabb3;
 use collide::Handle;
 use collide_game::D3;
-use collide_game::Surroundings;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile, Zone};
+use collide_game::{Gravity, Surroundings};
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS, Rate, at_rest};
 
 /// A floor, a wall turned a little about the up axis, and a pool of water
@@ -47,9 +47,12 @@ impl Room {
 
     fn around<R>(&self, frame: &Frame, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
         let shape_of = |h: Handle| self.boxes.shape(h);
-        let around = Surroundings::new(&self.boxes.grid, &shape_of, gravity(frame))
-            .unwrap()
-            .with_media(&self.media);
+        let around = Surroundings::new(
+            &self.boxes.grid,
+            &shape_of,
+            Gravity::new(gravity(frame)).unwrap(),
+        )
+        .with_media(&self.media);
         body(&around)
     }
 }

@@ -8,7 +8,7 @@ use super::{boxes, every, gravity, run_ticks};
 use collide::Handle;
 use collide_game::glam::Vec3;
 use collide_game::swing::{SwingSettings, Swinger};
-use collide_game::{D3, Surroundings};
+use collide_game::{D3, Gravity, Surroundings};
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS, Rate, at_rest};
 
 /// A body on a `length` rope from a pivot 50 m up, started `degrees` out
@@ -17,7 +17,7 @@ fn swing(frame: &Frame, rate: &Rate, degrees: f32, ticks: u64, each: f64) -> Out
     let city = boxes(frame, &[]);
     let shape_of = |h: Handle| city.shape(h);
     let g = gravity(frame);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, g).unwrap();
+    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(g).unwrap());
     let length = 10.0;
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = degrees.to_radians();

@@ -7,10 +7,10 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
-use collide_game::Surroundings;
 use collide_game::glam::Vec3;
 use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::TimeStep;
+use collide_game::{Gravity, Surroundings};
 
 /// A world with nothing in it.
 fn empty() -> Bvh<Vec3> {
@@ -32,9 +32,7 @@ fn body_with_k(k: f32) -> Body {
 fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
     let k = 0.01;
     let v0 = 300.0;
     for rate in [30.0, 60.0, 240.0, 1000.0] {
@@ -66,9 +64,7 @@ fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
 fn drag_never_reverses_or_breaks_however_long_the_step() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
     for exponent in 0..=6 {
         // k |v| dt from 1 to a million.
         let k = 10f32.powi(exponent) / 1_000.0;
@@ -94,9 +90,7 @@ fn crossing(fraction: f64) {
         Zone::Below { level: 0.0 },
         Medium::new((k_water / k_air) as f32).unwrap(),
     );
-    let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
     let rate = 60.0;
     let v0 = 400.0f64;
     // The crossing falls `fraction` into tick 3: the distance drag in air
@@ -144,9 +138,12 @@ fn under_gravity_the_speed_tends_to_the_terminal_speed() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
     let g = 9.81f32;
-    let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -g, 0.0))
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(
+        &world,
+        &nothing,
+        Gravity::new(Vec3::new(0.0, -g, 0.0)).unwrap(),
+    )
+    .with_media(&media);
     let k = 0.01f32;
     let mut p = Projectile::<D3>::new(
         Vec3::new(0.0, 1e4, 0.0),
@@ -178,9 +175,7 @@ fn a_9_mm_bullet_loses_nine_tenths_of_its_speed_in_about_2_m_of_water() {
     // with ticks short enough to place it within a few centimetres.
     let distance = |medium: Medium, dt: f32| {
         let media = Media::<D3>::new(medium);
-        let around = Surroundings::new(&world, &nothing, Vec3::ZERO)
-            .unwrap()
-            .with_media(&media);
+        let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
         let v0 = 350.0;
         let mut p = Projectile::<D3>::new(
             Vec3::ZERO,
@@ -219,9 +214,7 @@ fn no_projectile_passes_a_1_cm_wall_at_up_to_10000_m_s() {
     let (world, wall, at, id) = walled();
     let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.05, 0.5, 0.05).unwrap();
     for radius in [0.0, 0.05] {
@@ -263,9 +256,7 @@ fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
     let (world, wall, at, id) = walled();
     let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     // Fired from inside its owner (the wall stands in for the shooter's
@@ -346,9 +337,7 @@ fn passing_through_reports_each_wall_once_in_order_with_where_and_when() {
             .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
     };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
     // 6 m in one tick: through both walls.
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(360.0, 0.0, 0.0), 0.0, 1.0, None, body)
@@ -400,9 +389,7 @@ fn passing_through_more_walls_than_it_remembers_reports_each_once() {
             .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
     };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Vec3::ZERO)
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(480.0, 0.0, 0.0), 0.0, 1.0, None, body)
         .unwrap();

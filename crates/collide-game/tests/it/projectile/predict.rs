@@ -7,12 +7,12 @@ use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
-use collide_game::Surroundings;
 use collide_game::glam::Vec3;
 use collide_game::projectile::{
     Ballistics, Body, Ending, Flight, Media, Medium, OnHit, Projectile, launch_velocity,
 };
 use collide_game::time::TimeStep;
+use collide_game::{Gravity, Surroundings};
 use collide_scenes::SceneRng;
 
 /// Bounce off the first three things, stop at the fourth.
@@ -64,9 +64,7 @@ fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
             .map(|s| (&s.1.0 as &dyn Support<Vec3>, s.1.1))
     };
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Vec3::new(0.0, -9.81, 0.0))
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let (mut ballistics, mut predicted, mut flown) =
@@ -118,9 +116,12 @@ fn free_flight_follows_the_semi_implicit_closed_form() {
     let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     let media = Media::<D3>::new(Medium::VACUUM);
     let g = 9.81f64;
-    let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -g as f32, 0.0))
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(
+        &world,
+        &nothing,
+        Gravity::new(Vec3::new(0.0, -g as f32, 0.0)).unwrap(),
+    )
+    .with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let (v0x, v0y) = (3.0f64, 5.0f64);
     for rate in [30.0f64, 60.0] {
@@ -163,9 +164,7 @@ fn a_prediction_with_another_tick_misses_the_flight() {
     world.step();
     let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &nothing, Vec3::new(0.0, -9.81, 0.0))
-        .unwrap()
-        .with_media(&media);
+    let around = Surroundings::new(&world, &nothing, Gravity::earth()).with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let throw =
         Projectile::<D3>::new(Vec3::ZERO, Vec3::new(8.0, 8.0, 0.0), 0.0, 10.0, None, body).unwrap();

@@ -25,7 +25,7 @@ pub(crate) fn sweep_turning<'a, L: Placement>(
     motion: L::V,
     cast: impl Fn(&dyn Support<L::V>, &L) -> Option<ShapeCast<L::V>>,
 ) -> Option<SweepHit<L::V>> {
-    let r = reach::<L>(mover);
+    let r = reach::<L>(mover).min(f64::from(f32::MAX)) as f32;
     let (p0, p1) = (
         start.position(),
         L::V::from_axes(|k| start.position().axis(k) + motion.axis(k)),

@@ -417,10 +417,13 @@ fn ray_by_gjk<L: Placement>(
     let r = pose.unrotate_wide(to_p(ray.direction()));
     let margin = f64::from(shape.radius());
     // Sharp: the cast's own floor (1e-7 of the numbers involved); rounded:
-    // a millionth of the radius and the origin's distance, as a margin met
-    // at a grazing angle converges slowly.
+    // a millionth of the radius and the origin's distance from the core
+    // (not from the shape's own origin, which may lie far from its core),
+    // as a margin met at a grazing angle converges slowly.
     let tolerance = if margin > 0.0 {
-        1e-6 * (margin + s.dot(s).sqrt())
+        let near = support(s).w;
+        let apart = s - near;
+        1e-6 * (margin + apart.dot(apart).sqrt())
     } else {
         0.0
     };
@@ -437,6 +440,11 @@ fn ray_by_gjk<L: Placement>(
         // as near a line of its support points, so `distance` alone cannot
         // say that it is outside.
         return (margin == 0.0 || stop.distance <= margin).then(|| Some(started_inside(ray)));
+    }
+    if !stop.touched {
+        // A graze: the ray came within the tolerance of the shape and left
+        // without reaching it. A miss, as in the closed forms.
+        return Some(None);
     }
     let t = at_most(stop.lambda);
     Some(Some(RayCast {

@@ -41,6 +41,9 @@ pub(crate) struct CastStop<P> {
     pub(crate) a: P,
     pub(crate) b: P,
     pub(crate) distance: f64,
+    /// False for a graze that the cast stopped on already leaving: within
+    /// the tolerance of the grown core, moving away from it.
+    pub(crate) touched: bool,
 }
 
 /// Iterations before giving up (`None`): polytopes settle in a handful, a
@@ -100,6 +103,7 @@ pub(crate) fn gjk_cast<P: Point>(
             a: nearest.a,
             b: nearest.b,
             distance: v.dot(v).sqrt(),
+            touched: true,
         }
     };
     for _ in 0..MAX_ITERATIONS {
@@ -195,21 +199,42 @@ fn settled<P: Point>(
     let at = |lambda: f64| path.start + (path.direction * lambda);
     let (mut stop, mut trusted, mut simplex) =
         nearest_from(shapes, at(lambda), lambda, simplex, plane);
-    for _ in 0..8 {
+    // Still closing in after every step (a curve met at a grazing angle):
+    // a touch, as near as it got.
+    stop.touched = true;
+    for _ in 0..MAX_SETTLE_STEPS {
         let gap = stop.distance - path.margin;
+        if !trusted || gap <= path.settle_gap {
+            break; // on the grown core
+        }
         let closing = -stop.normal.dot(path.direction);
-        if !trusted
-            || gap <= path.settle_gap
-            || closing <= 0.0
-            || lambda + gap / closing > path.max_lambda
-        {
+        if closing <= 0.0 {
+            // Past the closest approach, short of the core: a graze.
+            stop.touched = false;
             break;
         }
-        lambda += gap / closing;
-        (stop, trusted, simplex) = nearest_from(shapes, at(lambda), lambda, simplex, stop.normal);
+        if lambda + gap / closing > path.max_lambda {
+            break;
+        }
+        let next = lambda + gap / closing;
+        let (moved, moved_trusted, moved_simplex) =
+            nearest_from(shapes, at(next), next, simplex, stop.normal);
+        if moved.distance > stop.distance {
+            // The step passed the closest approach: a graze (the plane it
+            // aimed at lies beyond the core's edge), or a normal bent by
+            // rounding this near the core. Here, within the tolerance and
+            // still closing in, is the touch.
+            break;
+        }
+        (lambda, stop, trusted, simplex) = (next, moved, moved_trusted, moved_simplex);
+        stop.touched = true;
     }
     stop
 }
+
+/// Steps of settling onto the touch: a face is reached in one, a curve
+/// in a few.
+const MAX_SETTLE_STEPS: usize = 16;
 
 /// The stop at `x` (at `lambda` along the ray): its normal and nearest
 /// core point by a GJK distance query from `x` run to the end, started
@@ -267,6 +292,7 @@ fn nearest_from<P: Point>(
         } else {
             0.0
         },
+        touched: true,
     };
     (stop, trusted, simplex)
 }

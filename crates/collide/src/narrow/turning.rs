@@ -7,6 +7,7 @@
 //! degrees in a tick would skip every wall between its two poses.
 
 use super::cast::ShapeCast;
+use super::error::ShapeError;
 use super::general::{bounds, contact};
 use super::placement::Placement;
 use super::support::Support;
@@ -17,48 +18,58 @@ use crate::geometry::Vector;
 const MAX_STEPS: usize = 1024;
 
 /// The farthest any point of `shape` can lie from its origin, bounded by
-/// the corner of its local bounding box farthest from the origin.
-pub(crate) fn reach<L: Placement>(shape: &(impl Support<L::V> + ?Sized)) -> f32 {
+/// the corner of its local bounding box farthest from the origin (in f64:
+/// the corner of a shape near `f32::MAX` is farther than f32 holds).
+pub(crate) fn reach<L: Placement>(shape: &(impl Support<L::V> + ?Sized)) -> f64 {
     let local = bounds(shape, &L::at(L::V::from_axes(|_| 0.0)));
     (0..L::V::DIM)
         .map(|k| {
-            let far = local.min().axis(k).abs().max(local.max().axis(k).abs());
+            let far = f64::from(local.min().axis(k).abs().max(local.max().axis(k).abs()));
             far * far
         })
-        .sum::<f32>()
+        .sum::<f64>()
         .sqrt()
 }
 
 /// The first time in `[0, 1]` at which `mover`, placed by `pose_at(t)`,
 /// touches `target`: `pose_at` moves its origin by `t × motion` and turns
 /// it by `t × turn` radians (about any axis). Touching at `t = 0` is a hit
-/// at 0.
+/// at 0. An error for a shape whose radius is not a finite number of 0 or
+/// more, or shapes so large that the gap between them overflows.
 pub(crate) fn cast_turning<L: Placement>(
     mover: &(impl Support<L::V> + ?Sized),
-    pose_at: impl Fn(f32) -> L,
+    pose_at: impl Fn(f32) -> Result<L, ShapeError>,
     motion: L::V,
     turn: f32,
     target: &(impl Support<L::V> + ?Sized),
     target_pose: &L,
-) -> Option<ShapeCast<L::V>> {
+) -> Result<Option<ShapeCast<L::V>>, ShapeError> {
+    super::error::radius(mover.radius())?;
+    super::error::radius(target.radius())?;
     let length = (0..L::V::DIM)
-        .map(|k| motion.axis(k) * motion.axis(k))
-        .sum::<f32>()
+        .map(|k| f64::from(motion.axis(k)).powi(2))
+        .sum::<f64>()
         .sqrt();
     let reach = reach::<L>(mover);
-    // No point of the mover moves faster than this, per unit of t.
-    let speed = length + turn.abs() * reach;
+    // No point of the mover moves faster than this, per unit of t (in
+    // f64, and no turn adds nothing however far the mover reaches).
+    let spin = if turn == 0.0 {
+        0.0
+    } else {
+        f64::from(turn.abs()) * reach
+    };
+    let speed = (length + spin).min(f64::from(f32::MAX)) as f32;
     let size = |b: crate::geometry::Aabb<L::V>| {
         (0..L::V::DIM)
             .map(|k| b.max().axis(k) - b.min().axis(k))
             .fold(0.0f32, f32::max)
     };
-    let start = pose_at(0.0);
+    let start = pose_at(0.0)?;
     let smaller = size(bounds(mover, &start)).min(size(bounds(target, target_pose)));
     let magnitude = (0..L::V::DIM)
         .map(|k| start.position().axis(k).abs() + target_pose.position().axis(k).abs())
         .fold(0.0f32, f32::max)
-        + length;
+        + length as f32;
     // As a plain cast's: a hundred-thousandth of the travel or of the
     // smaller shape, and not below the rounding of the coordinates.
     let tolerance = (1e-5 * speed.max(smaller))
@@ -66,24 +77,30 @@ pub(crate) fn cast_turning<L: Placement>(
         .max(f32::MIN_POSITIVE);
     let mut t = 0.0f32;
     for _ in 0..MAX_STEPS {
-        let touch = contact(mover, &pose_at(t), target, target_pose);
+        let touch = contact(mover, &pose_at(t)?, target, target_pose);
         let gap = -touch.depth;
+        if gap.is_nan() {
+            return Err(ShapeError::NonFinite {
+                what: "gap between the shapes (their sizes and places overflow f32)",
+                value: gap,
+            });
+        }
         if gap <= tolerance {
-            return Some(ShapeCast { t, contact: touch });
+            return Ok(Some(ShapeCast { t, contact: touch }));
         }
         if speed <= 0.0 {
-            return None;
+            return Ok(None);
         }
         // Stop half a tolerance short: the gap stays positive.
         let step = (gap - 0.5 * tolerance) / speed;
         if t + step > 1.0 {
-            return None;
+            return Ok(None);
         }
         t += step;
     }
     // Still closing in: the last safe time, never past the touch.
-    Some(ShapeCast {
+    Ok(Some(ShapeCast {
         t,
-        contact: contact(mover, &pose_at(t), target, target_pose),
-    })
+        contact: contact(mover, &pose_at(t)?, target, target_pose),
+    }))
 }

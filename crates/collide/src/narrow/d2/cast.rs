@@ -236,7 +236,10 @@ fn segment_ray(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCas
 /// A ray against any convex shape: the GJK ray cast on its core, with its
 /// radius as a margin, settled at the end by a distance query onto the
 /// surface (the entry and its normal exact to rounding, however far the
-/// ray starts); the closed forms above are faster.
+/// ray starts); the closed forms above are faster. A ray that grazes the
+/// shape (comes within a millionth of the numbers involved and passes)
+/// either misses or hits at a point within that of the surface, never
+/// beyond it.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -308,14 +311,6 @@ pub fn cast_turning(
 ) -> Result<Option<ShapeCast<Vec2>>, crate::narrow::ShapeError> {
     let (p0, a0) = (start.position(), start.angle());
     Pose::new(p0 + motion, a0 + turn)?;
-    let pose_at =
-        |t: f32| Pose::new(p0 + motion * t, a0 + turn * t).expect("between two valid poses");
-    Ok(crate::narrow::turning::cast_turning(
-        mover,
-        pose_at,
-        motion,
-        turn,
-        target,
-        target_pose,
-    ))
+    let pose_at = |t: f32| Pose::new(p0 + motion * t, a0 + turn * t);
+    crate::narrow::turning::cast_turning(mover, pose_at, motion, turn, target, target_pose)
 }

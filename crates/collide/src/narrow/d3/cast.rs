@@ -172,6 +172,9 @@ fn segment_ray(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Option<RayCas
 /// a rounded one): the GJK ray cast on its core, with its radius as a
 /// margin, settled at the end by a distance query onto the surface (the
 /// entry and its normal exact to rounding, however far the ray starts).
+/// A ray that grazes the shape (comes within a millionth of the numbers
+/// involved and passes) either misses or hits at a point within that of
+/// the surface, never beyond it.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -252,16 +255,6 @@ pub fn cast_turning(
         crate::narrow::error::finite("turn", v)?;
     }
     Pose::new(p0 + motion, glam::Quat::from_scaled_axis(turn) * q0)?;
-    let pose_at = |t: f32| {
-        Pose::new(p0 + motion * t, glam::Quat::from_scaled_axis(turn * t) * q0)
-            .expect("between two valid poses")
-    };
-    Ok(crate::narrow::turning::cast_turning(
-        mover,
-        pose_at,
-        motion,
-        turn.length(),
-        target,
-        target_pose,
-    ))
+    let pose_at = |t: f32| Pose::new(p0 + motion * t, glam::Quat::from_scaled_axis(turn * t) * q0);
+    crate::narrow::turning::cast_turning(mover, pose_at, motion, turn.length(), target, target_pose)
 }

@@ -4,5 +4,6 @@
 mod d2;
 mod d3;
 mod exact;
+mod extreme;
 mod parry_oracle;
 mod regressions;

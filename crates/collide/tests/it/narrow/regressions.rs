@@ -189,3 +189,177 @@ fn zero_size_boxes_get_a_finite_answer() {
     let ray = Ray::new(Vec2::new(-5.0, 1.0), Vec2::X, 10.0).unwrap();
     assert!(d2::cast_ray_polygon(&ray, &point, &id).is_none());
 }
+
+/// The distance from `point` to the box of half extents `half` at the
+/// origin (0 inside).
+fn outside_box_2d(point: Vec2, half: Vec2) -> f32 {
+    (point.abs() - half).max(Vec2::ZERO).length()
+}
+
+/// A ray 1e-7 above a box's top face, falling 1e-8 per unit: it never
+/// touches the box, but the general cast walked to where the ray crosses
+/// the face's plane, 5.9 units past the box, and called that a hit.
+#[test]
+fn a_ray_grazing_a_face_is_not_hit_past_the_box() {
+    let ray = Ray::new(
+        Vec2::new(-5.0, 1.0000001),
+        Vec2::new(1.0, -1e-8),
+        f32::INFINITY,
+    )
+    .unwrap();
+    let square = d2::Cuboid::new(Vec2::ONE).unwrap();
+    assert_eq!(
+        d2::cast_ray_cuboid(&ray, &square, &d2::Pose::IDENTITY),
+        None
+    );
+    if let Some(hit) = d2::cast_ray(&ray, &square, &d2::Pose::IDENTITY) {
+        let off = outside_box_2d(hit.point, Vec2::ONE);
+        assert!(off < 1e-6, "hit {hit:?} lies {off} from the box");
+    }
+    let ray3 = Ray::new(
+        Vec3::new(-5.0, 1.0000001, 0.0),
+        Vec3::new(1.0, -1e-8, 0.0),
+        f32::INFINITY,
+    )
+    .unwrap();
+    let cube = d3::Cuboid::new(Vec3::ONE).unwrap();
+    if let Some(hit) = d3::cast_ray(&ray3, &cube, &d3::Pose::IDENTITY) {
+        let off = (hit.point.abs() - Vec3::ONE).max(Vec3::ZERO).length();
+        assert!(off < 1e-6, "hit {hit:?} lies {off} from the cube");
+    }
+}
+
+/// A segment (a capsule of radius 0) and a ray 1e-7 above it, falling
+/// 1e-8 per unit: the general cast answered t = 10 at (5, 0), 4 units
+/// past the segment's end.
+#[test]
+fn a_ray_grazing_a_segment_is_not_hit_past_its_end() {
+    let segment = d2::Capsule::between(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.0).unwrap();
+    let ray = Ray::new(Vec2::new(-5.0, 1e-7), Vec2::new(1.0, -1e-8), f32::INFINITY).unwrap();
+    for hit in [
+        d2::cast_ray(&ray, &segment, &d2::Pose::IDENTITY),
+        d2::cast_ray_capsule(&ray, &segment, &d2::Pose::IDENTITY),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let along = hit.point.x.abs() - 1.0;
+        assert!(
+            along < 1e-6 && hit.point.y.abs() < 1e-6,
+            "hit {hit:?} is off the segment"
+        );
+    }
+}
+
+/// A turned cube and a ray through it: the general cast answered
+/// 16.25494, where the ray enters at 1.6750057 and has left by 4.11.
+#[test]
+fn a_ray_through_a_turned_cube_enters_where_the_closed_form_says() {
+    let cube = d3::Cuboid::new(Vec3::splat(0.86178374)).unwrap();
+    let turned = d3::Pose::new(
+        Vec3::ZERO,
+        Quat::from_xyzw(-0.17954692, 0.6420371, 0.23569359, 0.7071069),
+    )
+    .unwrap();
+    let ray = Ray::new(
+        Vec3::new(1.0668513, 1.6390278, 2.3004098),
+        Vec3::new(-0.5366001, -0.3208823, -0.7804453),
+        1e6,
+    )
+    .unwrap();
+    let closed = d3::cast_ray_cuboid(&ray, &cube, &turned).expect("it goes through");
+    assert!((closed.t - 1.6750057).abs() < 1e-4, "{closed:?}");
+    let general = d3::cast_ray(&ray, &cube, &turned).expect("it goes through");
+    assert!(
+        (general.t - closed.t).abs() < 1e-4,
+        "{general:?} against {closed:?}"
+    );
+}
+
+/// A ball and a box cast past another box's top face, 1e-7 above it and
+/// falling 2e-7 over the motion: the cast answered t = 0.596, where the
+/// shapes are then 5.44 (2D) and 5.67 (3D) apart.
+#[test]
+fn shapes_cast_grazing_a_face_are_not_hit_far_from_it() {
+    let ball = d2::Circle::new(0.5).unwrap();
+    let square = d2::Cuboid::new(Vec2::ONE).unwrap();
+    let start = d2::Pose::at(Vec2::new(-5.0, 1.5000001)).unwrap();
+    let motion = Vec2::new(20.0, -2e-7);
+    if let Some(hit) = d2::cast_shape(
+        &ball,
+        &start,
+        motion,
+        &square,
+        &d2::Pose::IDENTITY,
+        Vec2::ZERO,
+    ) {
+        let at = d2::Pose::at(start.position() + motion * hit.t).unwrap();
+        let gap = d2::distance(&ball, &at, &square, &d2::Pose::IDENTITY);
+        assert!(gap < 1e-4, "{hit:?}: the shapes are {gap} apart then");
+    }
+    let small = d3::Cuboid::new(Vec3::splat(0.25)).unwrap();
+    let cube = d3::Cuboid::new(Vec3::ONE).unwrap();
+    let start3 = d3::Pose::at(Vec3::new(-5.0, 1.2500001, 0.0)).unwrap();
+    let motion3 = Vec3::new(20.0, -2e-7, 0.0);
+    if let Some(hit) = d3::cast_shape(
+        &small,
+        &start3,
+        motion3,
+        &cube,
+        &d3::Pose::IDENTITY,
+        Vec3::ZERO,
+    ) {
+        let at = d3::Pose::at(start3.position() + motion3 * hit.t).unwrap();
+        let gap = d3::distance(&small, &at, &cube, &d3::Pose::IDENTITY);
+        assert!(gap < 1e-4, "{hit:?}: the shapes are {gap} apart then");
+    }
+}
+
+/// A sphere of radius `f32::MAX` at `f32::MAX`: `cast_turning` panicked
+/// on a NaN position (its bound on the mover's speed overflowed), where
+/// `cast_shape`, `contact` and `distance` answer. It must answer or
+/// return an error.
+#[test]
+fn cast_turning_with_extreme_sizes_answers_or_refuses_without_panicking() {
+    let huge = d3::Sphere::new(f32::MAX).unwrap();
+    let dot = d3::Sphere::new(0.0).unwrap();
+    let far = d3::Pose::at(Vec3::splat(f32::MAX)).unwrap();
+    let answer = d3::cast_turning(
+        &huge,
+        &far,
+        Vec3::ZERO,
+        Vec3::ZERO,
+        &dot,
+        &d3::Pose::IDENTITY,
+    );
+    if let Ok(Some(hit)) = answer {
+        assert!(hit.t.is_finite(), "{hit:?}");
+    }
+    let huge2 = d2::Circle::new(f32::MAX).unwrap();
+    let dot2 = d2::Circle::new(0.0).unwrap();
+    let far2 = d2::Pose::at(Vec2::splat(f32::MAX)).unwrap();
+    let answer = d2::cast_turning(&huge2, &far2, Vec2::ZERO, 0.0, &dot2, &d2::Pose::IDENTITY);
+    if let Ok(Some(hit)) = answer {
+        assert!(hit.t.is_finite(), "{hit:?}");
+    }
+}
+
+/// A user's shape whose radius is NaN: `cast_turning` panicked.
+#[test]
+fn cast_turning_with_a_nan_radius_answers_or_refuses_without_panicking() {
+    struct Fuzzy;
+    impl collide::narrow::Support<Vec2> for Fuzzy {
+        fn support(&self, direction: Vec2) -> Vec2 {
+            direction.signum()
+        }
+        fn radius(&self) -> f32 {
+            f32::NAN
+        }
+    }
+    let post = d2::Cuboid::new(Vec2::splat(0.1)).unwrap();
+    let post_at = d2::Pose::at(Vec2::new(0.0, 3.0)).unwrap();
+    let answer = d2::cast_turning(&Fuzzy, &d2::Pose::IDENTITY, Vec2::Y, 1.0, &post, &post_at);
+    if let Ok(Some(hit)) = answer {
+        assert!(hit.t.is_finite(), "{hit:?}");
+    }
+}

@@ -286,7 +286,11 @@ pub fn ray(
     let centre = target.points[0];
     let end = max_t.min(((origin - centre).length() + size) / speed.max(f64::MIN_POSITIVE));
     let want = first_touch(target, &start, direction, end, space);
-    let tol = tolerance(&[target, &start], end * speed);
+    // As for casts: not below the rounding of the f32 coordinates given
+    // (a ray grazing a shape much smaller than its distance from the
+    // origin is placed no better than that).
+    let magnitude = origin.abs().max_element().max(target.magnitude());
+    let tol = tolerance(&[target, &start], end * speed) + 4.0 * f64::from(f32::EPSILON) * magnitude;
     let graze = || closest_approach(target, &start, direction, end, space).abs() <= tol;
     let (got, t) = match (got, want) {
         (None, None) => return Ok(()),
@@ -294,11 +298,14 @@ pub fn ray(
         (got, want) => {
             let at_end = want.is_some_and(|t| (end - t).abs() * speed <= tol)
                 || got.is_some_and(|g| (end - g.t).abs() * speed <= tol);
-            if graze() || at_end {
+            // A graze may be a hit or a miss, but a hit must lie on the
+            // target (within the tolerance), where the ray grazes it.
+            let off = got.map_or(0.0, |g| outside_by(origin + direction * g.t, target, space));
+            if (graze() || at_end) && off <= tol {
                 return Ok(());
             }
             return Err(format!(
-                "{what}: hit {got:?} where the exact answer is a hit at {want:?}"
+                "{what}: hit {got:?} where the exact answer is a hit at {want:?} (the hit lies {off:.3e} from the target)"
             ));
         }
     };
@@ -432,7 +439,13 @@ pub fn cast(
         (got, want) => {
             let at_end = want.is_some_and(|t| (1.0 - t) * speed <= lenient)
                 || got.is_some_and(|g| (1.0 - g.t) * speed <= lenient);
-            if graze() || at_end {
+            // A graze may be a hit or a miss, but at a hit the shapes must
+            // touch (within the tolerance).
+            let gap = got.map_or(0.0, |g| {
+                let (a_then, b_then) = at(g.t);
+                signed_gap(&a_then, &b_then, space)
+            });
+            if (graze() || at_end) && gap <= lenient {
                 return Ok(());
             }
             return Err(format!(

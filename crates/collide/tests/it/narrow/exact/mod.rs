@@ -11,12 +11,19 @@
 //! `plane.rs` has the 2D shapes, cases and functions, `volume.rs` the 3D
 //! ones.
 //!
-//! The suite runs 2,000 contact cases and 1,000 cast cases per dimension
-//! (about two seconds optimised); set `NARROW_EXACT_CASES` for a longer
-//! run, which prints the worst error per kind of answer (run with
-//! `--nocapture`), `NARROW_EXACT_CASE` to judge one case alone and
-//! `NARROW_EXACT_SHOW` for how many failures to print (8):
-//! `NARROW_EXACT_CASES=300000 cargo test -p collide --release --test it narrow::exact -- --nocapture`.
+//! A third run grazes: rays and shape casts through points 1e-7 to 1e-3
+//! of the target's size outside or inside its farthest point along a
+//! random direction (a corner, an edge, a segment's end, a face, a cap),
+//! tipped toward or away from it by 1e-8 to 1e-3; where the exact answer
+//! is a graze, a reported hit must still lie on the target.
+//!
+//! The suite runs 2,000 contact cases, 1,000 cast cases and 2,000 grazing
+//! cases per dimension (a few seconds optimised); set `NARROW_EXACT_CASES`
+//! and `NARROW_GRAZE_CASES` for a longer run, which prints the worst error
+//! per kind of answer (run with `--nocapture`), `NARROW_EXACT_CASE` to
+//! judge one case alone and `NARROW_EXACT_SHOW` for how many failures to
+//! print (8):
+//! `NARROW_EXACT_CASES=300000 NARROW_GRAZE_CASES=500000 cargo test -p collide --release --test it narrow::exact -- --nocapture`.
 
 mod judge;
 mod plane;
@@ -64,6 +71,14 @@ const KINDS: [Kind; 6] = [
     Kind::Degenerate,
     Kind::Far,
 ];
+
+/// Grazing cases per dimension: the suite's, or `NARROW_GRAZE_CASES`.
+fn graze_cases() -> usize {
+    std::env::var("NARROW_GRAZE_CASES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(2000)
+}
 
 /// Only this case is judged, when `NARROW_EXACT_CASE` names one (to look
 /// at a failure alone).
@@ -119,6 +134,8 @@ trait Dimension {
     fn at(pose: &Self::Pose, position: Self::V) -> Self::Pose;
     /// A vector in f64 (2D in the plane z = 0).
     fn wide(v: Self::V) -> DVec3;
+    /// The library's vector nearest an f64 one (2D: its x and y).
+    fn narrow(v: DVec3) -> Self::V;
     /// A random vector with coordinates in `[-r, r)`.
     fn around(rng: &mut SceneRng, r: f32) -> Self::V;
     /// A random unit vector.
@@ -178,4 +195,14 @@ fn contacts_3d_match_the_exact_reference() {
 #[test]
 fn casts_3d_match_the_exact_reference() {
     run::casts::<volume::Volume>(59);
+}
+
+#[test]
+fn grazing_rays_and_casts_2d_match_the_exact_reference() {
+    run::grazes::<plane::Plane>(61);
+}
+
+#[test]
+fn grazing_rays_and_casts_3d_match_the_exact_reference() {
+    run::grazes::<volume::Volume>(67);
 }

@@ -36,6 +36,9 @@ impl Dimension for Plane {
     fn wide(v: Vec2) -> DVec3 {
         v2(v)
     }
+    fn narrow(v: DVec3) -> Vec2 {
+        v.truncate().as_vec2()
+    }
     fn around(rng: &mut SceneRng, r: f32) -> Vec2 {
         around2(rng, r)
     }

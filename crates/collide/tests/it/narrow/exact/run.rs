@@ -3,8 +3,9 @@
 
 use crate::narrow::exact::judge::{self, Report, Rules};
 use crate::narrow::exact::reference::{self, Body};
-use crate::narrow::exact::{Dimension, KINDS, Kind, cases, finish, skip};
+use crate::narrow::exact::{Dimension, KINDS, Kind, cases, finish, graze_cases, skip};
 use collide_scenes::SceneRng;
+use glam::DVec3;
 
 /// A case's shapes, placed, and what its failures say about it.
 struct Case<D: Dimension> {
@@ -206,6 +207,118 @@ pub fn casts<D: Dimension>(seed: u64) {
         ) {
             problems.push(c.label(format!(
                 "{e}\n  by {short:?}, the other by {motion_b:?}: {got:?}"
+            )));
+        }
+    }
+    finish(problems, &report);
+}
+
+/// The point of `body` farthest along unit `n` (its core's farthest
+/// point, out by the radius).
+pub fn extreme(body: &Body, n: DVec3) -> DVec3 {
+    let core = body
+        .points
+        .iter()
+        .copied()
+        .max_by(|p, q| p.dot(n).total_cmp(&q.dot(n)))
+        .expect("a body has a point");
+    core + n * body.radius
+}
+
+/// `10^u` for `u` drawn from `[lo, hi)`, with a random sign when `signed`.
+fn scale(rng: &mut SceneRng, lo: f32, hi: f32, signed: bool) -> f64 {
+    let sign = if signed && rng.below(2) == 0 {
+        -1.0
+    } else {
+        1.0
+    };
+    sign * 10f64.powf(f64::from(rng.range(lo, hi)))
+}
+
+/// Rays and shape casts that graze the second shape: through a point
+/// `offset` out from (or, negative, in from) its farthest point along a
+/// random direction `n` (a corner, an edge, a segment's end, a face, a
+/// cap), offsets from 1e-7 to 1e-3 of its size (a tenth of them 0),
+/// along a tangent tipped toward or away from it by 1e-8 to 1e-3 (a
+/// tenth of them not at all); the first shape cast so that its own
+/// farthest point toward the target runs along the same line. A hit must
+/// lie on the target within the tolerance, wherever the exact answer is
+/// a graze.
+pub fn grazes<D: Dimension>(seed: u64) {
+    let mut rng = SceneRng::new(seed);
+    let mut report = Report::default();
+    let mut problems = Vec::new();
+    for k in 0..graze_cases() {
+        let c = Case::<D>::draw(&mut rng, k, &mut report);
+        let n = D::wide(D::direction(&mut rng)).normalize();
+        let side = D::wide(D::direction(&mut rng));
+        let tangent = (side - n * side.dot(n)).normalize_or(DVec3::ZERO);
+        let size = c.body_b.size().max(1e-6);
+        let offset = if rng.below(10) == 0 {
+            0.0
+        } else {
+            scale(&mut rng, -7.0, -3.0, true) * size
+        };
+        let tip = if rng.below(10) == 0 {
+            0.0
+        } else {
+            scale(&mut rng, -8.0, -3.0, true)
+        };
+        let through = extreme(&c.body_b, n) + n * offset;
+        let along = tangent - n * tip;
+        let run = size * f64::from(rng.range(2.0, 10.0));
+        let origin = D::narrow(through - along * run);
+        let toward = D::narrow(along);
+        let max_t = if rng.below(2) == 0 {
+            f32::INFINITY
+        } else {
+            (run * f64::from(rng.range(1.0, 3.0))) as f32
+        };
+        let stretch = f64::from(rng.range(1.2, 3.0));
+        if skip(k) {
+            continue;
+        }
+        let (origin_w, toward_w) = (D::wide(origin), D::wide(toward));
+        for (what, got) in D::rays(origin, toward, max_t, &c.b, &c.pb) {
+            let verdict = judge::ray(
+                &mut report,
+                what,
+                &c.body_b,
+                origin_w,
+                toward_w,
+                f64::from(max_t),
+                D::SPACE,
+                got,
+            );
+            if let Err(e) = verdict {
+                problems.push(c.label(format!(
+                    "{e}\n  grazing ray from {origin:?} along {toward:?} up to {max_t}"
+                )));
+            }
+        }
+        // The mover's point nearest the target, on the grazing line.
+        let lead = extreme(&c.body_a, -n) - D::wide(D::position(&c.pa));
+        let start = D::at(&c.pa, D::narrow(through - along * run - lead));
+        let motion = D::narrow(along * run * stretch);
+        let got = D::cast(&c.a, &start, motion, &c.b, &c.pb, D::narrow(DVec3::ZERO));
+        let name = if D::NAME == "2D" {
+            "2D cast_shape (grazing)"
+        } else {
+            "3D cast_shape (grazing)"
+        };
+        let body_start = D::body(&c.a, &start);
+        if let Err(e) = judge::cast(
+            &mut report,
+            name,
+            &body_start,
+            D::wide(motion),
+            &c.body_b,
+            DVec3::ZERO,
+            D::SPACE,
+            got,
+        ) {
+            problems.push(c.label(format!(
+                "{e}\n  grazing from {start:?} by {motion:?}: {got:?}"
             )));
         }
     }

@@ -36,6 +36,9 @@ impl Dimension for Volume {
     fn wide(v: Vec3) -> DVec3 {
         v.as_dvec3()
     }
+    fn narrow(v: DVec3) -> Vec3 {
+        v.as_vec3()
+    }
     fn around(rng: &mut SceneRng, r: f32) -> Vec3 {
         around3(rng, r)
     }

@@ -456,9 +456,12 @@ pub fn cast(
     // Within the library's tolerance of the first touch, and never past it
     // by more than rounding: after the first time the shapes come within
     // the tolerance, before the first time they are the rounding deep.
+    // (deep by at most the tolerance and the rounding of the f32 places:
+    // the stop is an f32 time, the shapes at f32 positions)
+    let rounding = 4.0 * f64::from(f32::EPSILON) * (magnitude + speed);
     let (early, late) = (
         first_within(a, b, relative, 1.0, space, lenient).unwrap_or(0.0),
-        first_within(a, b, relative, 1.0, space, -tol),
+        first_within(a, b, relative, 1.0, space, -(tol + rounding)),
     );
     let (a_then, b_then) = at(got.t);
     let gap_then = signed_gap(&a_then, &b_then, space);

@@ -7,7 +7,7 @@
 use crate::broad::{Query, QueryBudget, QueryStats};
 use crate::geometry::{Aabb, SweptAabb, Vector};
 use crate::handle::Handle;
-use crate::narrow::general::{bounds, cast_shape};
+use crate::narrow::general::{bounds, cast_shape, contact};
 use crate::narrow::placement::Placement;
 use crate::narrow::{Contact, Support};
 
@@ -257,6 +257,31 @@ pub(crate) fn sweep_into<'a, L: Placement>(
             out.truncated = true;
             return;
         }
+        if response == Response::Slide {
+            // A slider in contact moves along the contact, and rounding
+            // (of its position, more the farther from the origin, and of
+            // the slide's direction) leaves it a little deeper each tick,
+            // which no cast sees. Out of anything it is deeper in than the
+            // casts' tolerance, along the contact's normal, and no longer
+            // moving into it.
+            let allowed = 0.5e-5 * size.max(length);
+            for &h in candidates.iter() {
+                let Some((shape, pose)) = shape_of(h) else {
+                    continue;
+                };
+                let touch = contact(mover, &out.end, shape, &pose);
+                if touch.depth > allowed && touch.depth.is_finite() {
+                    let n = touch.normal;
+                    if let Some(end) = moved(&out.end, scaled(n, -touch.depth)) {
+                        out.end = end;
+                    }
+                    let into = dot(velocity, n);
+                    velocity = L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * into.max(0.0));
+                    out.motion = velocity;
+                }
+            }
+        }
+        let step = scaled(velocity, left);
         // The earliest contact; ties by handle (candidates come sorted, so
         // the first of equal times stays).
         let mut earliest: Option<(f32, Handle, Contact<L::V>)> = None;

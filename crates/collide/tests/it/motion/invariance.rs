@@ -120,13 +120,12 @@ fn a_slide_along_a_wall_is_mirrored_bit_for_bit() {
 }
 
 #[test]
-#[ignore = "sliding sinks into walls over many ticks: 0.27 mm at the origin along a wall turned by -0.7"]
 fn a_slide_along_a_wall_turned_the_other_way_stays_out_of_it() {
     slides()[1].mirrored().assert_holds();
 }
 
 #[test]
-#[ignore = "sliding sinks into walls over many ticks: far from the origin"]
+#[ignore = "a slide of 600 ticks far out rounds its f32 position each tick: its path drifts 3 cm at 1e4 (its depth holds)"]
 fn a_slide_along_a_wall_holds_far_from_the_origin() {
     for run in slides() {
         run.far_out().assert_holds();
@@ -134,7 +133,6 @@ fn a_slide_along_a_wall_holds_far_from_the_origin() {
 }
 
 #[test]
-#[ignore = "sliding sinks into walls over many ticks: scaled by 100, 4 km out"]
 fn a_slide_along_a_wall_holds_scaled() {
     for run in slides() {
         run.scaled().assert_holds();
@@ -142,7 +140,6 @@ fn a_slide_along_a_wall_holds_scaled() {
 }
 
 #[test]
-#[ignore = "sliding sinks into walls over many ticks: at 120 and 144 Hz"]
 fn a_slide_along_a_wall_holds_at_other_tick_rates() {
     for run in slides() {
         run.rates().assert_holds();

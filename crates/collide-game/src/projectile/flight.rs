@@ -203,14 +203,22 @@ impl<D: Dim> Projectile<D> {
                 break;
             }
             let d = direction::<D>(self.velocity);
-            let ahead = self.position + d * (1e-5 * (1.0 + speed * tick));
+            // A step that tells which medium lies ahead: a hundred-
+            // thousandth of the tick's travel, and past the rounding of
+            // the position (a millimetre 10 km out), so a boundary just
+            // crossed, to rounding, counts as crossed.
+            let far = (0..<D::V as collide::Vector>::DIM)
+                .map(|k| collide::Vector::axis(self.position, k).abs())
+                .fold(0.0f32, f32::max);
+            let nudge = 1e-5 * (1.0 + speed * tick) + 8.0 * f32::EPSILON * far;
+            let ahead = self.position + d * nudge;
             let k = self.body.k(around.medium_at(ahead));
             // This part ends at the next medium boundary or the tick's end.
             let reach = distance_in(speed, k, left);
             let boundary = around
                 .media
                 .and_then(|media| media.next_boundary(self.position, d))
-                .filter(|&b| b > 1e-5 && b < reach);
+                .filter(|&b| b > nudge && b < reach);
             let part = boundary.unwrap_or(reach);
             // Sweep the part for the first object.
             let owner = if first_tick { self.owner } else { None };

@@ -24,14 +24,18 @@ fn strip() -> Vec<(Phase, Vec<u64>)> {
         .collect();
     let frames = FrameData::new(FRAMES.0, FRAMES.1, FRAMES.2).expect("valid");
     let fist = vec![Part::new(0.0, 0.15, at(0.6, 0.0)).expect("valid")];
-    combat.start_attack(100, attacker, frames, fist);
+    combat
+        .start_attack(100, attacker, frames, fist)
+        .expect("a fighter of this fight");
     let total = FRAMES.0 + FRAMES.1 + FRAMES.2;
     let mut out = Vec::new();
     let mut hits = Vec::new();
     for tick in 0..u64::from(total) {
         for (k, &t) in targets.iter().enumerate() {
             let x = if tick >= ARRIVALS[k] { 0.9 } else { 5.0 };
-            combat.place(t, at(x, 0.7 * k as f32));
+            combat
+                .place(t, at(x, 0.7 * k as f32))
+                .expect("a fighter of this fight");
         }
         hits.clear();
         combat.step(&mut hits);

@@ -91,6 +91,13 @@ pub enum GameError {
         /// The largest magnitude allowed.
         limit: f64,
     },
+    /// An id made by another container (another fight, another skeleton
+    /// description) than the one it was given to.
+    #[error("{what} comes from another container: give ids to the one that made them")]
+    ForeignId {
+        /// What the id is.
+        what: &'static str,
+    },
     /// A list that must not be empty was.
     #[error("{what} must not be empty")]
     Empty {

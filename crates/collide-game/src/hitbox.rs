@@ -17,6 +17,7 @@
 
 use crate::dim::Dim;
 use crate::error::{GameError, non_negative};
+use crate::owner::Owner;
 use collide::narrow::{Capsule, ShapeError};
 
 /// An attack's timing, in ticks: wind-up, hitting, recovery.
@@ -132,7 +133,7 @@ struct Attack<D: Dim> {
 
 /// A fighter's handle in a [`Combat`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FighterId(usize);
+pub struct FighterId(usize, Owner);
 
 /// One hit: which attack (by key) hit whom (by key), with which hitbox on
 /// which hurtbox, at which tick.
@@ -175,6 +176,7 @@ pub struct Combat<D: Dim> {
     attacks: Vec<Attack<D>>,
     tolerance: Tolerance,
     tick: u64,
+    owner: Owner,
 }
 
 impl<D: Dim> Combat<D> {
@@ -185,6 +187,7 @@ impl<D: Dim> Combat<D> {
             attacks: Vec::new(),
             tolerance,
             tick: 0,
+            owner: Owner::new(),
         }
     }
 
@@ -209,25 +212,28 @@ impl<D: Dim> Combat<D> {
             previous: pose,
             hurtboxes,
         });
-        FighterId(self.fighters.len() - 1)
+        FighterId(self.fighters.len() - 1, self.owner)
     }
 
-    /// Moves a fighter to where it is this tick.
-    pub fn place(&mut self, fighter: FighterId, pose: D::Pose) {
-        if let Some(f) = self.fighters.get_mut(fighter.0) {
-            f.pose = pose;
-        }
+    /// Moves a fighter to where it is this tick. An error for a fighter of
+    /// another fight.
+    pub fn place(&mut self, fighter: FighterId, pose: D::Pose) -> Result<(), GameError> {
+        self.owner.check(fighter.1, "fighter id")?;
+        self.fighters[fighter.0].pose = pose;
+        Ok(())
     }
 
     /// Starts an attack with the caller's `key` by `owner` now (this tick
-    /// is its tick 0), with its frame data and hitboxes.
+    /// is its tick 0), with its frame data and hitboxes. An error for a
+    /// fighter of another fight.
     pub fn start_attack(
         &mut self,
         key: u64,
         owner: FighterId,
         frames: FrameData,
         hitboxes: Vec<Part<D>>,
-    ) {
+    ) -> Result<(), GameError> {
+        self.owner.check(owner.1, "attacking fighter id")?;
         self.attacks.push(Attack {
             key,
             owner: owner.0,
@@ -236,6 +242,7 @@ impl<D: Dim> Combat<D> {
             hitboxes,
             hit: Vec::new(),
         });
+        Ok(())
     }
 
     /// Judges this tick: every active hitbox swept from its last pose to

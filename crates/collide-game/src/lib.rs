@@ -50,6 +50,7 @@ pub mod dynamics;
 mod error;
 pub mod fracture;
 pub mod hitbox;
+mod owner;
 pub mod prelude;
 pub mod projectile;
 pub mod ragdoll;

@@ -5,11 +5,12 @@
 use super::limits::Frame;
 use super::skeleton::{FrameOf, Joint, Limit, Skeleton};
 use crate::error::{GameError, finite_vector, positive, within};
+use crate::owner::Owner;
 use collide::glam::Vec3;
 
 /// A joint of a skeleton being built (an index into its joints).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct JointId(pub(crate) usize);
+pub struct JointId(pub(crate) usize, Owner);
 
 impl JointId {
     /// Its index among the skeleton's particles.
@@ -21,7 +22,7 @@ impl JointId {
 /// A frame of a skeleton being built: right from one joint to another,
 /// up from a third toward a fourth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FrameId(usize);
+pub struct FrameId(usize, Owner);
 
 /// A skeleton description, checked when built. The first joint is the
 /// root: a joint's limit turns what hangs below it, away from the root
@@ -60,6 +61,7 @@ pub struct SkeletonBuilder {
     frames: Vec<FrameOf>,
     joints: Vec<Joint>,
     torso: Option<usize>,
+    owner: Owner,
 }
 
 /// `angle` if it is from 0 to pi radians.
@@ -90,10 +92,11 @@ impl SkeletonBuilder {
         let mass = positive("joint mass (kg)", f64::from(mass))? as f32;
         self.rest.push(rest);
         self.masses.push(mass);
-        Ok(JointId(self.rest.len() - 1))
+        Ok(JointId(self.rest.len() - 1, self.owner))
     }
 
     fn check(&self, j: JointId) -> Result<usize, GameError> {
+        self.owner.check(j.1, "joint id")?;
         if j.0 < self.rest.len() {
             Ok(j.0)
         } else {
@@ -146,29 +149,41 @@ impl SkeletonBuilder {
             });
         }
         self.frames.push(f);
-        Ok(FrameId(self.frames.len() - 1))
+        Ok(FrameId(self.frames.len() - 1, self.owner))
     }
 
-    fn frame_of(&self, f: FrameId) -> FrameOf {
-        self.frames[f.0]
+    fn frame_of(&self, f: FrameId) -> Result<FrameOf, GameError> {
+        self.owner.check(f.1, "frame id")?;
+        Ok(self.frames[f.0])
     }
 
     /// Which frame says how the body lies (its back is the frame's right
-    /// cross its up); the first frame if not set.
-    pub fn torso(&mut self, frame: FrameId) {
+    /// cross its up); the first frame if not set. An error for a frame of
+    /// another description.
+    pub fn torso(&mut self, frame: FrameId) -> Result<(), GameError> {
+        self.frame_of(frame)?;
         self.torso = Some(frame.0);
+        Ok(())
     }
 
-    fn push(&mut self, frame: FrameId, pivot: usize, child: usize, limit: Limit) {
+    fn push(
+        &mut self,
+        frame: FrameId,
+        pivot: usize,
+        child: usize,
+        limit: Limit,
+    ) -> Result<(), GameError> {
+        let frame = self.frame_of(frame)?;
         self.joints.push(Joint {
             pivot,
             child,
             below: None,
             above: None,
-            frame: self.frame_of(frame),
+            frame,
             upper: None,
             limit,
         });
+        Ok(())
     }
 
     /// The part from `pivot` to `child` stays within `half_angle` radians
@@ -186,7 +201,7 @@ impl SkeletonBuilder {
             axis: direction("cone axis", axis)?,
             half_angle: angle("cone half angle (radians)", half_angle)?,
         };
-        self.push(frame, pivot, child, limit);
+        self.push(frame, pivot, child, limit)?;
         Ok(())
     }
 
@@ -214,7 +229,7 @@ impl SkeletonBuilder {
             twist: angle("limb twist (radians)", twist)?,
             bend: direction("limb bend", bend)?,
         };
-        self.push(frame, pivot, child, limit);
+        self.push(frame, pivot, child, limit)?;
         if let Some(j) = self.joints.last_mut() {
             j.below = Some(below);
         }
@@ -237,7 +252,7 @@ impl SkeletonBuilder {
         let limit = Limit::Hinge {
             max_bend: angle("hinge bend (radians)", max_bend)?,
         };
-        self.push(frame, pivot, child, limit);
+        self.push(frame, pivot, child, limit)?;
         if let Some(j) = self.joints.last_mut() {
             j.above = Some(above);
         }
@@ -264,8 +279,8 @@ impl SkeletonBuilder {
             swing: angle("spine swing (radians)", swing)?,
             twist: angle("spine twist (radians)", twist)?,
         };
-        self.push(lower, pivot, child, limit);
-        let upper = self.frame_of(upper);
+        self.push(lower, pivot, child, limit)?;
+        let upper = self.frame_of(upper)?;
         if let Some(j) = self.joints.last_mut() {
             j.upper = Some(upper);
         }

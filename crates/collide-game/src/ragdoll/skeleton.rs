@@ -197,7 +197,7 @@ impl Skeleton {
         // above them), so turning the spine does not move it.
         let pelvis = b.frame(j(L_HIP), j(PELVIS), j(L_HIP), j(R_HIP))?;
         let chest = b.frame(j(CHEST), j(NECK), j(L_SHOULDER), j(R_SHOULDER))?;
-        b.torso(chest);
+        b.torso(chest)?;
         let deg = |d: f32| d.to_radians();
         let rest = |k: usize| joints[k].0;
         let forward_down = Vec3::new(

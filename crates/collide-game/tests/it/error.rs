@@ -165,3 +165,92 @@ fn gravity_is_checked_once_where_it_enters_and_surroundings_need_no_check() {
         assert_eq!(around.gravity(), Vec3::new(0.0, -1.62, 0.0));
     }
 }
+
+/// A fighter id from another fight: `start_attack` took it, and the next
+/// step indexed past the fighters and panicked.
+#[test]
+fn a_fighter_id_from_another_fight_is_refused() {
+    use collide::narrow::d2::Pose as Pose2;
+    use collide_game::hitbox::{Combat, FrameData, Part, Tolerance};
+    let fist = || vec![Part::<D2>::new(0.1, 0.1, Pose2::IDENTITY).unwrap()];
+    let mut other: Combat<D2> = Combat::new(Tolerance::default());
+    other.add_fighter(1, 0, Pose2::IDENTITY, fist());
+    let stranger = other.add_fighter(2, 0, Pose2::IDENTITY, fist());
+    let mut fight: Combat<D2> = Combat::new(Tolerance::default());
+    fight.add_fighter(1, 0, Pose2::IDENTITY, fist());
+    let foreign = GameError::ForeignId {
+        what: "attacking fighter id",
+    };
+    let jab = FrameData::new(0, 2, 0).unwrap();
+    assert_eq!(fight.start_attack(7, stranger, jab, fist()), Err(foreign));
+    assert_eq!(
+        fight.place(stranger, Pose2::IDENTITY),
+        Err(GameError::ForeignId { what: "fighter id" })
+    );
+    let mut hits = Vec::new();
+    fight.step(&mut hits); // nothing was started: no panic, no hit
+    assert!(hits.is_empty());
+}
+
+/// A joint or frame id from another skeleton description: a frame id
+/// panicked in `cone`, `limb`, `hinge`, `spine` and in `build` after
+/// `torso`; a joint id with an index in range was taken.
+#[test]
+fn joint_and_frame_ids_from_another_skeleton_are_refused() {
+    use collide_game::ragdoll::SkeletonBuilder;
+    let v = Vec3::new;
+    // Four joints in a rigid square and a frame on them.
+    let square = |b: &mut SkeletonBuilder| {
+        let j: Vec<_> = [
+            v(0.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            v(-0.5, 0.5, 0.0),
+            v(0.5, 0.5, 0.0),
+        ]
+        .into_iter()
+        .map(|p| b.joint(p, 1.0).unwrap())
+        .collect();
+        let frame = b.frame(j[0], j[1], j[2], j[3]).unwrap();
+        (j, frame)
+    };
+    let mut other = SkeletonBuilder::new();
+    let (their_joints, their_frame) = square(&mut other);
+    // (a second frame: its index, 1, is out of range in the builder below)
+    let their_second = other
+        .frame(
+            their_joints[1],
+            their_joints[0],
+            their_joints[2],
+            their_joints[3],
+        )
+        .unwrap();
+    let mut b = SkeletonBuilder::new();
+    let (j, frame) = square(&mut b);
+    let frame_error = Err(GameError::ForeignId { what: "frame id" });
+    let joint_error = Err(GameError::ForeignId { what: "joint id" });
+    for theirs in [their_frame, their_second] {
+        assert_eq!(b.torso(theirs), frame_error);
+        assert_eq!(b.cone(theirs, j[0], j[1], Vec3::Y, 0.5), frame_error);
+        assert_eq!(
+            b.limb(theirs, j[0], j[1], j[2], Vec3::Y, 0.5, 0.3, Vec3::Z),
+            frame_error
+        );
+        assert_eq!(b.hinge(theirs, j[0], j[1], j[2], 1.0), frame_error);
+        assert_eq!(b.spine(theirs, frame, j[0], j[1], 0.5, 0.3), frame_error);
+        assert_eq!(b.spine(frame, theirs, j[0], j[1], 0.5, 0.3), frame_error);
+    }
+    assert_eq!(b.part(their_joints[0], j[1], 0.1), joint_error);
+    assert_eq!(b.tie(j[0], their_joints[3]), joint_error);
+    assert_eq!(
+        b.cone(frame, their_joints[0], j[1], Vec3::Y, 0.5),
+        joint_error
+    );
+    // Its own ids still work, and it builds.
+    b.part(j[0], j[1], 0.1).unwrap();
+    for (x, y) in [(0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        b.tie(j[x], j[y]).unwrap();
+    }
+    b.torso(frame).unwrap();
+    let built = b.build();
+    assert!(built.is_ok(), "{built:?}");
+}

@@ -34,7 +34,9 @@ fn three_overlapping_active_ticks_give_one_hit() {
     let mut combat: Combat<D2> = Combat::new(Tolerance::default());
     let a = combat.add_fighter(1, 0, at(0.0, 0.0), body());
     combat.add_fighter(2, 1, at(0.9, 0.0), body());
-    combat.start_attack(10, a, FrameData::new(0, 3, 2).unwrap(), fist());
+    combat
+        .start_attack(10, a, FrameData::new(0, 3, 2).unwrap(), fist())
+        .unwrap();
     let hits = run(&mut combat, 6);
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!((hits[0].attack, hits[0].target, hits[0].tick), (10, 2, 0));
@@ -48,13 +50,15 @@ fn with_3_startup_and_2_active_ticks_hits_fall_only_on_ticks_3_and_4() {
     let targets: Vec<_> = (0..3)
         .map(|k| combat.add_fighter(20 + k, 1, at(5.0 + k as f32, 0.0), body()))
         .collect();
-    combat.start_attack(10, a, FrameData::new(3, 2, 4).unwrap(), fist());
+    combat
+        .start_attack(10, a, FrameData::new(3, 2, 4).unwrap(), fist())
+        .unwrap();
     let mut hits = Vec::new();
     for tick in 0..9u64 {
         for (k, &t) in targets.iter().enumerate() {
             let arrives = [0, 4, 5][k];
             let x = if tick >= arrives { 0.9 } else { 5.0 + k as f32 };
-            combat.place(t, at(x, 0.5 * k as f32));
+            combat.place(t, at(x, 0.5 * k as f32)).unwrap();
         }
         combat.step(&mut hits);
     }
@@ -72,9 +76,9 @@ fn two_separate_jabs_give_two_hits() {
     let a = combat.add_fighter(1, 0, at(0.0, 0.0), body());
     combat.add_fighter(2, 1, at(0.9, 0.0), body());
     let jab = FrameData::new(1, 2, 2).unwrap();
-    combat.start_attack(10, a, jab, fist());
+    combat.start_attack(10, a, jab, fist()).unwrap();
     let mut hits = run(&mut combat, 6);
-    combat.start_attack(11, a, jab, fist());
+    combat.start_attack(11, a, jab, fist()).unwrap();
     hits.extend(run(&mut combat, 6));
     assert_eq!(
         hits.iter().map(|h| h.attack).collect::<Vec<_>>(),
@@ -88,12 +92,14 @@ fn the_owner_and_its_team_are_never_hit() {
     let a = combat.add_fighter(1, 0, at(0.0, 0.0), body());
     combat.add_fighter(2, 0, at(0.9, 0.0), body()); // a team mate in reach
     combat.add_fighter(3, 1, at(0.0, 0.9), body()); // a foe out of reach
-    combat.start_attack(
-        10,
-        a,
-        FrameData::new(0, 5, 0).unwrap(),
-        vec![Part::new(0.0, 2.0, Pose::IDENTITY).unwrap()],
-    );
+    combat
+        .start_attack(
+            10,
+            a,
+            FrameData::new(0, 5, 0).unwrap(),
+            vec![Part::new(0.0, 2.0, Pose::IDENTITY).unwrap()],
+        )
+        .unwrap();
     // The 2 m sphere about the owner covers everyone; only the foe is hit.
     let hits = run(&mut combat, 5);
     assert_eq!(hits.iter().map(|h| h.target).collect::<Vec<_>>(), vec![3]);
@@ -119,11 +125,15 @@ fn a_blade_turned_170_degrees_in_one_tick_hits_a_5_cm_hurtbox() {
         )
         .unwrap(),
     ];
-    combat.start_attack(10, a, FrameData::new(1, 1, 1).unwrap(), blade);
+    combat
+        .start_attack(10, a, FrameData::new(1, 1, 1).unwrap(), blade)
+        .unwrap();
     let mut hits = Vec::new();
     combat.step(&mut hits); // startup: the blade points along +x
     // The swing: 170 degrees counter-clockwise within the active tick.
-    combat.place(a, Pose::new(Vec2::ZERO, 170f32.to_radians()).unwrap());
+    combat
+        .place(a, Pose::new(Vec2::ZERO, 170f32.to_radians()).unwrap())
+        .unwrap();
     combat.step(&mut hits);
     assert_eq!(hits.len(), 1, "the swing passed through the target");
     // Both ends of the swing miss it: a test of the end poses alone would not.
@@ -140,7 +150,9 @@ fn reach_test(gap: f32, tolerance: Tolerance) -> usize {
         at(0.7 + 0.3 + gap, 0.0),
         vec![Part::new(0.0, 0.3, Pose::IDENTITY).unwrap()],
     );
-    combat.start_attack(10, a, FrameData::new(0, 1, 0).unwrap(), fist());
+    combat
+        .start_attack(10, a, FrameData::new(0, 1, 0).unwrap(), fist())
+        .unwrap();
     run(&mut combat, 1).len()
 }
 
@@ -181,7 +193,9 @@ fn the_order_of_adding_does_not_change_the_events() {
         for k in 0..4 {
             let (key, id) = ids[(k + 3 * rotation) % 4];
             let swing = vec![Part::new(0.0, 0.9, Pose::IDENTITY).unwrap()];
-            combat.start_attack(100 + key, id, FrameData::new(0, 2, 0).unwrap(), swing);
+            combat
+                .start_attack(100 + key, id, FrameData::new(0, 2, 0).unwrap(), swing)
+                .unwrap();
         }
         let hits = run(&mut combat, 3);
         match &reference {

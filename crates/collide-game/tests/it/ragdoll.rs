@@ -508,7 +508,7 @@ fn quadruped() -> Skeleton {
     }
     let trunk = b.frame(tops[0].0, hip, tops[0].0, tops[1].0).unwrap();
     let front = b.frame(tops[2].0, chest, tops[2].0, tops[3].0).unwrap();
-    b.torso(trunk);
+    b.torso(trunk).unwrap();
     b.cone(front, chest, head, v(0.0, 0.7, -0.7), 0.8).unwrap();
     for (k, &(top, x, z)) in tops.iter().enumerate() {
         let frame = if k < 2 { trunk } else { front };

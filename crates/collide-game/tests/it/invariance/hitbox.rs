@@ -52,17 +52,21 @@ fn fight(frame: &Frame, _: &Rate) -> Outcome {
         // The target walks in at 2 m/s and back out.
         let x =
             4.0 - 2.0 * (tick as f32 / 60.0).min(1.6) + 3.0 * (tick as f32 / 60.0 - 1.6).max(0.0);
-        combat.place(target, at(frame, x, 0.05));
+        combat.place(target, at(frame, x, 0.05)).unwrap();
         if tick.is_multiple_of(20) {
-            combat.start_attack(tick, attacker, FrameData::new(2, 3, 4).unwrap(), fist());
+            combat
+                .start_attack(tick, attacker, FrameData::new(2, 3, 4).unwrap(), fist())
+                .unwrap();
         }
         if tick % 30 == 15 {
-            combat.start_attack(
-                1000 + tick,
-                attacker,
-                FrameData::new(3, 4, 6).unwrap(),
-                blade(),
-            );
+            combat
+                .start_attack(
+                    1000 + tick,
+                    attacker,
+                    FrameData::new(3, 4, 6).unwrap(),
+                    blade(),
+                )
+                .unwrap();
         }
         combat.step(&mut hits);
     }

@@ -7,7 +7,9 @@ use collide::narrow::Support;
 use collide::narrow::d2::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D2;
-use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
+use collide_game::projectile::{
+    Ballistics, Body, Bounce, Flight, Media, Medium, OnHit, Projectile, Zone,
+};
 use collide_game::time::TimeStep;
 use collide_game::{Gravity, Surroundings};
 use glam::Vec2;
@@ -105,9 +107,8 @@ fn grenade_series() -> Vec<Series> {
         body,
     )
     .expect("valid");
-    let mut bounce = |_: &collide_game::projectile::Hit<Vec2>| OnHit::Bounce {
-        restitution: 0.5,
-        friction: 0.2,
+    let mut bounce = |_: &collide_game::projectile::Hit<Vec2>| {
+        OnHit::Bounce(Bounce::new(0.5, 0.2).expect("shares from 0 to 1"))
     };
     let mut ballistics = Ballistics::default();
     let dt = TimeStep::new(1.0 / 60.0).expect("positive");

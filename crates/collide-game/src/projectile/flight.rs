@@ -18,16 +18,48 @@ use collide::narrow::Capsule;
 pub enum OnHit {
     /// Stop there (embed).
     Stop,
-    /// Bounce: keep `restitution` (0 to 1) of the speed into the surface
-    /// and `1 − friction` (friction 0 to 1) of the speed along it.
-    Bounce {
-        /// Share of the speed into the surface kept, 0 to 1.
-        restitution: f32,
-        /// Share of the speed along the surface lost, 0 to 1.
-        friction: f32,
-    },
+    /// Bounce, keeping the shares of [`Bounce`].
+    Bounce(Bounce),
     /// Go through, and not hit the same object again this tick.
     Pass,
+}
+
+/// How a projectile bounces: the share of its speed into the surface it
+/// keeps (restitution) and the share of its speed along the surface it
+/// loses (friction), each checked to lie from 0 to 1 where it is made.
+///
+/// ```
+/// use collide_game::projectile::{Bounce, OnHit};
+/// let grenade = OnHit::Bounce(Bounce::new(0.4, 0.3)?);
+/// assert!(Bounce::new(f32::NAN, 0.3).is_err());
+/// assert!(Bounce::new(1.5, 0.3).is_err());
+/// # Ok::<(), collide_game::GameError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounce {
+    restitution: f32,
+    friction: f32,
+}
+
+impl Bounce {
+    /// Keep `restitution` (0 to 1) of the speed into the surface and lose
+    /// `friction` (0 to 1) of the speed along it.
+    pub fn new(restitution: f32, friction: f32) -> Result<Self, GameError> {
+        Ok(Bounce {
+            restitution: crate::error::unit_share("bounce restitution", restitution)?,
+            friction: crate::error::unit_share("bounce friction", friction)?,
+        })
+    }
+
+    /// The share of the speed into the surface kept, 0 to 1.
+    pub fn restitution(&self) -> f32 {
+        self.restitution
+    }
+
+    /// The share of the speed along the surface lost, 0 to 1.
+    pub fn friction(&self) -> f32 {
+        self.friction
+    }
 }
 
 /// One hit of a tick.
@@ -64,6 +96,9 @@ pub struct Projectile<D: Dim> {
     radius: f32,
     lifetime: f32,
     owner: Option<Handle>,
+    /// The objects it is inside and goes through without a hit until it
+    /// has left them: its owner at first, then those it passed.
+    inside: [Option<Handle>; 4],
     body: Body,
     ticks: u64,
     flight: Flight,
@@ -78,8 +113,8 @@ const MAX_PARTS: usize = 16;
 
 impl<D: Dim> Projectile<D> {
     /// A projectile at `position` moving at `velocity` (m/s), of `radius`
-    /// (0 for a point), living `lifetime` seconds, fired by `owner` (never
-    /// hit on the tick it is fired), with `body` for its drag.
+    /// (0 for a point), living `lifetime` seconds, fired by `owner` (not
+    /// hit until the projectile has left it), with `body` for its drag.
     pub fn new(
         position: D::V,
         velocity: D::V,
@@ -106,6 +141,7 @@ impl<D: Dim> Projectile<D> {
             radius,
             lifetime,
             owner,
+            inside: [owner, None, None, None],
             body,
             ticks: 0,
             flight: Flight::Flying,
@@ -188,15 +224,28 @@ impl<D: Dim> Projectile<D> {
             return self.flight;
         }
         let tick = dt.seconds();
-        let first_tick = self.ticks == 0;
+        // The part of the tick it lives: a lifetime that ends mid-tick ends
+        // the flight there, before anything later in the tick.
+        let lived = tick.min(self.lifetime);
         self.ticks += 1;
         // Semi-implicit: gravity first, then the path along the new velocity.
-        self.velocity = self.velocity + gravity * tick;
-        let mut left = tick;
-        // The objects passed through this tick, the latest few: once full,
-        // a new one replaces the oldest, which lies behind the path.
-        let (mut passed, mut passes): ([Option<Handle>; 4], usize) = ([None; 4], 0);
+        self.velocity = self.velocity + gravity * lived;
+        let mut left = lived;
         let mover = Capsule::new(0.0, self.radius.max(1e-6)).ok();
+        // Out of the objects it was inside (its owner, those it passed),
+        // it may hit them again.
+        for slot in &mut self.inside {
+            let still = slot.zip(mover.as_ref()).is_some_and(|(h, m)| {
+                shape_of(h)
+                    .is_some_and(|(shape, pose)| D::overlap(m, self.position, shape, &pose).0 > 0.0)
+            });
+            if !still {
+                *slot = None;
+            }
+        }
+        // Passed this tick: the latest few kept (once full, a new one
+        // replaces the oldest, which lies behind the path).
+        let mut passes = 0usize;
         for _ in 0..MAX_PARTS {
             let speed = length(self.velocity);
             if left <= 0.0 || speed == 0.0 {
@@ -221,8 +270,8 @@ impl<D: Dim> Projectile<D> {
                 .filter(|&b| b > nudge && b < reach);
             let part = boundary.unwrap_or(reach);
             // Sweep the part for the first object.
-            let owner = if first_tick { self.owner } else { None };
-            let skip = |h: Handle| Some(h) == owner || passed.contains(&Some(h));
+            let inside = self.inside;
+            let skip = |h: Handle| inside.contains(&Some(h));
             let hit = match &mover {
                 Some(m) if self.radius > 0.0 => {
                     let others = |h: Handle| if skip(h) { None } else { shape_of(h) };
@@ -257,7 +306,7 @@ impl<D: Dim> Projectile<D> {
                         handle,
                         point: self.position,
                         normal,
-                        fraction: 1.0 - left / tick,
+                        fraction: (lived - left) / tick,
                         velocity: v,
                     };
                     hits.push(found);
@@ -267,22 +316,21 @@ impl<D: Dim> Projectile<D> {
                             self.flight = Flight::Stopped;
                             return self.flight;
                         }
-                        OnHit::Bounce {
-                            restitution,
-                            friction,
-                        } => {
+                        OnHit::Bounce(shares) => {
                             self.velocity = bounce::<D>(
                                 self.velocity,
                                 normal,
-                                restitution.clamp(0.0, 1.0),
-                                friction.clamp(0.0, 1.0),
+                                shares.restitution,
+                                shares.friction,
                             );
                             // Off the surface, so the rest of the tick
                             // starts outside it.
                             self.position = self.position + normal * SURFACE_GAP;
                         }
                         OnHit::Pass => {
-                            passed[passes % passed.len()] = Some(handle);
+                            let free = self.inside.iter().position(Option::is_none);
+                            let slot = free.unwrap_or(passes % self.inside.len());
+                            self.inside[slot] = Some(handle);
                             passes += 1;
                         }
                     }

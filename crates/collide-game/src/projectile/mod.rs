@@ -21,6 +21,6 @@ mod media;
 mod predict;
 
 pub use drag::{Body, Medium};
-pub use flight::{Ballistics, Flight, Hit, OnHit, Projectile};
+pub use flight::{Ballistics, Bounce, Flight, Hit, OnHit, Projectile};
 pub use media::{Media, Zone};
 pub use predict::{Arcs, Ending, launch_velocity};

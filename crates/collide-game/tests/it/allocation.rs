@@ -10,7 +10,7 @@ use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
-use collide_game::projectile::{Ballistics, Body, Media, Medium, OnHit, Projectile, Zone};
+use collide_game::projectile::{Ballistics, Body, Bounce, Media, Medium, OnHit, Projectile, Zone};
 use collide_game::time::{ClockSettings, FixedClock, Integrator, PointState, TimeStep};
 use collide_game::{Gravity, Surroundings};
 use collide_scenes::alloc;
@@ -135,9 +135,8 @@ fn warm_projectiles_allocate_nothing_per_tick() {
                     .unwrap();
             for _ in 0..30 {
                 let (_, n) = counted(|| {
-                    ballistics.step(&mut shot, &around, dt, |_| OnHit::Bounce {
-                        restitution: 0.5,
-                        friction: 0.1,
+                    ballistics.step(&mut shot, &around, dt, |_| {
+                        OnHit::Bounce(Bounce::new(0.5, 0.1).unwrap())
                     })
                 });
                 if round == 1 {

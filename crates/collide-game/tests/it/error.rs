@@ -254,3 +254,30 @@ fn joint_and_frame_ids_from_another_skeleton_are_refused() {
     let built = b.build();
     assert!(built.is_ok(), "{built:?}");
 }
+
+/// A bounce with a NaN restitution or friction made the projectile's
+/// position and velocity NaN: it is refused where it is made.
+#[test]
+fn a_bounce_with_a_nan_or_out_of_range_share_is_refused_where_it_is_made() {
+    use collide_game::projectile::Bounce;
+    assert!(matches!(
+        Bounce::new(f32::NAN, 0.2),
+        Err(GameError::NotFinite {
+            what: "bounce restitution",
+            ..
+        })
+    ));
+    assert!(matches!(
+        Bounce::new(0.5, f32::NAN),
+        Err(GameError::NotFinite {
+            what: "bounce friction",
+            ..
+        })
+    ));
+    assert!(matches!(
+        Bounce::new(0.5, 1.5),
+        Err(GameError::OutOfRange { max, .. }) if max == 1.0
+    ));
+    let ok = Bounce::new(0.5, 0.2).unwrap();
+    assert_eq!((ok.restitution(), ok.friction()), (0.5, 0.2));
+}

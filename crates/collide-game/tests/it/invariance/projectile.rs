@@ -11,7 +11,9 @@ use collide::Aabb3;
 use collide::Handle;
 use collide_game::D3;
 use collide_game::glam::{Quat, Vec3};
-use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile, Zone};
+use collide_game::projectile::{
+    Ballistics, Body, Bounce, Ending, Media, Medium, OnHit, Projectile, Zone,
+};
 use collide_game::{Gravity, Surroundings};
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS, Rate, at_rest};
 
@@ -58,10 +60,9 @@ impl Room {
 }
 
 /// A grenade's bounce.
-const BOUNCE: OnHit = OnHit::Bounce {
-    restitution: 0.4,
-    friction: 0.3,
-};
+fn bounce() -> OnHit {
+    OnHit::Bounce(Bounce::new(0.4, 0.3).unwrap())
+}
 
 fn grenade(frame: &Frame) -> Projectile<D3> {
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
@@ -102,11 +103,11 @@ fn flights(frame: &Frame, rate: &Rate) -> Outcome {
         let mut path = Vec::new();
         let dt = collide_game::time::TimeStep::new(rate.tick_seconds_f32()).unwrap();
         let steps = rate.ticks_in(1.0) as usize;
-        let end = ballistics.predict(&thrown, around, dt, steps, |_| BOUNCE, &mut path);
+        let end = ballistics.predict(&thrown, around, dt, steps, |_| bounce(), &mut path);
         outcome.exact("prediction's ending", ending(end));
         outcome.point3("prediction after a second", *path.last().unwrap());
         run_ticks(rate, rate.ticks_in(3.0), |tick, dt| {
-            ballistics.step(&mut thrown, around, dt, |_| BOUNCE);
+            ballistics.step(&mut thrown, around, dt, |_| bounce());
             if let (None, Some(hit)) = (first_bounce, ballistics.hits().first()) {
                 let time = (tick as f64 + f64::from(hit.fraction)) * rate.tick_seconds();
                 first_bounce = Some((hit.point, time));
@@ -166,10 +167,7 @@ fn a_shot_lying_on_the_floor_stays_for_ten_minutes() {
         let at = frame.point3(Vec3::new(4.0, 0.05, 2.0));
         let mut shot = Projectile::<D3>::new(at, Vec3::ZERO, 0.05, 1e9, None, body).unwrap();
         let mut ballistics = Ballistics::default();
-        let bounce = OnHit::Bounce {
-            restitution: 0.5,
-            friction: 0.2,
-        };
+        let bounce = OnHit::Bounce(Bounce::new(0.5, 0.2).unwrap());
         let mut outcome = Outcome::new();
         let dt = collide_game::time::TimeStep::new(rate.tick_seconds_f32()).unwrap();
         room.around(frame, |around| {

@@ -8,7 +8,9 @@ use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
 use collide_game::glam::Vec3;
-use collide_game::projectile::{Ballistics, Body, Flight, Media, Medium, OnHit, Projectile, Zone};
+use collide_game::projectile::{
+    Ballistics, Body, Bounce, Flight, Media, Medium, OnHit, Projectile, Zone,
+};
 use collide_game::time::TimeStep;
 use collide_game::{Gravity, Surroundings};
 
@@ -286,9 +288,8 @@ fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
     .unwrap();
     let mut hits = 0;
     for _ in 0..30 {
-        ballistics.step(&mut back, &around, dt, |_| OnHit::Bounce {
-            restitution: 0.5,
-            friction: 0.0,
+        ballistics.step(&mut back, &around, dt, |_| {
+            OnHit::Bounce(Bounce::new(0.5, 0.0).unwrap())
         });
         hits += ballistics.hits().len();
     }
@@ -488,5 +489,144 @@ fn a_shot_through_a_dense_box_follows_the_exact_law_far_from_the_origin() {
                 "at {origin}: {got} m/s where the law gives {exact}"
             );
         }
+    }
+}
+
+/// A shot whose lifetime ends a quarter into the tick that would reach a
+/// wall at its half: it expires with no hit, whatever it would do at a
+/// hit (with `Stop` it reported the hit, with `Bounce` or `Pass` it
+/// expired but still reported it).
+#[test]
+fn a_lifetime_that_ends_before_a_hit_in_the_same_tick_expires_without_it() {
+    let mut world = Bvh::new();
+    let wall = Cuboid::new(Vec3::new(0.5, 5.0, 5.0)).unwrap();
+    let wall_at = Pose::at(Vec3::new(11.0, 0.0, 0.0)).unwrap(); // its face at x = 10.5
+    let id = world.insert(wall.aabb(&wall_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, wall_at));
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    for response in [
+        OnHit::Stop,
+        OnHit::Bounce(Bounce::new(0.5, 0.0).unwrap()),
+        OnHit::Pass,
+    ] {
+        let body = Body::new(0.01, 0.3, 1e-4).unwrap();
+        let lifetime = 10.25 / 60.0;
+        let mut shot = Projectile::<D3>::new(
+            Vec3::ZERO,
+            Vec3::new(60.0, 0.0, 0.0),
+            0.0,
+            lifetime,
+            None,
+            body,
+        )
+        .unwrap();
+        let mut ballistics = Ballistics::default();
+        let mut flight = Flight::Flying;
+        let mut hits = 0;
+        for _ in 0..20 {
+            flight = ballistics.step(&mut shot, &around, dt, |_| response);
+            hits += ballistics.hits().len();
+            if flight != Flight::Flying {
+                break;
+            }
+        }
+        assert_eq!((flight, hits), (Flight::Expired, 0), "{response:?}");
+        assert!(
+            (shot.position().x - 10.25).abs() < 1e-4,
+            "{response:?}: at {}",
+            shot.position()
+        );
+    }
+}
+
+/// A box 10 m long and a shot at 60 m/s that passes through it: the box
+/// was reported again on later ticks while the shot was still inside it.
+/// Now once per entry.
+#[test]
+fn a_shot_passing_through_a_long_box_reports_it_once() {
+    let mut world = Bvh::new();
+    let long = Cuboid::new(Vec3::new(5.0, 1.0, 1.0)).unwrap();
+    let long_at = Pose::at(Vec3::new(8.0, 0.0, 0.0)).unwrap(); // x from 3 to 13
+    let id = world.insert(long.aabb(&long_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| (h == id).then_some((&long as &dyn Support<Vec3>, long_at));
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    for radius in [0.0, 0.05] {
+        let body = Body::new(0.01, 0.3, 1e-4).unwrap();
+        let mut shot = Projectile::<D3>::new(
+            Vec3::ZERO,
+            Vec3::new(60.0, 0.0, 0.0),
+            radius,
+            1.0,
+            None,
+            body,
+        )
+        .unwrap();
+        let mut ballistics = Ballistics::default();
+        let mut reports = 0;
+        for _ in 0..20 {
+            ballistics.step(&mut shot, &around, dt, |_| OnHit::Pass);
+            reports += ballistics.hits().len();
+        }
+        assert_eq!(reports, 1, "radius {radius}: at {}", shot.position());
+        assert!(shot.position().x > 15.0);
+    }
+}
+
+/// A slow shot fired from inside its owner: a point shot hit it on its
+/// second tick (only the first was exempt), a sphere did not. Now the
+/// owner is exempt until the shot has left it, for both; and a shot that
+/// left it and comes back hits it.
+#[test]
+fn a_shot_does_not_hit_its_owner_until_it_has_left_it() {
+    let mut world = Bvh::new();
+    let body_box = Cuboid::new(Vec3::splat(0.5)).unwrap();
+    let owner_at = Pose::at(Vec3::ZERO).unwrap();
+    let wall = Cuboid::new(Vec3::new(0.1, 2.0, 2.0)).unwrap();
+    let wall_at = Pose::at(Vec3::new(3.0, 0.0, 0.0)).unwrap();
+    let owner = world.insert(body_box.aabb(&owner_at), ()).unwrap();
+    let wall_id = world.insert(wall.aabb(&wall_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| {
+        if h == owner {
+            Some((&body_box as &dyn Support<Vec3>, owner_at))
+        } else if h == wall_id {
+            Some((&wall as &dyn Support<Vec3>, wall_at))
+        } else {
+            None
+        }
+    };
+    let media = Media::<D3>::new(Medium::VACUUM);
+    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    for radius in [0.0, 0.05] {
+        let body = Body::new(0.01, 0.3, 1e-4).unwrap();
+        // 3 m/s: 5 cm a tick, ten ticks to leave the owner.
+        let mut shot = Projectile::<D3>::new(
+            Vec3::new(0.1, 0.0, 0.0),
+            Vec3::new(3.0, 0.0, 0.0),
+            radius,
+            5.0,
+            Some(owner),
+            body,
+        )
+        .unwrap();
+        let mut ballistics = Ballistics::default();
+        let mut first = Vec::new();
+        for _ in 0..200 {
+            let bounce = OnHit::Bounce(Bounce::new(1.0, 0.0).unwrap());
+            ballistics.step(&mut shot, &around, dt, |_| bounce);
+            first.extend(ballistics.hits().iter().map(|h| h.handle));
+            if first.len() >= 2 {
+                break;
+            }
+        }
+        // Off the wall first, then back into its owner, which it had left.
+        assert_eq!(first, [wall_id, owner], "radius {radius}");
     }
 }

@@ -9,7 +9,7 @@ use collide::{BroadPhase, Bvh, Handle};
 use collide_game::D3;
 use collide_game::glam::Vec3;
 use collide_game::projectile::{
-    Ballistics, Body, Ending, Flight, Media, Medium, OnHit, Projectile, launch_velocity,
+    Ballistics, Body, Bounce, Ending, Flight, Media, Medium, OnHit, Projectile, launch_velocity,
 };
 use collide_game::time::TimeStep;
 use collide_game::{Gravity, Surroundings};
@@ -21,10 +21,7 @@ fn three_bounces() -> impl FnMut(&collide_game::projectile::Hit<Vec3>) -> OnHit 
     move |_| {
         hits += 1;
         if hits <= 3 {
-            OnHit::Bounce {
-                restitution: 0.6,
-                friction: 0.1,
-            }
+            OnHit::Bounce(Bounce::new(0.6, 0.1).unwrap())
         } else {
             OnHit::Stop
         }

@@ -61,6 +61,11 @@ pub enum SandError {
     /// A material id the table does not hold.
     #[error("material {0} is not in the table")]
     UnknownMaterial(u8),
+    /// A material id made by another table than the world's.
+    #[error(
+        "material {0} comes from another table: use ids from the table the world was made with"
+    )]
+    ForeignMaterial(u8),
     /// A table holds at most 256 materials (ids are bytes).
     #[error("a table holds at most 256 materials")]
     TooManyMaterials,

@@ -2,21 +2,39 @@
 //! entry with a density, a kind of motion and, optionally, how it burns.
 
 use crate::error::SandError;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-/// A material's index in its [`Materials`] table. Id 0 is always empty
-/// space ([`MaterialId::EMPTY`]).
+/// A material's index in its [`Materials`] table, and which table (an id
+/// from another table is refused). Id 0 is always empty space
+/// ([`MaterialId::EMPTY`]), the same in every table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct MaterialId(pub(crate) u8);
+pub struct MaterialId {
+    index: u8,
+    /// The table's number; 0 for empty space, which every table holds.
+    table: u32,
+}
 
 impl MaterialId {
     /// Empty space (air): density 1, never moves by itself.
-    pub const EMPTY: MaterialId = MaterialId(0);
+    pub const EMPTY: MaterialId = MaterialId { index: 0, table: 0 };
 
     /// The id as a byte.
     pub fn index(self) -> u8 {
-        self.0
+        self.index
+    }
+
+    /// The id of byte `index` in table `table` (empty space for 0).
+    pub(crate) fn in_table(index: u8, table: u32) -> Self {
+        if index == 0 {
+            Self::EMPTY
+        } else {
+            MaterialId { index, table }
+        }
     }
 }
+
+/// The next table's number (0 is never given).
+static NEXT_TABLE: AtomicU32 = AtomicU32::new(1);
 
 /// How a material moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +161,8 @@ impl Material {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Materials {
+    /// This table's number, which its ids carry.
+    table: u32,
     list: Vec<Material>,
     /// Per id, the facts a tick reads for every cell, packed apart from
     /// the names.
@@ -169,6 +189,7 @@ impl Materials {
     pub fn new() -> Self {
         let empty = Material::new("empty", 1.0, Motion::Empty).expect("1 is a valid density");
         let mut table = Self {
+            table: NEXT_TABLE.fetch_add(1, Ordering::Relaxed),
             list: Vec::new(),
             facts: Vec::new(),
         };
@@ -189,7 +210,7 @@ impl Materials {
     }
 
     fn push(&mut self, material: Material) -> MaterialId {
-        let id = MaterialId(self.list.len() as u8);
+        let id = MaterialId::in_table(self.list.len() as u8, self.table);
         self.facts.push(Facts {
             density: material.density,
             motion: material.motion,
@@ -200,11 +221,19 @@ impl Materials {
         id
     }
 
-    /// The material `id` names.
+    /// The material `id` names. An error for an id of another table.
     pub fn get(&self, id: MaterialId) -> Result<&Material, SandError> {
+        if id.table != 0 && id.table != self.table {
+            return Err(SandError::ForeignMaterial(id.index));
+        }
         self.list
-            .get(usize::from(id.0))
-            .ok_or(SandError::UnknownMaterial(id.0))
+            .get(usize::from(id.index))
+            .ok_or(SandError::UnknownMaterial(id.index))
+    }
+
+    /// The id of byte `index` in this table.
+    pub(crate) fn id(&self, index: u8) -> MaterialId {
+        MaterialId::in_table(index, self.table)
     }
 
     /// The number of materials, empty space included.
@@ -222,7 +251,7 @@ impl Materials {
         self.list
             .iter()
             .enumerate()
-            .map(|(i, m)| (MaterialId(i as u8), m))
+            .map(|(i, m)| (MaterialId::in_table(i as u8, self.table), m))
     }
 
     #[inline]

@@ -222,9 +222,9 @@ impl<'a> ChunkUpdate<'a> {
         }
         if self.rng.chance(burning.burn_out) {
             let i = cells.index(x, y);
-            cells.ids[i].store(burning.leaves.0, Relaxed);
+            cells.ids[i].store(burning.leaves.index(), Relaxed);
             cells.stamps[i].store(self.tick, Relaxed);
-            self.note_static(x, y, id, burning.leaves.0);
+            self.note_static(x, y, id, burning.leaves.index());
         }
         self.note(x, y);
     }

@@ -261,7 +261,7 @@ impl SandWorld {
     /// The material at `(x, y)`.
     pub fn get(&self, x: i64, y: i64) -> Result<MaterialId, SandError> {
         let i = self.checked(x, y)?;
-        Ok(MaterialId(self.cells.ids[i].load(Relaxed)))
+        Ok(self.materials.id(self.cells.ids[i].load(Relaxed)))
     }
 
     /// Puts `material` at `(x, y)` and wakes the cells around it.
@@ -283,9 +283,9 @@ impl SandWorld {
     pub fn place_asleep(&mut self, x: i64, y: i64, material: MaterialId) -> Result<(), SandError> {
         self.materials.get(material)?;
         let i = self.checked(x, y)?;
-        let old = self.cells.ids[i].swap(material.0, Relaxed);
+        let old = self.cells.ids[i].swap(material.index(), Relaxed);
         let is_static = |id: u8| self.materials.facts(id).motion == Motion::Static;
-        if is_static(old) || is_static(material.0) {
+        if is_static(old) || is_static(material.index()) {
             let (x, y) = (x as i32, y as i32);
             self.cells.touch_static(&Rect {
                 x0: x,
@@ -387,7 +387,8 @@ impl SandWorld {
 
     /// The material at `(x, y)`, inside the world.
     pub(crate) fn cell_id(&self, x: i32, y: i32) -> MaterialId {
-        MaterialId(self.cells.ids[self.cells.index(x, y)].load(Relaxed))
+        self.materials
+            .id(self.cells.ids[self.cells.index(x, y)].load(Relaxed))
     }
 
     /// A hash of every cell (FNV-1a), for comparing runs.
@@ -532,7 +533,7 @@ mod schedule_tests {
         };
         let moving = |world: &SandWorld, sand: MaterialId, water: MaterialId| {
             let counts = world.counts();
-            counts[usize::from(sand.0)] + counts[usize::from(water.0)]
+            counts[usize::from(sand.index())] + counts[usize::from(water.index())]
         };
         let (mut two, sand, water) = build();
         tick_at_once(&mut two, 2);

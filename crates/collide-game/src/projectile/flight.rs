@@ -82,8 +82,11 @@ pub struct Hit<V> {
 pub enum Flight {
     /// Still flying.
     Flying,
-    /// Stopped by a hit (or come to rest).
+    /// Stopped by a hit whose response said stop.
     Stopped,
+    /// Come to rest on a surface it bounced on: too slow, after the
+    /// bounce, to leave it against gravity or to slide a tick's worth.
+    Resting,
     /// Its lifetime ran out.
     Expired,
 }
@@ -323,6 +326,21 @@ impl<D: Dim> Projectile<D> {
                                 shares.restitution,
                                 shares.friction,
                             );
+                            // The speed gravity gives it into the surface in
+                            // a tick: a bounce slower than that falls back
+                            // at once (it would hop forever by rounding),
+                            // so it stays on the surface, and rests there
+                            // once it slides slower than that too.
+                            let pull = -dot(gravity, normal) * tick;
+                            let away = dot(self.velocity, normal);
+                            if pull > 0.0 && away < pull {
+                                self.velocity = self.velocity - normal * away;
+                                if length(self.velocity) < pull {
+                                    self.velocity = D::ZERO;
+                                    self.flight = Flight::Resting;
+                                    return self.flight;
+                                }
+                            }
                             // Off the surface, so the rest of the tick
                             // starts outside it.
                             self.position = self.position + normal * SURFACE_GAP;

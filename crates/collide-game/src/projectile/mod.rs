@@ -10,10 +10,12 @@
 //! **Tolerance.** A flight mirrored is the mirrored flight bit for bit, the
 //! same in jittered frames, and a prediction ends as the flight does.
 //! Crossing between media follows the exact law to 1e-5 of the speed at
-//! any distance up to 1e5 from the origin. Known limits: a grenade under
-//! gravity lands about 9 cm apart at 30 and 60 Hz, and its bounces far
-//! from the origin come up to 1.3e-4 s apart; a projectile resting on a
-//! floor keeps hopping.
+//! any distance up to 1e5 from the origin. A bounce slower than the speed
+//! gravity gives in a tick keeps the projectile on the surface, and one
+//! that then slides slower than that comes to rest ([`Flight::Resting`],
+//! and a prediction ends [`Ending::Rest`] on the same tick). Known limits:
+//! a grenade under gravity lands about 9 cm apart at 30 and 60 Hz, and its
+//! bounces far from the origin come up to 1.3e-4 s apart.
 
 mod drag;
 mod flight;

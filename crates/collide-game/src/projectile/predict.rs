@@ -16,7 +16,7 @@ use crate::time::TimeStep;
 pub enum Ending<V> {
     /// Stopped by a hit (the response said stop).
     Hit(Hit<V>),
-    /// Came to rest (no speed left).
+    /// Came to rest on a surface it bounced on.
     Rest,
     /// Its lifetime ran out.
     Expired,
@@ -67,12 +67,11 @@ impl<D: Dim> Ballistics<D> {
             match flight {
                 Flight::Flying => {}
                 Flight::Expired => return Ending::Expired,
+                Flight::Resting => return Ending::Rest,
                 Flight::Stopped => {
                     return match self.hits().last() {
-                        Some(&hit) if dot(copy.velocity(), copy.velocity()) == 0.0 => {
-                            Ending::Hit(hit)
-                        }
-                        _ => Ending::Rest,
+                        Some(&hit) => Ending::Hit(hit),
+                        None => Ending::Rest,
                     };
                 }
             }

@@ -216,3 +216,68 @@ fn launch_velocities_reach_their_target_or_say_none() {
     assert!(launch_velocity::<D3>(Vec3::ZERO, Vec3::X, 0.0, g).is_err());
     assert!(launch_velocity::<D3>(Vec3::NAN, Vec3::X, 12.0, g).is_err());
 }
+
+/// A grenade thrown along a floor, bouncing with restitution 0.4 and
+/// friction 0.3: it never stopped (each bounce off the floor, slower than
+/// gravity's pull in a tick, hopped by rounding), so a prediction of 900
+/// ticks ended at its cap with 0.047 m/s left, and `Rest` was never an
+/// ending. Now it comes to rest, and the prediction ends `Rest` on the
+/// same tick as the flight.
+#[test]
+fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick() {
+    let mut world = Bvh::new();
+    let floor = Cuboid::new(Vec3::new(100.0, 0.5, 100.0)).unwrap();
+    let floor_at = Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap();
+    let id = world.insert(floor.aabb(&floor_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| (h == id).then_some((&floor as &dyn Support<Vec3>, floor_at));
+    let media = Media::<D3>::new(Medium::AIR);
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
+    let thrown = Projectile::<D3>::new(
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(6.0, 5.0, 2.0),
+        0.05,
+        60.0,
+        None,
+        body,
+    )
+    .unwrap();
+    let bounce = OnHit::Bounce(Bounce::new(0.4, 0.3).unwrap());
+    let mut ballistics = Ballistics::default();
+    let mut shot = thrown;
+    let (mut last_bounce, mut rested) = (0, None);
+    for tick in 1..=900 {
+        let flight = ballistics.step(&mut shot, &around, dt, |_| bounce);
+        // A bounce that leaves the floor faster than gravity's pull in a
+        // tick is a real one.
+        if ballistics
+            .hits()
+            .iter()
+            .any(|h| h.velocity.y.abs() > 9.81 / 60.0 * 2.0)
+        {
+            last_bounce = tick;
+        }
+        if flight == Flight::Resting {
+            rested = Some(tick);
+            break;
+        }
+        assert_eq!(flight, Flight::Flying);
+    }
+    let rested = rested.expect("it comes to rest within 900 ticks");
+    assert!(
+        rested - last_bounce <= 300,
+        "rested at {rested}, last bounce at {last_bounce}"
+    );
+    assert_eq!(shot.velocity(), Vec3::ZERO);
+    assert!(
+        (shot.position().y - 0.05).abs() < 1e-3,
+        "at {}",
+        shot.position()
+    );
+    let mut path = Vec::new();
+    let ending = ballistics.predict(&thrown, &around, dt, 900, |_| bounce, &mut path);
+    assert_eq!((ending, path.len()), (Ending::Rest, rested));
+    assert_eq!(*path.last().unwrap(), shot.position());
+}

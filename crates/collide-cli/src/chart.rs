@@ -170,18 +170,16 @@ fn draw_axis(svg: &mut String, axis: &Axis, (left, top, right, height): (f64, f6
     }
 }
 
-/// Opens a figure with `caption` (none: no caption) and an SVG of
-/// `width` by `height` units. The SVG fills the column up to its own
-/// width but never shrinks below four fifths of it: past that the figure
-/// scrolls sideways, so its labels stay readable in a narrow window.
-pub fn open_figure(caption: Option<&str>, width: f64, height: f64, style: &str) -> String {
-    let mut html = String::from("<figure>");
-    if let Some(caption) = caption {
-        let _ = write!(html, "<figcaption>{}</figcaption>", escape(caption));
-    }
+/// Opens a figure with `caption` and an SVG of `width` by `height` units.
+/// The SVG fills the column up to its own width but never shrinks below
+/// four fifths of it: past that the figure scrolls sideways, so its labels
+/// stay readable in a narrow window.
+pub fn open_figure(caption: &str, width: f64, height: f64) -> String {
+    let mut html = String::new();
     let _ = writeln!(
         html,
-        "<div class=\"scroll\"><svg viewBox=\"0 0 {width:.0} {height:.0}\" style=\"width:100%;max-width:{width:.0}px;min-width:{:.0}px;height:auto;{style}\" role=\"img\">",
+        "<figure><figcaption>{}</figcaption><div class=\"scroll\"><svg viewBox=\"0 0 {width:.0} {height:.0}\" style=\"width:100%;max-width:{width:.0}px;min-width:{:.0}px;height:auto\" role=\"img\">",
+        escape(caption),
         0.8 * width
     );
     html
@@ -201,13 +199,19 @@ fn structures_of<'a>(reports: impl IntoIterator<Item = &'a RunReport>) -> Vec<St
     seen
 }
 
-/// A legend of (colour, name) swatches.
-fn legend<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+/// A legend of (colour, name, swatch class) entries; the class draws a
+/// swatch as its line is drawn (a band, a dash), empty for a plain one.
+fn legend<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> String {
     let mut html = String::from("<div class=\"legend\">");
-    for (colour, name) in entries {
+    for (colour, name, class) in entries {
+        let class = if class.is_empty() {
+            String::new()
+        } else {
+            format!(" class=\"{class}\"")
+        };
         let _ = write!(
             html,
-            "<span><i style=\"background:{colour}\"></i>{}</span>",
+            "<span><i{class} style=\"background:{colour}\"></i>{}</span>",
             escape(name)
         );
     }
@@ -239,7 +243,7 @@ pub fn bar_chart(title: &str, groups: &[SceneResult], metric: Metric) -> String 
     } else {
         title.to_string()
     };
-    let mut svg = open_figure(Some(&caption), width, height, "");
+    let mut svg = open_figure(&caption, width, height);
     draw_axis(&mut svg, &axis, (left, top, width - 6.0, plot_h));
     for (g, group) in groups.iter().enumerate() {
         // The bars centred under the group's label.
@@ -287,7 +291,9 @@ pub fn bar_chart(title: &str, groups: &[SceneResult], metric: Metric) -> String 
         }
     }
     svg.push_str(CLOSE_SVG);
-    svg.push_str(&legend(structures.iter().map(|&s| (colour(s), s.name()))));
+    svg.push_str(&legend(
+        structures.iter().map(|&s| (colour(s), s.name(), "")),
+    ));
     svg.push_str("</figure>\n");
     svg
 }
@@ -305,7 +311,7 @@ pub fn timeline(title: &str, reports: &[RunReport]) -> String {
     let (left, panel_h, gap, plot_w) = (150.0, 56.0, 16.0, 700.0);
     let width = left + plot_w + 150.0;
     let height = 10.0 + (panel_h + gap) * reports.len() as f64 + 24.0;
-    let mut svg = open_figure(Some(title), width, height, "");
+    let mut svg = open_figure(title, width, height);
     let x_of = |f: usize| left + plot_w * f as f64 / (frames.max(2) - 1) as f64;
     for (k, r) in reports.iter().enumerate() {
         let top = 10.0 + (panel_h + gap) * k as f64;
@@ -469,7 +475,7 @@ pub fn line_chart(
     } else {
         title.to_string()
     };
-    let mut svg = open_figure(Some(&caption), width, height, "");
+    let mut svg = open_figure(&caption, width, height);
     draw_axis(&mut svg, &axis, (left, top, left + plot_w, plot_h));
     let x_at = |x: f64| left + plot_w * (x - x_min) / x_span;
     let y_at = |y: f64| top + plot_h - plot_h * axis.place(y);
@@ -536,29 +542,16 @@ pub fn line_chart(
         height - 6.0,
         escape(x_label)
     );
-    svg.push_str(&legend_of(series));
-    svg.push_str("</figure>\n");
-    svg
-}
-
-/// A line chart's legend: each series' swatch drawn as its line is.
-fn legend_of(series: &[Series]) -> String {
-    let mut html = String::from("<div class=\"legend\">");
-    for s in series {
+    svg.push_str(&legend(series.iter().map(|s| {
         let class = match s.stroke {
             Stroke::Line => "",
-            Stroke::Band => " class=\"band\"",
-            Stroke::Dashed => " class=\"dashed\"",
+            Stroke::Band => "band",
+            Stroke::Dashed => "dashed",
         };
-        let _ = write!(
-            html,
-            "<span><i{class} style=\"background:{}\"></i>{}</span>",
-            s.colour,
-            escape(&s.name)
-        );
-    }
-    html.push_str("</div>");
-    html
+        (s.colour, s.name.as_str(), class)
+    })));
+    svg.push_str("</figure>\n");
+    svg
 }
 
 #[cfg(test)]

@@ -207,6 +207,11 @@ pub(crate) fn sweep_into<'a, L: Placement>(
     let dot = |a: L::V, b: L::V| (0..dim).map(|k| a.axis(k) * b.axis(k)).sum::<f32>();
     let scaled = |a: L::V, s: f32| L::V::from_axes(|k| a.axis(k) * s);
     let zero = L::V::from_axes(|_| 0.0);
+    // `v` less its part into a contact of normal `n`.
+    let slide = |v: L::V, n: L::V| {
+        let into = dot(v, n).max(0.0);
+        L::V::from_axes(|k| v.axis(k) - n.axis(k) * into)
+    };
     out.hits.clear();
     out.end = start;
     out.motion = motion;
@@ -257,13 +262,14 @@ pub(crate) fn sweep_into<'a, L: Placement>(
             out.truncated = true;
             return;
         }
-        if response == Response::Slide {
+        if response == Response::Slide && time == 0.0 {
             // A slider in contact moves along the contact, and rounding
             // (of its position, more the farther from the origin, and of
             // the slide's direction) leaves it a little deeper each tick,
-            // which no cast sees. Out of anything it is deeper in than the
-            // casts' tolerance, along the contact's normal, and no longer
-            // moving into it.
+            // which no cast sees. At the tick's start (later legs start
+            // where a cast stopped, short of the contact): out of anything
+            // it is deeper in than the casts' tolerance, along the
+            // contact's normal, and no longer moving into it.
             let allowed = 0.5e-5 * size.max(length);
             for &h in candidates.iter() {
                 let Some((shape, pose)) = shape_of(h) else {
@@ -275,8 +281,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
                     if let Some(end) = moved(&out.end, scaled(n, -touch.depth)) {
                         out.end = end;
                     }
-                    let into = dot(velocity, n);
-                    velocity = L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * into.max(0.0));
+                    velocity = slide(velocity, n);
                     out.motion = velocity;
                 }
             }
@@ -336,7 +341,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
         let into = dot(velocity, n);
         velocity = match response {
             Response::Stop => zero,
-            Response::Slide => L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * into.max(0.0)),
+            Response::Slide => slide(velocity, n),
             Response::Bounce { restitution } => {
                 let keep = 1.0 + restitution.clamp(0.0, 1.0);
                 L::V::from_axes(|k| velocity.axis(k) - n.axis(k) * keep * into.max(0.0))

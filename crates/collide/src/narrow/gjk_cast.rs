@@ -197,11 +197,12 @@ fn settled<P: Point>(
     plane: P,
 ) -> CastStop<P> {
     let at = |lambda: f64| path.start + (path.direction * lambda);
+    // A stop is a touch (`touched`, as `nearest_from` gives it) unless
+    // the path is found leaving short of the core; one still closing in
+    // after every step (a curve met at a grazing angle) is a touch as near
+    // as it got.
     let (mut stop, mut trusted, mut simplex) =
         nearest_from(shapes, at(lambda), lambda, simplex, plane);
-    // Still closing in after every step (a curve met at a grazing angle):
-    // a touch, as near as it got.
-    stop.touched = true;
     for _ in 0..MAX_SETTLE_STEPS {
         let gap = stop.distance - path.margin;
         if !trusted || gap <= path.settle_gap {
@@ -213,10 +214,10 @@ fn settled<P: Point>(
             stop.touched = false;
             break;
         }
-        if lambda + gap / closing > path.max_lambda {
+        let next = lambda + gap / closing;
+        if next > path.max_lambda {
             break;
         }
-        let next = lambda + gap / closing;
         let (moved, moved_trusted, moved_simplex) =
             nearest_from(shapes, at(next), next, simplex, stop.normal);
         if moved.distance > stop.distance {
@@ -227,7 +228,6 @@ fn settled<P: Point>(
             break;
         }
         (lambda, stop, trusted, simplex) = (next, moved, moved_trusted, moved_simplex);
-        stop.touched = true;
     }
     stop
 }

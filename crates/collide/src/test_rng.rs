@@ -25,6 +25,11 @@ impl TestRng {
     }
 
     /// Uniform integer in `[0, n)`; `n > 0`.
+    /// A random point of the square [-1, 1)^2.
+    pub(crate) fn in_square(&mut self) -> glam::Vec2 {
+        glam::Vec2::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0))
+    }
+
     pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0.usize(..n)
     }

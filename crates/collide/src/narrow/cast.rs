@@ -17,6 +17,15 @@ use crate::geometry::Vector;
 
 /// Where a ray first enters a shape.
 ///
+/// Every ray cast keeps one rule: a ray hits a shape where it passes into
+/// it, reaching its inside (or, for a flat shape such as a segment or a
+/// flat box, crossing it from one side to the other). A ray that only
+/// touches the boundary misses: along a face or an edge, tangent to a
+/// curve, or through a corner only; so does a ray starting on the boundary
+/// and leaving. The broad phase's boxes follow the same rule
+/// ([`Ray`](crate::geometry::Ray)). Within a millionth of the numbers
+/// involved a graze may hit or miss, but a hit always lies on the shape.
+///
 /// ```
 /// use collide::geometry::Ray;
 /// use collide::narrow::d2::{Circle, Pose, cast_ray_circle};

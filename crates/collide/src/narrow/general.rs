@@ -3,7 +3,7 @@
 //! casts of shapes and rays (the GJK ray cast, conservative advancement
 //! as its fallback), and bounding boxes from supports.
 
-use super::cast::{RayCast, ShapeCast, advance};
+use super::cast::{ShapeCast, advance};
 use super::contact::Contact;
 use super::dim::Dim;
 use super::gjk::{Gjk, Point, Simplex, Vertex, gjk};
@@ -11,7 +11,7 @@ use super::gjk_cast::gjk_cast;
 use super::placement::{Frame, Penetration, Placement};
 use super::point::{TRUSTED_GAP, Wide, from_p, normalized, to_p, unit};
 use super::support::Support;
-use crate::geometry::{Aabb, Ray, Vector};
+use crate::geometry::{Aabb, Vector};
 
 /// The support of `A - B` for two placed shapes' cores, in A's frame
 /// (`b_in_a` places B there, see [`Placement::relative`]): A's supports
@@ -301,7 +301,7 @@ fn moved<L: Placement>(pose: &L, motion: L::V, t: f32) -> L {
 
 /// The f32 nearest `lambda` from below (a cast's time never rounds past
 /// the touch).
-fn at_most(lambda: f64) -> f32 {
+pub(crate) fn at_most(lambda: f64) -> f32 {
     let t = lambda as f32;
     if f64::from(t) > lambda {
         t.next_down()
@@ -363,203 +363,6 @@ fn cast_tolerance<L: Placement>(
     }
 }
 
-/// A ray against any convex shape: the GJK ray cast with the shape's
-/// radius as its margin, or, when that does not settle, a point cast
-/// along the ray by conservative advancement, up to where the ray leaves
-/// the shape's bounds.
-pub(crate) fn cast_ray<L: Placement>(
-    ray: &Ray<L::V>,
-    shape: &(impl Support<L::V> + ?Sized),
-    pose: &L,
-) -> Option<RayCast<L::V>> {
-    if let Some(answer) = ray_by_gjk(ray, shape, pose) {
-        return answer;
-    }
-    let point = PointCore;
-    let start = L::at(ray.origin());
-    if contact(&point, &start, shape, pose).depth > 0.0 {
-        return Some(started_inside(ray));
-    }
-    let reach = ray.max_t().min(exit_of_bounds(ray, &bounds(shape, pose))?);
-    let d = ray.direction();
-    let motion = L::V::from_axes(|k| d.axis(k) * reach);
-    let zero = L::V::from_axes(|_| 0.0);
-    let hit = cast_by_advancement(&point, &start, motion, shape, pose, zero)?;
-    let t = hit.t * reach;
-    let n = hit.contact.normal;
-    Some(RayCast {
-        t,
-        normal: L::V::from_axes(|k| -n.axis(k)),
-        point: ray.at(t),
-    })
-}
-
-/// A ray against a convex shape by the GJK ray cast (`gjk_cast.rs`) in the
-/// shape's frame, its radius the margin. `Some(answer)`, or `None` when it
-/// did not settle.
-fn ray_by_gjk<L: Placement>(
-    ray: &Ray<L::V>,
-    shape: &(impl Support<L::V> + ?Sized),
-    pose: &L,
-) -> Option<Option<RayCast<L::V>>> {
-    // In the shape's frame, where its supports need no transform: the ray's
-    // origin and direction there, in f64 (a far origin keeps its digits).
-    let support = |d: Wide<L::V>| {
-        let p = to_p(shape.support(from_p(d)));
-        Vertex {
-            w: p,
-            a: p,
-            b: Point::ZERO,
-        }
-    };
-    let offset = (to_p(ray.origin())) - (to_p(pose.position()));
-    let s = pose.unrotate_wide(offset);
-    let r = pose.unrotate_wide(to_p(ray.direction()));
-    let margin = f64::from(shape.radius());
-    // Sharp: the cast's own floor (1e-7 of the numbers involved); rounded:
-    // a millionth of the radius and the origin's distance from the core
-    // (not from the shape's own origin, which may lie far from its core),
-    // as a margin met at a grazing angle converges slowly.
-    let tolerance = if margin > 0.0 {
-        let near = support(s).w;
-        let apart = s - near;
-        1e-6 * (margin + apart.dot(apart).sqrt())
-    } else {
-        0.0
-    };
-    let max_t = f64::from(ray.max_t());
-    let Some(stop) = gjk_cast(&support, s, r, max_t, margin, tolerance)? else {
-        return Some(None);
-    };
-    if stop.lambda == 0.0 {
-        // The origin is within the tolerance of the core's hull of the
-        // cast's support points (a sharp core: inside it, or touching);
-        // within the margin of a rounded core, inside. Just outside the
-        // margin, or a hull estimate not yet tight, is left to the contact
-        // query (`cast_ray`'s fallback): a point inside a sharp core can be
-        // as near a line of its support points, so `distance` alone cannot
-        // say that it is outside.
-        return (margin == 0.0 || stop.distance <= margin).then(|| Some(started_inside(ray)));
-    }
-    if !stop.touched {
-        // A graze: the ray came within the tolerance of the shape and left
-        // without reaching it. A miss, as in the closed forms.
-        return Some(None);
-    }
-    let t = at_most(stop.lambda);
-    Some(Some(RayCast {
-        t,
-        normal: pose.rotate(from_p(stop.normal)),
-        point: ray.at(t),
-    }))
-}
-
-/// A ray against a box of half extents `half` at `pose`: the slabs of its
-/// axes in its own frame (f64). A ray along a face misses; one starting
-/// inside enters at 0.
-pub(crate) fn cast_ray_box<L: Placement>(
-    ray: &Ray<L::V>,
-    half: L::V,
-    pose: &L,
-) -> Option<RayCast<L::V>> {
-    // In the box's frame: the origin's offset in f64 (exact, however far
-    // both lie from the world's origin), then turned in f32 (good to the
-    // offset's own digits).
-    let offset = (to_p(ray.origin())) - pose.position_wide();
-    let local_origin = pose.unrotate(from_p(offset));
-    let coordinates = |v: L::V| -> [f64; 3] {
-        std::array::from_fn(|k| {
-            if k < L::V::DIM {
-                f64::from(v.axis(k))
-            } else {
-                0.0
-            }
-        })
-    };
-    let (o, d, h) = (
-        coordinates(local_origin),
-        coordinates(pose.unrotate(ray.direction())),
-        coordinates(half),
-    );
-    let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
-    let mut entry_normal = [0.0; 3];
-    for k in 0..L::V::DIM {
-        if d[k] == 0.0 {
-            // Parallel: strictly between the slab's planes, or a miss.
-            if !(o[k] > -h[k] && o[k] < h[k]) {
-                return None;
-            }
-            continue;
-        }
-        let (t0, t1) = ((-h[k] - o[k]) / d[k], (h[k] - o[k]) / d[k]);
-        let (near, far) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
-        if near > enter {
-            enter = near;
-            entry_normal = [0.0; 3];
-            entry_normal[k] = -d[k].signum();
-        }
-        exit = exit.min(far);
-    }
-    if enter >= exit || exit <= 0.0 {
-        return None;
-    }
-    if enter < 0.0 {
-        return Some(started_inside(ray));
-    }
-    let t = enter as f32;
-    if t > ray.max_t() {
-        return None;
-    }
-    Some(RayCast {
-        t,
-        normal: pose.rotate(L::V::from_axes(|k| entry_normal[k] as f32)),
-        point: ray.at(t),
-    })
-}
-
-/// A point: the core of a ray's cast.
-struct PointCore;
-
-impl<V: Vector> Support<V> for PointCore {
-    fn support(&self, _direction: V) -> V {
-        V::from_axes(|_| 0.0)
-    }
-}
-
-/// Where the ray leaves `aabb` (`None` if it is never inside it).
-fn exit_of_bounds<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>) -> Option<f32> {
-    let (o, d) = (ray.origin(), ray.direction());
-    let mut exit = f32::INFINITY;
-    for k in 0..V::DIM {
-        let (ok, dk) = (o.axis(k), d.axis(k));
-        if dk > 0.0 {
-            exit = exit.min((aabb.max().axis(k) - ok) / dk);
-        } else if dk < 0.0 {
-            exit = exit.min((aabb.min().axis(k) - ok) / dk);
-        } else if !(aabb.min().axis(k) <= ok && ok <= aabb.max().axis(k)) {
-            return None;
-        }
-    }
-    (exit.is_finite() && exit >= 0.0).then_some(exit)
-}
-
-/// The answer for a ray that starts inside the shape: t = 0, the normal
-/// against the ray.
-pub(crate) fn started_inside<V: Dim>(ray: &Ray<V>) -> RayCast<V> {
-    let d = to_p(ray.direction());
-    let len = d.dot(d).sqrt();
-    let back = if len > 0.0 {
-        d * (-1.0 / len)
-    } else {
-        Point::ZERO
-    };
-    RayCast {
-        t: 0.0,
-        normal: from_p(back),
-        point: ray.origin(),
-    }
-}
-
 /// The bounding box of any shape at `pose`, from its supports along the
 /// axes, grown by its radius and widened by a little rounding slack so it
 /// never cuts the shape.
@@ -613,64 +416,9 @@ pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::narrow::d2::{Cuboid, Polygon, Pose, cast_ray_polygon};
+    use crate::narrow::d2::{Polygon, Pose};
     use crate::test_rng::TestRng;
     use glam::Vec2;
-
-    /// A random point of the square [-1, 1)^2.
-    fn unit_point(rng: &mut TestRng) -> Vec2 {
-        Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-    }
-
-    #[test]
-    fn the_gjk_ray_cast_settles_and_agrees_with_the_polygon_clip() {
-        let mut rng = TestRng::new(89);
-        let (mut settled, mut hits) = (0, 0);
-        for k in 0..2000 {
-            let points: Vec<Vec2> = (0..6).map(|_| unit_point(&mut rng)).collect();
-            let Ok(polygon) = Polygon::new(&points) else {
-                continue;
-            };
-            let pose = Pose::new(unit_point(&mut rng), rng.range(-3.0, 3.0)).unwrap();
-            let origin = Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
-            let toward = unit_point(&mut rng) - origin;
-            let ray = Ray::new(origin, toward, rng.range(0.3, 2.0)).unwrap();
-            let Some(answer) = ray_by_gjk(&ray, &polygon, &pose) else {
-                continue;
-            };
-            settled += 1;
-            let clip = cast_ray_polygon(&ray, &polygon, &pose);
-            match (answer, clip) {
-                (Some(x), Some(y)) => {
-                    assert!((x.t - y.t).abs() < 1e-4, "ray {k}: {x:?} / {y:?}");
-                    if x.t > 0.0 {
-                        assert!(x.normal.dot(y.normal) > 0.99, "ray {k}: {x:?} / {y:?}");
-                    }
-                    hits += 1;
-                }
-                (None, None) => {}
-                (x, y) => {
-                    // Only a graze or the ray's very end may differ.
-                    let h = x.or(y).unwrap();
-                    let len = toward.length();
-                    assert!(
-                        (h.t - ray.max_t()).abs() * len < 1e-4
-                            || h.normal.dot(toward).abs() < 1e-3 * len,
-                        "ray {k}: gjk {x:?}, clip {y:?}"
-                    );
-                }
-            }
-        }
-        assert!(
-            settled > 1900 && hits > 500,
-            "{settled} settled, {hits} hits"
-        );
-        // A box: the same through the general entry point.
-        let unit = Cuboid::new(Vec2::ONE).unwrap();
-        let ray = Ray::new(Vec2::new(-3.0, 0.5), Vec2::X, 10.0).unwrap();
-        let hit = cast_ray(&ray, &unit, &Pose::IDENTITY).unwrap();
-        assert!((hit.t - 2.0).abs() < 1e-6 && (hit.normal + Vec2::X).length() < 1e-6);
-    }
 
     /// The GJK cast `gjk` and conservative advancement's `slow` agree
     /// (pair `k`, the second shape moving by `relative` against the
@@ -727,7 +475,7 @@ mod tests {
         let mut rng = TestRng::new(131);
         let (mut hits, mut unsettled) = (0, 0);
         for k in 0..3000 {
-            let points: Vec<Vec2> = (0..5).map(|_| unit_point(&mut rng)).collect();
+            let points: Vec<Vec2> = (0..5).map(|_| rng.in_square()).collect();
             let radius = if k % 2 == 0 {
                 0.0
             } else {
@@ -747,9 +495,9 @@ mod tests {
                 rng.range(-3.0, 3.0),
             )
             .unwrap();
-            let pb = Pose::new(unit_point(&mut rng), rng.range(-3.0, 3.0)).unwrap();
+            let pb = Pose::new(rng.in_square(), rng.range(-3.0, 3.0)).unwrap();
             let ma = Vec2::new(rng.range(4.0, 12.0), rng.range(-4.0, 4.0));
-            let mb = unit_point(&mut rng);
+            let mb = rng.in_square();
             if contact(&a, &pa, &b, &pb).depth > -1e-3 {
                 continue;
             }

@@ -44,6 +44,46 @@ pub(crate) struct CastStop<P> {
     /// False for a graze that the cast stopped on already leaving: within
     /// the tolerance of the grown core, moving away from it.
     pub(crate) touched: bool,
+    /// The core's feature nearest the stop (its direction, for an edge).
+    pub(crate) feature: Feature<P>,
+}
+
+/// The core's feature nearest a cast's stop, from a simplex whose
+/// nearest point is the stop's: the core points with a share in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Feature<P> {
+    /// One point: a corner (or a curve's point).
+    Vertex,
+    /// Two points, in 3D: inside an edge along this direction.
+    Edge(P),
+    /// Inside a face (two points in 2D, three in 3D): the stop's normal is
+    /// the only one there.
+    Face,
+    /// Not known: the stop lies at the ray's start, or no simplex held it.
+    Unknown,
+}
+
+impl<P: Point> Feature<P> {
+    /// The feature of the simplex's points whose weights are more than a
+    /// thousandth: a stop that near a triangle's side (within the cast's
+    /// rounding of it, and more) is taken to be on that side.
+    fn of(simplex: &Simplex<P>) -> Self {
+        let core = |v: &Vertex<P>| v.a - v.b;
+        let mut points = [P::ZERO; 4];
+        let mut count = 0;
+        for (v, weight) in simplex.vertices().iter().zip(simplex.weights) {
+            if weight > 1e-3 {
+                points[count] = core(v);
+                count += 1;
+            }
+        }
+        match count {
+            1 => Feature::Vertex,
+            2 if P::DIM == 3 => Feature::Edge(points[1] - points[0]),
+            _ if count == P::DIM => Feature::Face,
+            _ => Feature::Unknown,
+        }
+    }
 }
 
 /// Iterations before giving up (`None`): polytopes settle in a handful, a
@@ -104,6 +144,7 @@ pub(crate) fn gjk_cast<P: Point>(
             b: nearest.b,
             distance: v.dot(v).sqrt(),
             touched: true,
+            feature: Feature::Unknown,
         }
     };
     for _ in 0..MAX_ITERATIONS {
@@ -265,9 +306,13 @@ fn nearest_from<P: Point>(
     for q in &mut simplex.vertices[..simplex.len] {
         q.w = x - core(q);
     }
+    // The cast's own feature, for a stop on the core, where the distance
+    // query finds the core overlapping x within rounding.
+    let mut cast_feature = Feature::Unknown;
     let found = match nearest_any(&simplex) {
         Some(face) if simplex.len > 0 => {
             simplex.keep(&face);
+            cast_feature = Feature::of(&simplex);
             gjk_from(&from_x, &mut simplex)
         }
         _ => gjk(&from_x, plane * (-1.0), &mut simplex),
@@ -293,6 +338,11 @@ fn nearest_from<P: Point>(
             0.0
         },
         touched: true,
+        feature: if found == Gjk::Separated {
+            Feature::of(&simplex)
+        } else {
+            cast_feature
+        },
     };
     (stop, trusted, simplex)
 }

@@ -31,6 +31,7 @@ pub(crate) mod gjk;
 mod gjk_cast;
 pub(crate) mod placement;
 mod point;
+mod ray;
 mod regions;
 mod shapes;
 mod support;

@@ -7,6 +7,7 @@ use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
 use crate::narrow::placement::Placement;
+use crate::narrow::ray as rays;
 use crate::narrow::support::Support;
 use glam::{DVec2, Vec2};
 
@@ -27,7 +28,7 @@ fn circle_entry(ray: &Ray<Vec2>, centre: DVec2, radius: f64) -> Option<RayCast<V
     let m = o - centre;
     let c = m.length_squared() - radius * radius;
     if c < 0.0 {
-        return Some(general::started_inside(ray));
+        return Some(rays::started_inside(ray));
     }
     let a = d.length_squared();
     if a == 0.0 {
@@ -75,7 +76,7 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
     if polygon.is_flat() {
         let mut core = *polygon;
         core.radius = 0.0;
-        return general::cast_ray(ray, &core, pose);
+        return rays::cast_ray(ray, &core, pose);
     }
     // In the polygon's frame, in f64 (a far origin keeps its digits).
     let o = pose.unrotate_wide(ray.origin().as_dvec2() - pose.position.as_dvec2());
@@ -83,8 +84,16 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
     let (ox, oy, dx, dy) = (o.x, o.y, d.x, d.y);
     let (mut enter, mut exit) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut entry_normal = None;
-    for (v, n) in polygon.vertices().iter().zip(polygon.normals()) {
-        let (nx, ny) = (f64::from(n.x), f64::from(n.y));
+    let vertices = polygon.vertices();
+    for (i, (v, n)) in vertices.iter().zip(polygon.normals()).enumerate() {
+        // The edge's outward normal unnormalized, from its corners in f64
+        // (a line through two f32 corners is then exact: a ray along it
+        // gives exactly 0 below, where the stored unit normal rounds).
+        let w = vertices[(i + 1) % vertices.len()];
+        let (nx, ny) = (
+            f64::from(w.y) - f64::from(v.y),
+            f64::from(v.x) - f64::from(w.x),
+        );
         // Inside the edge's half-plane: n . (p - v) < 0.
         let num = nx * (f64::from(v.x) - ox) + ny * (f64::from(v.y) - oy);
         let den = nx * dx + ny * dy;
@@ -107,7 +116,7 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
         return None;
     }
     if enter < 0.0 || entry_normal.is_none() {
-        return Some(general::started_inside(ray));
+        return Some(rays::started_inside(ray));
     }
     let t = enter as f32;
     if t > ray.max_t() {
@@ -122,7 +131,8 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
 }
 
 /// A ray against a box: the slabs of its two axes in its own frame. A
-/// ray along a face misses.
+/// ray along a face misses; a flat box (a half extent of 0) is hit by a
+/// ray crossing it (the general cast answers).
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -135,7 +145,7 @@ pub fn cast_ray_polygon(ray: &Ray<Vec2>, polygon: &Polygon, pose: &Pose) -> Opti
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_cuboid(ray: &Ray<Vec2>, cuboid: &Cuboid, pose: &Pose) -> Option<RayCast<Vec2>> {
-    general::cast_ray_box(ray, cuboid.half_extents, pose)
+    rays::cast_ray_box(ray, cuboid, pose)
 }
 
 /// A ray against a capsule, in closed form: the entry into the infinite
@@ -187,7 +197,7 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
         k0 < 0.0
     };
     if inside {
-        return Some(general::started_inside(ray));
+        return Some(rays::started_inside(ray));
     }
     let k2 = axis_sq * d.length_squared() - axis_d * axis_d;
     if axis_sq > 0.0 && k2 > 0.0 {
@@ -230,16 +240,17 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
 /// normal rounding, so the general cast answers.
 #[cold]
 fn segment_ray(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec2>> {
-    general::cast_ray(ray, capsule, pose)
+    rays::cast_ray(ray, capsule, pose)
 }
 
 /// A ray against any convex shape: the GJK ray cast on its core, with its
 /// radius as a margin, settled at the end by a distance query onto the
 /// surface (the entry and its normal exact to rounding, however far the
-/// ray starts); the closed forms above are faster. A ray that grazes the
-/// shape (comes within a millionth of the numbers involved and passes)
-/// either misses or hits at a point within that of the surface, never
-/// beyond it.
+/// ray starts); the closed forms above are faster. A ray along a face or
+/// an edge, or tangent, misses, as in the closed forms (the rule:
+/// [`RayCast`]); one that grazes the shape (comes within a millionth of
+/// the numbers involved) either misses or hits at a point within that of
+/// the surface, never beyond it.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -256,7 +267,7 @@ pub fn cast_ray(
     shape: &(impl Support<Vec2> + ?Sized),
     pose: &Pose,
 ) -> Option<RayCast<Vec2>> {
-    general::cast_ray(ray, shape, pose)
+    rays::cast_ray(ray, shape, pose)
 }
 
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by

@@ -7,6 +7,7 @@ use super::shapes::{Capsule, Cuboid, Sphere};
 use crate::geometry::Ray;
 use crate::narrow::cast::{RayCast, ShapeCast};
 use crate::narrow::general;
+use crate::narrow::ray as rays;
 use crate::narrow::support::Support;
 use glam::{DVec3, Vec3};
 
@@ -37,7 +38,7 @@ fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec
     let m = o - centre;
     let c = m.length_squared() - radius * radius;
     if c < 0.0 {
-        return Some(general::started_inside(ray));
+        return Some(rays::started_inside(ray));
     }
     let a = d.length_squared();
     if a == 0.0 {
@@ -60,7 +61,8 @@ fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec
 }
 
 /// A ray against a box: the slabs of its three axes in its own frame. A
-/// ray along a face misses.
+/// ray along a face misses; a flat box (a half extent of 0) is hit by a
+/// ray crossing it (the general cast answers).
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -73,7 +75,7 @@ fn ball_entry(ray: &Ray<Vec3>, centre: DVec3, radius: f64) -> Option<RayCast<Vec
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 pub fn cast_ray_cuboid(ray: &Ray<Vec3>, cuboid: &Cuboid, pose: &Pose) -> Option<RayCast<Vec3>> {
-    general::cast_ray_box(ray, cuboid.half_extents, pose)
+    rays::cast_ray_box(ray, cuboid, pose)
 }
 
 /// A ray against a capsule, in one closed form: the capsule lies inside
@@ -123,7 +125,7 @@ pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Opti
         k0 < 0.0
     };
     if inside {
-        return Some(general::started_inside(ray));
+        return Some(rays::started_inside(ray));
     }
     let k2 = axis_sq * d.length_squared() - axis_d * axis_d;
     if axis_sq > 0.0 && k2 > 0.0 {
@@ -165,16 +167,17 @@ pub fn cast_ray_capsule(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Opti
 /// normal rounding, so the general cast answers.
 #[cold]
 fn segment_ray(ray: &Ray<Vec3>, capsule: &Capsule, pose: &Pose) -> Option<RayCast<Vec3>> {
-    general::cast_ray(ray, capsule, pose)
+    rays::cast_ray(ray, capsule, pose)
 }
 
 /// A ray against any convex shape (a [`Polyhedron`](super::Polyhedron),
 /// a rounded one): the GJK ray cast on its core, with its radius as a
 /// margin, settled at the end by a distance query onto the surface (the
 /// entry and its normal exact to rounding, however far the ray starts).
-/// A ray that grazes the shape (comes within a millionth of the numbers
-/// involved and passes) either misses or hits at a point within that of
-/// the surface, never beyond it.
+/// A ray along a face or an edge, or tangent, misses, as in the closed
+/// forms (the rule: [`RayCast`]); one that grazes the shape (comes within
+/// a millionth of the numbers involved) either misses or hits at a point
+/// within that of the surface, never beyond it.
 ///
 /// ```
 /// use collide::geometry::Ray;
@@ -191,7 +194,7 @@ pub fn cast_ray(
     shape: &(impl Support<Vec3> + ?Sized),
     pose: &Pose,
 ) -> Option<RayCast<Vec3>> {
-    general::cast_ray(ray, shape, pose)
+    rays::cast_ray(ray, shape, pose)
 }
 
 /// When shape `a`, moving by `motion_a`, first touches shape `b`, moving by

@@ -6,4 +6,5 @@ mod d3;
 mod exact;
 mod extreme;
 mod parry_oracle;
+mod ray_rule;
 mod regressions;

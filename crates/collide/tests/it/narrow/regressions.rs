@@ -251,8 +251,10 @@ fn a_ray_grazing_a_segment_is_not_hit_past_its_end() {
     }
 }
 
-/// A turned cube and a ray through it: the general cast answered
-/// 16.25494, where the ray enters at 1.6750057 and has left by 4.11.
+/// A turned cube and a ray along its top face, within 1e-7 of it: the
+/// general cast answered 16.25494, far past the cube, which the closed
+/// form (rounding the ray just inside) enters at 1.6750057 and leaves by
+/// 4.11.
 #[test]
 fn a_ray_through_a_turned_cube_enters_where_the_closed_form_says() {
     let cube = d3::Cuboid::new(Vec3::splat(0.86178374)).unwrap();
@@ -269,11 +271,15 @@ fn a_ray_through_a_turned_cube_enters_where_the_closed_form_says() {
     .unwrap();
     let closed = d3::cast_ray_cuboid(&ray, &cube, &turned).expect("it goes through");
     assert!((closed.t - 1.6750057).abs() < 1e-4, "{closed:?}");
-    let general = d3::cast_ray(&ray, &cube, &turned).expect("it goes through");
-    assert!(
-        (general.t - closed.t).abs() < 1e-4,
-        "{general:?} against {closed:?}"
-    );
+    // The ray runs along the cube's top face, 1e-7 from it (the rounding
+    // of the turned cube's f32 corners): a graze, which may miss, but a
+    // hit must be the entry.
+    if let Some(general) = d3::cast_ray(&ray, &cube, &turned) {
+        assert!(
+            (general.t - closed.t).abs() < 1e-4,
+            "{general:?} against {closed:?}"
+        );
+    }
 }
 
 /// A ball and a box cast past another box's top face, 1e-7 above it and

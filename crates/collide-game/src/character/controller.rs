@@ -6,6 +6,12 @@
 //! probes down from a little above its sole for ground to stand on or
 //! snap to. Leaving a moving base hands back the base's velocity by the
 //! [`Inherit`] rule.
+//!
+//! It stands only where its centre is over walkable ground: on a ledge's
+//! edge with its centre past it, it slides off (unless it is walking on
+//! over the edge, up a step or down off one, its bottom rolling over the
+//! edge). Whatever rounding sinks it into (its f32 position, far from the
+//! origin) it is pushed back out of.
 
 use super::settings::{CharacterSettings, Inherit};
 use crate::dim::{Dim, ShapeOf, dot, length};
@@ -61,7 +67,11 @@ pub struct StepReport<V> {
     /// The base's velocity to add to the character's, by the
     /// [`Inherit`] rule, on the step it left the base; zero otherwise.
     pub inherited: V,
-    /// The character stepped up a ledge.
+    /// The character got onto a ledge this tick: it stepped or climbed
+    /// up, and now stands on the ledge's top with its centre over it.
+    /// (Climbing over a high step's edge takes a few ticks, the bottom
+    /// rolling over the edge; the character stands on the ledge then, and
+    /// slides back off if it stops short.)
     pub stepped_up: bool,
     /// Something moved into the character and it could not get out of the
     /// way (caught between two moving things, or a moving thing and a
@@ -176,9 +186,23 @@ impl<D: Dim> Character<D> {
         let was = self.ground;
         let (carried, base_velocity) = self.ride(world, shape_of, &base_motion, dt);
         let squeezed = !self.push_out(world, shape_of, &base_motion);
-        let stepped_up = self.slide(world, shape_of, motion, was.is_standing());
+        // It steps up from anything it stands or slides on (an edge it has
+        // come down on, short of the floor), never in mid-air.
+        let climbed = self.slide(world, shape_of, motion, was.on().is_some());
         let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
-        self.ground = self.probe(world, shape_of, snap);
+        self.ground = self.probe(world, shape_of, snap.then_some(motion));
+        let mut stepped_up = false;
+        if let Some((ledge, top)) = climbed {
+            match self.ground {
+                Ground::Standing { on, .. } if on == ledge => stepped_up = true,
+                // Halfway over the ledge's edge, still climbing: it stands
+                // on the ledge (stopping there, it slides back off).
+                Ground::Sliding { on, .. } if on == ledge => {
+                    self.ground = Ground::Standing { on, normal: top };
+                }
+                _ => {}
+            }
+        }
         let left = was.on().is_some() && self.ground.on() != was.on();
         // The base's velocity as the character leaves it: this tick's when
         // it moved this tick, else the last one's.
@@ -239,10 +263,13 @@ impl<D: Dim> Character<D> {
         (carried, want * (1.0 / dt.seconds()))
     }
 
-    /// Gets out of whatever moved into the character (a door, a platform
-    /// from the side; only objects that moved this tick, by `moved`, can):
-    /// pushed out along the shortest way, by a sweep so it is not pushed
-    /// into something else. False when it stays caught.
+    /// Gets out of whatever it is caught in: what moved into it this tick
+    /// (a door, a platform from the side; `moved` names them), and what
+    /// rounding sank it into (its position's f32 rounding, about 1e-3 m
+    /// 1e4 m from the origin, leaves a slider a little deeper each tick,
+    /// which no cast sees). Pushed out along the shortest way, by a sweep
+    /// so it is not pushed into something else. False when something that
+    /// moved keeps it caught.
     fn push_out<'a>(
         &mut self,
         world: &dyn Query<D::V>,
@@ -262,13 +289,11 @@ impl<D: Dim> Character<D> {
             // The deepest overlap of the real capsule (ties by handle).
             let mut deepest: Option<(f32, Handle, D::V)> = None;
             let _ = world.query_aabb(&bounds, &mut |h| {
-                if moved(h).is_none() {
-                    return std::ops::ControlFlow::Continue(());
-                }
                 if let Some((shape, pose)) = shape_of(h) {
                     let (depth, out) = D::overlap(&self.hull, at, shape, &pose);
                     // Deeper than a quarter skin: the capsule itself is
-                    // nearer than its skin (rounding alone stays below).
+                    // nearer than its skin (rounding alone stays below,
+                    // unless far out for many ticks).
                     let caught = depth > 0.25 * self.settings.skin();
                     if caught && deepest.is_none_or(|(d, e, _)| (depth, e) > (d, h)) {
                         deepest = Some((depth, h, out));
@@ -290,26 +315,28 @@ impl<D: Dim> Character<D> {
             );
             self.position = swept.end;
             if swept.t < 1.0 {
-                // Pushed against something else: caught.
-                return false;
+                // Pushed against something else: caught, if what it is in
+                // moved into it (rounding's sinking is left as it is).
+                return moved(h).is_none();
             }
         }
         false
     }
 
     /// The own move: sweep, slide along what is hit (steep surfaces are
-    /// walls: no climbing them), step up ledges when standing. Returns
-    /// whether it stepped up.
+    /// walls: no climbing them), step up ledges when `grounded` (onto one
+    /// it meets, or on over the edge of one it is on). Returns the ledge it
+    /// climbed and its top's normal (`None`: it did not climb).
     fn slide<'a>(
         &mut self,
         world: &dyn Query<D::V>,
         shape_of: ShapeOf<'_, 'a, D>,
         motion: D::V,
-        standing: bool,
-    ) -> bool {
+        grounded: bool,
+    ) -> Option<(Handle, D::V)> {
         let settings = self.settings;
         let mut remaining = motion;
-        let mut stepped_up = false;
+        let mut climbed = None;
         for _ in 0..settings.max_slides() {
             if length(remaining) <= 1e-7 {
                 break;
@@ -323,34 +350,39 @@ impl<D: Dim> Character<D> {
                 remaining,
             );
             self.position = swept.end;
-            let Some((_, normal, _)) = swept.hit else {
+            let Some(hit) = swept.hit else {
                 break;
             };
+            let (on, normal, _) = hit;
             remaining = remaining * (1.0 - swept.t);
             let up = dot(normal, D::UP);
-            let walkable = up >= settings.max_slope_cos();
-            if !walkable && standing && !stepped_up && up > -0.1 {
-                if let Some(rest) = self.step_up(world, shape_of, remaining) {
-                    stepped_up = true;
+            let walkable = self.stands_on(shape_of, swept.end, hit);
+            if !walkable && grounded && climbed.is_none() && up > -0.1 {
+                if let Some((rest, top)) = self.step_up(world, shape_of, remaining) {
+                    climbed = Some((on, top));
                     remaining = rest;
                     continue;
                 }
             }
-            remaining = along::<D>(remaining, normal, settings.max_slope_cos());
+            remaining = along::<D>(remaining, normal, walkable);
         }
-        stepped_up
+        climbed
     }
 
     /// Tries to step onto a ledge: up by the step height, forward by the
-    /// horizontal part of `remaining`, down onto walkable ground no higher
-    /// than the step. On success the character is on the ledge and the
-    /// motion left is returned; otherwise nothing changes.
+    /// horizontal part of `remaining` (sliding along a wall it meets),
+    /// down onto the ledge, no higher than the step: onto its top once its
+    /// centre is over it, short of that onto its edge, its bottom rolling
+    /// over the edge from tick to tick (so the climb follows the same path
+    /// at any tick rate). On success the character is there, and the
+    /// motion left and the top's normal are returned; otherwise nothing
+    /// changes.
     fn step_up<'a>(
         &mut self,
         world: &dyn Query<D::V>,
         shape_of: ShapeOf<'_, 'a, D>,
         remaining: D::V,
-    ) -> Option<D::V> {
+    ) -> Option<(D::V, D::V)> {
         let height = self.settings.step_height();
         let ahead = remaining - D::UP * dot(remaining, D::UP);
         if height <= 0.0 || length(ahead) <= 1e-6 {
@@ -366,7 +398,7 @@ impl<D: Dim> Character<D> {
             D::UP * height,
         );
         let climbed = dot(rise.end - start, D::UP);
-        let forward = D::sweep(
+        let mut forward = D::sweep(
             &mut self.sweeper,
             world,
             shape_of,
@@ -374,7 +406,24 @@ impl<D: Dim> Character<D> {
             rise.end,
             ahead,
         );
-        if dot(forward.end - rise.end, ahead) <= 1e-4 * length(ahead) * length(ahead) {
+        let mut left = ahead * (1.0 - forward.t);
+        if let Some((_, normal, _)) = forward.hit {
+            // Along a wall met on the way: the rest of the way, less its
+            // part into the wall.
+            let along_wall = left - normal * dot(left, normal).min(0.0);
+            let at = forward.end;
+            forward = D::sweep(
+                &mut self.sweeper,
+                world,
+                shape_of,
+                &self.hull,
+                at,
+                along_wall,
+            );
+            left = along_wall * (1.0 - forward.t);
+        }
+        let went = forward.end - rise.end;
+        if dot(went, ahead) <= 1e-4 * length(ahead) * length(ahead) {
             return None;
         }
         let drop = D::UP * -(climbed + self.settings.skin());
@@ -387,19 +436,19 @@ impl<D: Dim> Character<D> {
             drop,
         );
         let hit = down.hit?;
-        let normal = self.ground_normal(shape_of, down.end, hit);
-        if dot(normal, D::UP) < self.settings.max_slope_cos() {
-            return None;
-        }
-        // The ledge's height above the sole, where the capsule rests on it
-        // (its rounded bottom may rest on the edge of a higher one).
+        let top = if self.stands_on(shape_of, down.end, hit) {
+            hit.1
+        } else {
+            self.top_beyond(shape_of, down.end, hit)?
+        };
+        // The ledge's height above the sole, where the capsule rests on it.
         let sole = start - D::UP * (self.settings.half_height() + self.settings.radius());
         let ledge = dot(hit.2 - sole, D::UP);
         if ledge > height || dot(down.end - start, D::UP) < 0.0 {
             return None;
         }
         self.position = down.end;
-        Some(ahead * (1.0 - forward.t))
+        Some((left, top))
     }
 
     /// Looks down from a little above the sole for ground: what the
@@ -409,11 +458,11 @@ impl<D: Dim> Character<D> {
         &mut self,
         world: &dyn Query<D::V>,
         shape_of: ShapeOf<'_, 'a, D>,
-        snap: bool,
+        snap: Option<D::V>,
     ) -> Ground<D::V> {
         let skin = self.settings.skin();
         let lift = PROBE_LIFT_SKINS * skin;
-        let reach = if snap {
+        let reach = if snap.is_some() {
             self.settings.snap_distance().max(skin)
         } else {
             skin
@@ -424,68 +473,41 @@ impl<D: Dim> Character<D> {
         let Some(hit) = probe.hit else {
             return Ground::Airborne;
         };
-        let on = hit.0;
-        let normal = self.ground_normal(shape_of, probe.end, hit);
+        let (on, normal, _) = hit;
+        let standing = self.stands_on(shape_of, probe.end, hit);
+        // Walking off a ledge: the edge it overhangs, moving away from it,
+        // its bottom rolling down over the edge (the climb's way back), so
+        // the way down follows the same path at any tick rate. Stopped, it
+        // slides off.
+        let away = |motion: D::V| {
+            let level = normal - D::UP * dot(normal, D::UP);
+            dot(motion - D::UP * dot(motion, D::UP), level) > 0.0
+        };
+        let descending = match snap {
+            Some(motion) if !standing && away(motion) => self.top_beyond(shape_of, probe.end, hit),
+            _ => None,
+        };
         let fell = dot(self.position - probe.end, D::UP);
-        if fell > 0.0 {
-            // Snapped down (or settled onto what it touched).
+        if fell > 0.0 && (standing || descending.is_some() || snap.is_none()) {
+            // Snapped down (or settled onto what it touched); not snapped
+            // onto an edge it would only slide off.
             self.position = probe.end;
         }
-        if dot(normal, D::UP) >= self.settings.max_slope_cos() {
-            Ground::Standing { on, normal }
-        } else {
-            Ground::Sliding { on, normal }
+        match descending {
+            _ if standing => Ground::Standing { on, normal },
+            Some(top) => Ground::Standing { on, normal: top },
+            None => Ground::Sliding { on, normal },
         }
     }
 }
-
-impl<D: Dim> Character<D> {
-    /// The normal of the ground under a contact below the capsule: the
-    /// contact's own when walkable; on a ledge's edge (a steep normal at a
-    /// point under the bottom sphere), the surface just inside the edge,
-    /// found by a short ray down, so a character stands on a ledge it
-    /// overhangs and steps onto a stair whose edge it meets first.
-    fn ground_normal<'a>(
-        &self,
-        shape_of: ShapeOf<'_, 'a, D>,
-        centre: D::V,
-        (on, normal, point): (Handle, D::V, D::V),
-    ) -> D::V {
-        let up = dot(normal, D::UP);
-        let bottom = centre - D::UP * self.settings.half_height();
-        if up >= self.settings.max_slope_cos() || up <= 0.0 || dot(point - bottom, D::UP) >= 0.0 {
-            return normal;
-        }
-        let level = normal - D::UP * up;
-        let size = length(level);
-        if size <= 1e-6 {
-            return normal;
-        }
-        let inward = level * (-LEDGE_INSET * self.settings.radius() / size);
-        let rise = LEDGE_RISE * self.settings.radius();
-        let origin = point + inward + D::UP * rise;
-        let Some((shape, pose)) = shape_of(on) else {
-            return normal;
-        };
-        match D::ray_cast(shape, &pose, origin, -D::UP, 2.0 * rise).map(|(_, n)| n) {
-            Some(surface) if dot(surface, D::UP) >= self.settings.max_slope_cos() => surface,
-            _ => normal,
-        }
-    }
-}
-
-/// How far inside a ledge's edge the ray that finds its surface goes down,
-/// and how far above the edge it starts, in radii.
-const LEDGE_INSET: f32 = 0.05;
-const LEDGE_RISE: f32 = 0.1;
 
 /// `motion` made to go along a surface of `normal`. On walkable ground
 /// the downward part is dropped (standing on a slope does not slide down
-/// it) and the rest follows the surface; on a steep surface or a wall the
-/// part into it is removed and so is any climb.
-fn along<D: Dim>(motion: D::V, normal: D::V, max_slope_cos: f32) -> D::V {
+/// it) and the rest follows the surface; on a steep surface, a wall or an
+/// edge overhung the part into it is removed and so is any climb.
+fn along<D: Dim>(motion: D::V, normal: D::V, walkable: bool) -> D::V {
     let up = dot(normal, D::UP);
-    if up >= max_slope_cos {
+    if walkable {
         let fall = dot(motion, D::UP).min(0.0);
         let flat = motion - D::UP * fall;
         return flat - normal * dot(flat, normal).min(0.0);

@@ -9,12 +9,13 @@
 //! than a thousandth of its radius (unless the step reports it squeezed),
 //! or far out 4 ulps of its coordinates. A walk mirrored is the mirrored
 //! walk bit for bit, the same in jittered frames, and within 1e-3 of its
-//! length at 30 to 144 Hz. Known limits: far from the origin, and scaled by
+//! length at 30 to 144 Hz. A character stopped on a step stays on it for
+//! minutes of ticks. Known limits: far from the origin, and scaled by
 //! 0.01 or 100, a walk parts from the origin's by more than 1e-5 of its
-//! length; a character stopped on a step's edge sinks while reported
-//! standing.
+//! length.
 
 mod controller;
+mod ledge;
 mod settings;
 
 pub use controller::{Character, Ground, MAX_MOTION_PER_TICK, StepReport};

@@ -41,6 +41,14 @@ impl Level {
         old
     }
 
+    /// Moves `h` on from `pose` by `by`: its last and new poses.
+    fn carry(&mut self, h: Handle, pose: &mut Pose, by: Vec3) -> (Pose, Pose) {
+        let to = Pose::at(pose.position() + by).unwrap();
+        let from = self.move_to(h, to);
+        *pose = to;
+        (from, to)
+    }
+
     fn pose(&self, h: Handle) -> Pose {
         self.shapes[h.index() as usize].unwrap().1
     }
@@ -210,14 +218,8 @@ fn a_0_30_m_step_is_climbed_and_a_0_40_m_one_is_not_with_a_0_35_m_limit() {
 
 #[test]
 fn riding_a_platform_at_2_m_s_keeps_the_offset_within_a_millimetre_for_10_s() {
-    let mut level = Level::floor();
-    let start = Pose::at(Vec3::new(0.0, 1.0, 0.0)).unwrap();
-    let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
-    let mut walker = Walker::new(settings(), Vec3::new(0.2, 2.5, 0.3));
+    let (mut level, platform, start, mut walker) = on_a_platform(Vec3::new(0.2, 2.5, 0.3));
     let dt = 1.0 / 60.0;
-    for _ in 0..60 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
-    }
     assert_eq!(walker.character.ground().on(), Some(platform));
     let offset = walker.character.position() - level.pose(platform).position();
     for k in 1..=600 {
@@ -475,4 +477,224 @@ fn a_door_sliding_into_the_character_pushes_it_and_two_squeeze_it() {
         squeezed,
         "the door closing on the wall squeezed the character"
     );
+}
+
+/// The README's level: a floor and a 0.3 m step whose face is at x = 1.
+fn readme_level() -> Level {
+    let mut level = Level::floor();
+    level.add(
+        Vec3::new(2.0, 0.15, 2.0),
+        Pose::at(Vec3::new(3.0, 0.15, 0.0)).unwrap(),
+    );
+    level
+}
+
+/// The README's walk (2 m/s ahead, a little down), stopped on the tick
+/// the character steps up; then `ticks` ticks of the downward part alone.
+/// Returns the character and the feet's height after each tick standing
+/// still.
+fn stop_on_the_step(ticks: usize) -> (Character<D3>, Vec<(f32, bool)>) {
+    let level = readme_level();
+    let settings = CharacterSettings::sized(1.8, 0.3)
+        .unwrap()
+        .with_step_height(0.35)
+        .unwrap();
+    let mut hero = Character::<D3>::new(settings, Vec3::new(0.0, 0.95, 0.0)).unwrap();
+    let dt = 1.0 / 60.0;
+    let mut stepped = false;
+    for _ in 0..120 {
+        let report = step(&mut hero, &level, &[], Vec3::new(2.0, -0.1, 0.0) * dt, dt);
+        if report.stepped_up {
+            stepped = true;
+            break;
+        }
+    }
+    assert!(stepped, "never stepped up");
+    let feet = (0..ticks)
+        .map(|_| {
+            step(&mut hero, &level, &[], Vec3::new(0.0, -0.1, 0.0) * dt, dt);
+            (hero.feet().y, hero.ground().is_standing())
+        })
+        .collect();
+    (hero, feet)
+}
+
+#[test]
+fn a_character_stopped_on_the_tick_it_steps_up_stays_on_the_step() {
+    let (hero, feet) = stop_on_the_step(600);
+    // The feet keep the skin's gap above the step's top.
+    let top = 0.3 + hero.settings().skin();
+    for (tick, (y, standing)) in feet.iter().enumerate() {
+        assert!(
+            (y - top).abs() <= 1e-3 && *standing,
+            "tick {tick}: feet at {y}, standing {standing}"
+        );
+    }
+    assert_eq!(hero.ground().on().map(|h| h.index()), Some(1));
+}
+
+#[test]
+fn a_character_stopped_with_its_centre_past_a_ledge_falls() {
+    // Standing on the step, then walking back off its edge at x = 1 and
+    // stopping with the centre 0.1 m past it (over the floor below).
+    let level = readme_level();
+    let mut walker = Walker::new(settings(), Vec3::new(2.0, 1.25, 0.0));
+    let dt = 1.0 / 60.0;
+    for _ in 0..30 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+    }
+    let skin = walker.character.settings().skin();
+    assert!(walker.character.ground().is_standing());
+    assert!((walker.character.feet().y - 0.3 - skin).abs() < 1e-3);
+    while walker.character.position().x > 0.9 {
+        walker.tick(&level, &[], Vec3::new(-1.0, 0.0, 0.0), dt);
+    }
+    let mut fell = false;
+    for _ in 0..120 {
+        walker.tick(&level, &[], Vec3::ZERO, dt);
+        if !walker.character.ground().is_standing() {
+            fell = true;
+        }
+    }
+    assert!(fell, "never reported falling");
+    let feet = walker.character.feet().y;
+    assert!(
+        (feet - skin).abs() < 1e-3,
+        "feet at {feet}: still on the ledge"
+    );
+    assert!(walker.character.ground().is_standing());
+}
+
+/// A floor and a 3 m platform 1 m up, the character dropped at `at` and
+/// settled for a second: the level, the platform, its pose, the walker.
+fn on_a_platform(at: Vec3) -> (Level, Handle, Pose, Walker) {
+    let mut level = Level::floor();
+    let start = Pose::at(Vec3::new(0.0, 1.0, 0.0)).unwrap();
+    let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
+    let mut walker = Walker::new(settings(), at);
+    for _ in 0..60 {
+        walker.tick(&level, &[], Vec3::ZERO, 1.0 / 60.0);
+    }
+    (level, platform, start, walker)
+}
+
+/// A platform moving at 1.5 m/s along x, the character standing near its
+/// trailing edge (centre 0.05 m inside it): it rides without leaving.
+#[test]
+fn a_character_near_a_moving_platforms_edge_rides_without_reboarding() {
+    let (mut level, platform, start, mut walker) = on_a_platform(Vec3::new(-1.45, 2.5, 0.0));
+    let dt = 1.0 / 60.0;
+    assert_eq!(walker.character.ground().on(), Some(platform));
+    let velocity = Vec3::new(1.5, 0.0, 0.0);
+    let mut pose = start;
+    for tick in 0..300 {
+        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
+        let report = walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+        assert_eq!(report.ground.on(), Some(platform), "tick {tick}: left");
+        assert_eq!(report.inherited, Vec3::ZERO, "tick {tick}");
+    }
+}
+
+/// Walking off a moving platform's edge: it leaves once, is not carried
+/// back on, and inherits the platform's velocity.
+#[test]
+fn walking_off_a_moving_platform_leaves_it_once_with_its_velocity() {
+    let (mut level, platform, start, mut walker) = on_a_platform(Vec3::new(1.0, 2.5, 0.0));
+    let dt = 1.0 / 60.0;
+    let velocity = Vec3::new(0.0, 0.0, 0.5);
+    let mut pose = start;
+    let mut leaves = Vec::new();
+    let mut on = true;
+    for tick in 0..120 {
+        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
+        let report = walker.tick(
+            &level,
+            &[(platform, from, to)],
+            Vec3::new(1.0, 0.0, 0.0),
+            dt,
+        );
+        let now = report.ground.on() == Some(platform);
+        if on && !now {
+            leaves.push((tick, report.inherited));
+        }
+        assert!(on || !now, "tick {tick}: boarded again");
+        on = now;
+    }
+    assert_eq!(leaves.len(), 1, "{leaves:?}");
+    let inherited = leaves[0].1;
+    assert!((inherited - velocity).length() < 1e-4, "{inherited}");
+}
+
+/// The default character walking ten seconds into a turned wall and along
+/// it, 1e4 from the origin: it ended 0.306 m inside the wall, rounding
+/// sinking it a little each tick. The real capsule stays out of the wall
+/// (within a thousandth of its radius, or 4 ulps of its coordinates).
+#[test]
+fn a_character_walking_along_a_wall_far_from_the_origin_stays_out_of_it() {
+    for (o, yaw) in [
+        (Vec3::new(1e4, 0.0, -1e4), -0.7f32),
+        (Vec3::new(3e3, 0.0, -3e3), 0.3),
+        (Vec3::ZERO, -0.7),
+    ] {
+        let turn = Quat::from_rotation_y(yaw);
+        let mut level = Level::new();
+        level.add(
+            Vec3::new(60.0, 0.5, 60.0),
+            Pose::at(o + Vec3::new(0.0, -0.5, 0.0)).unwrap(),
+        );
+        let wall_shape = Cuboid::new(Vec3::new(30.0, 1.5, 0.08)).unwrap();
+        let wall_pose = Pose::new(o + turn * Vec3::new(25.0, 1.4, -1.4), turn).unwrap();
+        level.add(Vec3::new(30.0, 1.5, 0.08), wall_pose);
+        let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
+        let body =
+            collide::narrow::d3::Capsule::new(settings.half_height(), settings.radius()).unwrap();
+        let mut walker = Walker::new(settings, o + turn * Vec3::new(2.0, 0.906, -1.004));
+        let velocity = turn * Vec3::new(3.5, 0.0, -1.5);
+        let dt = 1.0 / 60.0;
+        let ulp = 4.0 * f32::EPSILON * o.abs().max_element();
+        let allowed = (1e-3 * settings.radius()).max(ulp);
+        for tick in 0..600 {
+            walker.tick(&level, &[], velocity, dt);
+            let at = Pose::at(walker.character.position()).unwrap();
+            let depth = collide::narrow::d3::contact(&body, &at, &wall_shape, &wall_pose).depth;
+            assert!(
+                depth <= allowed,
+                "at {o}, tick {tick}: {depth} m inside the wall (allowed {allowed})"
+            );
+        }
+    }
+}
+
+/// A character that stops with its centre just past a moving platform's
+/// edge slides off once (it re-boarded it four times in 70 ticks, with
+/// inherited velocities of -0.36 to +0.62 m/s), and hands back the
+/// platform's velocity as it leaves.
+#[test]
+fn a_character_stopped_past_a_moving_platforms_edge_leaves_it_once() {
+    let (mut level, platform, start, mut walker) = on_a_platform(Vec3::new(1.3, 2.5, 0.0));
+    let dt = 1.0 / 60.0;
+    assert_eq!(walker.character.ground().on(), Some(platform));
+    let velocity = Vec3::new(0.0, 0.0, 0.5);
+    let mut pose = start;
+    let mut changes = Vec::new();
+    let mut on = true;
+    for tick in 0..200 {
+        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
+        // Walk until the centre is 0.1 m past the edge at x = 1.5, then stop.
+        let walk = if walker.character.position().x < 1.6 {
+            Vec3::new(0.5, 0.0, 0.0)
+        } else {
+            Vec3::ZERO
+        };
+        let report = walker.tick(&level, &[(platform, from, to)], walk, dt);
+        let now = report.ground.on() == Some(platform);
+        if now != on {
+            changes.push((tick, now, report.inherited));
+        }
+        on = now;
+    }
+    assert_eq!(changes.len(), 1, "left and boarded: {changes:?}");
+    let (_, boarded, inherited) = changes[0];
+    assert!(!boarded);
+    assert!((inherited - velocity).length() < 1e-4, "{inherited}");
 }

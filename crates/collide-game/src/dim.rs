@@ -24,6 +24,9 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
         + Sub<Output = Self::V>
         + Mul<f32, Output = Self::V>
         + Neg<Output = Self::V>;
+    /// The vector in f64 (glam's `DVec2` or `DVec3`): where positions far
+    /// from the origin are summed.
+    type Wide: Copy + Debug + PartialEq + Add<Output = Self::Wide> + Sub<Output = Self::Wide>;
     /// A rigid placement: `collide::narrow::d2::Pose` or `d3::Pose`.
     type Pose: Copy + Debug + PartialEq;
     /// The reusable sweeper of the dimension.
@@ -34,6 +37,10 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
     /// The zero vector.
     const ZERO: Self::V;
 
+    /// `v` in f64 (exact).
+    fn widen(v: Self::V) -> Self::Wide;
+    /// The f32 vector nearest `w`.
+    fn narrow(w: Self::Wide) -> Self::V;
     /// A point given in a pose's coordinates, in the world's.
     fn apply(pose: &Self::Pose, local: Self::V) -> Self::V;
     /// Whether `mover`, moving and turning from `from` to `to` over the
@@ -183,12 +190,20 @@ macro_rules! same_in_every_dimension {
 
 impl Dim for D2 {
     type V = glam::Vec2;
+    type Wide = glam::DVec2;
     type Pose = collide::narrow::d2::Pose;
     type Sweeper = collide::motion::d2::Sweeper;
     const UP: glam::Vec2 = glam::Vec2::Y;
     const ZERO: glam::Vec2 = glam::Vec2::ZERO;
 
     same_in_every_dimension!(d2);
+
+    fn widen(v: glam::Vec2) -> glam::DVec2 {
+        v.as_dvec2()
+    }
+    fn narrow(w: glam::DVec2) -> glam::Vec2 {
+        w.as_vec2()
+    }
 
     fn meets_turning(
         mover: &Capsule<glam::Vec2>,
@@ -211,12 +226,20 @@ impl Dim for D2 {
 
 impl Dim for D3 {
     type V = glam::Vec3;
+    type Wide = glam::DVec3;
     type Pose = collide::narrow::d3::Pose;
     type Sweeper = collide::motion::d3::Sweeper;
     const UP: glam::Vec3 = glam::Vec3::Y;
     const ZERO: glam::Vec3 = glam::Vec3::ZERO;
 
     same_in_every_dimension!(d3);
+
+    fn widen(v: glam::Vec3) -> glam::DVec3 {
+        v.as_dvec3()
+    }
+    fn narrow(w: glam::DVec3) -> glam::Vec3 {
+        w.as_vec3()
+    }
 
     fn meets_turning(
         mover: &Capsule<glam::Vec3>,

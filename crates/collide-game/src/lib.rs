@@ -51,6 +51,7 @@ mod error;
 pub mod fracture;
 pub mod hitbox;
 mod owner;
+mod precise;
 pub mod prelude;
 pub mod projectile;
 pub mod ragdoll;

@@ -16,6 +16,7 @@
 use super::settings::{CharacterSettings, Inherit};
 use crate::dim::{Dim, ShapeOf, dot, length};
 use crate::error::{GameError, finite};
+use crate::precise::{Precise, travelled};
 use crate::time::TimeStep;
 use collide::broad::Query;
 use collide::narrow::Capsule;
@@ -84,8 +85,9 @@ pub struct StepReport<V> {
 #[derive(Clone, Debug)]
 pub struct Character<D: Dim> {
     settings: CharacterSettings,
-    /// The capsule's centre.
-    position: D::V,
+    /// The capsule's centre, in f64 (far from the origin, each tick's
+    /// move is kept whole).
+    position: Precise<D>,
     /// The facing, radians about the up axis.
     facing: f32,
     ground: Ground<D::V>,
@@ -118,7 +120,7 @@ impl<D: Dim> Character<D> {
         let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())?;
         Ok(Character {
             settings,
-            position,
+            position: Precise::new(position),
             facing: 0.0,
             ground: Ground::Airborne,
             base_velocity: D::ZERO,
@@ -129,12 +131,12 @@ impl<D: Dim> Character<D> {
 
     /// The capsule's centre.
     pub fn position(&self) -> D::V {
-        self.position
+        self.position.get()
     }
 
     /// Where the sole is: the bottom of the capsule.
     pub fn feet(&self) -> D::V {
-        self.position - D::UP * (self.settings.half_height() + self.settings.radius())
+        self.position() - D::UP * (self.settings.half_height() + self.settings.radius())
     }
 
     /// The facing, radians about the up axis (bases turn it).
@@ -246,20 +248,14 @@ impl<D: Dim> Character<D> {
         let Some((from, to)) = base_motion(base) else {
             return (D::ZERO, D::ZERO);
         };
-        let target = D::carry(&from, &to, self.position);
-        let want = target - self.position;
+        let here = self.position.get();
+        let target = D::carry(&from, &to, here);
+        let want = target - here;
         self.facing += D::yaw_between(&from, &to);
         let others = |h: Handle| if h == base { None } else { shape_of(h) };
-        let swept = D::sweep(
-            &mut self.sweeper,
-            world,
-            &others,
-            &self.hull,
-            self.position,
-            want,
-        );
-        let carried = swept.end - self.position;
-        self.position = swept.end;
+        let swept = D::sweep(&mut self.sweeper, world, &others, &self.hull, here, want);
+        let carried = travelled::<D>(here, want, &swept);
+        self.position.shift(carried);
         (carried, want * (1.0 / dt.seconds()))
     }
 
@@ -278,8 +274,15 @@ impl<D: Dim> Character<D> {
     ) -> bool {
         let reach = self.settings.radius() + 2.0 * self.settings.skin();
         let tall = reach + self.settings.half_height();
+        let mut last = None;
         for _ in 0..PUSH_ROUNDS {
-            let at = self.position;
+            let at = self.position.get();
+            // Deeper than a quarter skin, and than the rounding of the
+            // coordinates (which far out is more than the skin).
+            let far = (0..<D::V as Vector>::DIM)
+                .map(|k| at.axis(k).abs())
+                .fold(0.0f32, f32::max);
+            let slack = (0.25 * self.settings.skin()).max(4.0 * f32::EPSILON * far);
             let Ok(bounds) = collide::Aabb::new(
                 D::V::from_axes(|k| at.axis(k) - if k == 1 { tall } else { reach }),
                 D::V::from_axes(|k| at.axis(k) + if k == 1 { tall } else { reach }),
@@ -291,10 +294,9 @@ impl<D: Dim> Character<D> {
             let _ = world.query_aabb(&bounds, &mut |h| {
                 if let Some((shape, pose)) = shape_of(h) {
                     let (depth, out) = D::overlap(&self.hull, at, shape, &pose);
-                    // Deeper than a quarter skin: the capsule itself is
-                    // nearer than its skin (rounding alone stays below,
-                    // unless far out for many ticks).
-                    let caught = depth > 0.25 * self.settings.skin();
+                    // The capsule itself nearer than its skin (rounding
+                    // alone stays below, unless for many ticks).
+                    let caught = depth > slack;
                     if caught && deepest.is_none_or(|(d, e, _)| (depth, e) > (d, h)) {
                         deepest = Some((depth, h, out));
                     }
@@ -304,6 +306,7 @@ impl<D: Dim> Character<D> {
             let Some((depth, h, out)) = deepest else {
                 return true;
             };
+            last = Some(h);
             let others = |o: Handle| if o == h { None } else { shape_of(o) };
             let swept = D::sweep(
                 &mut self.sweeper,
@@ -313,14 +316,14 @@ impl<D: Dim> Character<D> {
                 at,
                 out * depth,
             );
-            self.position = swept.end;
+            self.position.shift(travelled::<D>(at, out * depth, &swept));
             if swept.t < 1.0 {
                 // Pushed against something else: caught, if what it is in
                 // moved into it (rounding's sinking is left as it is).
                 return moved(h).is_none();
             }
         }
-        false
+        last.is_none_or(|h| moved(h).is_none())
     }
 
     /// The own move: sweep, slide along what is hit (steep surfaces are
@@ -341,15 +344,16 @@ impl<D: Dim> Character<D> {
             if length(remaining) <= 1e-7 {
                 break;
             }
+            let from = self.position.get();
             let swept = D::sweep(
                 &mut self.sweeper,
                 world,
                 shape_of,
                 &self.hull,
-                self.position,
+                from,
                 remaining,
             );
-            self.position = swept.end;
+            self.position.shift(travelled::<D>(from, remaining, &swept));
             let Some(hit) = swept.hit else {
                 break;
             };
@@ -388,7 +392,7 @@ impl<D: Dim> Character<D> {
         if height <= 0.0 || length(ahead) <= 1e-6 {
             return None;
         }
-        let start = self.position;
+        let start = self.position.get();
         let rise = D::sweep(
             &mut self.sweeper,
             world,
@@ -398,6 +402,7 @@ impl<D: Dim> Character<D> {
             D::UP * height,
         );
         let climbed = dot(rise.end - start, D::UP);
+        let mut went = travelled::<D>(start, D::UP * height, &rise);
         let mut forward = D::sweep(
             &mut self.sweeper,
             world,
@@ -406,6 +411,7 @@ impl<D: Dim> Character<D> {
             rise.end,
             ahead,
         );
+        went = went + travelled::<D>(rise.end, ahead, &forward);
         let mut left = ahead * (1.0 - forward.t);
         if let Some((_, normal, _)) = forward.hit {
             // Along a wall met on the way: the rest of the way, less its
@@ -420,10 +426,10 @@ impl<D: Dim> Character<D> {
                 at,
                 along_wall,
             );
+            went = went + travelled::<D>(at, along_wall, &forward);
             left = along_wall * (1.0 - forward.t);
         }
-        let went = forward.end - rise.end;
-        if dot(went, ahead) <= 1e-4 * length(ahead) * length(ahead) {
+        if dot(forward.end - rise.end, ahead) <= 1e-4 * length(ahead) * length(ahead) {
             return None;
         }
         let drop = D::UP * -(climbed + self.settings.skin());
@@ -447,7 +453,8 @@ impl<D: Dim> Character<D> {
         if ledge > height || dot(down.end - start, D::UP) < 0.0 {
             return None;
         }
-        self.position = down.end;
+        self.position
+            .shift(went + travelled::<D>(forward.end, drop, &down));
         Some((left, top))
     }
 
@@ -467,7 +474,8 @@ impl<D: Dim> Character<D> {
         } else {
             skin
         };
-        let start = self.position + D::UP * lift;
+        let here = self.position.get();
+        let start = here + D::UP * lift;
         let down = D::UP * -(lift + reach);
         let probe = D::sweep(&mut self.sweeper, world, shape_of, &self.hull, start, down);
         let Some(hit) = probe.hit else {
@@ -487,11 +495,12 @@ impl<D: Dim> Character<D> {
             Some(motion) if !standing && away(motion) => self.top_beyond(shape_of, probe.end, hit),
             _ => None,
         };
-        let fell = dot(self.position - probe.end, D::UP);
+        let fell = dot(here - probe.end, D::UP);
         if fell > 0.0 && (standing || descending.is_some() || snap.is_none()) {
             // Snapped down (or settled onto what it touched); not snapped
             // onto an edge it would only slide off.
-            self.position = probe.end;
+            let moved = D::UP * lift + travelled::<D>(start, down, &probe);
+            self.position.shift(moved);
         }
         match descending {
             _ if standing => Ground::Standing { on, normal },

@@ -8,11 +8,11 @@
 //! **Tolerance.** After every tick the capsule is inside nothing by more
 //! than a thousandth of its radius (unless the step reports it squeezed),
 //! or far out 4 ulps of its coordinates. A walk mirrored is the mirrored
-//! walk bit for bit, the same in jittered frames, and within 1e-3 of its
-//! length at 30 to 144 Hz. A character stopped on a step stays on it for
-//! minutes of ticks. Known limits: far from the origin, and scaled by
-//! 0.01 or 100, a walk parts from the origin's by more than 1e-5 of its
-//! length.
+//! walk bit for bit; the same within 1e-5 of its length in jittered
+//! frames and scaled by 0.01 or 100, and within that or 4 ulps of its
+//! coordinates 1e3 to 1e5 from the origin (its position is kept in f64);
+//! within 1e-3 of its length at 30 to 144 Hz. A character stopped on a
+//! step stays on it for minutes of ticks.
 
 mod controller;
 mod ledge;

@@ -7,6 +7,7 @@
 use super::drag::{Body, bounce, direction, distance_in, drag, time_to_cover};
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite, positive};
+use crate::precise::Precise;
 use crate::raycast::first_hit;
 use crate::surroundings::Surroundings;
 use crate::time::TimeStep;
@@ -27,6 +28,11 @@ pub enum OnHit {
 /// How a projectile bounces: the share of its speed into the surface it
 /// keeps (restitution) and the share of its speed along the surface it
 /// loses (friction), each checked to lie from 0 to 1 where it is made.
+/// Once a bounce is too slow to leave the surface (gravity brings it back
+/// within the tick), it slides, and friction is Coulomb's: the speed
+/// along the surface drops by `friction` times the speed into it, so it
+/// slows by `friction` g a second whatever the tick, and rests when that
+/// stops it (on a slope steeper than the friction holds, it slides on).
 ///
 /// ```
 /// use collide_game::projectile::{Bounce, OnHit};
@@ -94,7 +100,9 @@ pub enum Flight {
 /// A projectile: a few values, not a rigid body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Projectile<D: Dim> {
-    position: D::V,
+    /// In f64: far from the origin, each part of a tick's path is kept
+    /// whole.
+    position: Precise<D>,
     velocity: D::V,
     radius: f32,
     lifetime: f32,
@@ -139,7 +147,7 @@ impl<D: Dim> Projectile<D> {
         let radius = crate::error::non_negative("projectile radius (m)", f64::from(radius))? as f32;
         let lifetime = positive("projectile lifetime (s)", f64::from(lifetime))? as f32;
         Ok(Projectile {
-            position,
+            position: Precise::new(position),
             velocity,
             radius,
             lifetime,
@@ -153,7 +161,7 @@ impl<D: Dim> Projectile<D> {
 
     /// Where it is.
     pub fn position(&self) -> D::V {
-        self.position
+        self.position.get()
     }
     /// How fast it moves, m/s.
     pub fn velocity(&self) -> D::V {
@@ -237,10 +245,10 @@ impl<D: Dim> Projectile<D> {
         let mover = Capsule::new(0.0, self.radius.max(1e-6)).ok();
         // Out of the objects it was inside (its owner, those it passed),
         // it may hit them again.
+        let here = self.position.get();
         for slot in &mut self.inside {
             let still = slot.zip(mover.as_ref()).is_some_and(|(h, m)| {
-                shape_of(h)
-                    .is_some_and(|(shape, pose)| D::overlap(m, self.position, shape, &pose).0 > 0.0)
+                shape_of(h).is_some_and(|(shape, pose)| D::overlap(m, here, shape, &pose).0 > 0.0)
             });
             if !still {
                 *slot = None;
@@ -255,21 +263,22 @@ impl<D: Dim> Projectile<D> {
                 break;
             }
             let d = direction::<D>(self.velocity);
+            let here = self.position.get();
             // A step that tells which medium lies ahead: a hundred-
             // thousandth of the tick's travel, and past the rounding of
             // the position (a millimetre 10 km out), so a boundary just
             // crossed, to rounding, counts as crossed.
             let far = (0..<D::V as collide::Vector>::DIM)
-                .map(|k| collide::Vector::axis(self.position, k).abs())
+                .map(|k| collide::Vector::axis(here, k).abs())
                 .fold(0.0f32, f32::max);
             let nudge = 1e-5 * (1.0 + speed * tick) + 8.0 * f32::EPSILON * far;
-            let ahead = self.position + d * nudge;
+            let ahead = here + d * nudge;
             let k = self.body.k(around.medium_at(ahead));
             // This part ends at the next medium boundary or the tick's end.
             let reach = distance_in(speed, k, left);
             let boundary = around
                 .media
-                .and_then(|media| media.next_boundary(self.position, d))
+                .and_then(|media| media.next_boundary(here, d))
                 .filter(|&b| b > nudge && b < reach);
             let part = boundary.unwrap_or(reach);
             // Sweep the part for the first object.
@@ -278,36 +287,48 @@ impl<D: Dim> Projectile<D> {
             let hit = match &mover {
                 Some(m) if self.radius > 0.0 => {
                     let others = |h: Handle| if skip(h) { None } else { shape_of(h) };
-                    let swept = D::sweep(sweeper, world, &others, m, self.position, d * part);
+                    let swept = D::sweep(sweeper, world, &others, m, here, d * part);
                     swept.hit.map(|(h, n, _)| (h, swept.t * part, n))
                 }
-                _ => first_hit::<D>(world, shape_of, &skip, self.position, d, part),
+                _ => first_hit::<D>(world, shape_of, &skip, here, d, part),
             };
+            // The hit found from the f32 point nearest the position, moved
+            // to the position itself: along the path, as far as the
+            // surface's plane lies from it.
+            let hit = hit.map(|(handle, at, normal)| {
+                let across = dot(normal, d);
+                let shift = if across < -1e-3 {
+                    dot(normal, self.position.rounding()) / across
+                } else {
+                    0.0
+                };
+                (handle, (at - shift).clamp(0.0, part), normal)
+            });
             match hit {
                 None if boundary.is_none() => {
                     // The rest of the tick in this medium, the displacement
                     // straight from the velocity (exact in free flight).
                     let (v, moved) = drag::<D>(self.velocity, k, left);
-                    self.position = self.position + moved;
+                    self.position.shift(moved);
                     self.velocity = v;
                     left = 0.0;
                 }
                 None => {
                     let tau = time_to_cover(speed, k, part).min(left);
                     let (v, _) = drag::<D>(self.velocity, k, tau);
-                    self.position = self.position + d * part;
+                    self.position.shift(d * part);
                     self.velocity = v;
                     left -= tau;
                 }
                 Some((handle, at, normal)) => {
                     let tau = time_to_cover(speed, k, at).min(left);
                     let (v, _) = drag::<D>(self.velocity, k, tau);
-                    self.position = self.position + d * at;
+                    self.position.shift(d * at);
                     self.velocity = v;
                     left -= tau;
                     let found = Hit {
                         handle,
-                        point: self.position,
+                        point: self.position.get(),
                         normal,
                         fraction: (lived - left) / tick,
                         velocity: v,
@@ -320,30 +341,28 @@ impl<D: Dim> Projectile<D> {
                             return self.flight;
                         }
                         OnHit::Bounce(shares) => {
-                            self.velocity = bounce::<D>(
-                                self.velocity,
-                                normal,
-                                shares.restitution,
-                                shares.friction,
-                            );
+                            let incoming = self.velocity;
+                            self.velocity =
+                                bounce::<D>(incoming, normal, shares.restitution, shares.friction);
                             // The speed gravity gives it into the surface in
                             // a tick: a bounce slower than that falls back
                             // at once (it would hop forever by rounding),
-                            // so it stays on the surface, and rests there
-                            // once it slides slower than that too.
+                            // so it stays on the surface and slides.
                             let pull = -dot(gravity, normal) * tick;
                             let away = dot(self.velocity, normal);
                             if pull > 0.0 && away < pull {
-                                self.velocity = self.velocity - normal * away;
-                                if length(self.velocity) < pull {
-                                    self.velocity = D::ZERO;
-                                    self.flight = Flight::Resting;
-                                    return self.flight;
+                                match slide::<D>(incoming, normal, shares.friction) {
+                                    Some(v) => self.velocity = v,
+                                    None => {
+                                        self.velocity = D::ZERO;
+                                        self.flight = Flight::Resting;
+                                        return self.flight;
+                                    }
                                 }
                             }
                             // Off the surface, so the rest of the tick
                             // starts outside it.
-                            self.position = self.position + normal * SURFACE_GAP;
+                            self.position.shift(normal * SURFACE_GAP);
                         }
                         OnHit::Pass => {
                             let free = self.inside.iter().position(Option::is_none);
@@ -365,4 +384,16 @@ impl<D: Dim> Projectile<D> {
         }
         self.flight
     }
+}
+
+/// Sliding on a surface of unit `normal` (too slow to leave it), met at
+/// `velocity`: the part along it, slowed by `friction` times the speed
+/// into it (Coulomb's friction, so it slows by `friction` g a second
+/// whatever the tick); `None` once that stops it (at rest).
+fn slide<D: Dim>(velocity: D::V, normal: D::V, friction: f32) -> Option<D::V> {
+    let into = -dot(velocity, normal).min(0.0);
+    let along = velocity - normal * dot(velocity, normal);
+    let speed = length(along);
+    let slowed = speed - friction * into;
+    (slowed > 0.0).then(|| along * (slowed / speed))
 }

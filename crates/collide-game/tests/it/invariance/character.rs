@@ -150,7 +150,6 @@ fn a_walk_holds_mirrored_and_in_jittered_frames() {
 }
 
 #[test]
-#[ignore = "the character's walk scaled by 0.01 or 100 parts from the unscaled one by 0.5 mm (1.3e-5 of the walk)"]
 fn a_walk_holds_scaled() {
     for run in walks() {
         run.scaled().assert_holds();
@@ -158,7 +157,6 @@ fn a_walk_holds_scaled() {
 }
 
 #[test]
-#[ignore = "a walk far from the origin parts from the origin's: 2.3 mm at 1e3, 11 cm at 1e4, 77 cm at 1e5"]
 fn a_walk_holds_far_from_the_origin() {
     for run in walks() {
         run.far_out().assert_holds();

@@ -281,3 +281,55 @@ fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick(
     assert_eq!((ending, path.len()), (Ending::Rest, rested));
     assert_eq!(*path.last().unwrap(), shot.position());
 }
+
+/// A shot sliding on a floor (too slow to leave it) slows by Coulomb's
+/// friction, `friction` g a second, at any tick rate: from 2 m/s with
+/// friction 0.2 it stops after 1.02 s and 1.02 m (v²/2μg), within a
+/// tick's travel, at 30, 60, 120 and 144 Hz. (Losing a share of its
+/// speed at every tick's touch, it stopped after 0.22 m and 0.3 s at
+/// 30 Hz.)
+#[test]
+fn a_sliding_shot_stops_where_coulombs_friction_says_at_any_tick_rate() {
+    let mut world = Bvh::new();
+    let floor = Cuboid::new(Vec3::new(100.0, 0.5, 100.0)).unwrap();
+    let floor_at = Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap();
+    let id = world.insert(floor.aabb(&floor_at), ()).unwrap();
+    world.step();
+    let shape_of = |h: Handle| (h == id).then_some((&floor as &dyn Support<Vec3>, floor_at));
+    let around = Surroundings::new(&world, &shape_of, Gravity::earth());
+    let (speed, friction, g) = (2.0f32, 0.2f32, 9.81f32);
+    let (want_time, want_way) = (speed / (friction * g), speed * speed / (2.0 * friction * g));
+    for hz in [30u32, 60, 120, 144] {
+        let dt = TimeStep::new(1.0 / hz as f32).unwrap();
+        let body = Body::new(1.0, 0.0, 0.0).unwrap();
+        let mut shot = Projectile::<D3>::new(
+            Vec3::new(0.0, 0.05, 0.0),
+            Vec3::X * speed,
+            0.05,
+            60.0,
+            None,
+            body,
+        )
+        .unwrap();
+        let bounce = OnHit::Bounce(Bounce::new(0.0, friction).unwrap());
+        let mut ballistics = Ballistics::default();
+        let mut stopped = None;
+        for tick in 1..=10 * hz {
+            if ballistics.step(&mut shot, &around, dt, |_| bounce) == Flight::Resting {
+                stopped = Some(tick as f32 / hz as f32);
+                break;
+            }
+        }
+        let time = stopped.expect("it comes to rest");
+        let tick_travel = speed / hz as f32;
+        assert!(
+            (time - want_time).abs() <= 2.0 / hz as f32,
+            "{hz} Hz: stopped after {time} s"
+        );
+        let way = shot.position().x;
+        assert!(
+            (way - want_way).abs() <= tick_travel,
+            "{hz} Hz: stopped after {way} m"
+        );
+    }
+}

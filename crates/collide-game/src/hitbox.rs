@@ -12,8 +12,9 @@
 //! the judgement toward the attacker, as players prefer.
 //!
 //! **Tolerance.** Hits are exact: the same attacks hit the same targets on
-//! the same ticks mirrored and scaled. Known limit: 1e5 from the origin a
-//! swept swing can hit where it did not at the origin.
+//! the same ticks mirrored, scaled and 1e3 to 1e5 from the origin (a swing
+//! counts as touching within a few ulps of its coordinates: 2.4 cm 1e5
+//! out).
 
 use crate::dim::Dim;
 use crate::error::{GameError, non_negative};

@@ -110,6 +110,11 @@ pub struct Sweep<V: Vector, P> {
     pub end: P,
     /// The motion per tick after the responses (zero after a stop).
     pub motion: V,
+    /// How far the mover moved: its end less its start, summed in f64 and
+    /// rounded once. Far from the origin the end pose rounds to its
+    /// coordinates' ulp (a millimetre 1e4 out); a caller that keeps its
+    /// position in f64 adds this instead, and loses nothing tick by tick.
+    pub moved: V,
     /// True when a limit ended the sweep early (too many contacts, a
     /// truncated broad-phase query, or a motion that would leave the f32
     /// range): the end pose is safe (no contact was passed through) but the
@@ -134,6 +139,7 @@ impl<V: Vector, P> Sweep<V, P> {
             hits: Vec::new(),
             end: at,
             motion: V::from_axes(|_| 0.0),
+            moved: V::from_axes(|_| 0.0),
             truncated: false,
             stats: QueryStats::default(),
         }
@@ -215,6 +221,15 @@ pub(crate) fn sweep_into<'a, L: Placement>(
     out.hits.clear();
     out.end = start;
     out.motion = motion;
+    out.moved = zero;
+    // The displacement so far, in f64 (see `Sweep::moved`).
+    let mut travel = [0.0f64; 3];
+    let mut add = |out: &mut Sweep<L::V, L>, by: L::V| {
+        for (k, m) in travel.iter_mut().enumerate().take(dim) {
+            *m += f64::from(by.axis(k));
+        }
+        out.moved = L::V::from_axes(|k| travel[k] as f32);
+    };
     out.truncated = false;
     out.stats = QueryStats::default();
     let mut velocity = motion;
@@ -280,6 +295,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
                     let n = touch.normal;
                     if let Some(end) = moved(&out.end, scaled(n, -touch.depth)) {
                         out.end = end;
+                        add(out, scaled(n, -touch.depth));
                     }
                     velocity = slide(velocity, n);
                     out.motion = velocity;
@@ -305,7 +321,10 @@ pub(crate) fn sweep_into<'a, L: Placement>(
         }
         let Some((s, handle, contact)) = earliest else {
             match moved(&out.end, step) {
-                Some(end) => out.end = end,
+                Some(end) => {
+                    out.end = end;
+                    add(out, step);
+                }
                 // The end lies beyond the f32 range: say so, stay put.
                 None => out.truncated = true,
             }
@@ -326,6 +345,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
             return;
         };
         out.end = end;
+        add(out, scaled(step, s));
         time += advance;
         out.hits.push(SweepHit {
             handle,

@@ -66,14 +66,18 @@ pub(crate) fn cast_turning<L: Placement>(
     };
     let start = pose_at(0.0)?;
     let smaller = size(bounds(mover, &start)).min(size(bounds(target, target_pose)));
+    // The largest coordinate the mover's poses reach: they are rounded to
+    // f32 there (the gap for given poses is exact to the shapes' own
+    // rounding, worked out relative to them).
     let magnitude = (0..L::V::DIM)
-        .map(|k| start.position().axis(k).abs() + target_pose.position().axis(k).abs())
+        .map(|k| start.position().axis(k).abs())
         .fold(0.0f32, f32::max)
         + length as f32;
     // As a plain cast's: a hundred-thousandth of the travel or of the
-    // smaller shape, and not below the rounding of the coordinates.
+    // smaller shape, and not below a few ulps of the mover's coordinates
+    // (a pose rounded along the way may land that much past the touch).
     let tolerance = (1e-5 * speed.max(smaller))
-        .max(16.0 * f32::EPSILON * magnitude)
+        .max(2.0 * f32::EPSILON * magnitude)
         .max(f32::MIN_POSITIVE);
     let mut t = 0.0f32;
     for _ in 0..MAX_STEPS {

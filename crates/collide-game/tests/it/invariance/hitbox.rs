@@ -97,7 +97,6 @@ fn hits_hold_mirrored_and_scaled() {
 }
 
 #[test]
-#[ignore = "hitboxes 1e5 from the origin hit twice where the origin's hit once"]
 fn hits_hold_far_from_the_origin() {
     fighting().far_out().assert_holds();
 }

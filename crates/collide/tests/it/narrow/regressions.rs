@@ -369,3 +369,31 @@ fn cast_turning_with_a_nan_radius_answers_or_refuses_without_panicking() {
         assert!(hit.t.is_finite(), "{hit:?}");
     }
 }
+
+/// A fist and a body 0.26 m apart, 1e5 from the origin, neither moving:
+/// the turning cast counted them touching (its tolerance was 16 ulps of
+/// the two positions summed, 0.38 m there), so a fighter's jab hit a
+/// target out of reach. Its tolerance is now a few ulps of the mover's
+/// coordinates.
+#[test]
+fn a_turning_cast_far_from_the_origin_does_not_touch_what_is_out_of_reach() {
+    let fist = d2::Circle::new(0.12).unwrap();
+    let body = d2::Capsule::new(0.5, 0.29).unwrap();
+    for far in [0.0f32, 1e3, 1e4, 1e5] {
+        let at = Vec2::new(far, -far);
+        let (fist_at, body_at) = (
+            d2::Pose::at(at + Vec2::new(0.6, 0.0)).unwrap(),
+            d2::Pose::at(at + Vec2::new(1.27, 0.05)).unwrap(),
+        );
+        let still = d2::cast_turning(&fist, &fist_at, Vec2::ZERO, 0.0, &body, &body_at).unwrap();
+        assert_eq!(still, None, "at {far}");
+        // Moving 0.3 m toward it, it touches after the gap, 0.26 m.
+        let hit = d2::cast_turning(&fist, &fist_at, Vec2::new(0.3, 0.0), 0.0, &body, &body_at)
+            .unwrap()
+            .expect("it reaches the body");
+        // (Within the cast's tolerance: a few ulps of its coordinates.)
+        let gap = 1.27 - 0.29 - 0.6 - 0.12;
+        let allowed = 1e-4 + 4.0 * f32::EPSILON * far;
+        assert!((hit.t * 0.3 - gap).abs() <= allowed, "at {far}: {hit:?}");
+    }
+}

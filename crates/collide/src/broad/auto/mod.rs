@@ -355,20 +355,25 @@ impl<V: Vector, T: Send> Auto<V, T> {
     }
 
     /// The boxes (from the running structure) and slots of a sample of
-    /// the objects, every k-th slot for at most [`SAMPLE`] of them, into
-    /// the review's scratch: a review costs the same whatever the count.
+    /// the objects, at most [`SAMPLE`] of them, into the review's scratch:
+    /// a review costs the same whatever the count. One slot from each run
+    /// of `k` slots, at an offset a hash of the run and the step picks: a
+    /// fixed every-k-th slot aliased with scenes built in a pattern (with
+    /// a wall every 50th object, every 5th slot never met one).
     fn gather_boxes(&mut self) {
         self.boxes.clear();
         self.slots.clear();
         let stride = self.values.len().div_ceil(SAMPLE).max(1);
         let capacity = self.values.capacity_index() as u32;
-        for slot in (0..capacity).step_by(stride) {
-            let Some(h) = self.values.handle_at(slot) else {
+        let step = self.status.steps;
+        for (run, first) in (0..capacity).step_by(stride).enumerate() {
+            let offset = (mix(step, run as u64) % stride as u64) as u32;
+            let Some(h) = self.values.handle_at(first + offset) else {
                 continue;
             };
             self.boxes
                 .push(self.inner.aabb(h).expect("the running structure holds it"));
-            self.slots.push(slot);
+            self.slots.push(first + offset);
         }
     }
 
@@ -414,6 +419,18 @@ impl<V: Vector, T: Send> Auto<V, T> {
             self.pending = Some((choice.structure, agreeing));
         }
     }
+}
+
+/// A well-mixed 64-bit hash of `a` and `b` (SplitMix64's finalizer):
+/// the sample's offsets, the same on every run.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(b)
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl<V: Vector, T: Send> Query<V> for Auto<V, T> {

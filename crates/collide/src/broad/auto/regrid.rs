@@ -146,15 +146,14 @@ mod tests {
             switch_frames: 3,
         };
         let mut auto: Auto<Vec2> = Auto::with_config(config).unwrap();
-        // A lattice of 3,000 boxes, 10 apart: those of every 3rd slot,
-        // which the review's sample takes, 1 wide, the others 4 wide.
-        let mut boxes = Vec::new();
+        // A lattice of 3,000 boxes, 10 apart, every 3rd one 1 wide and the
+        // others 4 wide.
+        let mut handles = Vec::new();
         for i in 0..3_000 {
             let min = Vec2::new((i % 60) as f32 * 10.0, (i / 60) as f32 * 10.0);
             let side = if i % 3 == 0 { 1.0 } else { 4.0 };
             let aabb = Aabb::new(min, min + Vec2::splat(side)).unwrap();
-            boxes.push(aabb);
-            auto.insert(aabb, ()).unwrap();
+            handles.push((auto.insert(aabb, ()).unwrap(), min));
         }
         auto.step();
         auto.switch_to(Structure::Sap1).unwrap();
@@ -173,8 +172,6 @@ mod tests {
         let max_cells = GridConfig::<Vec2>::default().max_cells_per_object;
         let mut scratch = CellSizeScratch::default();
         let (chosen, _) = choose_cell_size(&auto.boxes, 3_000, max_cells, &mut scratch).unwrap();
-        let (whole, _) = choose_cell_size(&boxes, 3_000, max_cells, &mut scratch).unwrap();
-        assert_ne!(chosen, whole, "the sample stands apart from the whole");
         let choice = Choice {
             structure: Structure::Grid,
             reason: "test",
@@ -182,6 +179,19 @@ mod tests {
         assert_eq!(auto.status().switching_to, None, "not begun by the review");
         auto.decide(choice, None, false);
         assert_eq!(auto.status().switching_to, Some(Structure::Grid));
+        // The scene changes while the switch is under way: the cells it
+        // brings are still the review's, not the scene's now.
+        let mut boxes = Vec::new();
+        for &(h, min) in &handles {
+            let aabb = Aabb::new(min, min + Vec2::splat(7.0)).unwrap();
+            auto.update(h, aabb).unwrap();
+            boxes.push(aabb);
+        }
+        let (now, _) = choose_cell_size(&boxes, 3_000, max_cells, &mut scratch).unwrap();
+        assert_ne!(
+            chosen, now,
+            "the scene now stands apart from the review's sample"
+        );
         for _ in 0..3 {
             auto.step();
         }

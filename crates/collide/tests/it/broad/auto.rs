@@ -621,3 +621,37 @@ fn auto_is_send_and_sync_when_its_values_are() {
         s.spawn(|| assert_eq!(moved.len(), 1));
     });
 }
+
+/// 5,000 small boxes in a 2D world of 2,400 units, every 50th a wall
+/// spanning it (2%, the share that makes the table pick `sap1`). Auto's
+/// first review sampled every 5th slot, never met a wall, and ran a grid
+/// from step 0 to the end; it now picks what the table picks on the whole
+/// scene, and keeps it.
+#[test]
+fn the_first_pick_sees_walls_placed_every_50th_object() {
+    let mut auto = Auto::<Vec2, u64>::new();
+    let mut rng = collide_scenes::SceneRng::new(3);
+    let mut boxes = Vec::new();
+    for k in 0..5_000u64 {
+        let aabb = if k % 50 == 49 {
+            let y = rng.range(0.0, 2_400.0);
+            Aabb::new(Vec2::new(0.0, y), Vec2::new(2_400.0, y + 4.0)).unwrap()
+        } else {
+            let at = Vec2::new(rng.range(0.0, 2_400.0), rng.range(0.0, 2_400.0));
+            Aabb::new(at, at + Vec2::splat(rng.range(5.0, 20.0))).unwrap()
+        };
+        boxes.push(aabb);
+        auto.insert(aabb, k).unwrap();
+    }
+    let whole = SceneProfile::of(&boxes);
+    assert_eq!(
+        choose_structure(&whole).structure,
+        Structure::Sap1,
+        "{whole:?}"
+    );
+    for _ in 0..40 {
+        auto.step();
+        assert_eq!(auto.current(), Structure::Sap1, "{:?}", auto.status());
+    }
+    assert_eq!(auto.switches(), 0);
+}

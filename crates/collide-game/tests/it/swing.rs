@@ -24,23 +24,49 @@ fn swing_energy(body: &Swinger<D3>, pivot: Vec3, length: f32) -> f32 {
 /// A 10 m rope from 60 degrees for `seconds` at 60 ticks a second: the
 /// largest relative change of the swing's energy.
 fn energy_drift(step: RopeStep, seconds: f32) -> f32 {
+    let (low, high) = rope_energy(step, 10.0, 60.0, 60, seconds);
+    low.abs().max(high)
+}
+
+/// A rope of `length` from `degrees` for `seconds` at `hz` ticks a
+/// second: the lowest and highest relative change of its energy.
+fn rope_energy(step: RopeStep, length: f32, degrees: f32, hz: u32, seconds: f32) -> (f32, f32) {
     let city = City::new(&[]);
     let shape_of = |h| city.shape(h);
     let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
     let pivot = Vec3::new(0.0, 50.0, 0.0);
-    let angle = 60f32.to_radians();
-    let start = pivot + 10.0 * Vec3::new(angle.sin(), -angle.cos(), 0.0);
+    let angle = degrees.to_radians();
+    let start = pivot + length * Vec3::new(angle.sin(), -angle.cos(), 0.0);
     let settings = SwingSettings::new(0.3).unwrap().with_step(step);
     let mut body = Swinger::<D3>::new(settings, start, Vec3::ZERO).unwrap();
-    body.attach(pivot, pivot, 10.0).unwrap();
-    let e0 = swing_energy(&body, pivot, 10.0);
-    let dt = TimeStep::new(1.0 / 60.0).unwrap();
-    let mut worst = 0.0f32;
-    for _ in 0..(seconds * 60.0) as usize {
+    body.attach(pivot, pivot, length).unwrap();
+    let e0 = swing_energy(&body, pivot, length);
+    let dt = TimeStep::new(1.0 / hz as f32).unwrap();
+    let (mut low, mut high) = (0.0f32, 0.0f32);
+    for _ in 0..(seconds * hz as f32) as usize {
         body.step(dt, Vec3::ZERO, &around).unwrap();
-        worst = worst.max(((swing_energy(&body, pivot, 10.0) - e0) / e0).abs());
+        let change = (swing_energy(&body, pivot, length) - e0) / e0;
+        (low, high) = (low.min(change), high.max(change));
     }
-    worst
+    (low, high)
+}
+
+/// A 1 m rope at 30 Hz swung between -6.4% and +5.5% of its energy: a
+/// tick spanned 0.1 rad of the pendulum's own frequency. Every rope from
+/// 0.5 m up, from 10, 30 and 60 degrees, holds 1% over a minute at 30 Hz
+/// (the rope is stepped in parts where it is short for the tick; the
+/// worst, 0.93%, is the 1 m rope from 10 degrees).
+#[test]
+fn short_ropes_at_30_hz_keep_their_energy_within_a_percent() {
+    for length in [0.5f32, 1.0, 2.0, 5.0, 10.0] {
+        for degrees in [10.0f32, 30.0, 60.0] {
+            let (low, high) = rope_energy(RopeStep::TurnWithRope, length, degrees, 30, 60.0);
+            assert!(
+                low > -0.01 && high < 0.01,
+                "{length} m from {degrees} degrees: {low} to {high}"
+            );
+        }
+    }
 }
 
 #[test]

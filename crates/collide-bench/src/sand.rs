@@ -42,7 +42,7 @@ fn collapsing() -> SandWorld {
     let settings = SandSettings::new(ACTIVE_SIDE, ACTIVE_SIDE)
         .expect("valid")
         .with_seed(3);
-    let mut world = SandWorld::new(settings, materials);
+    let mut world = SandWorld::new(settings, materials).unwrap();
     let mut rng = SceneRng::new(99);
     let side = i64::from(ACTIVE_SIDE);
     for x in 0..side {
@@ -92,7 +92,7 @@ pub fn run_active(threads: usize) -> ActiveRow {
 pub fn run_settled() -> f64 {
     let (materials, [_, sand, _]) = table();
     let settings = SandSettings::new(SETTLED_SIDE, SETTLED_SIDE).expect("valid");
-    let mut world = SandWorld::new(settings, materials);
+    let mut world = SandWorld::new(settings, materials).unwrap();
     for y in 0..i64::from(SETTLED_SIDE) / 2 {
         for x in 0..i64::from(SETTLED_SIDE) {
             world.place_asleep(x, y, sand).expect("inside");

@@ -65,7 +65,7 @@ fn world() -> (SandWorld, Palette) {
         .with_chunk(CHUNK)
         .expect(valid)
         .with_seed(5);
-    let mut w = SandWorld::new(settings, t);
+    let mut w = SandWorld::new(settings, t).expect(valid);
     let mut put = |x: i64, y: i64, m| w.set(x, y, m).expect("inside the world");
     // A basin, a ledge in the middle and a wooden shelf on the right.
     for x in 0..i64::from(WIDTH) {

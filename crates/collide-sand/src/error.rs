@@ -43,7 +43,8 @@ pub enum SandError {
         height: u32,
     },
     /// Chunks are square, even and at least 4 cells wide, so a cell that
-    /// moves one cell a tick stays within half a chunk of its own.
+    /// moves one cell a tick stays within half a chunk of its own (one
+    /// that flows farther sideways needs a wider chunk).
     #[error("chunk side {0} must be even and from 4 to 1024 cells")]
     ChunkSide(u32),
     /// A cell outside the world.
@@ -80,6 +81,29 @@ pub enum SandError {
     /// A cell's size in world units is finite and positive.
     #[error("cell size {0} must be finite and positive")]
     CellSize(f32),
+    /// A material's sideways flow is 1 to 64 cells a tick.
+    #[error("material `{name}`: it flows {cells} cells a tick; give 1 to 64")]
+    Dispersion {
+        /// The material's name.
+        name: String,
+        /// The cells a tick given.
+        cells: u32,
+    },
+    /// The chunks run at once four phases apart must stay apart however
+    /// far a cell moves: a chunk is at least twice the farthest flow.
+    #[error(
+        "material `{name}` flows {cells} cells a tick, more than half the chunk side {side}: give chunks of {need} cells or more, or a smaller dispersion"
+    )]
+    FlowPastChunk {
+        /// The material that flows farthest.
+        name: String,
+        /// Its cells a tick.
+        cells: u32,
+        /// The chunk side.
+        side: u32,
+        /// The least chunk side that allows it.
+        need: u32,
+    },
     /// Chances are probabilities per tick, in [0, 1].
     #[error("material `{name}`: chance {chance} must be in [0, 1]")]
     Chance {

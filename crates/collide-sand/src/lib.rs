@@ -24,7 +24,7 @@
 //! let mut table = Materials::new();
 //! let sand = table.add(Material::new("sand", 16.0, Motion::Powder)?)?;
 //! let water = table.add(Material::new("water", 10.0, Motion::Liquid)?)?;
-//! let mut world = SandWorld::new(SandSettings::new(128, 128)?.with_seed(1), table);
+//! let mut world = SandWorld::new(SandSettings::new(128, 128)?.with_seed(1), table)?;
 //! for x in 40..80 {
 //!     world.set(x, 100, sand)?;
 //!     world.set(x, 60, water)?;
@@ -49,6 +49,8 @@ mod world;
 
 pub use chunk::Rect;
 pub use error::SandError;
-pub use material::{Burning, Material, MaterialId, Materials, Motion};
+pub use material::{
+    Burning, LIQUID_DISPERSION, MAX_DISPERSION, Material, MaterialId, Materials, Motion,
+};
 pub use solids::Solids;
 pub use world::{SandSettings, SandWorld};

@@ -73,7 +73,15 @@ pub struct Material {
     motion: Motion,
     flammable: bool,
     burning: Option<Burning>,
+    dispersion: u8,
 }
+
+/// How far a liquid flows sideways in a tick by default, cells: a basin
+/// 300 cells wide levels within a cell in under 600 ticks.
+pub const LIQUID_DISPERSION: u32 = 8;
+
+/// The most cells a material may flow sideways in a tick.
+pub const MAX_DISPERSION: u32 = 64;
 
 impl Material {
     /// A material that does not burn. `density` is relative to empty space
@@ -100,7 +108,40 @@ impl Material {
             motion,
             flammable: false,
             burning: None,
+            dispersion: if motion == Motion::Liquid {
+                LIQUID_DISPERSION as u8
+            } else {
+                1
+            },
         })
+    }
+
+    /// The same material flowing up to `cells` sideways in a tick, where
+    /// the way is clear (liquids and gases; default [`LIQUID_DISPERSION`]
+    /// for liquids, 1 for gases), 1 to [`MAX_DISPERSION`]. A world's chunks
+    /// must be at least twice as wide as the farthest flow.
+    ///
+    /// ```
+    /// use collide_sand::{Material, Motion};
+    /// let honey = Material::new("honey", 14.0, Motion::Liquid)?.with_dispersion(1)?;
+    /// assert_eq!(honey.dispersion(), 1);
+    /// assert!(Material::new("water", 10.0, Motion::Liquid)?.with_dispersion(0).is_err());
+    /// # Ok::<(), collide_sand::SandError>(())
+    /// ```
+    pub fn with_dispersion(mut self, cells: u32) -> Result<Self, SandError> {
+        if !(1..=MAX_DISPERSION).contains(&cells) {
+            return Err(SandError::Dispersion {
+                name: self.name.clone(),
+                cells,
+            });
+        }
+        self.dispersion = cells as u8;
+        Ok(self)
+    }
+
+    /// How far it flows sideways in a tick, cells.
+    pub fn dispersion(&self) -> u32 {
+        u32::from(self.dispersion)
     }
 
     /// The same material, catching fire from burning neighbours.
@@ -176,6 +217,8 @@ pub(crate) struct Facts {
     pub(crate) motion: Motion,
     pub(crate) flammable: bool,
     pub(crate) burning: Option<Burning>,
+    /// Cells it flows sideways in a tick (liquids and gases).
+    pub(crate) dispersion: i32,
 }
 
 impl Default for Materials {
@@ -216,6 +259,7 @@ impl Materials {
             motion: material.motion,
             flammable: material.flammable,
             burning: material.burning,
+            dispersion: i32::from(material.dispersion),
         });
         self.list.push(material);
         id
@@ -252,6 +296,16 @@ impl Materials {
             .iter()
             .enumerate()
             .map(|(i, m)| (MaterialId::in_table(i as u8, self.table), m))
+    }
+
+    /// The farthest any of its materials flows sideways in a tick, cells.
+    pub fn farthest_flow(&self) -> u32 {
+        self.list
+            .iter()
+            .filter(|m| matches!(m.motion, Motion::Liquid | Motion::Gas))
+            .map(Material::dispersion)
+            .max()
+            .unwrap_or(1)
     }
 
     #[inline]

@@ -14,7 +14,7 @@ use collide::glam::Vec2;
 /// use collide_sand::{Material, Materials, Motion, SandSettings, SandWorld, Solids};
 /// let mut table = Materials::new();
 /// let stone = table.add(Material::new("stone", 30.0, Motion::Static)?)?;
-/// let mut world = SandWorld::new(SandSettings::new(128, 64)?, table);
+/// let mut world = SandWorld::new(SandSettings::new(128, 64)?, table)?;
 /// for x in 10..90 {
 ///     world.set(x, 5, stone)?; // one row across two chunks
 /// }

@@ -5,6 +5,10 @@ use crate::material::{Materials, Motion};
 use crate::world::Cells;
 use std::sync::atomic::Ordering::Relaxed;
 
+/// The way a cell last flowed sideways (see `Cells::headings`).
+pub(crate) const HEADING_RIGHT: u8 = 1;
+pub(crate) const HEADING_LEFT: u8 = 2;
+
 /// A chunk's randomness for one tick: SplitMix64 from the world's seed,
 /// the tick and the chunk's index, so it does not depend on which thread
 /// runs the chunk or when.
@@ -132,6 +136,7 @@ impl<'a> ChunkUpdate<'a> {
             index: i,
             id,
             density: facts.density,
+            reach: facts.dispersion,
         };
         match facts.motion {
             Motion::Empty | Motion::Static => {}
@@ -141,14 +146,61 @@ impl<'a> ChunkUpdate<'a> {
             Motion::Liquid => {
                 let _ = self.try_move(&me, 0, -1, Sink::Down)
                     || self.try_pair(&me, -1, Sink::Down)
-                    || self.try_pair(&me, 0, Sink::Down);
+                    || self.try_flow(&me, Sink::Down);
             }
             Motion::Gas => {
                 let _ = self.try_move(&me, 0, 1, Sink::Up)
                     || self.try_pair(&me, 1, Sink::Up)
-                    || self.try_pair(&me, 0, Sink::Up);
+                    || self.try_flow(&me, Sink::Up);
             }
         }
+    }
+
+    /// Flows sideways up to its dispersion, every cell on the way one it
+    /// could move into (so it never passes a wall or a heavier cell): to
+    /// the nearer cell it could fall from, either way (a hole in the
+    /// surface is filled, not jumped; a tie, or none, goes the way a coin
+    /// picks first, as far as it can). Each cell it passes stays as it was.
+    fn try_flow(&mut self, me: &Mover, sink: Sink) -> bool {
+        // The way it last flowed first, else a coin's.
+        let first = match self.cells.headings[me.index].load(Relaxed) {
+            HEADING_RIGHT => 1,
+            HEADING_LEFT => -1,
+            _ if self.rng.coin() => 1,
+            _ => -1,
+        };
+        let fall = match sink {
+            Sink::Down => -1,
+            Sink::Up => 1,
+        };
+        // Per way: how far it can go, and the nearest cell it can fall from.
+        let mut ways = [(0, None); 2];
+        for (way, dx) in ways.iter_mut().zip([first, -first]) {
+            for k in 1..=me.reach {
+                if !self.can_enter(me, dx * k, 0, sink) {
+                    break;
+                }
+                way.0 = k;
+                if self.can_enter(me, dx * k, fall, sink) {
+                    way.1 = Some(k);
+                    break;
+                }
+            }
+        }
+        let dx = match (ways[0].1, ways[1].1) {
+            (Some(a), Some(b)) if b < a => -first * b,
+            (Some(a), _) => first * a,
+            (None, Some(b)) => -first * b,
+            (None, None) if ways[0].0 > 0 => first * ways[0].0,
+            (None, None) => -first * ways[1].0,
+        };
+        if dx == 0 || !self.try_move(me, dx, 0, sink) {
+            return false;
+        }
+        let heading = if dx > 0 { HEADING_RIGHT } else { HEADING_LEFT };
+        let t = self.cells.index(me.x + dx, me.y);
+        self.cells.headings[t].store(heading, Relaxed);
+        true
     }
 
     /// Tries the two sideways moves at row offset `dy` (diagonal, or level
@@ -163,6 +215,35 @@ impl<'a> ChunkUpdate<'a> {
     /// or heavier (`Sink::Up`): the two trade places.
     #[inline]
     fn try_move(&mut self, me: &Mover, dx: i32, dy: i32, sink: Sink) -> bool {
+        if !self.can_enter(me, dx, dy, sink) {
+            return false;
+        }
+        let (tx, ty) = (me.x + dx, me.y + dy);
+        let cells = self.cells;
+        let t = cells.index(tx, ty);
+        let other = cells.ids[t].load(Relaxed);
+        cells.ids[me.index].store(other, Relaxed);
+        cells.ids[t].store(me.id, Relaxed);
+        // Each keeps its heading as it moves.
+        let mine = cells.headings[me.index].load(Relaxed);
+        cells.headings[me.index].store(cells.headings[t].load(Relaxed), Relaxed);
+        cells.headings[t].store(mine, Relaxed);
+        cells.stamps[me.index].store(self.tick, Relaxed);
+        cells.stamps[t].store(self.tick, Relaxed);
+        self.changed.grow(&Rect {
+            x0: me.x.min(tx),
+            y0: me.y.min(ty),
+            x1: me.x.max(tx),
+            y1: me.y.max(ty),
+        });
+        true
+    }
+
+    /// Whether the cell could move by `(dx, dy)`: the target is inside,
+    /// not static, empty or not moved this tick, and lighter (`Sink::Down`)
+    /// or heavier (`Sink::Up`).
+    #[inline]
+    fn can_enter(&self, me: &Mover, dx: i32, dy: i32, sink: Sink) -> bool {
         let (tx, ty) = (me.x + dx, me.y + dy);
         let cells = self.cells;
         if !cells.inside(tx, ty) {
@@ -180,20 +261,7 @@ impl<'a> ChunkUpdate<'a> {
             Sink::Down => facts.density < me.density,
             Sink::Up => facts.density > me.density,
         };
-        if !passes || facts.motion == Motion::Static {
-            return false;
-        }
-        cells.ids[me.index].store(other, Relaxed);
-        cells.ids[t].store(me.id, Relaxed);
-        cells.stamps[me.index].store(self.tick, Relaxed);
-        cells.stamps[t].store(self.tick, Relaxed);
-        self.changed.grow(&Rect {
-            x0: me.x.min(tx),
-            y0: me.y.min(ty),
-            x1: me.x.max(tx),
-            y1: me.y.max(ty),
-        });
-        true
+        passes && facts.motion != Motion::Static
     }
 
     /// A burning cell: sets flammable side neighbours alight, each with the
@@ -250,6 +318,8 @@ struct Mover {
     index: usize,
     id: u8,
     density: f32,
+    /// Cells it flows sideways in a tick.
+    reach: i32,
 }
 
 /// Which way a material moves through others: down through lighter ones,

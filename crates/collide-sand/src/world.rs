@@ -89,6 +89,10 @@ pub(crate) struct Cells {
     /// Per cell: the tick it last moved or changed in (a cell moves at most
     /// once a tick).
     pub(crate) stamps: Vec<AtomicU32>,
+    /// Per cell: the way it last flowed sideways (`HEADING_RIGHT`,
+    /// `HEADING_LEFT`, or 0 for none yet), which it keeps while it can: a
+    /// liquid's surface then runs across a basin instead of wandering.
+    pub(crate) headings: Vec<AtomicU8>,
     /// Per chunk: the cells to scan next tick.
     pub(crate) next: Vec<SharedRect>,
     /// Per chunk: bumped whenever a static cell in it changes (for the
@@ -159,14 +163,17 @@ impl Cells {
 /// change in the tick before, chunk by chunk, so a settled world costs a
 /// pass over its chunk list; chunks run on rayon's pool in four phases by
 /// the parity of their column and row, and the result is the same on any
-/// number of threads. Memory: 5 bytes a cell.
+/// number of threads. Memory: 6 bytes a cell.
 ///
 /// Rules, with `y` up: powder falls, else slides diagonally down; liquid
-/// falls, slides diagonally, else flows sideways; gas does the same
-/// upside down; a material moves into a cell of lighter material (heavier,
-/// for gas rising), never into a static one, and at most once a tick. A
-/// chunk scans its rows from the bottom, in a direction that alternates
-/// every tick, and each cell tries its two diagonal or sideways moves in a
+/// falls, slides diagonally, else flows sideways up to its dispersion
+/// ([`Material::with_dispersion`](crate::Material::with_dispersion)),
+/// stopping where it can fall, and keeps flowing the way it last flowed
+/// while it can (so a basin levels across in hundreds of ticks); gas does
+/// the same upside down; a material moves into a cell of lighter material
+/// (heavier, for gas rising), never into a static one, and at most once a
+/// tick. A chunk scans its rows from the bottom, in a direction that
+/// alternates every tick, and each cell tries its two diagonal moves in a
 /// random order. Chunk rows run in phase order (even rows, then odd), so
 /// at every other border between chunk rows the upper one runs first: a
 /// grain falling there meets the grain below before it moved, and may
@@ -176,7 +183,7 @@ impl Cells {
 /// use collide_sand::{Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
 /// let mut table = Materials::new();
 /// let sand = table.add(Material::new("sand", 16.0, Motion::Powder)?)?;
-/// let mut world = SandWorld::new(SandSettings::new(64, 64)?, table);
+/// let mut world = SandWorld::new(SandSettings::new(64, 64)?, table)?;
 /// world.set(10, 20, sand)?;
 /// world.tick();
 /// assert_eq!(world.get(10, 19)?, sand); // one cell a tick
@@ -202,18 +209,36 @@ pub struct SandWorld {
 static NEXT_WORLD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl SandWorld {
-    /// An empty world.
-    pub fn new(settings: SandSettings, materials: Materials) -> Self {
+    /// An empty world. An error when a material flows farther in a tick
+    /// than half the chunk side (the chunks updated at once, a chunk
+    /// apart, would reach the same cells).
+    pub fn new(settings: SandSettings, materials: Materials) -> Result<Self, SandError> {
+        let reach = materials.farthest_flow();
+        if 2 * reach > settings.chunk {
+            let name = materials
+                .iter()
+                .map(|(_, m)| m)
+                .filter(|m| matches!(m.motion(), Motion::Liquid | Motion::Gas))
+                .max_by_key(|m| m.dispersion())
+                .map_or_else(String::new, |m| m.name().to_string());
+            return Err(SandError::FlowPastChunk {
+                name,
+                cells: reach,
+                side: settings.chunk,
+                need: 2 * reach,
+            });
+        }
         let layout = Layout::new(settings.width, settings.height, settings.chunk);
         let count = (settings.width as usize) * (settings.height as usize);
         let chunks = layout.chunks();
-        Self {
+        Ok(Self {
             settings,
             materials,
             cells: Cells {
                 layout,
                 ids: (0..count).map(|_| AtomicU8::new(0)).collect(),
                 stamps: (0..count).map(|_| AtomicU32::new(0)).collect(),
+                headings: (0..count).map(|_| AtomicU8::new(0)).collect(),
                 next: (0..chunks).map(|_| SharedRect::empty()).collect(),
                 revisions: (0..chunks).map(|_| AtomicU32::new(0)).collect(),
             },
@@ -222,7 +247,7 @@ impl SandWorld {
             tick: 0,
             scanned: 0,
             id: NEXT_WORLD.fetch_add(1, Relaxed),
-        }
+        })
     }
 
     /// This world's id, unique in the process.
@@ -284,6 +309,7 @@ impl SandWorld {
         self.materials.get(material)?;
         let i = self.checked(x, y)?;
         let old = self.cells.ids[i].swap(material.index(), Relaxed);
+        self.cells.headings[i].store(0, Relaxed);
         let is_static = |id: u8| self.materials.facts(id).motion == Motion::Static;
         if is_static(old) || is_static(material.index()) {
             let (x, y) = (x as i32, y as i32);
@@ -311,8 +337,8 @@ impl SandWorld {
     /// Runs one tick: each chunk with cells to scan updates them, in four
     /// phases by the parity of the chunk's column and row; the chunks of a
     /// phase run at once on rayon's current pool, and no two of them touch
-    /// the same cell (they are a chunk apart, and a cell moves one cell a
-    /// tick).
+    /// the same cell (they are a chunk apart, and a cell moves at most half
+    /// a chunk a tick: one cell down or up, its dispersion sideways).
     pub fn tick(&mut self) {
         self.tick += 1;
         let layout = self.cells.layout;
@@ -412,16 +438,18 @@ impl SandWorld {
 mod schedule_tests {
     //! Why four phases: chunks updated at once must not touch the same
     //! cell. A chunk's update reads and writes its own cells and those one
-    //! cell around them.
+    //! cell above and below them, and as far as the farthest flow (at most
+    //! half a chunk, which `SandWorld::new` checks) to either side.
     use super::*;
 
-    /// The cells chunk `c`'s update may read or write.
-    fn zone(layout: &Layout, c: usize) -> Rect {
+    /// The cells chunk `c`'s update may read or write, its cells flowing
+    /// `reach` cells sideways.
+    fn zone(layout: &Layout, c: usize, reach: i32) -> Rect {
         let r = layout.cells_of(c);
         Rect {
-            x0: r.x0 - 1,
+            x0: r.x0 - reach,
             y0: r.y0 - 1,
-            x1: r.x1 + 1,
+            x1: r.x1 + reach,
             y1: r.y1 + 1,
         }
     }
@@ -441,11 +469,13 @@ mod schedule_tests {
         groups
     }
 
-    fn overlapping(layout: &Layout, group: &[usize]) -> bool {
+    fn overlapping(layout: &Layout, group: &[usize], reach: i32) -> bool {
         group.iter().enumerate().any(|(k, &a)| {
-            group[k + 1..]
-                .iter()
-                .any(|&b| !zone(layout, a).intersect(&zone(layout, b)).is_empty())
+            group[k + 1..].iter().any(|&b| {
+                !zone(layout, a, reach)
+                    .intersect(&zone(layout, b, reach))
+                    .is_empty()
+            })
         })
     }
 
@@ -453,9 +483,27 @@ mod schedule_tests {
     fn four_phases_keep_the_chunks_run_at_once_apart_and_two_colours_do_not() {
         for (w, h, side) in [(256, 256, 64), (100, 60, 8), (12, 12, 4)] {
             let layout = Layout::new(w, h, side);
-            assert!(groups(&layout, 4).iter().all(|g| !overlapping(&layout, g)));
+            // Flowing one cell, or as far as half a chunk: apart.
+            for reach in [1, side as i32 / 2] {
+                assert!(
+                    groups(&layout, 4)
+                        .iter()
+                        .all(|g| !overlapping(&layout, g, reach))
+                );
+            }
+            // A cell more, and they would meet.
+            let past = side as i32 / 2 + 1;
+            assert!(
+                groups(&layout, 4)
+                    .iter()
+                    .any(|g| overlapping(&layout, g, past))
+            );
             // Diagonal neighbours share a colour and meet at a corner.
-            assert!(groups(&layout, 2).iter().any(|g| overlapping(&layout, g)));
+            assert!(
+                groups(&layout, 2)
+                    .iter()
+                    .any(|g| overlapping(&layout, g, 1))
+            );
         }
     }
 
@@ -480,6 +528,7 @@ mod schedule_tests {
                         .iter()
                         .map(|s| AtomicU32::new(s.load(Relaxed)))
                         .collect(),
+                    headings: (0..snapshot.len()).map(|_| AtomicU8::new(0)).collect(),
                     next: (0..layout.chunks()).map(|_| SharedRect::empty()).collect(),
                     revisions: (0..layout.chunks()).map(|_| AtomicU32::new(0)).collect(),
                 };
@@ -520,10 +569,15 @@ mod schedule_tests {
                 .add(Material::new("sand", 16.0, Motion::Powder).unwrap())
                 .unwrap();
             let water = table
-                .add(Material::new("water", 10.0, Motion::Liquid).unwrap())
+                .add(
+                    Material::new("water", 10.0, Motion::Liquid)
+                        .unwrap()
+                        .with_dispersion(1)
+                        .unwrap(),
+                )
                 .unwrap();
             let settings = SandSettings::new(8, 8).unwrap().with_chunk(4).unwrap();
-            let mut world = SandWorld::new(settings, table);
+            let mut world = SandWorld::new(settings, table).unwrap();
             for (x, y) in [(2, 2), (3, 2), (4, 2), (5, 2), (5, 3), (2, 3)] {
                 world.set(x, y, stone).unwrap();
             }

@@ -42,7 +42,8 @@ fn a_warm_sand_world_allocates_nothing_per_tick() {
                 .unwrap(),
         )
         .unwrap();
-    let mut world = SandWorld::new(SandSettings::new(256, 128).unwrap().with_seed(3), table);
+    let mut world =
+        SandWorld::new(SandSettings::new(256, 128).unwrap().with_seed(3), table).unwrap();
     for x in 0..256 {
         world.set(x, 0, stone).unwrap();
     }

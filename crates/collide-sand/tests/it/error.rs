@@ -9,7 +9,7 @@ use collide_sand::{Material, MaterialId, Materials, Motion, SandError, SandSetti
 fn floor(width: u32, floor_top: f32) -> Result<usize, SandError> {
     let mut materials = Materials::new();
     let stone = materials.add(Material::new("stone", 30.0, Motion::Static)?)?; // SandError
-    let mut world = SandWorld::new(SandSettings::new(width, 16)?, materials);
+    let mut world = SandWorld::new(SandSettings::new(width, 16)?, materials)?;
     for x in 0..i64::from(width) {
         world.set(x, 0, stone)?;
     }
@@ -65,7 +65,7 @@ fn a_material_id_from_another_table_is_refused() {
         .unwrap();
     assert_eq!(sand.index(), lava.index()); // the same byte, another table
     assert_eq!(ours.get(lava).unwrap_err(), SandError::ForeignMaterial(1));
-    let mut world = SandWorld::new(SandSettings::new(8, 8).unwrap(), ours);
+    let mut world = SandWorld::new(SandSettings::new(8, 8).unwrap(), ours).unwrap();
     assert_eq!(world.set(2, 2, lava), Err(SandError::ForeignMaterial(1)));
     assert_eq!(world.get(2, 2), Ok(MaterialId::EMPTY));
     // Its own ids, and empty space, go in and come back equal.

@@ -14,7 +14,8 @@ use collide_scenes::invariance::{Claims, Frame, Outcome, REST_TICKS, Rate, at_re
 fn basin(settle: u64, ticks: u64) -> Outcome {
     let t = table();
     let (stone, sand, water) = (t.stone, t.sand, t.water);
-    let mut world = SandWorld::new(SandSettings::new(96, 64).unwrap().with_seed(3), t.materials);
+    let mut world =
+        SandWorld::new(SandSettings::new(96, 64).unwrap().with_seed(3), t.materials).unwrap();
     for x in 8..88 {
         world.set(x, 4, stone).unwrap();
     }

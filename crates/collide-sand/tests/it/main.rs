@@ -3,6 +3,7 @@
 
 mod allocation;
 mod common;
+mod dispersion;
 mod error;
 mod invariance;
 mod solids;

@@ -58,7 +58,7 @@ fn the_boxes_cover_exactly_the_static_cells_of_random_worlds() {
         let (t, stone, sand) = materials();
         let (w, h) = (40 + next() % 100, 30 + next() % 100);
         let settings = SandSettings::new(w, h).unwrap().with_chunk(16).unwrap();
-        let mut world = SandWorld::new(settings, t);
+        let mut world = SandWorld::new(settings, t).unwrap();
         // Blobs of stone (rectangles and noise) and some sand.
         for _ in 0..(5 + next() % 20) {
             let (x0, y0) = (next() % w, next() % h);
@@ -95,7 +95,7 @@ fn the_boxes_cover_exactly_the_static_cells_of_random_worlds() {
 #[test]
 fn digging_rebuilds_only_the_chunk_dug() {
     let (t, stone, _) = materials();
-    let mut world = SandWorld::new(SandSettings::new(128, 64).unwrap(), t);
+    let mut world = SandWorld::new(SandSettings::new(128, 64).unwrap(), t).unwrap();
     for y in 0..10 {
         for x in 0..128 {
             world.set(x, y, stone).unwrap();
@@ -120,7 +120,7 @@ fn digging_rebuilds_only_the_chunk_dug() {
 #[test]
 fn a_broad_phase_holds_the_boxes_and_finds_a_wall() {
     let (t, stone, _) = materials();
-    let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t);
+    let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t).unwrap();
     for y in 0..40 {
         world.set(30, y, stone).unwrap();
     }
@@ -172,7 +172,7 @@ fn burning_wood_rebuilds_its_chunk() {
                 .unwrap(),
         )
         .unwrap();
-    let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t);
+    let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t).unwrap();
     for x in 0..64 {
         world.set(x, 10, wood).unwrap();
     }
@@ -202,7 +202,7 @@ fn one_solids_reused_with_another_world_rebuilds_everything() {
     // first world's boxes.
     let build = |y: i64| {
         let (t, stone, _) = materials();
-        let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t);
+        let mut world = SandWorld::new(SandSettings::new(64, 64).unwrap(), t).unwrap();
         for x in 0..64 {
             world.set(x, y, stone).unwrap();
         }

@@ -9,7 +9,7 @@ use collide_sand::{Burning, Material, MaterialId, Materials, Motion, SandSetting
 fn world(width: u32, height: u32, seed: u64) -> (SandWorld, Table) {
     let t = table();
     let settings = SandSettings::new(width, height).unwrap().with_seed(seed);
-    (SandWorld::new(settings, t.materials.clone()), t)
+    (SandWorld::new(settings, t.materials.clone()).unwrap(), t)
 }
 
 fn count(world: &SandWorld, m: MaterialId) -> u64 {

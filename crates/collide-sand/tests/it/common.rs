@@ -56,3 +56,12 @@ pub fn table() -> Table {
         fire,
     }
 }
+
+/// Runs `f` inside a rayon pool of `threads` threads.
+pub fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}

@@ -2,17 +2,8 @@
 //! basin levels in hundreds of ticks, not tens of thousands, with every
 //! count kept and the same world on any number of threads.
 
-use crate::common::table;
+use crate::common::{on_threads, table};
 use collide_sand::{Material, Materials, Motion, SandError, SandSettings, SandWorld};
-
-/// Runs `f` inside a rayon pool of `threads` threads.
-fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
 
 /// A stone basin `inner` cells wide, a block of water 30 wide and 40
 /// high poured in at its left end, water flowing `dispersion` cells a

@@ -3,7 +3,7 @@
 //! symmetric spreading, no stalls at chunk borders, and cells that sleep
 //! until a change next to them wakes them.
 
-use crate::common::{Table, table};
+use crate::common::{Table, on_threads, table};
 use collide_sand::{Burning, Material, MaterialId, Materials, Motion, SandSettings, SandWorld};
 
 fn world(width: u32, height: u32, seed: u64) -> (SandWorld, Table) {
@@ -14,15 +14,6 @@ fn world(width: u32, height: u32, seed: u64) -> (SandWorld, Table) {
 
 fn count(world: &SandWorld, m: MaterialId) -> u64 {
     world.counts()[usize::from(m.index())]
-}
-
-/// Runs `f` inside a rayon pool of `threads` threads.
-fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 #[test]

@@ -489,7 +489,14 @@ impl Ragdoll {
             }
             let d = p.now[b] - p.now[a];
             let l = d.length();
-            if l <= 1e-9 {
+            // Within the rounding of the ends' coordinates (at most 1e-4
+            // of the bone, so far out where they round coarsely the bones
+            // stay stiff) the bone has its length: a fix that small would
+            // only turn rounding into speed (a body at rest at a turned
+            // pose gained energy tick by tick).
+            let coordinates = p.now[a].abs().max(p.now[b].abs()).max_element();
+            let rounding = (4.0 * f32::EPSILON * coordinates).min(1e-4 * length);
+            if l <= 1e-9 || (l - length).abs() <= rounding {
                 continue;
             }
             let fix = d * ((l - length) / (l * (wa + wb)));

@@ -4,6 +4,7 @@
 
 use collide::broad::Query;
 use collide::geometry::Vector;
+use collide::math;
 use collide::motion::{Response, Sweep, SweepLimits};
 use collide::narrow::{Capsule, Support};
 use collide::{Handle, glam};
@@ -220,7 +221,7 @@ impl Dim for D2 {
     fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
         let (a, b) = (from.rotation(), to.rotation());
         // The angle of b relative to a.
-        (a.x * b.y - a.y * b.x).atan2(a.x * b.x + a.y * b.y)
+        math::atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)
     }
 }
 
@@ -260,7 +261,7 @@ impl Dim for D3 {
     fn yaw_between(from: &Self::Pose, to: &Self::Pose) -> f32 {
         // The twist about y of the turn from `from` to `to`.
         let turn = to.rotation() * from.rotation().inverse();
-        2.0 * turn.y.atan2(turn.w)
+        2.0 * math::atan2(turn.y, turn.w)
     }
 }
 

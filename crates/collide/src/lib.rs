@@ -92,6 +92,7 @@ pub mod broad;
 mod error;
 pub mod geometry;
 mod handle;
+pub mod math;
 pub mod motion;
 pub mod narrow;
 pub mod prelude;

@@ -34,7 +34,9 @@ impl TestRng {
         self.0.usize(..n)
     }
 
-    /// A standard normal sample (Box-Muller).
+    /// A standard normal sample (Box-Muller), for tests only, so the
+    /// platform's math may serve.
+    #[allow(clippy::disallowed_methods)]
     pub(crate) fn normal(&mut self) -> f32 {
         let u1 = 1.0 - self.unit(); // in (0, 1], so ln is finite
         let u2 = self.unit();

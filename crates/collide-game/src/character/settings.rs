@@ -1,6 +1,7 @@
 //! The character's shape and the rules of its movement, validated once.
 
 use crate::error::{GameError, non_negative, positive};
+use collide::math;
 
 /// What a character keeps of its base's velocity when it leaves it
 /// (jumping off, walking off a moving platform).
@@ -62,7 +63,7 @@ impl CharacterSettings {
             radius,
             half_height: height / 2.0 - radius,
             skin: 0.02 * radius,
-            max_slope_cos: 45f32.to_radians().cos(),
+            max_slope_cos: math::cos(45f32.to_radians()),
             step_height: height / 4.0,
             snap_distance: height / 8.0,
             max_slides: 4,
@@ -80,7 +81,7 @@ impl CharacterSettings {
                 value: 90.0 - d,
             });
         }
-        self.max_slope_cos = degrees.to_radians().cos();
+        self.max_slope_cos = math::cos(degrees.to_radians());
         Ok(self)
     }
 

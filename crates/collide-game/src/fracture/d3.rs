@@ -8,6 +8,7 @@
 use super::cells3::{Clipper, Hull};
 use crate::error::GameError;
 use collide::glam::DVec3;
+use collide::math;
 
 /// The most corners a piece keeps: the narrow phase's polyhedron limit.
 pub const MAX_CORNERS: usize = 32;
@@ -471,7 +472,7 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
         for (p, part) in parts.iter().enumerate() {
             if single {
                 let (volume, _) = cell.volume_centroid();
-                if !cell.is_empty() && volume > 1e-12 * scale.powi(3) {
+                if !cell.is_empty() && volume > 1e-12 * math::powi(scale, 3) {
                     split_into(cell, i, p, scale, centre, &mut clipper, &mut pieces);
                 }
                 break;
@@ -485,7 +486,7 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
                 }
             }
             let (volume, _) = piece.volume_centroid();
-            if piece.is_empty() || volume <= 1e-12 * scale.powi(3) {
+            if piece.is_empty() || volume <= 1e-12 * math::powi(scale, 3) {
                 continue;
             }
             split_into(piece, i, p, scale, centre, &mut clipper, &mut pieces);

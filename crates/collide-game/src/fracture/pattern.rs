@@ -4,6 +4,7 @@
 
 use crate::error::{GameError, positive};
 use collide::glam::DVec2;
+use collide::math;
 
 /// A reusable set of sites around the origin.
 ///
@@ -65,9 +66,9 @@ impl Pattern {
         let mut rng = Rng(seed);
         let sites = (0..count)
             .map(|_| {
-                let r = radius * rng.unit().powf(falloff);
+                let r = radius * math::powf(rng.unit(), falloff);
                 let angle = rng.unit() * std::f64::consts::TAU;
-                DVec2::new(angle.cos(), angle.sin()) * r
+                DVec2::new(math::cos(angle), math::sin(angle)) * r
             })
             .collect();
         Ok(Self { sites })
@@ -87,7 +88,7 @@ impl Pattern {
         let mut rng = Rng(seed);
         let disc = |rng: &mut Rng, r: f64| {
             let (d, a) = (r * rng.unit().sqrt(), rng.unit() * std::f64::consts::TAU);
-            DVec2::new(a.cos(), a.sin()) * d
+            DVec2::new(math::cos(a), math::sin(a)) * d
         };
         let mut sites = Vec::with_capacity(clusters * each);
         for _ in 0..clusters {

@@ -8,6 +8,7 @@
 
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, non_negative, positive};
+use collide::math;
 
 /// A fluid a projectile moves through, by its density.
 ///
@@ -96,7 +97,7 @@ pub(crate) fn drag<D: Dim>(velocity: D::V, k: f32, tau: f32) -> (D::V, D::V) {
         return (velocity, velocity * tau);
     }
     let x = k * speed * tau;
-    let distance = x.ln_1p() / k;
+    let distance = math::ln_1p(x) / k;
     (velocity * (1.0 / (1.0 + x)), velocity * (distance / speed))
 }
 
@@ -109,7 +110,7 @@ pub(crate) fn time_to_cover(speed: f32, k: f32, distance: f32) -> f32 {
     if k == 0.0 {
         return distance / speed;
     }
-    (k * distance).exp_m1() / (k * speed)
+    math::exp_m1(k * distance) / (k * speed)
 }
 
 /// The distance drag alone carries a body at `speed` in `tau` seconds.
@@ -117,7 +118,7 @@ pub(crate) fn distance_in(speed: f32, k: f32, tau: f32) -> f32 {
     if k == 0.0 {
         speed * tau
     } else {
-        (k * speed * tau).ln_1p() / k
+        math::ln_1p(k * speed * tau) / k
     }
 }
 

@@ -10,6 +10,7 @@ use crate::time::TimeStep;
 use crate::{D3, Surroundings};
 use collide::Handle;
 use collide::glam::{Quat, Vec3};
+use collide::math;
 
 /// How a ragdoll is solved, validated once.
 ///
@@ -320,7 +321,7 @@ impl Ragdoll {
             }
         }
         // Friction is a share a tick: this step's part of it.
-        let friction = 1.0 - (1.0 - self.settings.friction).powf(portion);
+        let friction = 1.0 - math::powf(1.0 - self.settings.friction, portion);
         rub(
             &self.particles.now,
             &mut self.particles.before,
@@ -472,7 +473,7 @@ impl Ragdoll {
             let w = if w >= 1.0 {
                 1.0
             } else {
-                1.0 - (1.0 - w).powf(portion)
+                1.0 - math::powf(1.0 - w, portion)
             };
             p.now[k] = p.now[k].lerp(self.blend.target[k], w);
             p.inverse[k] = (1.0 - w) / p.mass[k];

@@ -5,6 +5,7 @@
 
 use super::skeleton::{FrameOf, Joint, Limit, Skeleton};
 use collide::glam::{Quat, Vec3};
+use collide::math;
 
 /// A frame read from particles: right, up and back (right x up).
 #[derive(Clone, Copy, Debug)]
@@ -45,12 +46,12 @@ pub(crate) const STRAIGHT: f32 = 0.26;
 
 /// The angle between unit vectors.
 fn angle(a: Vec3, b: Vec3) -> f32 {
-    a.dot(b).clamp(-1.0, 1.0).acos()
+    math::acos(a.dot(b).clamp(-1.0, 1.0))
 }
 
 /// The signed angle from `a` to `b` about unit `axis`.
 fn signed_angle(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
-    a.cross(b).dot(axis).atan2(a.dot(b))
+    math::atan2(a.cross(b).dot(axis), a.dot(b))
 }
 
 /// How a limit is fixed.
@@ -206,7 +207,7 @@ pub(crate) fn enforce(
                         // wrong way a little is straightened, not swung
                         // round).
                         let straighten = bent - 0.9 * STRAIGHT;
-                        if straighten < excess.abs() * bent.sin() {
+                        if straighten < excess.abs() * math::sin(bent) {
                             let axis = toward(lower, upper, frame.right);
                             let anchor = Some(joint.child);
                             fix.turn(p, hanging, below, anchor, elbow, axis, straighten);

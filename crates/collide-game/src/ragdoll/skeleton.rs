@@ -5,6 +5,7 @@
 use super::builder::SkeletonBuilder;
 use crate::error::{GameError, finite_vector, unit_share, within};
 use collide::glam::Vec3;
+use collide::math;
 
 /// How a joint limits the part below it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -202,8 +203,8 @@ impl Skeleton {
         let rest = |k: usize| joints[k].0;
         let forward_down = Vec3::new(
             0.0,
-            -(35f32.to_radians().cos()),
-            -(35f32.to_radians().sin()),
+            -math::cos(35f32.to_radians()),
+            -math::sin(35f32.to_radians()),
         );
         b.spine(pelvis, chest, j(PELVIS), j(CHEST), deg(45.0), deg(35.0))?;
         b.cone(chest, j(NECK), j(HEAD), Vec3::Y, deg(50.0))?;

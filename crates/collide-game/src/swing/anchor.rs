@@ -7,6 +7,7 @@ use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite_vector, non_negative, positive};
 use crate::raycast::first_hit;
 use collide::geometry::Vector;
+use collide::math;
 use collide::{Aabb, Handle};
 
 /// The rules of the anchor choice, validated once.
@@ -283,7 +284,7 @@ fn score<D: Dim>(
     if l < settings.min_length || l > settings.max_length {
         return None;
     }
-    let elevation = (dot(rope, D::UP) / l).clamp(-1.0, 1.0).asin();
+    let elevation = math::asin((dot(rope, D::UP) / l).clamp(-1.0, 1.0));
     if elevation < settings.min_elevation {
         return None;
     }

@@ -15,6 +15,7 @@ use crate::Surroundings;
 use crate::dynamics::RigidBody;
 use crate::raycast::first_hit;
 use collide::glam::{Quat, Vec3};
+use collide::math;
 
 /// Below this ground speed (m/s) slips are measured against it rather
 /// than the speed itself, so they stay finite at rest.
@@ -379,7 +380,7 @@ impl Chassis {
             let tick = self.scratch[group];
             let floor = along.abs().max(SLIP_SPEED_FLOOR);
             t.slip_ratio = (tick.spin * wheel.radius() - along) / floor;
-            t.slip_angle = across.atan2(floor);
+            t.slip_angle = math::atan2(across, floor);
             let (cap_along, cap_across) = self.tire.forces(t.slip_ratio, t.slip_angle, t.load);
             let wheel_give = if tick.held {
                 0.0

@@ -4,6 +4,7 @@
 //! grip).
 
 use crate::error::{GameError, positive, unit_share};
+use collide::math;
 
 /// The shape of a tire curve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,7 +74,7 @@ impl TireCurve {
             }
             Shape::Pacejka { b, c, d, e } => {
                 let bs = b * s;
-                (d * (c * (bs - e * (bs - bs.atan())).atan()).sin()).clamp(0.0, 1.0)
+                (d * math::sin(c * math::atan(bs - e * (bs - math::atan(bs))))).clamp(0.0, 1.0)
             }
         };
         value.copysign(slip)
@@ -87,7 +88,7 @@ impl TireCurve {
             Shape::Simple { peak, .. } => peak,
             Shape::Pacejka { b, c, .. } => {
                 if c > 1.0 {
-                    (std::f32::consts::FRAC_PI_2 / c).tan() / b
+                    math::tan(std::f32::consts::FRAC_PI_2 / c) / b
                 } else {
                     10.0 / b
                 }
@@ -216,7 +217,7 @@ pub(crate) fn limit_to_ellipse(
     if max_along <= 0.0 || max_across <= 0.0 {
         return (0.0, 0.0);
     }
-    let used = (along / max_along).powi(2) + (across / max_across).powi(2);
+    let used = math::powi(along / max_along, 2) + math::powi(across / max_across, 2);
     if used <= 1.0 {
         (along, across)
     } else {
@@ -246,7 +247,8 @@ mod tests {
                 let total = (along * along + across * across).sqrt();
                 assert!(total <= 1.2 * load * (1.0 + 1e-5), "{total} over {load}");
                 assert!(
-                    (along / (1.2 * load)).powi(2) + (across / (0.9 * load)).powi(2) <= 1.0 + 1e-4
+                    math::powi(along / (1.2 * load), 2) + math::powi(across / (0.9 * load), 2)
+                        <= 1.0 + 1e-4
                 );
             }
         }

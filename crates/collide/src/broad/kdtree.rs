@@ -18,6 +18,7 @@
 
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
+use crate::math;
 use std::cmp::Ordering;
 
 /// Points per leaf.
@@ -255,7 +256,7 @@ impl<V: Vector> KdTree<V> {
     fn distance_sq(&self, index: u32, q: V) -> f64 {
         let p = self.points[index as usize];
         (0..V::DIM)
-            .map(|a| (f64::from(p.axis(a)) - f64::from(q.axis(a))).powi(2))
+            .map(|a| math::powi(f64::from(p.axis(a)) - f64::from(q.axis(a)), 2))
             .sum()
     }
 

@@ -12,6 +12,7 @@ use super::general::{bounds, contact};
 use super::placement::Placement;
 use super::support::Support;
 use crate::geometry::Vector;
+use crate::math;
 
 /// Advancement steps before settling for the last safe time (a mover
 /// gliding along a target while turning closes slowly).
@@ -47,7 +48,7 @@ pub(crate) fn cast_turning<L: Placement>(
     super::error::radius(mover.radius())?;
     super::error::radius(target.radius())?;
     let length = (0..L::V::DIM)
-        .map(|k| f64::from(motion.axis(k)).powi(2))
+        .map(|k| math::powi(f64::from(motion.axis(k)), 2))
         .sum::<f64>()
         .sqrt();
     let reach = reach::<L>(mover);

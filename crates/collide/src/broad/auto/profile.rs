@@ -4,6 +4,7 @@
 
 use crate::broad::structure::Structure;
 use crate::geometry::{Aabb, Vector};
+use crate::math;
 use std::fmt;
 
 /// What `Auto` measured of the scene at a review; [`choose_structure`]
@@ -288,7 +289,7 @@ fn size_of<V: Vector>(b: &Aabb<V>, largest: f32) -> f32 {
     let product: f64 = (0..V::DIM)
         .map(|a| f64::from((b.max().axis(a) - b.min().axis(a)).max(floor)))
         .product();
-    product.powf(1.0 / V::DIM as f64) as f32
+    math::powf(product, 1.0 / V::DIM as f64) as f32
 }
 
 /// `x` as a `u32` whose unsigned order is `f32::total_cmp`'s.
@@ -343,7 +344,7 @@ impl Profiler {
             };
         }
         let n = count as f64;
-        let variance = |a: usize| (sum_sq[a] / n - (sum[a] / n).powi(2)).max(0.0);
+        let variance = |a: usize| (sum_sq[a] / n - math::powi(sum[a] / n, 2)).max(0.0);
         let sweep_axis = (0..V::DIM).fold(0, |best, a| {
             if variance(a) > variance(best) {
                 a
@@ -361,7 +362,7 @@ impl Profiler {
             (high / low.max(high * 1e-12)) as f32
         };
         // Spanning boxes, and centres counted into cells of about two.
-        let per_axis = ((n / 2.0).powf(1.0 / V::DIM as f64).floor() as usize).max(1);
+        let per_axis = (math::powf(n / 2.0, 1.0 / V::DIM as f64).floor() as usize).max(1);
         let cells = per_axis.pow(V::DIM as u32);
         self.cells.clear();
         self.cells.resize(cells, 0);
@@ -555,7 +556,13 @@ mod tests {
         // Sizes spread evenly over three orders of magnitude: the
         // hierarchical grid.
         let spread: Vec<_> = (0..1000)
-            .map(|i| square(i as f32 * 10.0, 0.0, 10f32.powf(i as f32 * 0.003)))
+            .map(|i| {
+                square(
+                    i as f32 * 10.0,
+                    0.0,
+                    crate::math::powf(10f32, i as f32 * 0.003),
+                )
+            })
             .collect();
         let spread = SceneProfile::of(&spread);
         assert_eq!(

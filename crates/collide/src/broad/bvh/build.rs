@@ -479,7 +479,7 @@ mod tests {
             (summed - measured).abs() <= 1e-9 * measured.max(1.0),
             "{method:?}: cost summed while building {summed}, measured {measured}"
         );
-        let log = (n as f64).log2().ceil() as u32;
+        let log = crate::math::log2(n as f64).ceil() as u32;
         assert!(
             arena.height() <= 2 * log + 4,
             "{method:?} {}D n {n}: {}",

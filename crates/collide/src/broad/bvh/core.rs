@@ -18,6 +18,7 @@ use crate::broad::snapshot::Snapshot;
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
 use crate::handle::{Handle, Slots};
+use crate::math;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -482,7 +483,7 @@ impl<V: Vector, T> Bvh<V, T> {
     /// median one on the first frame (figures: BENCHMARKS.md).
     fn keep_balanced(&mut self) {
         let n = self.tree.moving.len().max(1) as f64;
-        let balanced = n.log2().ceil() as u32;
+        let balanced = math::log2(n).ceil() as u32;
         let mass_insert =
             self.wear.inserted > 64 && 2 * self.wear.inserted > self.tree.moving.len();
         let too_tall = self.tree.arena.height() > 2 * balanced + 4;

@@ -3,6 +3,7 @@
 use super::cells::{CellFrame, hashed_key};
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
+use crate::math;
 
 /// Settings of a grid. Every field has an automatic default; see
 /// [`GridConfig::default`].
@@ -152,7 +153,7 @@ pub(crate) fn auto_cell_size<V: Vector>(
         .copied()
         .reduce(|a, b| a.union(&b))
         .map_or(0.0, |b| largest_extent(&b));
-    let per_axis = (boxes.len() as f32).powf(1.0 / V::DIM as f32);
+    let per_axis = math::powf(boxes.len() as f32, 1.0 / V::DIM as f32);
     let spacing = spread / per_axis;
     if spacing > 0.0 && spacing.is_finite() {
         spacing

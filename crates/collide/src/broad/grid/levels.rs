@@ -12,6 +12,7 @@ use crate::broad::parallel::parts_for;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
 use crate::handle::Handle;
+use crate::math;
 
 /// Levels of a hierarchical grid: level `L` has cells of `base * 2^L`.
 pub(crate) const MAX_LEVELS: usize = 24;
@@ -61,7 +62,8 @@ impl<V: Vector, T> Grid<V, T> {
                     // each round grows the cell by at least 0.1%, and one
                     // as long as the bounds gives a single cell.
                     while cells_for(size) > MAX_DENSE_CELLS {
-                        let share = (cells_for(size) / MAX_DENSE_CELLS).powf(1.0 / V::DIM as f64);
+                        let share =
+                            math::powf(cells_for(size) / MAX_DENSE_CELLS, 1.0 / V::DIM as f64);
                         size *= share.max(1.001);
                     }
                     cell = (size as f32).min(f32::MAX);

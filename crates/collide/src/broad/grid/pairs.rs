@@ -10,6 +10,7 @@ use crate::broad::headroom::{keep_headroom, reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_part, for_each_range_mut, parts_for, split_points};
 use crate::broad::split_sort::{SplitSort, pair_key_bits};
 use crate::geometry::{Aabb, Vector};
+use crate::math;
 use std::ops::ControlFlow;
 
 /// Memory reused from step to step.
@@ -287,7 +288,11 @@ fn widest_axis<V: Vector>(boxes: &[Aabb<V>], ids: &[u32]) -> usize {
         .map(|axis| {
             let centre = |i: &u32| f64::from(boxes[*i as usize].center().axis(axis));
             let mean = ids.iter().map(centre).sum::<f64>() / n;
-            let var = ids.iter().map(|i| (centre(i) - mean).powi(2)).sum::<f64>() / n;
+            let var = ids
+                .iter()
+                .map(|i| math::powi(centre(i) - mean, 2))
+                .sum::<f64>()
+                / n;
             (axis, var)
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))

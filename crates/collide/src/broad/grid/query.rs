@@ -7,6 +7,7 @@ use crate::broad::query::{QueryBudget, QueryStats};
 use crate::error::Error;
 use crate::geometry::{Aabb, Region, Vector};
 use crate::handle::Handle;
+use crate::math;
 use std::ops::ControlFlow;
 
 impl<V: Vector, T> Grid<V, T> {
@@ -284,7 +285,7 @@ fn check_radius(radius: f32) -> Result<(), Error> {
 
 fn distance_sq<V: Vector>(a: V, b: V) -> f64 {
     (0..V::DIM)
-        .map(|i| (f64::from(a.axis(i)) - f64::from(b.axis(i))).powi(2))
+        .map(|i| math::powi(f64::from(a.axis(i)) - f64::from(b.axis(i)), 2))
         .sum()
 }
 

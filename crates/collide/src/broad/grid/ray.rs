@@ -20,6 +20,7 @@ use super::core::Grid;
 use crate::broad::query::{QueryBudget, QueryStats};
 use crate::geometry::{Ray, Vector};
 use crate::handle::Handle;
+use crate::math;
 use std::ops::ControlFlow;
 
 /// Widest margin (in cells) worth walking; beyond it (coordinates far
@@ -77,7 +78,7 @@ impl<V: Vector, T> Grid<V, T> {
             // or every cell of its bounding box.
             let cells = |a: usize| (end[a] - start[a]).abs() / size + 1.0;
             let longest = (0..d).map(cells).fold(0.0f64, f64::max);
-            walked += (2.0 * margin + 1.0).powi(d as i32 - 1) * (longest + 2.0 * margin);
+            walked += math::powi(2.0 * margin + 1.0, d as i32 - 1) * (longest + 2.0 * margin);
             boxed += (0..d).map(cells).product::<f64>();
         }
         if walked * 2.0 > boxed {

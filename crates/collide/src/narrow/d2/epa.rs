@@ -9,6 +9,7 @@
 //! nothing).
 
 use super::hull::convex_hull;
+use crate::math;
 use crate::narrow::gjk::{MinkowskiSupport, Simplex, Vertex};
 use crate::narrow::placement::{Penetration, widest_pair};
 use glam::DVec2;
@@ -157,7 +158,7 @@ impl Polygon {
             let mut points: Vec<Vertex<P>> = found.to_vec();
             for k in 0..8 {
                 let angle = k as f64 * std::f64::consts::FRAC_PI_4;
-                points.push(shapes.support(P::new(angle.cos(), angle.sin())));
+                points.push(shapes.support(P::new(math::cos(angle), math::sin(angle))));
             }
             // A long thin difference (crossing segments) can give every
             // one of those directions the same two ends of its long

@@ -12,6 +12,7 @@ mod bad_values;
 mod broad;
 mod checks;
 mod common;
+mod math_golden;
 #[cfg(feature = "mint")]
 mod mint;
 mod motion;

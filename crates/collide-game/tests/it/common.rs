@@ -57,6 +57,11 @@ impl Boxes {
             .map(|b| (&b.1 as &dyn Support<Vec3>, b.2))
     }
 
+    /// The handle of the `k`th box given.
+    pub fn handle(&self, k: usize) -> Handle {
+        self.shapes[k].0
+    }
+
     /// A box's shape and pose.
     pub fn shape(&self, h: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
         self.shapes

@@ -3,6 +3,7 @@
 //! tick; terminal speed √(g/k); a 9 mm bullet in water and in air; and no
 //! wall passed at any speed.
 
+use crate::common::Boxes;
 use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
@@ -498,14 +499,11 @@ fn a_shot_through_a_dense_box_follows_the_exact_law_far_from_the_origin() {
 /// expired but still reported it).
 #[test]
 fn a_lifetime_that_ends_before_a_hit_in_the_same_tick_expires_without_it() {
-    let mut world = Bvh::new();
-    let wall = Cuboid::new(Vec3::new(0.5, 5.0, 5.0)).unwrap();
-    let wall_at = Pose::at(Vec3::new(11.0, 0.0, 0.0)).unwrap(); // its face at x = 10.5
-    let id = world.insert(wall.aabb(&wall_at), ()).unwrap();
-    world.step();
-    let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, wall_at));
+    // A wall whose face is at x = 10.5.
+    let wall = Boxes::new(&[(Vec3::new(10.5, -5.0, -5.0), Vec3::new(11.5, 5.0, 5.0))]);
+    let shape_of = |h: Handle| wall.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&wall.grid, &shape_of, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for response in [
         OnHit::Stop,
@@ -547,14 +545,10 @@ fn a_lifetime_that_ends_before_a_hit_in_the_same_tick_expires_without_it() {
 /// Now once per entry.
 #[test]
 fn a_shot_passing_through_a_long_box_reports_it_once() {
-    let mut world = Bvh::new();
-    let long = Cuboid::new(Vec3::new(5.0, 1.0, 1.0)).unwrap();
-    let long_at = Pose::at(Vec3::new(8.0, 0.0, 0.0)).unwrap(); // x from 3 to 13
-    let id = world.insert(long.aabb(&long_at), ()).unwrap();
-    world.step();
-    let shape_of = |h: Handle| (h == id).then_some((&long as &dyn Support<Vec3>, long_at));
+    let long = Boxes::new(&[(Vec3::new(3.0, -1.0, -1.0), Vec3::new(13.0, 1.0, 1.0))]);
+    let shape_of = |h: Handle| long.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&long.grid, &shape_of, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for radius in [0.0, 0.05] {
         let body = Body::new(0.01, 0.3, 1e-4).unwrap();
@@ -584,25 +578,15 @@ fn a_shot_passing_through_a_long_box_reports_it_once() {
 /// left it and comes back hits it.
 #[test]
 fn a_shot_does_not_hit_its_owner_until_it_has_left_it() {
-    let mut world = Bvh::new();
-    let body_box = Cuboid::new(Vec3::splat(0.5)).unwrap();
-    let owner_at = Pose::at(Vec3::ZERO).unwrap();
-    let wall = Cuboid::new(Vec3::new(0.1, 2.0, 2.0)).unwrap();
-    let wall_at = Pose::at(Vec3::new(3.0, 0.0, 0.0)).unwrap();
-    let owner = world.insert(body_box.aabb(&owner_at), ()).unwrap();
-    let wall_id = world.insert(wall.aabb(&wall_at), ()).unwrap();
-    world.step();
-    let shape_of = |h: Handle| {
-        if h == owner {
-            Some((&body_box as &dyn Support<Vec3>, owner_at))
-        } else if h == wall_id {
-            Some((&wall as &dyn Support<Vec3>, wall_at))
-        } else {
-            None
-        }
-    };
+    // The owner, a metre cube at the origin, and a wall at x = 3.
+    let boxes = Boxes::new(&[
+        (Vec3::splat(-0.5), Vec3::splat(0.5)),
+        (Vec3::new(2.9, -2.0, -2.0), Vec3::new(3.1, 2.0, 2.0)),
+    ]);
+    let (owner, wall_id) = (boxes.handle(0), boxes.handle(1));
+    let shape_of = |h: Handle| boxes.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&boxes.grid, &shape_of, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for radius in [0.0, 0.05] {
         let body = Body::new(0.01, 0.3, 1e-4).unwrap();

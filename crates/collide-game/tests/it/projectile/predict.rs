@@ -3,6 +3,7 @@
 //! in free flight it is the semi-implicit closed form; with another tick
 //! it differs; and launch velocities reach their targets.
 
+use crate::common::Boxes;
 use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
 use collide::{BroadPhase, Bvh, Handle};
@@ -217,6 +218,14 @@ fn launch_velocities_reach_their_target_or_say_none() {
     assert!(launch_velocity::<D3>(Vec3::NAN, Vec3::X, 12.0, g).is_err());
 }
 
+/// A floor 200 m square, its top at y = 0.
+fn floor() -> Boxes {
+    Boxes::new(&[(
+        Vec3::new(-100.0, -1.0, -100.0),
+        Vec3::new(100.0, 0.0, 100.0),
+    )])
+}
+
 /// A grenade thrown along a floor, bouncing with restitution 0.4 and
 /// friction 0.3: it never stopped (each bounce off the floor, slower than
 /// gravity's pull in a tick, hopped by rounding), so a prediction of 900
@@ -225,14 +234,10 @@ fn launch_velocities_reach_their_target_or_say_none() {
 /// same tick as the flight.
 #[test]
 fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick() {
-    let mut world = Bvh::new();
-    let floor = Cuboid::new(Vec3::new(100.0, 0.5, 100.0)).unwrap();
-    let floor_at = Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap();
-    let id = world.insert(floor.aabb(&floor_at), ()).unwrap();
-    world.step();
-    let shape_of = |h: Handle| (h == id).then_some((&floor as &dyn Support<Vec3>, floor_at));
+    let floor = floor();
+    let shape_of = |h: Handle| floor.shape(h);
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
+    let around = Surroundings::new(&floor.grid, &shape_of, Gravity::earth()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let thrown = Projectile::<D3>::new(
@@ -290,13 +295,9 @@ fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick(
 /// 30 Hz.)
 #[test]
 fn a_sliding_shot_stops_where_coulombs_friction_says_at_any_tick_rate() {
-    let mut world = Bvh::new();
-    let floor = Cuboid::new(Vec3::new(100.0, 0.5, 100.0)).unwrap();
-    let floor_at = Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap();
-    let id = world.insert(floor.aabb(&floor_at), ()).unwrap();
-    world.step();
-    let shape_of = |h: Handle| (h == id).then_some((&floor as &dyn Support<Vec3>, floor_at));
-    let around = Surroundings::new(&world, &shape_of, Gravity::earth());
+    let floor = floor();
+    let shape_of = |h: Handle| floor.shape(h);
+    let around = Surroundings::new(&floor.grid, &shape_of, Gravity::earth());
     let (speed, friction, g) = (2.0f32, 0.2f32, 9.81f32);
     let (want_time, want_way) = (speed / (friction * g), speed * speed / (2.0 * friction * g));
     for hz in [30u32, 60, 120, 144] {

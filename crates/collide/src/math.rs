@@ -36,6 +36,10 @@ pub trait Real: Copy + sealed::Sealed {
     #[doc(hidden)]
     fn atan2_(self, x: Self) -> Self;
     #[doc(hidden)]
+    fn exp_(self) -> Self;
+    #[doc(hidden)]
+    fn ln_(self) -> Self;
+    #[doc(hidden)]
     fn exp_m1_(self) -> Self;
     #[doc(hidden)]
     fn ln_1p_(self) -> Self;
@@ -61,7 +65,7 @@ mod sealed {
 /// precision.
 macro_rules! real {
     ($t:ty, $sin:ident, $cos:ident, $tan:ident, $asin:ident, $acos:ident, $atan:ident, $atan2:ident,
-     $expm1:ident, $log1p:ident, $log2:ident, $pow:ident) => {
+     $exp:ident, $ln:ident, $expm1:ident, $log1p:ident, $log2:ident, $pow:ident) => {
         impl Real for $t {
             fn sin_(self) -> Self {
                 libm::$sin(self)
@@ -83,6 +87,12 @@ macro_rules! real {
             }
             fn atan2_(self, x: Self) -> Self {
                 libm::$atan2(self, x)
+            }
+            fn exp_(self) -> Self {
+                libm::$exp(self)
+            }
+            fn ln_(self) -> Self {
+                libm::$ln(self)
             }
             fn exp_m1_(self) -> Self {
                 libm::$expm1(self)
@@ -110,10 +120,10 @@ macro_rules! real {
 }
 
 real!(
-    f32, sinf, cosf, tanf, asinf, acosf, atanf, atan2f, expm1f, log1pf, log2f, powf
+    f32, sinf, cosf, tanf, asinf, acosf, atanf, atan2f, expf, logf, expm1f, log1pf, log2f, powf
 );
 real!(
-    f64, sin, cos, tan, asin, acos, atan, atan2, expm1, log1p, log2, pow
+    f64, sin, cos, tan, asin, acos, atan, atan2, exp, log, expm1, log1p, log2, pow
 );
 
 /// The sine of `x` radians.
@@ -149,6 +159,16 @@ pub fn atan<T: Real>(x: T) -> T {
 /// The angle of the point `(x, y)` from the x axis, radians in `[-π, π]`.
 pub fn atan2<T: Real>(y: T, x: T) -> T {
     y.atan2_(x)
+}
+
+/// `e^x`.
+pub fn exp<T: Real>(x: T) -> T {
+    x.exp_()
+}
+
+/// The natural logarithm of `x` (NaN below 0, minus infinity at 0).
+pub fn ln<T: Real>(x: T) -> T {
+    x.ln_()
 }
 
 /// `e^x - 1`, exact near 0.
@@ -206,6 +226,10 @@ mod tests {
             let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(1.0);
             assert!(close(sin(x), x.sin()) && close(cos(x), x.cos()), "{x}");
             assert!(close(atan2(x, 0.7), x.atan2(0.7)), "{x}");
+            assert!(
+                close(exp(x * 0.1), (x * 0.1).exp())
+                    && close(ln(x.abs() + 0.5), (x.abs() + 0.5).ln())
+            );
             let small = x * 1e-3;
             assert!(close(exp_m1(small), small.exp_m1()) && close(ln_1p(small), small.ln_1p()));
         }

@@ -197,6 +197,20 @@ impl CarSettings {
     pub fn wheels(&self) -> &[(WheelSettings, Axle)] {
         &self.wheels
     }
+
+    /// The same car mirrored across its own x = 0 plane: each wheel's
+    /// mount on the other side, in the same order, so a mirrored world
+    /// driven with mirrored steering gives the mirrored path bit for bit.
+    pub fn mirrored(&self) -> Self {
+        Self {
+            wheels: self
+                .wheels
+                .iter()
+                .map(|(wheel, axle)| (wheel.mirrored(), *axle))
+                .collect(),
+            ..self.clone()
+        }
+    }
 }
 
 /// A tick's driver input, validated.

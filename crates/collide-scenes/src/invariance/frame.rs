@@ -3,6 +3,7 @@
 //! and frames of fixed or jittered length).
 
 use crate::SceneRng;
+use collide::math;
 use glam::{DVec2, DVec3, Quat, Vec2, Vec3};
 
 /// A frame of reference: a point `p` of the scenario (given as at the
@@ -120,7 +121,7 @@ impl Frame {
         } else {
             v
         };
-        v * self.scale.powi(power)
+        v * math::powi(self.scale, power)
     }
 
     /// A world point (its first `dims` axes), back in the scenario's
@@ -136,7 +137,7 @@ impl Frame {
     /// A world quantity of length to the `power`, back in the scenario's
     /// units (mirroring is its own inverse).
     pub(crate) fn vector_back(&self, v: DVec3, power: i32) -> DVec3 {
-        self.vector(v, 0) / self.scale.powi(power)
+        self.vector(v, 0) / math::powi(self.scale, power)
     }
 
     /// The largest coordinate the frame puts a scenario `size` across at.

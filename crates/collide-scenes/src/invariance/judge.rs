@@ -4,6 +4,7 @@
 
 use super::frame::{Frame, ulp};
 use super::outcome::{Outcome, Quantity};
+use collide::math;
 use glam::{DQuat, DVec3};
 use std::fmt;
 
@@ -106,7 +107,7 @@ impl Claims {
 
     /// What a quantity of length to the `power` may be off by.
     fn allowed(&self, relative: f64, power: i32) -> f64 {
-        relative * self.size.powi(power)
+        relative * math::powi(self.size, power)
     }
 
     /// What a value like `want` (`value`, back in the scenario's units)
@@ -323,7 +324,7 @@ impl fmt::Display for Report {
 /// arc cosine of the dot product does not).
 fn turn_between(a: DQuat, b: DQuat) -> f64 {
     let r = a.normalize().conjugate() * b.normalize();
-    2.0 * r.xyz().length().atan2(r.w.abs())
+    2.0 * math::atan2(r.xyz().length(), r.w.abs())
 }
 
 /// `q` mirrored (x to -x), or as it is.
@@ -342,8 +343,8 @@ fn back(q: &Quantity, frame: &Frame) -> Option<DVec3> {
     Some(match *q {
         Quantity::Point { at, dims } => frame.point_back(at, dims),
         Quantity::Vector { value, power } => frame.vector_back(value, power),
-        Quantity::Measure { value, power } => scalar(value / frame.scale().powi(power)),
-        Quantity::Energy(e) => scalar(e / frame.scale().powi(2)),
+        Quantity::Measure { value, power } => scalar(value / math::powi(frame.scale(), power)),
+        Quantity::Energy(e) => scalar(e / math::powi(frame.scale(), 2)),
         Quantity::Angle(a) => scalar(if frame.is_mirrored() { -a } else { a }),
         Quantity::Turn(_) | Quantity::Exact(_) | Quantity::Limit { .. } => return None,
     })
@@ -479,7 +480,7 @@ pub(crate) fn judge_limits(claims: &Claims, run: &Outcome, frame: &Frame, verdic
                 };
                 let finding = Finding {
                     index,
-                    error: value / frame.scale().powi(power),
+                    error: value / math::powi(frame.scale(), power),
                     allowed: allowed.max(far),
                     detail: None,
                 };
@@ -504,7 +505,10 @@ pub(crate) fn judge_rest(claims: &Claims, run: &Outcome, frame: &Frame, what: St
                     Some((f64::from(u8::from(a != b)), 0.0, detail))
                 }
                 (Quantity::Energy(a), Quantity::Energy(b)) => {
-                    let (a, b) = (a / frame.scale().powi(2), b / frame.scale().powi(2));
+                    let (a, b) = (
+                        a / math::powi(frame.scale(), 2),
+                        b / math::powi(frame.scale(), 2),
+                    );
                     let allowed =
                         claims.allowed_for(start, DVec3::new(a, 0.0, 0.0), relative, frame);
                     Some(((b - a).max(0.0), allowed, None))
@@ -514,7 +518,7 @@ pub(crate) fn judge_rest(claims: &Claims, run: &Outcome, frame: &Frame, what: St
                     |(error, _, detail)| {
                         let power = q.power();
                         let allowed = claims.allowed_for(q, DVec3::ZERO, relative, frame);
-                        (error / frame.scale().powi(power), allowed, detail)
+                        (error / math::powi(frame.scale(), power), allowed, detail)
                     },
                 ),
             };

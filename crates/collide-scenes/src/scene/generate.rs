@@ -4,7 +4,7 @@
 use super::changing;
 use super::record::Record;
 use super::rng::SceneRng;
-use collide::{Aabb, Vector};
+use collide::{Aabb, Vector, math};
 use std::fmt;
 use std::str::FromStr;
 
@@ -345,7 +345,7 @@ impl SceneConfig {
 
 /// The side of a world holding `n` objects at `uniform`'s density.
 fn uniform_side(n: usize, dim: usize) -> f32 {
-    1000.0 * (n as f32 / 1000.0).powf(1.0 / dim as f32)
+    1000.0 * math::powf(n as f32 / 1000.0, 1.0 / dim as f32)
 }
 
 const MIN_HALF_EXTENT: f32 = 2.5;
@@ -823,16 +823,20 @@ impl<V: Vector> Scene<V> {
     fn direction(&mut self) -> Direction<V> {
         if V::DIM == 2 {
             let angle = self.rng.range(0.0, std::f32::consts::TAU);
-            Direction(V::from_axes(
-                |i| if i == 0 { angle.cos() } else { angle.sin() },
-            ))
+            Direction(V::from_axes(|i| {
+                if i == 0 {
+                    math::cos(angle)
+                } else {
+                    math::sin(angle)
+                }
+            }))
         } else {
             let z = self.rng.range(-1.0, 1.0);
             let angle = self.rng.range(0.0, std::f32::consts::TAU);
             let r = (1.0 - z * z).max(0.0).sqrt();
             Direction(V::from_axes(|i| match i {
-                0 => r * angle.cos(),
-                1 => r * angle.sin(),
+                0 => r * math::cos(angle),
+                1 => r * math::sin(angle),
                 _ => z,
             }))
         }

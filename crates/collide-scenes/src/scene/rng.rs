@@ -5,6 +5,8 @@
 //! determinism hashes and benchmark figures depend on it, and `rand` does not
 //! promise value stability of its distributions across versions.
 
+use collide::math;
+
 /// SplitMix64 (Steele, Lea and Flood, 2014): fast, statistically sound for
 /// scene generation, and stable by construction.
 ///
@@ -104,7 +106,7 @@ impl SceneRng {
     pub fn normal(&mut self) -> f32 {
         let u1 = 1.0 - self.unit(); // in (0, 1], so ln is finite
         let u2 = self.unit();
-        (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+        (-2.0 * math::ln(u1)).sqrt() * math::cos(std::f32::consts::TAU * u2)
     }
 }
 

@@ -2,7 +2,7 @@
 //! comparing structures (variance of centres per axis, pairs overlapping on
 //! one axis, true overlapping pairs).
 
-use collide::{Aabb, Vector};
+use collide::{Aabb, Vector, math};
 
 /// Statistics of one set of boxes.
 ///
@@ -60,7 +60,7 @@ impl SceneStats {
                     / n.max(1) as f64;
                 boxes
                     .iter()
-                    .map(|b| (f64::from(b.center().axis(axis)) - mean).powi(2))
+                    .map(|b| math::powi(f64::from(b.center().axis(axis)) - mean, 2))
                     .sum::<f64>()
                     / n.max(1) as f64
             })

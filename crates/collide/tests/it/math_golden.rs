@@ -46,6 +46,8 @@ fn functions() -> Vec<(&'static str, f64, f64)> {
         ("log2", 1e-6, 1e9),
         ("powf", 1e-3, 1e3),
         ("powi", -10.0, 10.0),
+        ("exp", -80.0, 80.0),
+        ("ln", 1e-6, 1e9),
     ]
 }
 
@@ -75,6 +77,8 @@ fn record() -> Vec<String> {
                 "log2" => (math::log2(xs), math::log2(x)),
                 "powf" => (math::powf(xs, ns), math::powf(x, n)),
                 "powi" => (math::powi(xs, whole), math::powi(x, whole)),
+                "exp" => (math::exp(xs), math::exp(x)),
+                "ln" => (math::ln(xs), math::ln(x)),
                 _ => unreachable!("every name is listed"),
             };
             single.push(format!("{:08x}", a.to_bits()));

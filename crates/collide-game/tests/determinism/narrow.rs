@@ -147,6 +147,62 @@ fn narrow_3d() -> (Hash, Hash) {
     (found, state)
 }
 
+/// The closed forms and SAT on seeded poses: balls, capsules, boxes and
+/// polygons.
+fn closed_forms() -> (Hash, Hash) {
+    let mut rng = SceneRng::new(41);
+    let (mut found, mut state) = (Hash::new(), Hash::new());
+    let (circle, capsule2) = (
+        Circle::new(0.5).unwrap(),
+        Capsule::<Vec2>::new(0.6, 0.25).unwrap(),
+    );
+    let square = Polygon::new(&[Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y]).unwrap();
+    let (sphere, capsule3) = (
+        Sphere::new(0.5).unwrap(),
+        Capsule::<Vec3>::new(0.6, 0.25).unwrap(),
+    );
+    let cuboid = Cuboid::new(Vec3::new(0.7, 0.3, 0.4)).unwrap();
+    for _ in 0..PAIRS {
+        let (pa, pb) = (pose_2d(&mut rng, 0.8), pose_2d(&mut rng, 0.8));
+        contact(
+            &mut state,
+            &d2::contact_circle_circle(&circle, &pa, &circle, &pb),
+        );
+        contact(
+            &mut state,
+            &d2::contact_circle_capsule(&circle, &pa, &capsule2, &pb),
+        );
+        contact(
+            &mut state,
+            &d2::contact_capsule_capsule(&capsule2, &pa, &capsule2, &pb),
+        );
+        let sat = d2::contact_polygon_polygon(&square, &pa, &square, &pb);
+        found.bool(sat.is_some());
+        if let Some(c) = sat {
+            contact(&mut state, &c);
+        }
+        let (pa, pb) = (pose_3d(&mut rng, 0.8), pose_3d(&mut rng, 0.8));
+        contact(
+            &mut state,
+            &d3::contact_sphere_sphere(&sphere, &pa, &sphere, &pb),
+        );
+        contact(
+            &mut state,
+            &d3::contact_sphere_capsule(&sphere, &pa, &capsule3, &pb),
+        );
+        contact(
+            &mut state,
+            &d3::contact_capsule_capsule(&capsule3, &pa, &capsule3, &pb),
+        );
+        let sat = d3::contact_cuboid_cuboid(&cuboid, &pa, &cuboid, &pb);
+        found.bool(sat.is_some());
+        if let Some(c) = sat {
+            contact(&mut state, &c);
+        }
+    }
+    (found, state)
+}
+
 /// The responses a mover is swept with.
 const RESPONSES: [Response; 3] = [
     Response::Stop,
@@ -284,6 +340,12 @@ pub fn scenes(out: &mut Vec<Entry>) {
     let (found, state) = narrow_3d();
     out.push(Entry::new(
         "3D shape pairs: contacts, distances, casts",
+        &found,
+        &state,
+    ));
+    let (found, state) = closed_forms();
+    out.push(Entry::new(
+        "closed forms and SAT: balls, capsules, boxes, squares",
         &found,
         &state,
     ));

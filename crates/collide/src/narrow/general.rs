@@ -368,9 +368,12 @@ fn cast_tolerance<L: Placement>(
 /// never cuts the shape.
 pub(crate) fn bounds<L: Placement>(shape: &(impl Support<L::V> + ?Sized), pose: &L) -> Aabb<L::V> {
     let r = shape.radius();
+    // As a matrix in 3D: six directions in and six points out for one
+    // conversion from the quaternion.
+    let frame = pose.frame();
     let unit = |k: usize, sign: f32| L::V::from_axes(|j| if j == k { sign } else { 0.0 });
     let along = |k: usize, sign: f32| {
-        let p = pose.apply(shape.support(pose.unrotate(unit(k, sign))));
+        let p = frame.apply(shape.support(frame.unrotate(unit(k, sign))));
         sign * p.axis(k)
     };
     let hi: [f32; 3] = std::array::from_fn(|k| {

@@ -48,6 +48,9 @@ pub(crate) trait Placement: Copy {
     /// shape's frame, so its supports need no transform and the other's
     /// one (instead of two each).
     fn relative(&self, other: &Self) -> Self::Frame;
+    /// This placement itself as a [`Frame`] (local to world coordinates),
+    /// for many points or directions at once.
+    fn frame(&self) -> Self::Frame;
     /// The rigid transform the supports use, many times per query (2D: a
     /// pose; 3D: a rotation matrix, cheaper per point than a quaternion).
     type Frame: Frame<V = Self::V>;

@@ -163,6 +163,9 @@ impl Placement for Pose {
         DVec2::new(r.x * local.x - r.y * local.y, r.y * local.x + r.x * local.y)
     }
     type Frame = Pose;
+    fn frame(&self) -> Pose {
+        *self
+    }
     fn relative(&self, other: &Self) -> Pose {
         // The offset in f64 (the difference of two f32 values is exact
         // there), rounded once in this pose's frame.

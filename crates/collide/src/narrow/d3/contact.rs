@@ -141,8 +141,12 @@ pub fn contact_cuboid_cuboid(
     b: &Cuboid,
     pose_b: &Pose,
 ) -> Option<Contact<Vec3>> {
-    let ua = [Vec3::X, Vec3::Y, Vec3::Z].map(|u| pose_a.rotate(u).as_dvec3());
-    let ub = [Vec3::X, Vec3::Y, Vec3::Z].map(|u| pose_b.rotate(u).as_dvec3());
+    // Each box's axes in world coordinates: its rotation matrix's columns.
+    let axes = |pose: &Pose| {
+        let m = glam::Mat3::from_quat(pose.rotation);
+        [m.x_axis, m.y_axis, m.z_axis].map(|u| u.as_dvec3())
+    };
+    let (ua, ub) = (axes(pose_a), axes(pose_b));
     let (ha, hb) = (a.half_extents.as_dvec3(), b.half_extents.as_dvec3());
     let d = (pose_b.position - pose_a.position).as_dvec3();
     // (overlap, unit axis toward B, which axis: 0-2 A's faces, 3-5 B's,

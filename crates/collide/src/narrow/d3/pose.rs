@@ -157,6 +157,12 @@ impl Placement for Pose {
         self.rotation.as_dquat() * local
     }
     type Frame = MatrixFrame;
+    fn frame(&self) -> MatrixFrame {
+        MatrixFrame {
+            matrix: Mat3::from_quat(self.rotation),
+            position: self.position,
+        }
+    }
     fn relative(&self, other: &Self) -> MatrixFrame {
         // The offset in f64 (the difference of two f32 values is exact
         // there), rounded once in this pose's frame.

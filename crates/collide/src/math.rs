@@ -217,21 +217,4 @@ mod tests {
         assert_eq!(powi(-3.0f64, 3), -27.0);
         assert!(powi(10.0f32, 39).is_infinite());
     }
-
-    #[test]
-    fn the_functions_agree_with_the_platforms_to_an_ulp_or_two() {
-        #[allow(clippy::disallowed_methods)] // the comparison itself
-        for k in 0..1000 {
-            let x = (k as f64 - 500.0) * 0.0123;
-            let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(1.0);
-            assert!(close(sin(x), x.sin()) && close(cos(x), x.cos()), "{x}");
-            assert!(close(atan2(x, 0.7), x.atan2(0.7)), "{x}");
-            assert!(
-                close(exp(x * 0.1), (x * 0.1).exp())
-                    && close(ln(x.abs() + 0.5), (x.abs() + 0.5).ln())
-            );
-            let small = x * 1e-3;
-            assert!(close(exp_m1(small), small.exp_m1()) && close(ln_1p(small), small.ln_1p()));
-        }
-    }
 }

@@ -24,22 +24,20 @@ impl TestRng {
         lo + (hi - lo) * self.unit()
     }
 
-    /// Uniform integer in `[0, n)`; `n > 0`.
     /// A random point of the square [-1, 1)^2.
     pub(crate) fn in_square(&mut self) -> glam::Vec2 {
         glam::Vec2::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0))
     }
 
+    /// Uniform integer in `[0, n)`; `n > 0`.
     pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0.usize(..n)
     }
 
-    /// A standard normal sample (Box-Muller), for tests only, so the
-    /// platform's math may serve.
-    #[allow(clippy::disallowed_methods)]
+    /// A standard normal sample (Box-Muller).
     pub(crate) fn normal(&mut self) -> f32 {
         let u1 = 1.0 - self.unit(); // in (0, 1], so ln is finite
         let u2 = self.unit();
-        (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+        (-2.0 * crate::math::ln(u1)).sqrt() * crate::math::cos(std::f32::consts::TAU * u2)
     }
 }

@@ -6,7 +6,9 @@
 //!   [`d2::Capsule`], [`d2::Cuboid`], [`d2::Polygon`]; `d3`: [`d3::Sphere`],
 //!   [`d3::Capsule`], [`d3::Cuboid`], [`d3::Polyhedron`]), placed by a pose
 //!   ([`d2::Pose`], [`d3::Pose`]); each gives its bounding box for the
-//!   broad phase.
+//!   broad phase. [`d2::Shape`] and [`d3::Shape`] hold any of them as one
+//!   value (hulls shared, so a clone copies no points) and answer each
+//!   query by the closed form or SAT for the pair where there is one.
 //! - Free functions named by operation and shape pair:
 //!   `contact_circle_circle`, `contact_polygon_polygon` and
 //!   `contact_cuboid_cuboid` (SAT with the minimum translation vector),

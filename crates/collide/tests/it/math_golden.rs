@@ -118,3 +118,24 @@ fn the_math_gives_the_recorded_bits() {
         }
     }
 }
+
+#[test]
+fn the_functions_agree_with_the_platforms_to_an_ulp_or_two() {
+    for k in 0..1000 {
+        let x = (k as f64 - 500.0) * 0.0123;
+        let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(1.0);
+        assert!(
+            close(math::sin(x), x.sin()) && close(math::cos(x), x.cos()),
+            "{x}"
+        );
+        assert!(close(math::atan2(x, 0.7), x.atan2(0.7)), "{x}");
+        assert!(
+            close(math::exp(x * 0.1), (x * 0.1).exp())
+                && close(math::ln(x.abs() + 0.5), (x.abs() + 0.5).ln())
+        );
+        let small = x * 1e-3;
+        assert!(
+            close(math::exp_m1(small), small.exp_m1()) && close(math::ln_1p(small), small.ln_1p())
+        );
+    }
+}

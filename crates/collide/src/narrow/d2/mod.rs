@@ -5,6 +5,7 @@ mod contact;
 pub(super) mod epa;
 mod hull;
 mod pose;
+mod shape;
 mod shapes;
 
 pub use cast::{
@@ -16,4 +17,5 @@ pub use contact::{
     contact_polygon_polygon, distance,
 };
 pub use pose::Pose;
+pub use shape::Shape;
 pub use shapes::{Capsule, Circle, Cuboid, Polygon};

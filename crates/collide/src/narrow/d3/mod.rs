@@ -4,6 +4,7 @@ mod cast;
 mod contact;
 pub(super) mod epa;
 mod pose;
+mod shape;
 mod shapes;
 
 pub use cast::{
@@ -14,4 +15,5 @@ pub use contact::{
     contact_sphere_sphere, distance,
 };
 pub use pose::Pose;
+pub use shape::Shape;
 pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};

@@ -5,7 +5,7 @@
 
 use collide::geometry::Ray;
 use collide::narrow::d3::{
-    Capsule, Cuboid, Polyhedron, Pose, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
+    Capsule, Cuboid, Polyhedron, Pose, Shape, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
     cast_ray_sphere, cast_shape, contact, contact_capsule_capsule, contact_cuboid_cuboid,
     contact_sphere_capsule, contact_sphere_sphere, distance,
 };
@@ -650,5 +650,87 @@ fn rays_starting_inside_a_polyhedral_box_near_its_diagonals_start_inside() {
             Some(0.0),
             "ray {k} from {origin} along {direction}"
         );
+    }
+}
+
+/// A seeded shape of kind `kind` (0 to 3: ball, box, capsule, hull).
+fn any_shape(rng: &mut SceneRng, kind: usize) -> Shape {
+    match kind % 4 {
+        0 => Sphere::new(rng.range(0.1, 1.2)).unwrap().into(),
+        1 => cuboid(rng).into(),
+        2 => capsule(rng).into(),
+        _ => polyhedron(rng).into(),
+    }
+}
+
+#[test]
+fn a_shape_answers_as_the_general_queries_for_every_pair_of_kinds() {
+    let mut rng = SceneRng::new(91);
+    let (mut apart, mut overlapping, mut hits) = (0, 0, 0);
+    for k in 0..4000 {
+        let (a, b) = (any_shape(&mut rng, k), any_shape(&mut rng, k / 4));
+        let (pa, pb) = (pose(&mut rng, 1.5), pose(&mut rng, 1.5));
+        let (fast, general) = (a.contact(&pa, &b, &pb), contact(&a, &pa, &b, &pb));
+        let what = format!("pair {k} ({} and {})", k % 4, (k / 4) % 4);
+        assert!(
+            (fast.depth - general.depth).abs() < 1e-4,
+            "{what}: {fast:?} against {general:?}"
+        );
+        // Seen from the other shape: the same depth.
+        let back = b.contact(&pb, &a, &pa);
+        assert!(
+            (back.depth - fast.depth).abs() < 1e-4,
+            "{what}: {back:?} back"
+        );
+        if fast.depth < -1e-3 {
+            // Apart, the closest direction is unique: both agree, and the
+            // other way round it points back.
+            assert!(
+                fast.normal.dot(general.normal) > 0.999,
+                "{what}: {fast:?} against {general:?}"
+            );
+            assert!(
+                back.normal.dot(fast.normal) < -0.999,
+                "{what}: {back:?} back"
+            );
+            apart += 1;
+        } else if fast.depth > 1e-3 {
+            assert_mtv_separates(&a, &pa, &b, &pb, &fast, &what);
+            overlapping += 1;
+        }
+        assert_eq!(a.distance(&pa, &b, &pb), distance(&a, &pa, &b, &pb));
+
+        let from = v3(&mut rng, 4.0);
+        let ray = Ray::new(from, pb.position() - from + v3(&mut rng, 0.5), 2.0).unwrap();
+        let len = ray.direction().length();
+        match (b.cast_ray(&ray, &pb), cast_ray(&ray, &b, &pb)) {
+            (Some(x), Some(y)) => {
+                assert!((x.t - y.t).abs() * len < 1e-3, "ray {k}: {x:?} / {y:?}");
+                hits += 1;
+            }
+            (None, None) => {}
+            (x, y) => {
+                // A graze or an end of the ray within the tolerance.
+                let h = x.or(y).unwrap();
+                let grazing = (h.t - ray.max_t()).abs() * len < 1e-3
+                    || h.normal.dot(ray.direction()).abs() < 1e-2 * len;
+                assert!(grazing, "ray {k}: shape {x:?}, general {y:?}");
+            }
+        }
+    }
+    assert!(
+        apart > 500 && overlapping > 500 && hits > 500,
+        "{apart} {overlapping} {hits}"
+    );
+}
+
+#[test]
+fn cloning_a_shape_shares_its_hull() {
+    let mut rng = SceneRng::new(5);
+    let hull = any_shape(&mut rng, 3);
+    let copy = hull.clone();
+    match (&hull, &copy) {
+        (Shape::Polyhedron(a), Shape::Polyhedron(b)) => assert!(std::sync::Arc::ptr_eq(a, b)),
+        _ => panic!("a hull"),
     }
 }

@@ -21,6 +21,9 @@
 //!    impact, in [`narrow::d2`] and [`narrow::d3`].
 //! 4. [`motion`]: moving a shape through a world for one tick without
 //!    tunnelling (swept bound, times of impact, stop, slide, bounce, pass).
+//! 5. The [`world`]: colliders (a shape, a pose, a kind, the game's value)
+//!    over any structure, stepped into the shapes that started and
+//!    stopped touching, with their contacts.
 //!
 //! The seeded scenes, the runner and the trace format that drive the
 //! tests, benchmarks and the demo live in the `collide-scenes` crate, so
@@ -98,6 +101,7 @@ pub mod narrow;
 pub mod prelude;
 #[cfg(test)]
 mod test_rng;
+pub mod world;
 
 pub use broad::{
     Auto, AutoConfig, AutoStatus, BandSap, BroadPhase, Brute, Bvh, BvhBuild, BvhQuality, Choice,

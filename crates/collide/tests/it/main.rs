@@ -17,6 +17,7 @@ mod math_golden;
 mod mint;
 mod motion;
 mod narrow;
+mod world;
 
 /// The test kit's counting allocator, for the allocation and soak tests;
 /// the other tests only pay its few atomic adds.

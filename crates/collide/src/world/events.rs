@@ -1,0 +1,42 @@
+//! What a world's step reports: the pairs of colliders that started and
+//! stopped touching, and the contact of every pair touching now.
+
+use super::space::Space;
+use crate::Handle;
+use crate::narrow::Contact;
+
+/// Two colliders touching, the lower handle first, and their contact
+/// (normal from `a` toward `b`; depth above 0 overlapping, 0 touching,
+/// below 0 apart by less than the contact margin).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Touching<V: Space> {
+    /// The collider with the lower handle.
+    pub a: Handle,
+    /// The other.
+    pub b: Handle,
+    /// Their contact.
+    pub contact: Contact<V>,
+}
+
+/// A step's events, each list sorted by handle pair (lower handle first).
+/// Held in an `Arc`, so the game may change the world while reading them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldEvents<V: Space> {
+    /// Pairs that started touching this step.
+    pub started: Vec<(Handle, Handle)>,
+    /// Pairs that stopped touching this step (a removed collider's
+    /// pairs included, with its old handle).
+    pub stopped: Vec<(Handle, Handle)>,
+    /// Every pair touching now, with its contact.
+    pub touching: Vec<Touching<V>>,
+}
+
+impl<V: Space> Default for WorldEvents<V> {
+    fn default() -> Self {
+        Self {
+            started: Vec::new(),
+            stopped: Vec::new(),
+            touching: Vec::new(),
+        }
+    }
+}

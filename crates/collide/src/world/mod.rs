@@ -11,9 +11,12 @@
 //! sorted by handle pair, the lower handle first, whatever structure
 //! runs underneath.
 //!
+//! [`World::cast_ray`] finds the first collider a ray enters, exactly.
+//!
 //! Costs: a step is the broad phase's step plus one contact for each
 //! pair of boxes where a collider moved or changed; pairs at rest keep
-//! their last answer.
+//! their last answer. A ray cast is the broad phase's ray query plus one
+//! shape cast for each box entered before the best hit.
 
 mod collider;
 mod events;
@@ -24,7 +27,7 @@ mod world;
 pub use collider::{Collider, Kind};
 pub use events::{Touching, WorldEvents};
 pub use space::Space;
-pub use world::{World, WorldSettings};
+pub use world::{World, WorldRayHit, WorldSettings};
 
 /// A 2D collider.
 pub type Collider2<T = ()> = Collider<glam::Vec2, T>;

@@ -2,8 +2,9 @@
 //! types, a shape's box and size, and the contact of two shapes. Written
 //! for `Vec2` and `Vec3` only.
 
+use crate::geometry::Ray;
 use crate::geometry::{Aabb, Vector};
-use crate::narrow::{Contact, d2, d3};
+use crate::narrow::{Contact, RayCast, d2, d3};
 use glam::{Vec2, Vec3};
 use std::fmt::Debug;
 
@@ -18,6 +19,8 @@ pub trait Space: Vector + sealed::Sealed {
     #[doc(hidden)]
     fn contact(a: &Self::Shape, pa: &Self::Pose, b: &Self::Shape, pb: &Self::Pose)
     -> Contact<Self>;
+    #[doc(hidden)]
+    fn cast_ray(shape: &Self::Shape, ray: &Ray<Self>, pose: &Self::Pose) -> Option<RayCast<Self>>;
     /// Half the diagonal of the shape's box in its own frame: its size,
     /// which the contact margin is relative to.
     #[doc(hidden)]
@@ -42,6 +45,9 @@ impl Space for Vec2 {
     fn contact(a: &d2::Shape, pa: &d2::Pose, b: &d2::Shape, pb: &d2::Pose) -> Contact<Vec2> {
         a.contact(pa, b, pb)
     }
+    fn cast_ray(shape: &d2::Shape, ray: &Ray<Vec2>, pose: &d2::Pose) -> Option<RayCast<Vec2>> {
+        shape.cast_ray(ray, pose)
+    }
     fn reach(shape: &d2::Shape) -> f32 {
         let b = shape.aabb(&d2::Pose::IDENTITY);
         0.5 * (b.max() - b.min()).length()
@@ -59,6 +65,9 @@ impl Space for Vec3 {
     }
     fn contact(a: &d3::Shape, pa: &d3::Pose, b: &d3::Shape, pb: &d3::Pose) -> Contact<Vec3> {
         a.contact(pa, b, pb)
+    }
+    fn cast_ray(shape: &d3::Shape, ray: &Ray<Vec3>, pose: &d3::Pose) -> Option<RayCast<Vec3>> {
+        shape.cast_ray(ray, pose)
     }
     fn reach(shape: &d3::Shape) -> f32 {
         let b = shape.aabb(&d3::Pose::IDENTITY);

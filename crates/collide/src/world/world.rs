@@ -4,9 +4,10 @@
 use super::collider::{Collider, Kind};
 use super::events::{Touching, WorldEvents};
 use super::space::Space;
-use crate::broad::{BroadPhase, Structure};
-use crate::geometry::Aabb;
+use crate::broad::{BroadPhase, QueryBudget, Structure};
+use crate::geometry::{Aabb, Ray};
 use crate::{Error, Handle, HandleError, Slots};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// How a world decides touching, validated once.
@@ -54,6 +55,21 @@ impl WorldSettings {
     }
 }
 
+/// Where a ray first enters a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldRayHit<V: Space> {
+    /// The collider.
+    pub handle: Handle,
+    /// Where the ray enters, in lengths of its direction (0 when it starts
+    /// inside).
+    pub t: f32,
+    /// The entry point.
+    pub point: V,
+    /// The shape's outward normal there (against the ray when it starts
+    /// inside).
+    pub normal: V,
+}
+
 /// A collider in the world.
 #[derive(Debug)]
 struct Entry<V: Space, T> {
@@ -96,6 +112,8 @@ pub struct World<V: Space, T> {
     touching: Vec<Touching<V>>,
     /// The next step's touching pairs, built beside the last.
     next: Vec<Touching<V>>,
+    /// The broad phase's pairs as collider handles, reused.
+    pairs: Vec<(Handle, Handle)>,
     events: Arc<WorldEvents<V>>,
 }
 
@@ -120,6 +138,7 @@ impl<V: Space, T> World<V, T> {
             changed: Vec::new(),
             touching: Vec::new(),
             next: Vec::new(),
+            pairs: Vec::new(),
             events: Arc::new(WorldEvents::default()),
         }
     }
@@ -251,6 +270,53 @@ impl<V: Space, T> World<V, T> {
         self.colliders.is_empty()
     }
 
+    /// The first collider `ray` enters (ties to the lower handle), as
+    /// the shapes' own ray casts find it: a ray that starts inside a shape
+    /// hits it at `t` 0 with the normal against the ray. Boxes are tried
+    /// in the order the ray enters them, and the search stops at the
+    /// first box entered beyond the best hit.
+    ///
+    /// ```
+    /// use collide::geometry::Ray;
+    /// use collide::narrow::d2::{Circle, Pose};
+    /// use collide::world::{Collider2, World2};
+    /// use glam::Vec2;
+    /// let mut world = World2::new();
+    /// let near = world.insert(Collider2::moving(Circle::new(1.0)?, Pose::at(Vec2::new(5.0, 0.0))?, ()))?;
+    /// world.insert(Collider2::moving(Circle::new(1.0)?, Pose::at(Vec2::new(9.0, 0.0))?, ()))?;
+    /// let hit = world.cast_ray(&Ray::new(Vec2::ZERO, Vec2::X, 20.0)?).unwrap();
+    /// assert_eq!((hit.handle, hit.t), (near, 4.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cast_ray(&self, ray: &Ray<V>) -> Option<WorldRayHit<V>> {
+        let mut best: Option<WorldRayHit<V>> = None;
+        self.broad
+            .query_ray(ray, QueryBudget::default(), &mut |boxed| {
+                if best.is_some_and(|b| boxed.t > b.t) {
+                    return ControlFlow::Break(());
+                }
+                let Some(&h) = self.broad.value(boxed.handle) else {
+                    return ControlFlow::Continue(());
+                };
+                let Some(e) = self.colliders.get(h) else {
+                    return ControlFlow::Continue(());
+                };
+                if let Some(hit) = V::cast_ray(&e.shape, ray, &e.pose) {
+                    let better = best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && h < b.handle));
+                    if better {
+                        best = Some(WorldRayHit {
+                            handle: h,
+                            t: hit.t,
+                            point: hit.point,
+                            normal: hit.normal,
+                        });
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+        best
+    }
+
     /// The settings.
     pub fn settings(&self) -> &WorldSettings {
         &self.settings
@@ -265,18 +331,15 @@ impl<V: Space, T> World<V, T> {
     pub fn step(&mut self) -> Arc<WorldEvents<V>> {
         self.broad.step();
         self.next.clear();
-        let mut pairs: Vec<(Handle, Handle)> = self
-            .broad
-            .pairs()
-            .iter()
-            .filter_map(|p| {
-                let (a, b) = (*self.broad.value(p.a())?, *self.broad.value(p.b())?);
-                Some((a.min(b), a.max(b)))
-            })
-            .collect();
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        pairs.extend(self.broad.pairs().iter().filter_map(|p| {
+            let (a, b) = (*self.broad.value(p.a())?, *self.broad.value(p.b())?);
+            Some((a.min(b), a.max(b)))
+        }));
         pairs.sort_unstable();
         let mut old = 0;
-        for (a, b) in pairs {
+        for &(a, b) in &pairs {
             let (Some(ea), Some(eb)) = (self.colliders.get(a), self.colliders.get(b)) else {
                 continue;
             };
@@ -305,6 +368,7 @@ impl<V: Space, T> World<V, T> {
                 self.next.push(Touching { a, b, contact });
             }
         }
+        self.pairs = pairs;
         for h in self.changed.drain(..) {
             if let Ok(e) = self.colliders.get_mut(h) {
                 e.changed = false;

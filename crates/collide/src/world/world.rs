@@ -156,6 +156,13 @@ impl<V: Space, T> World<V, T> {
         )?)
     }
 
+    /// A live collider's entry: a foreign handle is `Foreign`, a removed
+    /// one `Stale`.
+    fn entry(&self, h: Handle) -> Result<&Entry<V, T>, Error> {
+        self.colliders.check(h)?;
+        Ok(self.colliders.get(h).ok_or(HandleError::Stale(h))?)
+    }
+
     /// Puts a collider in the world; it pairs from the next step.
     pub fn insert(&mut self, collider: Collider<V, T>) -> Result<Handle, Error> {
         let reach = V::reach(&collider.shape);
@@ -185,8 +192,7 @@ impl<V: Space, T> World<V, T> {
 
     /// Moves a collider (its pose at the last step is kept beside it).
     pub fn set_pose(&mut self, h: Handle, pose: V::Pose) -> Result<(), Error> {
-        let e = self.colliders.get(h).ok_or(HandleError::Stale(h))?;
-        self.colliders.check(h)?;
+        let e = self.entry(h)?;
         let proxy_box = self.proxy_box(&e.shape, &pose, e.reach)?;
         let proxy = e.proxy.expect("every collider has a box");
         self.broad.update(proxy, proxy_box)?;
@@ -201,9 +207,8 @@ impl<V: Space, T> World<V, T> {
 
     /// Gives a collider another shape.
     pub fn set_shape(&mut self, h: Handle, shape: impl Into<V::Shape>) -> Result<(), Error> {
-        self.colliders.check(h)?;
         let shape = shape.into();
-        let e = self.colliders.get(h).ok_or(HandleError::Stale(h))?;
+        let e = self.entry(h)?;
         let reach = V::reach(&shape);
         let proxy_box = self.proxy_box(&shape, &e.pose, reach)?;
         self.broad
@@ -229,8 +234,7 @@ impl<V: Space, T> World<V, T> {
 
     /// A collider's value.
     pub fn value(&self, h: Handle) -> Result<&T, Error> {
-        self.colliders.check(h)?;
-        Ok(&self.colliders.get(h).ok_or(HandleError::Stale(h))?.value)
+        Ok(&self.entry(h)?.value)
     }
 
     /// A collider's value, to change.
@@ -240,24 +244,17 @@ impl<V: Space, T> World<V, T> {
 
     /// A collider's pose now.
     pub fn pose(&self, h: Handle) -> Result<V::Pose, Error> {
-        self.colliders.check(h)?;
-        Ok(self.colliders.get(h).ok_or(HandleError::Stale(h))?.pose)
+        Ok(self.entry(h)?.pose)
     }
 
     /// A collider's pose at the last step (how it moved over the tick).
     pub fn last_pose(&self, h: Handle) -> Result<V::Pose, Error> {
-        self.colliders.check(h)?;
-        Ok(self
-            .colliders
-            .get(h)
-            .ok_or(HandleError::Stale(h))?
-            .last_pose)
+        Ok(self.entry(h)?.last_pose)
     }
 
     /// A collider's shape.
     pub fn shape(&self, h: Handle) -> Result<&V::Shape, Error> {
-        self.colliders.check(h)?;
-        Ok(&self.colliders.get(h).ok_or(HandleError::Stale(h))?.shape)
+        Ok(&self.entry(h)?.shape)
     }
 
     /// How many colliders it holds.

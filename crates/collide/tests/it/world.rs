@@ -274,6 +274,10 @@ fn stale_and_foreign_handles_are_errors_and_change_nothing() {
         Err(Error::Handle(HandleError::Foreign { .. }))
     ));
     assert!(matches!(
+        world.set_pose(foreign, d3::Pose::IDENTITY),
+        Err(Error::Handle(HandleError::Foreign { .. }))
+    ));
+    assert!(matches!(
         world.remove(foreign),
         Err(Error::Handle(HandleError::Foreign { .. }))
     ));

@@ -21,9 +21,11 @@
 //!    impact, in [`narrow::d2`] and [`narrow::d3`].
 //! 4. [`motion`]: moving a shape through a world for one tick without
 //!    tunnelling (swept bound, times of impact, stop, slide, bounce, pass).
-//! 5. The [`world`]: colliders (a shape, a pose, a kind, the game's value)
-//!    over any structure, stepped into the shapes that started and
-//!    stopped touching, with their contacts.
+//! 5. The [`world`]: colliders (a shape, a pose, a kind, a filter, a
+//!    sensor flag, the game's value) over any structure, stepped into the
+//!    shapes that started and stopped touching, with their contacts, and
+//!    exact queries (rays, shape casts, overlaps, the nearest point) on
+//!    the world or a snapshot.
 //!
 //! The seeded scenes, the runner and the trace format that drive the
 //! tests, benchmarks and the demo live in the `collide-scenes` crate, so

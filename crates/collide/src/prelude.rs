@@ -23,4 +23,7 @@ pub use crate::error::Error;
 pub use crate::geometry::{Aabb, Aabb2, Aabb3, Vector};
 pub use crate::handle::Handle;
 pub use crate::narrow::Support;
+pub use crate::world::{
+    Collider2, Collider3, QueryFilter, World2, World3, WorldQuery, WorldSettings,
+};
 pub use glam::{Quat, Vec2, Vec3};

@@ -6,11 +6,13 @@
 //! candidate gets a time of impact from the narrow phase; the earliest
 //! contact wins (ties by handle, the stable id), the [`Response`] decides
 //! what happens next (stop, slide, bounce, pass through), and the rest of
-//! the tick is checked again, within [`SweepLimits`]. The broad phase is
-//! read through [`Query`]: the live structure, or a
-//! [`Snapshot`](crate::Snapshot) taken for another thread; the shapes come
-//! from the caller, who must give their poses at the moment the boxes
-//! describe.
+//! the tick is checked again, within [`SweepLimits`]. The world is read
+//! through [`Geometry`], boxes and shapes by one handle: a collision
+//! [`World`](crate::world::World) or its snapshot
+//! (`Sweeper::sweep_in`); or a broad phase through [`Query`] (the live
+//! structure, or a [`Snapshot`](crate::Snapshot) taken for another
+//! thread) with the shapes from the caller, who must give their poses at
+//! the moment the boxes describe.
 //!
 //! Depends on the broad phase and the narrow phase.
 //!
@@ -28,10 +30,12 @@
 //! [`Sweep::moved`]; moved to each sweep's f32 end instead, it drifts by
 //! that end's rounding every tick (3 cm over 600 ticks 10 km out).
 
+mod geometry;
 mod substep;
 mod sweep;
 mod turning;
 
+pub use geometry::Geometry;
 pub use substep::Substepped;
 pub use sweep::{Response, Sweep, SweepHit, SweepLimits};
 
@@ -104,6 +108,19 @@ macro_rules! sweeper {
                     &mut self.last,
                 );
                 &self.last
+            }
+
+            /// Moves `mover` as [`Sweeper::sweep`] does, through the
+            /// objects of `geometry` (a collision world or its snapshot),
+            /// whose handles the hits carry.
+            pub fn sweep_in(
+                &mut self,
+                geometry: &(impl Geometry<$v, $pose> + ?Sized),
+                mover: &dyn Support<$v>,
+                start: $pose,
+                motion: $v,
+            ) -> &Sweep<$v, $pose> {
+                self.sweep(geometry, |h| geometry.shape(h), mover, start, motion)
             }
 
             /// The last sweep's result.

@@ -1,7 +1,8 @@
-//! [`Collider`]: what goes into the world: a shape, a pose, a kind and the
-//! game's value.
+//! [`Collider`]: what goes into the world: a shape, a pose, a kind, a
+//! filter, a sensor flag and the game's value.
 
 use super::space::Space;
+use crate::broad::Filter;
 
 /// Whether a collider moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,13 +13,22 @@ pub enum Kind {
     Moving,
 }
 
-/// A collider to insert: its shape, pose, kind and value.
+/// A collider to insert: its shape, pose, kind and value, with a
+/// [`Filter`] ([`Filter::ALL`] unless given) and, for a sensor, the flag.
+///
+/// A sensor reports overlap with solid colliders in the step's sensor
+/// lists, without contact data, and is left out of queries unless a query
+/// asks for sensors.
 ///
 /// ```
 /// use collide::narrow::d3::{Pose, Sphere};
-/// use collide::world::{Collider3, Kind};
+/// use collide::world::{Collider3, Filter, Kind};
 /// let ball = Collider3::moving(Sphere::new(0.5)?, Pose::IDENTITY, "ball");
-/// assert_eq!(ball.kind(), Kind::Moving);
+/// assert_eq!((ball.kind(), ball.is_sensor()), (Kind::Moving, false));
+/// let trigger = Collider3::fixed(Sphere::new(3.0)?, Pose::IDENTITY, "door trigger")
+///     .with_filter(Filter::new(1 << 4, 1))
+///     .as_sensor();
+/// assert!(trigger.is_sensor());
 /// # Ok::<(), collide::narrow::ShapeError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -26,6 +36,8 @@ pub struct Collider<V: Space, T> {
     pub(crate) shape: V::Shape,
     pub(crate) pose: V::Pose,
     pub(crate) kind: Kind,
+    pub(crate) filter: Filter,
+    pub(crate) sensor: bool,
     pub(crate) value: T,
 }
 
@@ -36,6 +48,8 @@ impl<V: Space, T> Collider<V, T> {
             shape: shape.into(),
             pose,
             kind: Kind::Moving,
+            filter: Filter::ALL,
+            sensor: false,
             value,
         }
     }
@@ -48,8 +62,30 @@ impl<V: Space, T> Collider<V, T> {
         }
     }
 
+    /// This collider with `filter`.
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// This collider as a sensor.
+    pub fn as_sensor(mut self) -> Self {
+        self.sensor = true;
+        self
+    }
+
     /// Its kind.
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// Its filter.
+    pub fn filter(&self) -> Filter {
+        self.filter
+    }
+
+    /// Whether it is a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
     }
 }

@@ -1,5 +1,6 @@
 //! What a world's step reports: the pairs of colliders that started and
-//! stopped touching, and the contact of every pair touching now.
+//! stopped touching, the contact of every pair touching now, and the
+//! sensors' overlaps that started and stopped.
 
 use super::space::Space;
 use crate::Handle;
@@ -29,6 +30,12 @@ pub struct WorldEvents<V: Space> {
     pub stopped: Vec<(Handle, Handle)>,
     /// Every pair touching now, with its contact.
     pub touching: Vec<Touching<V>>,
+    /// Pairs of a sensor and another collider that started overlapping
+    /// (distance 0 or less) this step.
+    pub sensor_started: Vec<(Handle, Handle)>,
+    /// Pairs of a sensor and another collider that stopped overlapping
+    /// (apart by more than the margin, or removed) this step.
+    pub sensor_stopped: Vec<(Handle, Handle)>,
 }
 
 impl<V: Space> Default for WorldEvents<V> {
@@ -37,6 +44,8 @@ impl<V: Space> Default for WorldEvents<V> {
             started: Vec::new(),
             stopped: Vec::new(),
             touching: Vec::new(),
+            sensor_started: Vec::new(),
+            sensor_stopped: Vec::new(),
         }
     }
 }

@@ -1,33 +1,52 @@
-//! The collision world: colliders (a shape, a pose, a kind and the game's
-//! value) kept in any broad-phase structure, and a step that reports
-//! which shapes started and stopped touching, with the contact of every
-//! pair touching now: the surface game systems read, instead of keeping
-//! their own table of shapes beside a broad phase.
+//! The collision world: colliders (a shape, a pose, a kind, a filter, a
+//! sensor flag and the game's value) kept in any broad-phase structure,
+//! a step that reports which shapes started and stopped touching with the
+//! contact of every pair touching now, and exact queries: the surface
+//! game systems read, instead of keeping their own table of shapes beside
+//! a broad phase.
 //!
 //! The rule: two shapes start touching when their distance is 0 or less,
 //! and stop once they are apart by more than the margin (a share of the
 //! smaller shape's size, 1% by default), so a shape at rest does not
-//! flicker. Static colliders never pair with each other. Every list is
-//! sorted by handle pair, the lower handle first, whatever structure
-//! runs underneath.
+//! flicker. Static colliders never pair with each other, nor colliders
+//! whose [`Filter`]s do not meet; a pair hook ([`Candidate`]) may veto
+//! more. Sensors report overlaps in lists of their own. Every list is
+//! sorted by handle pair, the lower handle first, whatever structure runs
+//! underneath and however many threads run the narrow phase.
 //!
-//! [`World::cast_ray`] finds the first collider a ray enters, exactly.
+//! [`WorldQuery`] casts rays and shapes, finds what holds a point or
+//! overlaps a shape and the nearest point, exactly, on the world or on a
+//! [`WorldSnapshot`] taken for other threads.
 //!
 //! Costs: a step is the broad phase's step plus one contact for each
 //! pair of boxes where a collider moved or changed; pairs at rest keep
 //! their last answer. A ray cast is the broad phase's ray query plus one
-//! shape cast for each box entered before the best hit.
+//! ray cast for each box entered before the best hit; the other queries
+//! test each collider whose box meets the query's.
 
+mod boxes;
 mod collider;
 mod events;
+mod filter;
+mod hook;
+mod query;
+mod settings;
+mod snapshot;
 mod space;
+mod step;
 #[allow(clippy::module_inception)]
 mod world;
 
+pub use crate::broad::Filter;
 pub use collider::{Collider, Kind};
 pub use events::{Touching, WorldEvents};
+pub use filter::QueryFilter;
+pub use hook::Candidate;
+pub use query::{WorldClosest, WorldQuery, WorldRayHit, WorldShapeHit};
+pub use settings::WorldSettings;
+pub use snapshot::WorldSnapshot;
 pub use space::Space;
-pub use world::{World, WorldRayHit, WorldSettings};
+pub use world::World;
 
 /// A 2D collider.
 pub type Collider2<T = ()> = Collider<glam::Vec2, T>;

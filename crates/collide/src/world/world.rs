@@ -1,89 +1,43 @@
-//! [`World`]: colliders kept in a broad-phase structure, stepped into
-//! touching events under one rule.
+//! [`World`]: colliders kept in a broad-phase structure. This file holds
+//! the colliders and their changes; `step.rs` turns them into events,
+//! `query.rs` answers queries.
 
 use super::collider::{Collider, Kind};
-use super::events::{Touching, WorldEvents};
+use super::events::WorldEvents;
+use super::hook::{Candidate, PairHook};
+use super::settings::WorldSettings;
 use super::space::Space;
-use crate::broad::{BroadPhase, QueryBudget, Structure};
-use crate::geometry::{Aabb, Ray};
+use super::step::Scratch;
+use crate::broad::Filter;
+use crate::broad::{BroadPhase, Structure};
+use crate::geometry::Aabb;
 use crate::{Error, Handle, HandleError, Slots};
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
-/// How a world decides touching, validated once.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldSettings {
-    margin: f32,
-    structure: Structure,
-}
-
-impl Default for WorldSettings {
-    /// A margin of 1% of the smaller shape's size; `auto` underneath.
-    fn default() -> Self {
-        Self {
-            margin: 0.01,
-            structure: Structure::Auto,
-        }
-    }
-}
-
-impl WorldSettings {
-    /// Two touching shapes stop touching once apart by more than `share`
-    /// (above 0, at most 1) of the smaller one's size (half its box's
-    /// diagonal), so a resting shape does not flicker.
-    pub fn with_margin(mut self, share: f32) -> Result<Self, Error> {
-        if !(share > 0.0 && share <= 1.0) {
-            return Err(Error::Setting {
-                name: "with_margin",
-                value: f64::from(share),
-                expected: "a share of the smaller shape's size above 0 and at most 1",
-            });
-        }
-        self.margin = share;
-        Ok(self)
-    }
-
-    /// The broad-phase structure underneath.
-    pub fn with_structure(mut self, structure: Structure) -> Self {
-        self.structure = structure;
-        self
-    }
-
-    /// The contact margin, a share of the smaller shape's size.
-    pub fn margin(&self) -> f32 {
-        self.margin
-    }
-}
-
-/// Where a ray first enters a collider.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldRayHit<V: Space> {
-    /// The collider.
-    pub handle: Handle,
-    /// Where the ray enters, in lengths of its direction (0 when it starts
-    /// inside).
-    pub t: f32,
-    /// The entry point.
-    pub point: V,
-    /// The shape's outward normal there (against the ray when it starts
-    /// inside).
-    pub normal: V,
-}
-
-/// A collider in the world.
+/// A collider in the world, less the game's value (kept apart, so that
+/// the narrow phase can share the geometry between threads whatever the
+/// value is).
 #[derive(Debug)]
-struct Entry<V: Space, T> {
-    shape: V::Shape,
-    pose: V::Pose,
-    last_pose: V::Pose,
-    kind: Kind,
-    value: T,
+pub(super) struct Entry<V: Space> {
+    pub(super) shape: V::Shape,
+    pub(super) pose: V::Pose,
+    pub(super) last_pose: V::Pose,
+    pub(super) kind: Kind,
+    pub(super) filter: Filter,
+    pub(super) sensor: bool,
     /// Its box in the broad phase.
-    proxy: Option<Handle>,
+    pub(super) proxy: Option<Handle>,
     /// Its size, for the margin.
-    reach: f32,
+    pub(super) reach: f32,
     /// Moved or changed since the last step.
-    changed: bool,
+    pub(super) changed: bool,
+}
+
+impl<V: Space> Entry<V> {
+    /// Its box in the broad phase.
+    pub(super) fn proxy(&self) -> Handle {
+        self.proxy.expect("every collider in the world has a box")
+    }
 }
 
 /// The collision world: colliders over any broad-phase structure.
@@ -103,23 +57,32 @@ struct Entry<V: Space, T> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World<V: Space, T> {
-    colliders: Slots<Entry<V, T>>,
-    broad: Box<dyn BroadPhase<V, Handle> + Send>,
-    settings: WorldSettings,
+    pub(super) colliders: Slots<Entry<V>>,
+    /// The game's values, by collider index.
+    pub(super) values: Vec<Option<T>>,
+    pub(super) broad: Box<dyn BroadPhase<V, Handle> + Send>,
+    pub(super) settings: WorldSettings,
+    pub(super) hook: Option<PairHook<V, T>>,
     /// Colliders moved or changed since the last step.
-    changed: Vec<Handle>,
-    /// The pairs touching after the last step, sorted.
-    touching: Vec<Touching<V>>,
-    /// The next step's touching pairs, built beside the last.
-    next: Vec<Touching<V>>,
-    /// The broad phase's pairs as collider handles, reused.
-    pairs: Vec<(Handle, Handle)>,
-    events: Arc<WorldEvents<V>>,
+    pub(super) changed: Vec<Handle>,
+    pub(super) scratch: Scratch<V>,
+    pub(super) events: Arc<WorldEvents<V>>,
 }
 
 impl<V: Space, T> Default for World<V, T> {
     fn default() -> Self {
         Self::with_settings(WorldSettings::default())
+    }
+}
+
+impl<V: Space, T> std::fmt::Debug for World<V, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("structure", &self.broad.name())
+            .field("colliders", &self.colliders.len())
+            .field("settings", &self.settings)
+            .field("hook", &self.hook.is_some())
+            .finish_non_exhaustive()
     }
 }
 
@@ -133,12 +96,12 @@ impl<V: Space, T> World<V, T> {
     pub fn with_settings(settings: WorldSettings) -> Self {
         Self {
             colliders: Slots::new(),
-            broad: settings.structure.build(),
+            values: Vec::new(),
+            broad: settings.structure().build(),
             settings,
+            hook: None,
             changed: Vec::new(),
-            touching: Vec::new(),
-            next: Vec::new(),
-            pairs: Vec::new(),
+            scratch: Scratch::default(),
             events: Arc::new(WorldEvents::default()),
         }
     }
@@ -146,9 +109,9 @@ impl<V: Space, T> World<V, T> {
     /// The box the broad phase keeps: the shape's, grown by its share of
     /// the margin (at least a few units in the last place of where it is),
     /// so two shapes within the margin always pair.
-    fn proxy_box(&self, shape: &V::Shape, pose: &V::Pose, reach: f32) -> Result<Aabb<V>, Error> {
-        let b = V::aabb(shape, pose);
-        let grow = (self.settings.margin * reach).max(8.0 * f32::EPSILON * V::far(pose));
+    pub(super) fn proxy_box(&self, e: &Entry<V>) -> Result<Aabb<V>, Error> {
+        let b = V::aabb(&e.shape, &e.pose);
+        let grow = (self.settings.margin() * e.reach).max(8.0 * f32::EPSILON * V::far(&e.pose));
         let (lo, hi) = (b.min(), b.max());
         Ok(Aabb::new(
             V::from_axes(|i| lo.axis(i) - grow),
@@ -158,28 +121,34 @@ impl<V: Space, T> World<V, T> {
 
     /// A live collider's entry: a foreign handle is `Foreign`, a removed
     /// one `Stale`.
-    fn entry(&self, h: Handle) -> Result<&Entry<V, T>, Error> {
+    pub(super) fn entry(&self, h: Handle) -> Result<&Entry<V>, Error> {
         self.colliders.check(h)?;
         Ok(self.colliders.get(h).ok_or(HandleError::Stale(h))?)
     }
 
     /// Puts a collider in the world; it pairs from the next step.
     pub fn insert(&mut self, collider: Collider<V, T>) -> Result<Handle, Error> {
-        let reach = V::reach(&collider.shape);
-        let proxy_box = self.proxy_box(&collider.shape, &collider.pose, reach)?;
-        let h = self.colliders.insert(Entry {
+        let entry = Entry {
+            reach: V::reach(&collider.shape),
             shape: collider.shape,
             pose: collider.pose,
             last_pose: collider.pose,
             kind: collider.kind,
-            value: collider.value,
+            filter: collider.filter,
+            sensor: collider.sensor,
             proxy: None,
-            reach,
             changed: true,
-        })?;
+        };
+        let proxy_box = self.proxy_box(&entry)?;
+        let h = self.colliders.insert(entry)?;
         match self.broad.insert(proxy_box, h) {
             Ok(proxy) => {
                 self.colliders.get_mut(h)?.proxy = Some(proxy);
+                let i = h.index() as usize;
+                if self.values.len() <= i {
+                    self.values.resize_with(i + 1, || None);
+                }
+                self.values[i] = Some(collider.value);
                 self.changed.push(h);
                 Ok(h)
             }
@@ -190,56 +159,78 @@ impl<V: Space, T> World<V, T> {
         }
     }
 
-    /// Moves a collider (its pose at the last step is kept beside it).
-    pub fn set_pose(&mut self, h: Handle, pose: V::Pose) -> Result<(), Error> {
+    /// Changes a collider with `change`, keeps its box current and marks
+    /// it for the next step; nothing changes when the new box is refused.
+    fn change(&mut self, h: Handle, change: impl FnOnce(&mut Entry<V>)) -> Result<(), Error> {
         let e = self.entry(h)?;
-        let proxy_box = self.proxy_box(&e.shape, &pose, e.reach)?;
-        let proxy = e.proxy.expect("every collider has a box");
-        self.broad.update(proxy, proxy_box)?;
+        let mut new = Entry {
+            shape: e.shape.clone(),
+            ..*e
+        };
+        change(&mut new);
+        new.reach = V::reach(&new.shape);
+        let proxy_box = self.proxy_box(&new)?;
+        self.broad.update(new.proxy(), proxy_box)?;
         let e = self.colliders.get_mut(h)?;
-        e.pose = pose;
-        if !e.changed {
-            e.changed = true;
+        let was_changed = e.changed;
+        *e = Entry {
+            changed: true,
+            ..new
+        };
+        if !was_changed {
             self.changed.push(h);
         }
         Ok(())
+    }
+
+    /// Moves a collider (its pose at the last step is kept beside it).
+    pub fn set_pose(&mut self, h: Handle, pose: V::Pose) -> Result<(), Error> {
+        self.change(h, |e| e.pose = pose)
     }
 
     /// Gives a collider another shape.
     pub fn set_shape(&mut self, h: Handle, shape: impl Into<V::Shape>) -> Result<(), Error> {
         let shape = shape.into();
-        let e = self.entry(h)?;
-        let reach = V::reach(&shape);
-        let proxy_box = self.proxy_box(&shape, &e.pose, reach)?;
-        self.broad
-            .update(e.proxy.expect("every collider has a box"), proxy_box)?;
-        let e = self.colliders.get_mut(h)?;
-        (e.shape, e.reach) = (shape, reach);
-        if !e.changed {
-            e.changed = true;
-            self.changed.push(h);
-        }
-        Ok(())
+        self.change(h, |e| e.shape = shape)
+    }
+
+    /// Gives a collider another filter; pairs it no longer meets report
+    /// stopped at the next step.
+    pub fn set_filter(&mut self, h: Handle, filter: Filter) -> Result<(), Error> {
+        self.change(h, |e| e.filter = filter)
+    }
+
+    /// Makes a collider a sensor or a solid one; its pairs move between
+    /// the touching and the sensor lists at the next step.
+    pub fn set_sensor(&mut self, h: Handle, sensor: bool) -> Result<(), Error> {
+        self.change(h, |e| e.sensor = sensor)
     }
 
     /// Takes a collider out, returning its value; its touching pairs
     /// report stopped at the next step.
     pub fn remove(&mut self, h: Handle) -> Result<T, Error> {
-        self.colliders.check(h)?;
+        self.entry(h)?;
         let e = self.colliders.remove(h)?;
-        self.broad
-            .remove(e.proxy.expect("every collider has a box"))?;
-        Ok(e.value)
+        self.broad.remove(e.proxy())?;
+        Ok(self.values[h.index() as usize]
+            .take()
+            .expect("a live collider has a value"))
     }
 
     /// A collider's value.
     pub fn value(&self, h: Handle) -> Result<&T, Error> {
-        Ok(&self.entry(h)?.value)
+        self.entry(h)?;
+        Ok(self.values[h.index() as usize]
+            .as_ref()
+            .expect("a live collider has a value"))
     }
 
     /// A collider's value, to change.
     pub fn value_mut(&mut self, h: Handle) -> Result<&mut T, Error> {
-        Ok(&mut self.colliders.get_mut(h)?.value)
+        self.entry(h)?;
+        Ok(self.values[h.index() as usize]
+            .as_mut()
+            .expect("a live collider has a value"))
     }
 
     /// A collider's pose now.
@@ -257,6 +248,21 @@ impl<V: Space, T> World<V, T> {
         Ok(&self.entry(h)?.shape)
     }
 
+    /// A collider's filter.
+    pub fn filter(&self, h: Handle) -> Result<Filter, Error> {
+        Ok(self.entry(h)?.filter)
+    }
+
+    /// Whether a collider is a sensor.
+    pub fn is_sensor(&self, h: Handle) -> Result<bool, Error> {
+        Ok(self.entry(h)?.sensor)
+    }
+
+    /// A collider's kind.
+    pub fn kind(&self, h: Handle) -> Result<Kind, Error> {
+        Ok(self.entry(h)?.kind)
+    }
+
     /// How many colliders it holds.
     pub fn len(&self) -> usize {
         self.colliders.len()
@@ -267,51 +273,9 @@ impl<V: Space, T> World<V, T> {
         self.colliders.is_empty()
     }
 
-    /// The first collider `ray` enters (ties to the lower handle), as
-    /// the shapes' own ray casts find it: a ray that starts inside a shape
-    /// hits it at `t` 0 with the normal against the ray. Boxes are tried
-    /// in the order the ray enters them, and the search stops at the
-    /// first box entered beyond the best hit.
-    ///
-    /// ```
-    /// use collide::geometry::Ray;
-    /// use collide::narrow::d2::{Circle, Pose};
-    /// use collide::world::{Collider2, World2};
-    /// use glam::Vec2;
-    /// let mut world = World2::new();
-    /// let near = world.insert(Collider2::moving(Circle::new(1.0)?, Pose::at(Vec2::new(5.0, 0.0))?, ()))?;
-    /// world.insert(Collider2::moving(Circle::new(1.0)?, Pose::at(Vec2::new(9.0, 0.0))?, ()))?;
-    /// let hit = world.cast_ray(&Ray::new(Vec2::ZERO, Vec2::X, 20.0)?).unwrap();
-    /// assert_eq!((hit.handle, hit.t), (near, 4.0));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn cast_ray(&self, ray: &Ray<V>) -> Option<WorldRayHit<V>> {
-        let mut best: Option<WorldRayHit<V>> = None;
-        self.broad
-            .query_ray(ray, QueryBudget::default(), &mut |boxed| {
-                if best.is_some_and(|b| boxed.t > b.t) {
-                    return ControlFlow::Break(());
-                }
-                let Some(&h) = self.broad.value(boxed.handle) else {
-                    return ControlFlow::Continue(());
-                };
-                let Some(e) = self.colliders.get(h) else {
-                    return ControlFlow::Continue(());
-                };
-                if let Some(hit) = V::cast_ray(&e.shape, ray, &e.pose) {
-                    let better = best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && h < b.handle));
-                    if better {
-                        best = Some(WorldRayHit {
-                            handle: h,
-                            t: hit.t,
-                            point: hit.point,
-                            normal: hit.normal,
-                        });
-                    }
-                }
-                ControlFlow::Continue(())
-            });
-        best
+    /// Every collider's handle, in handle order.
+    pub fn handles(&self) -> impl Iterator<Item = Handle> + '_ {
+        self.colliders.iter().map(|(h, _)| h)
     }
 
     /// The settings.
@@ -319,107 +283,55 @@ impl<V: Space, T> World<V, T> {
         &self.settings
     }
 
-    /// Steps the broad phase and tests its pairs: the pairs that started
-    /// and stopped touching, and every pair touching now with its
-    /// contact. Two shapes start touching when their distance is 0 or
-    /// less, and stop once it exceeds the margin; two static colliders
-    /// never pair; a pair neither of whose colliders moved or changed
-    /// keeps its last answer.
-    pub fn step(&mut self) -> Arc<WorldEvents<V>> {
-        self.broad.step();
-        self.next.clear();
-        let mut pairs = std::mem::take(&mut self.pairs);
-        pairs.clear();
-        pairs.extend(self.broad.pairs().iter().filter_map(|p| {
-            let (a, b) = (*self.broad.value(p.a())?, *self.broad.value(p.b())?);
-            Some((a.min(b), a.max(b)))
-        }));
-        pairs.sort_unstable();
-        let mut old = 0;
-        for &(a, b) in &pairs {
-            let (Some(ea), Some(eb)) = (self.colliders.get(a), self.colliders.get(b)) else {
-                continue;
-            };
-            if ea.kind == Kind::Static && eb.kind == Kind::Static {
-                continue;
-            }
-            while old < self.touching.len() && (self.touching[old].a, self.touching[old].b) < (a, b)
-            {
-                old += 1;
-            }
-            let was = self
-                .touching
-                .get(old)
-                .filter(|t| (t.a, t.b) == (a, b))
-                .copied();
-            if !ea.changed && !eb.changed {
-                // Nothing moved: the last answer stands.
-                if let Some(t) = was {
-                    self.next.push(t);
-                }
-                continue;
-            }
-            let contact = V::contact(&ea.shape, &ea.pose, &eb.shape, &eb.pose);
-            let margin = self.settings.margin * ea.reach.min(eb.reach);
-            if contact.depth >= 0.0 || (was.is_some() && -contact.depth <= margin) {
-                self.next.push(Touching { a, b, contact });
-            }
-        }
-        self.pairs = pairs;
-        for h in self.changed.drain(..) {
-            if let Ok(e) = self.colliders.get_mut(h) {
-                e.changed = false;
-                e.last_pose = e.pose;
-            }
-        }
-        let events = match Arc::get_mut(&mut self.events) {
-            Some(events) => events,
-            None => {
-                self.events = Arc::new(WorldEvents::default());
-                Arc::get_mut(&mut self.events).expect("a new Arc is unique")
-            }
-        };
-        events.started.clear();
-        events.stopped.clear();
-        diff(
-            &self.touching,
-            &self.next,
-            &mut events.started,
-            &mut events.stopped,
-        );
-        events.touching.clone_from(&self.next);
-        std::mem::swap(&mut self.touching, &mut self.next);
-        Arc::clone(&self.events)
+    /// The name of the structure underneath now (`auto` while `auto`
+    /// runs, whatever it picked).
+    pub fn structure(&self) -> &str {
+        self.broad.name()
     }
-}
 
-/// The pairs in `now` and not `before` (started) and the other way
-/// (stopped), both lists sorted.
-fn diff<V: Space>(
-    before: &[Touching<V>],
-    now: &[Touching<V>],
-    started: &mut Vec<(Handle, Handle)>,
-    stopped: &mut Vec<(Handle, Handle)>,
-) {
-    let (mut i, mut j) = (0, 0);
-    while i < before.len() || j < now.len() {
-        let x = before.get(i).map(|t| (t.a, t.b));
-        let y = now.get(j).map(|t| (t.a, t.b));
-        match (x, y) {
-            (Some(x), Some(y)) if x == y => (i, j) = (i + 1, j + 1),
-            (Some(x), Some(y)) if x < y => {
-                stopped.push(x);
-                i += 1;
-            }
-            (Some(x), None) => {
-                stopped.push(x);
-                i += 1;
-            }
-            (_, Some(y)) => {
-                started.push(y);
-                j += 1;
-            }
-            (None, None) => unreachable!("the loop runs while either has pairs"),
+    /// Moves every collider onto another broad-phase structure, keeping
+    /// what touches: the next step reports only what changed, as it would
+    /// have on the old structure. On an error the world is as it was.
+    ///
+    /// ```
+    /// use collide::Structure;
+    /// use collide::narrow::d2::{Circle, Pose};
+    /// use collide::world::{Collider2, World2};
+    /// use glam::Vec2;
+    /// let mut world = World2::new();
+    /// world.insert(Collider2::moving(Circle::new(1.0)?, Pose::IDENTITY, ()))?;
+    /// world.insert(Collider2::moving(Circle::new(1.0)?, Pose::at(Vec2::X)?, ()))?;
+    /// assert_eq!(world.step().started.len(), 1);
+    /// world.set_structure(Structure::Sap)?;
+    /// assert_eq!(world.structure(), "sap");
+    /// let events = world.step();
+    /// assert!(events.started.is_empty() && events.touching.len() == 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_structure(&mut self, structure: Structure) -> Result<(), Error> {
+        let mut broad = structure.build();
+        let mut proxies = Vec::with_capacity(self.colliders.len());
+        for (h, e) in self.colliders.iter() {
+            proxies.push((h, broad.insert(self.proxy_box(e)?, h)?));
         }
+        for (h, proxy) in proxies {
+            self.colliders.get_mut(h)?.proxy = Some(proxy);
+        }
+        self.broad = broad;
+        Ok(())
+    }
+
+    /// Sets the pair hook, which may veto pairs as they are tested (see
+    /// [`Candidate`] for when it is called); it replaces any earlier one.
+    pub fn set_pair_hook(
+        &mut self,
+        hook: impl FnMut(&Candidate<'_, V, T>) -> bool + Send + 'static,
+    ) {
+        self.hook = Some(Box::new(hook));
+    }
+
+    /// Removes the pair hook: every pair the rule finds touches.
+    pub fn clear_pair_hook(&mut self) {
+        self.hook = None;
     }
 }

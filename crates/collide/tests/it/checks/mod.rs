@@ -1,5 +1,5 @@
-//! Checks shared by the property tests (`broad/properties.rs`), the fuzz
-//! targets (`fuzz/`) and the replay of the fuzz corpus
+//! Checks shared by the property tests (`broad/properties.rs`, `world/`),
+//! the fuzz targets (`fuzz/`) and the replay of the fuzz corpus
 //! (`broad/fuzz_corpus.rs`): each takes an input and returns the first
 //! thing wrong with collide's answer to it.
 // Each user takes what it needs.
@@ -7,3 +7,4 @@
 
 pub mod ops;
 pub mod trace;
+pub mod world_ops;

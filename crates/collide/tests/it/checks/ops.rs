@@ -275,13 +275,13 @@ pub fn build<V: Vector>(
 }
 
 /// Reads bytes, 0 past the end.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+pub struct Reader<'a> {
+    pub bytes: &'a [u8],
+    pub at: usize,
 }
 
 impl Reader<'_> {
-    fn byte(&mut self) -> u8 {
+    pub fn byte(&mut self) -> u8 {
         let b = self.bytes.get(self.at).copied().unwrap_or(0);
         self.at += 1;
         b

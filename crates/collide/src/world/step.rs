@@ -1,0 +1,287 @@
+//! [`World::step`]: the broad phase's pairs, filtered, tested by the
+//! narrow phase where something moved (on rayon's pool for many pairs),
+//! judged by the touch rule and the pair hook in handle-pair order, and
+//! compared with the last step's into events.
+
+use super::collider::Kind;
+use super::events::{Touching, WorldEvents};
+use super::hook::Candidate;
+use super::space::Space;
+use super::world::{Entry, World};
+use crate::narrow::Contact;
+use crate::{Handle, Slots};
+use std::sync::Arc;
+
+/// Below this many pairs to test, the narrow phase runs on the calling
+/// thread (a contact costs far more than a broad-phase item, so the bar
+/// is lower than the broad phase's).
+const PARALLEL_TESTS: usize = 512;
+
+/// A pair touching (or a sensor's pair overlapping) after a step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Held<V: Space> {
+    touching: Touching<V>,
+    sensor: bool,
+}
+
+impl<V: Space> Held<V> {
+    fn key(&self) -> (Handle, Handle) {
+        (self.touching.a, self.touching.b)
+    }
+}
+
+/// A candidate pair of this step.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    a: Handle,
+    b: Handle,
+    sensor: bool,
+    /// Its place in the last step's held list, if it was held (as the
+    /// same kind of pair).
+    was: Option<usize>,
+    /// Whether the narrow phase tests it again (one of them changed).
+    test: bool,
+}
+
+/// The step's lists, kept from step to step so a warm world allocates
+/// nothing.
+#[derive(Debug)]
+pub(super) struct Scratch<V: Space> {
+    /// The pairs held after the last step, sorted.
+    held: Vec<Held<V>>,
+    /// The next step's, built beside them.
+    next: Vec<Held<V>>,
+    /// The broad phase's pairs as collider handles.
+    pairs: Vec<(Handle, Handle)>,
+    jobs: Vec<Job>,
+    /// The pairs the narrow phase tests, and their contacts.
+    tests: Vec<(Handle, Handle)>,
+    contacts: Vec<Contact<V>>,
+}
+
+impl<V: Space> Default for Scratch<V> {
+    fn default() -> Self {
+        Self {
+            held: Vec::new(),
+            next: Vec::new(),
+            pairs: Vec::new(),
+            jobs: Vec::new(),
+            tests: Vec::new(),
+            contacts: Vec::new(),
+        }
+    }
+}
+
+impl<V: Space, T> World<V, T> {
+    /// Steps the broad phase and tests its pairs: the pairs that started
+    /// and stopped touching, every pair touching now with its contact,
+    /// and the sensors' overlaps that started and stopped.
+    ///
+    /// Two solid shapes start touching when their distance is 0 or less,
+    /// and stop once it exceeds the margin; a sensor's pairs follow the
+    /// same rule. Two static colliders never pair, nor two colliders whose
+    /// filters do not meet, nor two sensors unless the settings ask. A
+    /// pair neither of whose colliders moved or changed keeps its last
+    /// answer; the others are tested again (in parallel for many pairs;
+    /// the answer does not depend on the thread count) and offered to the
+    /// pair hook in handle-pair order.
+    pub fn step(&mut self) -> Arc<WorldEvents<V>> {
+        self.broad.step();
+        self.collect_jobs();
+        test_pairs(&self.colliders, &mut self.scratch);
+        self.judge();
+        for h in self.changed.drain(..) {
+            if let Ok(e) = self.colliders.get_mut(h) {
+                e.changed = false;
+                e.last_pose = e.pose;
+            }
+        }
+        let s = &mut self.scratch;
+        let events = match Arc::get_mut(&mut self.events) {
+            Some(events) => events,
+            None => {
+                self.events = Arc::new(WorldEvents::default());
+                Arc::get_mut(&mut self.events).expect("a new Arc is unique")
+            }
+        };
+        diff(&s.held, &s.next, events);
+        events.touching.clear();
+        events
+            .touching
+            .extend(s.next.iter().filter(|h| !h.sensor).map(|h| h.touching));
+        std::mem::swap(&mut s.held, &mut s.next);
+        Arc::clone(&self.events)
+    }
+
+    /// The broad phase's pairs, sorted by handle pair, less those the
+    /// rules leave out, each marked to test again or to keep.
+    fn collect_jobs(&mut self) {
+        let s = &mut self.scratch;
+        s.pairs.clear();
+        let broad = &self.broad;
+        s.pairs.extend(broad.pairs().iter().filter_map(|p| {
+            let (a, b) = (*broad.value(p.a())?, *broad.value(p.b())?);
+            Some((a.min(b), a.max(b)))
+        }));
+        s.pairs.sort_unstable();
+        s.jobs.clear();
+        s.tests.clear();
+        let mut old = 0;
+        for &(a, b) in &s.pairs {
+            let (Some(ea), Some(eb)) = (self.colliders.get(a), self.colliders.get(b)) else {
+                continue;
+            };
+            let sensor = ea.sensor || eb.sensor;
+            if (ea.kind == Kind::Static && eb.kind == Kind::Static)
+                || (ea.sensor && eb.sensor && !self.settings.sensor_pairs())
+                || !ea.filter.allows(eb.filter)
+            {
+                continue;
+            }
+            while old < s.held.len() && s.held[old].key() < (a, b) {
+                old += 1;
+            }
+            let was = s
+                .held
+                .get(old)
+                .filter(|h| h.key() == (a, b) && h.sensor == sensor)
+                .map(|_| old);
+            let test = ea.changed || eb.changed;
+            if test {
+                s.tests.push((a, b));
+            }
+            s.jobs.push(Job {
+                a,
+                b,
+                sensor,
+                was,
+                test,
+            });
+        }
+    }
+
+    /// The touch rule and the pair hook over the jobs, in order, into the
+    /// next held list.
+    fn judge(&mut self) {
+        let s = &mut self.scratch;
+        s.next.clear();
+        let mut tested = s.contacts.iter();
+        for job in &s.jobs {
+            let was = job.was.map(|i| s.held[i]);
+            if !job.test {
+                // Nothing moved: the last answer stands.
+                s.next.extend(was);
+                continue;
+            }
+            let contact = *tested.next().expect("one contact per pair tested");
+            let (Some(ea), Some(eb)) = (self.colliders.get(job.a), self.colliders.get(job.b))
+            else {
+                continue;
+            };
+            let margin = self.settings.margin() * ea.reach.min(eb.reach);
+            if !(contact.depth >= 0.0 || (was.is_some() && -contact.depth <= margin)) {
+                continue;
+            }
+            if let Some(hook) = &mut self.hook {
+                let value = |h: Handle| {
+                    self.values[h.index() as usize]
+                        .as_ref()
+                        .expect("a live collider has a value")
+                };
+                let candidate = Candidate {
+                    a: job.a,
+                    b: job.b,
+                    value_a: value(job.a),
+                    value_b: value(job.b),
+                    contact: &contact,
+                    sensor: job.sensor,
+                };
+                if !hook(&candidate) {
+                    continue;
+                }
+            }
+            s.next.push(Held {
+                touching: Touching {
+                    a: job.a,
+                    b: job.b,
+                    contact,
+                },
+                sensor: job.sensor,
+            });
+        }
+    }
+}
+
+/// The contact of each pair in `s.tests`, into `s.contacts` in the same
+/// order: split across rayon's pool when there are many.
+fn test_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
+    let contact = |&(a, b): &(Handle, Handle)| {
+        let (ea, eb) = (
+            colliders.get(a).expect("a tested pair is live"),
+            colliders.get(b).expect("a tested pair is live"),
+        );
+        V::contact(&ea.shape, &ea.pose, &eb.shape, &eb.pose)
+    };
+    s.contacts.clear();
+    #[cfg(feature = "parallel")]
+    if s.tests.len() >= PARALLEL_TESTS && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        s.tests
+            .par_iter()
+            .map(contact)
+            .collect_into_vec(&mut s.contacts);
+        return;
+    }
+    s.contacts.extend(s.tests.iter().map(contact));
+}
+
+/// The held pairs in `now` and not `before` (started) and the other way
+/// (stopped), into the events' lists by kind, each sorted. A pair that
+/// turned from solid to sensor stops in one list and starts in the other.
+fn diff<V: Space>(before: &[Held<V>], now: &[Held<V>], events: &mut WorldEvents<V>) {
+    events.started.clear();
+    events.stopped.clear();
+    events.sensor_started.clear();
+    events.sensor_stopped.clear();
+    let stop = |h: &Held<V>, e: &mut WorldEvents<V>| {
+        let list = if h.sensor {
+            &mut e.sensor_stopped
+        } else {
+            &mut e.stopped
+        };
+        list.push(h.key());
+    };
+    let start = |h: &Held<V>, e: &mut WorldEvents<V>| {
+        let list = if h.sensor {
+            &mut e.sensor_started
+        } else {
+            &mut e.started
+        };
+        list.push(h.key());
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < before.len() || j < now.len() {
+        match (before.get(i), now.get(j)) {
+            (Some(x), Some(y)) if x.key() == y.key() => {
+                if x.sensor != y.sensor {
+                    stop(x, events);
+                    start(y, events);
+                }
+                (i, j) = (i + 1, j + 1);
+            }
+            (Some(x), Some(y)) if x.key() < y.key() => {
+                stop(x, events);
+                i += 1;
+            }
+            (Some(x), None) => {
+                stop(x, events);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                start(y, events);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while either has pairs"),
+        }
+    }
+}

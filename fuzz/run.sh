@@ -19,7 +19,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(trace_parse broad_ops)
+  targets=(trace_parse broad_ops world_ops)
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   cargo +nightly install cargo-fuzz --locked

@@ -1,7 +1,8 @@
 //! Replays the fuzz corpus (`fuzz/corpus/`, kept by `fuzz/run.sh`): every
 //! input the fuzzer found interesting, through the same checks as its
 //! targets. `broad_ops` inputs run on every structure, with its default
-//! settings and configured, not only the one they pick.
+//! settings and configured, not only the one they pick; `world_ops`
+//! inputs run on the structure they pick, on brute force and on the BVH.
 
 use std::path::PathBuf;
 
@@ -51,6 +52,27 @@ fn every_structure_matches_brute_force_on_the_operations_corpus() {
             {
                 panic!(
                     "{}: {difference}\n(replay it alone with: cargo +nightly fuzz run broad_ops {} in fuzz/)",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_world_matches_brute_force_on_its_operations_corpus() {
+    let inputs = corpus("world_ops");
+    assert!(inputs.len() >= 20, "the world_ops corpus is missing");
+    for (path, bytes) in inputs {
+        for structure in [
+            None,
+            Some(collide::Structure::Brute),
+            Some(collide::Structure::Bvh),
+        ] {
+            if let Err(difference) = crate::checks::world_ops::check_bytes(&bytes, structure) {
+                panic!(
+                    "{}: {difference}\n(replay it alone with: cargo +nightly fuzz run world_ops {} in fuzz/)",
                     path.display(),
                     path.display()
                 );

@@ -1,8 +1,8 @@
 //! The determinism fixture: fixed scenes through every layer (each
-//! broad-phase structure with `auto`, the narrow phase, motion and every
-//! game system, sand included), replayed for a number of ticks, with a
-//! hash of what each reported (its event stream) and of its state, bit
-//! for bit. The hashes are recorded in `tests/data/determinism.txt`;
+//! broad-phase structure with `auto`, the narrow phase, motion, the
+//! collision world and every game system, sand included), replayed for a
+//! number of ticks, with a hash of what each reported (its event stream)
+//! and of its state, bit for bit. The hashes are recorded in `tests/data/determinism.txt`;
 //! every build must give them: CI runs this for the baseline x86-64,
 //! for x86-64-v3 (AVX2, FMA), unoptimised and at opt-level 3.
 //!
@@ -18,6 +18,7 @@ mod broad;
 mod common;
 mod narrow;
 mod play;
+mod world;
 
 use collide::Handle;
 use collide_game::glam::{Quat, Vec2, Vec3};
@@ -111,6 +112,7 @@ fn record() -> Vec<Entry> {
     narrow::scenes(&mut out);
     play::scenes(&mut out);
     bodies::scenes(&mut out);
+    world::scenes(&mut out);
     out
 }
 

@@ -15,7 +15,7 @@ use collide_scenes::SceneRng;
 /// Pairs of shapes each dimension tries.
 const PAIRS: usize = 200;
 
-fn contact<V: Vector>(hash: &mut Hash, c: &Contact<V>) {
+pub(crate) fn contact<V: Vector>(hash: &mut Hash, c: &Contact<V>) {
     hash.f32(c.depth);
     for v in [c.normal, c.point_a, c.point_b] {
         (0..V::DIM).for_each(|i| hash.f32(v.axis(i)));
@@ -62,12 +62,12 @@ fn shapes_3d() -> Vec<Box<dyn Support<Vec3>>> {
     ]
 }
 
-fn pose_2d(rng: &mut SceneRng, reach: f32) -> d2::Pose {
+pub(crate) fn pose_2d(rng: &mut SceneRng, reach: f32) -> d2::Pose {
     let at = Vec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
     d2::Pose::new(at, rng.range(-3.2, 3.2)).unwrap()
 }
 
-fn pose_3d(rng: &mut SceneRng, reach: f32) -> d3::Pose {
+pub(crate) fn pose_3d(rng: &mut SceneRng, reach: f32) -> d3::Pose {
     let mut r = || rng.range(-reach, reach);
     let at = Vec3::new(r(), r(), r());
     let mut a = || rng.range(-3.2, 3.2);

@@ -109,9 +109,14 @@ impl<V: Space, T> World<V, T> {
     /// The box the broad phase keeps: the shape's, grown by its share of
     /// the margin (at least a few units in the last place of where it is),
     /// so two shapes within the margin always pair.
-    pub(super) fn proxy_box(&self, e: &Entry<V>) -> Result<Aabb<V>, Error> {
-        let b = V::aabb(&e.shape, &e.pose);
-        let grow = (self.settings.margin() * e.reach).max(8.0 * f32::EPSILON * V::far(&e.pose));
+    pub(super) fn proxy_box(
+        &self,
+        shape: &V::Shape,
+        pose: &V::Pose,
+        reach: f32,
+    ) -> Result<Aabb<V>, Error> {
+        let b = V::aabb(shape, pose);
+        let grow = (self.settings.margin() * reach).max(8.0 * f32::EPSILON * V::far(pose));
         let (lo, hi) = (b.min(), b.max());
         Ok(Aabb::new(
             V::from_axes(|i| lo.axis(i) - grow),
@@ -139,7 +144,7 @@ impl<V: Space, T> World<V, T> {
             proxy: None,
             changed: true,
         };
-        let proxy_box = self.proxy_box(&entry)?;
+        let proxy_box = self.proxy_box(&entry.shape, &entry.pose, entry.reach)?;
         let h = self.colliders.insert(entry)?;
         match self.broad.insert(proxy_box, h) {
             Ok(proxy) => {
@@ -159,51 +164,52 @@ impl<V: Space, T> World<V, T> {
         }
     }
 
-    /// Changes a collider with `change`, keeps its box current and marks
-    /// it for the next step; nothing changes when the new box is refused.
-    fn change(&mut self, h: Handle, change: impl FnOnce(&mut Entry<V>)) -> Result<(), Error> {
-        let e = self.entry(h)?;
-        let mut new = Entry {
-            shape: e.shape.clone(),
-            ..*e
-        };
-        change(&mut new);
-        new.reach = V::reach(&new.shape);
-        let proxy_box = self.proxy_box(&new)?;
-        self.broad.update(new.proxy(), proxy_box)?;
+    /// Marks a collider for the next step's narrow phase.
+    fn mark(&mut self, h: Handle) -> Result<(), Error> {
         let e = self.colliders.get_mut(h)?;
-        let was_changed = e.changed;
-        *e = Entry {
-            changed: true,
-            ..new
-        };
-        if !was_changed {
+        if !e.changed {
+            e.changed = true;
             self.changed.push(h);
         }
         Ok(())
     }
 
     /// Moves a collider (its pose at the last step is kept beside it).
+    /// On an error (a box past the f32 range) nothing changes.
     pub fn set_pose(&mut self, h: Handle, pose: V::Pose) -> Result<(), Error> {
-        self.change(h, |e| e.pose = pose)
+        let e = self.entry(h)?;
+        let proxy_box = self.proxy_box(&e.shape, &pose, e.reach)?;
+        self.broad.update(e.proxy(), proxy_box)?;
+        self.colliders.get_mut(h)?.pose = pose;
+        self.mark(h)
     }
 
-    /// Gives a collider another shape.
+    /// Gives a collider another shape; on an error nothing changes.
     pub fn set_shape(&mut self, h: Handle, shape: impl Into<V::Shape>) -> Result<(), Error> {
         let shape = shape.into();
-        self.change(h, |e| e.shape = shape)
+        let e = self.entry(h)?;
+        let reach = V::reach(&shape);
+        let proxy_box = self.proxy_box(&shape, &e.pose, reach)?;
+        self.broad.update(e.proxy(), proxy_box)?;
+        let e = self.colliders.get_mut(h)?;
+        (e.shape, e.reach) = (shape, reach);
+        self.mark(h)
     }
 
     /// Gives a collider another filter; pairs it no longer meets report
     /// stopped at the next step.
     pub fn set_filter(&mut self, h: Handle, filter: Filter) -> Result<(), Error> {
-        self.change(h, |e| e.filter = filter)
+        self.entry(h)?;
+        self.colliders.get_mut(h)?.filter = filter;
+        self.mark(h)
     }
 
     /// Makes a collider a sensor or a solid one; its pairs move between
     /// the touching and the sensor lists at the next step.
     pub fn set_sensor(&mut self, h: Handle, sensor: bool) -> Result<(), Error> {
-        self.change(h, |e| e.sensor = sensor)
+        self.entry(h)?;
+        self.colliders.get_mut(h)?.sensor = sensor;
+        self.mark(h)
     }
 
     /// Takes a collider out, returning its value; its touching pairs
@@ -312,7 +318,8 @@ impl<V: Space, T> World<V, T> {
         let mut broad = structure.build();
         let mut proxies = Vec::with_capacity(self.colliders.len());
         for (h, e) in self.colliders.iter() {
-            proxies.push((h, broad.insert(self.proxy_box(e)?, h)?));
+            let proxy_box = self.proxy_box(&e.shape, &e.pose, e.reach)?;
+            proxies.push((h, broad.insert(proxy_box, h)?));
         }
         for (h, proxy) in proxies {
             self.colliders.get_mut(h)?.proxy = Some(proxy);

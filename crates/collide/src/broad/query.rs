@@ -130,18 +130,6 @@ pub(crate) fn collect_hits(
     out
 }
 
-/// Runs a ray `query` until its first hit.
-pub(crate) fn first_hit(
-    query: impl FnOnce(&mut dyn FnMut(RayHit) -> ControlFlow<()>) -> QueryStats,
-) -> Option<RayHit> {
-    let mut first = None;
-    query(&mut |hit| {
-        first = Some(hit);
-        ControlFlow::Break(())
-    });
-    first
-}
-
 /// A region query without pruning: every object gets the exact test, in
 /// the order given, until `visit` breaks or the budget runs out.
 pub(crate) fn test_each<'a, V: Vector>(

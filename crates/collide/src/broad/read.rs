@@ -6,7 +6,7 @@
 
 use super::contract::everything;
 use super::query::{
-    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, first_hit, sorted_ray_hits,
+    QueryBudget, QueryStats, RayHit, collect_hits, collect_sorted, sorted_ray_hits,
 };
 use crate::error::Error;
 use crate::geometry::{Aabb, Ray, Region, Vector};
@@ -308,7 +308,49 @@ pub trait Query<V: Vector> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn query_ray_closest(&self, ray: &Ray<V>) -> Option<RayHit> {
-        first_hit(|visit| self.query_ray(ray, QueryBudget::default(), visit))
+        self.query_ray_first(ray, &mut |_, t| Some(t))
+            .map(|(t, handle)| RayHit { handle, t })
+    }
+
+    /// The object with the nearest exact hit along `ray`, for a caller
+    /// whose objects are smaller than their boxes (shapes): `exact(handle,
+    /// t)` gives where the ray enters the object itself (never before
+    /// `t`, where it enters the box), or `None` for a miss. Returns the
+    /// smallest `(t, handle)` found. Boxes entered beyond the best hit so
+    /// far are never tested, so a structure may walk them in any order
+    /// (the BVH walks depth first, nearer child first).
+    ///
+    /// ```
+    /// use collide::{Aabb2, BroadPhase, Query, Bvh, geometry::Ray};
+    /// use glam::Vec2;
+    /// let mut world: Bvh<Vec2> = Bvh::new();
+    /// let hollow = world.insert(Aabb2::new(Vec2::new(2.0, -1.0), Vec2::new(4.0, 1.0))?, ())?;
+    /// let solid = world.insert(Aabb2::new(Vec2::new(3.0, -1.0), Vec2::new(5.0, 1.0))?, ())?;
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X, 10.0)?;
+    /// // The first box holds nothing the ray meets; the second is solid.
+    /// let first = world.query_ray_first(&ray, &mut |h, t| (h == solid).then_some(t));
+    /// assert_eq!(first, Some((3.0, solid)));
+    /// # let _ = hollow;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        let mut best: Option<(f32, Handle)> = None;
+        self.query_ray(ray, QueryBudget::default(), &mut |hit| {
+            if best.is_some_and(|b| hit.t > b.0) {
+                return ControlFlow::Break(());
+            }
+            if let Some(t) = exact(hit.handle, hit.t) {
+                if best.is_none_or(|b| (t, hit.handle) < b) {
+                    best = Some((t, hit.handle));
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        best
     }
 
     /// Whether `ray` hits any object; stops at the first found.
@@ -354,6 +396,13 @@ impl<V: Vector, Q: Query<V> + ?Sized> Query<V> for Box<Q> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         (**self).query_ray(ray, budget, visit)
+    }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        (**self).query_ray_first(ray, exact)
     }
 }
 
@@ -407,6 +456,13 @@ macro_rules! query_through {
             visit: &mut dyn FnMut($crate::RayHit) -> std::ops::ControlFlow<()>,
         ) -> $crate::QueryStats {
             self.$field.query_ray(ray, budget, visit)
+        }
+        fn query_ray_first(
+            &self,
+            ray: &$crate::geometry::Ray<V>,
+            exact: &mut dyn FnMut($crate::Handle, f32) -> Option<f32>,
+        ) -> Option<(f32, $crate::Handle)> {
+            self.$field.query_ray_first(ray, exact)
         }
     };
 }

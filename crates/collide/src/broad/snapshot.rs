@@ -107,6 +107,13 @@ impl<V: Vector> Query<V> for Renamed<V> {
     ) -> QueryStats {
         self.snapshot.frozen.query_ray(ray, budget, visit)
     }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        self.snapshot.frozen.query_ray_first(ray, exact)
+    }
 }
 
 /// A read-only copy of a structure as it was when taken (see
@@ -259,6 +266,13 @@ impl<V: Vector> Query<V> for Snapshot<V> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         self.frozen.query_ray(ray, budget, visit)
+    }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        self.frozen.query_ray_first(ray, exact)
     }
 }
 

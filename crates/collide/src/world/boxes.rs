@@ -71,6 +71,15 @@ impl<V: Space, T> Query<V> for World<V, T> {
         let broad: &dyn Query<V> = &*self.broad;
         mapped(broad, |p| self.broad.value(p).copied()).query_ray(ray, budget, visit)
     }
+
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        let broad: &dyn Query<V> = &*self.broad;
+        mapped(broad, |p| self.broad.value(p).copied()).query_ray_first(ray, exact)
+    }
 }
 
 impl<V: Space, T> Geometry<V, V::Pose> for World<V, T> {
@@ -118,6 +127,14 @@ impl<V: Space, T> Query<V> for WorldSnapshot<V, T> {
         visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
     ) -> QueryStats {
         mapped(self.broad(), |p| self.handle_of(p)).query_ray(ray, budget, visit)
+    }
+
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        mapped(self.broad(), |p| self.handle_of(p)).query_ray_first(ray, exact)
     }
 }
 
@@ -177,5 +194,25 @@ impl<V: Space, F: Fn(Handle) -> Option<Handle>> Mapped<'_, V, F> {
                 Some(handle) => visit(RayHit { handle, t: hit.t }),
                 None => ControlFlow::Continue(()),
             })
+    }
+
+    /// The nearest exact hit, the broad phase's handles turned into
+    /// colliders' (and the best kept by collider handle, which orders
+    /// ties as the caller does).
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        let mut best: Option<(f32, Handle)> = None;
+        self.broad.query_ray_first(ray, &mut |p, t_box| {
+            let h = (self.collider)(p)?;
+            let t = exact(h, t_box)?;
+            if best.is_none_or(|b| (t, h) < b) {
+                best = Some((t, h));
+            }
+            Some(t)
+        });
+        best
     }
 }

@@ -115,9 +115,9 @@ fn boxes_along<'s, V: Space, T: 's, L: Lookup<V, T> + ?Sized>(
 pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
     /// The first collider `ray` enters, as the shapes' own ray casts find
     /// it: a ray that starts inside a shape hits it at `t` 0 with the
-    /// ray's reversed direction as the normal. Boxes are tried in the
-    /// order the ray enters them, and the search stops at the first box
-    /// entered beyond the best hit.
+    /// ray's reversed direction as the normal. Boxes entered beyond the
+    /// best hit so far are never tried
+    /// ([`Query::query_ray_first`](crate::Query::query_ray_first)).
     ///
     /// ```
     /// use collide::geometry::Ray;
@@ -136,16 +136,12 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
     /// ```
     fn cast_ray(&self, ray: &Ray<V>, filter: &QueryFilter<'_, T>) -> Option<WorldRayHit<V>> {
         let mut best: Option<WorldRayHit<V>> = None;
-        boxes_along(self, ray, |t_box, c| {
-            if best.is_some_and(|b| t_box > b.t) {
-                return ControlFlow::Break(());
+        self.query_ray_first(ray, &mut |h, _| {
+            let hit = ray_hit(ray, filter, &self.view(h)?)?;
+            if best.is_none_or(|b| (hit.t, hit.handle) < (b.t, b.handle)) {
+                best = Some(hit);
             }
-            if let Some(hit) = ray_hit(ray, filter, &c) {
-                if best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && hit.handle < b.handle)) {
-                    best = Some(hit);
-                }
-            }
-            ControlFlow::Continue(())
+            Some(hit.t)
         });
         best
     }

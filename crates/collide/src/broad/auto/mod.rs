@@ -466,6 +466,13 @@ impl<V: Vector, T: Send> Query<V> for Auto<V, T> {
     ) -> QueryStats {
         self.inner.query_ray(ray, budget, visit)
     }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        self.inner.query_ray_first(ray, exact)
+    }
 }
 
 impl<V: Vector, T: Send> BroadPhase<V, T> for Auto<V, T> {

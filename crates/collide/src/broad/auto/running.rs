@@ -88,6 +88,13 @@ impl<V: Vector> Query<V> for Running<V> {
     ) -> QueryStats {
         each!(self, s => s.query_ray(ray, budget, visit))
     }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        each!(self, s => s.query_ray_first(ray, exact))
+    }
 }
 
 impl<V: Vector> BroadPhase<V, ()> for Running<V> {

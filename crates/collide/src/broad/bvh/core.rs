@@ -671,6 +671,14 @@ impl<V: Vector, T> Query<V> for Bvh<V, T> {
         let handle = |i: u32| self.objects.live_handle_at(i);
         self.view(&handle).ray_nearest_first(ray, &budget, visit)
     }
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        let handle = |i: u32| self.objects.live_handle_at(i);
+        self.view(&handle).ray_first(ray, exact)
+    }
 }
 
 impl<V: Vector, T> BroadPhase<V, T> for Bvh<V, T> {

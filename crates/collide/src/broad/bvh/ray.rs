@@ -8,11 +8,17 @@
 //! every node still in the heap is entered no sooner, and so are the
 //! objects below it. Cost: about the nodes the ray's first hits lie
 //! under, times a heap operation.
+//!
+//! Nodes are tested with the ray's reciprocal direction (multiplies, not
+//! divisions), widened by a few units in the last place so the test never
+//! refuses a node the exact test would enter, nor puts it later; objects
+//! get the exact test ([`Ray::entry`]).
 
 use super::tree::NONE;
-use super::view::View;
+use super::view::{NodeStack, View};
 use crate::broad::query::{QueryBudget, QueryStats, RayHit};
-use crate::geometry::{Ray, Vector};
+use crate::geometry::{Aabb, Ray, Vector};
+use crate::handle::Handle;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,6 +40,74 @@ thread_local! {
 const MOVING: u8 = 0;
 const RESTING: u8 = 1;
 const OBJECT: u8 = 2;
+
+/// A ray ready for many node tests: its origin and reciprocal direction.
+struct Slabs {
+    origin: [f32; 3],
+    /// 1 / direction per axis (infinite where the direction is 0).
+    inverse: [f32; 3],
+    max_t: f32,
+}
+
+impl Slabs {
+    fn new<V: Vector>(ray: &Ray<V>) -> Self {
+        let (o, d) = (ray.origin(), ray.direction());
+        let mut out = Slabs {
+            origin: [0.0; 3],
+            inverse: [0.0; 3],
+            max_t: ray.max_t(),
+        };
+        for a in 0..V::DIM {
+            out.origin[a] = o.axis(a);
+            out.inverse[a] = 1.0 / d.axis(a);
+        }
+        out
+    }
+
+    /// Where the ray enters `b`, or a little sooner; `None` only where the
+    /// exact test ([`Ray::entry`]) gives `None` too. The reciprocal's
+    /// product is within 1.5 units in the last place of the quotient, so
+    /// widening by 4 keeps every node the exact test enters. Along an axis
+    /// the ray does not move, the infinite reciprocal puts a slab that
+    /// holds the origin at (-inf, inf) and one that does not at an
+    /// infinite entry; a face through the origin gives a NaN, which `min`
+    /// and `max` pass over, so that axis refuses nothing.
+    #[inline]
+    fn entry<V: Vector>(&self, b: &Aabb<V>) -> Option<f32> {
+        let (min, max) = (b.min(), b.max());
+        let (mut enter, mut exit) = (f32::NEG_INFINITY, f32::INFINITY);
+        // Constant axes, so that nothing is bounds-checked; a comparison
+        // with a NaN is false, so a NaN changes neither end.
+        let mut slab = |a: usize| {
+            let (near, far) = if self.inverse[a] >= 0.0 {
+                (min.axis(a), max.axis(a))
+            } else {
+                (max.axis(a), min.axis(a))
+            };
+            let from = (near - self.origin[a]) * self.inverse[a];
+            let to = (far - self.origin[a]) * self.inverse[a];
+            if from > enter {
+                enter = from;
+            }
+            if to < exit {
+                exit = to;
+            }
+        };
+        slab(0);
+        slab(1);
+        if V::DIM == 3 {
+            slab(2);
+        }
+        // An infinite end (a slab the ray never reaches) widens to a NaN,
+        // which the negated test refuses.
+        let slack = 4.0 * f32::EPSILON;
+        let (enter, exit) = (enter - enter.abs() * slack, exit + exit.abs() * slack);
+        if !(enter <= exit && exit >= 0.0 && enter <= self.max_t) {
+            return None;
+        }
+        Some(enter.max(0.0))
+    }
+}
 
 impl<V: Vector> View<'_, V> {
     /// Calls `visit` with the hits of `ray` by entry `t`, then handle,
@@ -73,13 +147,14 @@ impl<V: Vector> View<'_, V> {
                 self.resting
             }
         };
+        let slabs = Slabs::new(ray);
         for kind in [MOVING, RESTING] {
             let root = arena(kind).root;
             if root != NONE {
                 if !stats.visit(budget) {
                     return ControlFlow::Break(());
                 }
-                if let Some(t) = ray.entry(&arena(kind).nodes[root as usize].bound) {
+                if let Some(t) = slabs.entry(&arena(kind).nodes[root as usize].bound) {
                     heap.push(Reverse((t.to_bits(), kind, root)));
                 }
             }
@@ -125,7 +200,7 @@ impl<V: Vector> View<'_, V> {
                         if !stats.visit(budget) {
                             return ControlFlow::Break(());
                         }
-                        if let Some(t) = ray.entry(&nodes[child as usize].bound) {
+                        if let Some(t) = slabs.entry(&nodes[child as usize].bound) {
                             let entry = Reverse((t.to_bits(), kind, child));
                             // Keep the nearer of the two in hand.
                             match next {
@@ -151,5 +226,129 @@ impl<V: Vector> View<'_, V> {
             };
         }
         ControlFlow::Continue(())
+    }
+
+    /// The nearest exact hit (see [`Query::query_ray_first`]): depth
+    /// first, the nearer child first, skipping every node and box the ray
+    /// enters beyond the best hit so far; no heap.
+    ///
+    /// [`Query::query_ray_first`]: crate::Query::query_ray_first
+    pub(super) fn ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        let slabs = Slabs::new(ray);
+        let mut best: Option<(f32, Handle)> = None;
+        let mut offer = |i: u32, best: &mut Option<(f32, Handle)>| {
+            let Some(t_box) = ray.entry(&self.boxes[i as usize]) else {
+                return;
+            };
+            if best.is_some_and(|b| t_box > b.0) {
+                return;
+            }
+            let handle = (self.handle)(i);
+            if let Some(t) = exact(handle, t_box) {
+                if best.is_none_or(|b| (t, handle) < b) {
+                    *best = Some((t, handle));
+                }
+            }
+        };
+        // Objects out of their leaves' boxes: by their current box.
+        for &i in self.escaped {
+            offer(i, &mut best);
+        }
+        let mut stack: NodeStack<(u32, f32)> = NodeStack::default();
+        for arena in [self.moving, self.resting] {
+            if arena.root == NONE {
+                continue;
+            }
+            if let Some(t) = slabs.entry(&arena.nodes[arena.root as usize].bound) {
+                stack.push((arena.root, t));
+            }
+            while let Some((n, t)) = stack.pop() {
+                if best.is_some_and(|b| t > b.0) {
+                    continue;
+                }
+                let node = &arena.nodes[n as usize];
+                if node.is_leaf() {
+                    if self.escaped_at[node.object as usize] == NONE {
+                        offer(node.object, &mut best);
+                    }
+                    continue;
+                }
+                let entered = |child: u32| {
+                    slabs
+                        .entry(&arena.nodes[child as usize].bound)
+                        .map(|t| (child, t))
+                };
+                match (entered(node.left), entered(node.right)) {
+                    // The farther first, so the nearer comes off first.
+                    (Some(a), Some(b)) => {
+                        let (near, far) = if b.1 < a.1 { (b, a) } else { (a, b) };
+                        stack.push(far);
+                        stack.push(near);
+                    }
+                    (Some(one), None) | (None, Some(one)) => stack.push(one),
+                    (None, None) => {}
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Slabs;
+    use crate::geometry::{Aabb, Ray};
+    use crate::test_rng::TestRng;
+    use glam::Vec3;
+
+    /// A coordinate for the cases: often exactly on a plane through the
+    /// origin's coordinate, or a hair beside it, near or far from 0.
+    fn coordinate(rng: &mut TestRng, origin: f32) -> f32 {
+        match rng.below(4) {
+            0 => origin,
+            1 => origin + rng.range(-1e-6, 1e-6) * origin.abs().max(1.0),
+            _ => origin + rng.range(-4.0, 4.0),
+        }
+    }
+
+    #[test]
+    fn the_node_test_keeps_every_box_the_exact_test_enters_and_never_later() {
+        let mut rng = TestRng::new(17);
+        let (mut entered, mut refused) = (0, 0);
+        for _ in 0..200_000 {
+            let far = [0.0, 1e3, -1e5][rng.below(3)];
+            let origin = Vec3::new(far + rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), far);
+            // Directions along an axis or a plane a third of the time.
+            let mut d = Vec3::new(rng.normal(), rng.normal(), rng.normal());
+            for a in 0..3 {
+                if rng.below(3) == 0 {
+                    d[a] = if rng.below(2) == 0 { 0.0 } else { -0.0 };
+                }
+            }
+            let Ok(ray) = Ray::new(origin, d, rng.range(0.0, 8.0)) else {
+                continue;
+            };
+            let (a, b) = (
+                Vec3::from_array([0, 1, 2].map(|k| coordinate(&mut rng, origin[k]))),
+                Vec3::from_array([0, 1, 2].map(|k| coordinate(&mut rng, origin[k]))),
+            );
+            let aabb = Aabb::new(a.min(b), a.max(b)).unwrap();
+            match ray.entry(&aabb) {
+                Some(t) => {
+                    let node = Slabs::new(&ray).entry(&aabb);
+                    assert!(
+                        node.is_some_and(|n| n <= t),
+                        "{ray:?} {aabb:?}: exact {t}, node test {node:?}"
+                    );
+                    entered += 1;
+                }
+                None => refused += 1,
+            }
+        }
+        assert!(entered > 10_000 && refused > 10_000, "{entered} {refused}");
     }
 }

@@ -98,4 +98,12 @@ impl<V: Vector> Query<V> for FrozenBvh<V> {
     ) -> QueryStats {
         self.with_view(|view| view.ray_nearest_first(ray, &budget, visit))
     }
+
+    fn query_ray_first(
+        &self,
+        ray: &Ray<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        self.with_view(|view| view.ray_first(ray, exact))
+    }
 }

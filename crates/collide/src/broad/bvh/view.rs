@@ -32,7 +32,7 @@ impl<V: Vector> View<'_, V> {
         stats: &mut QueryStats,
         visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let mut stack = NodeStack::default();
+        let mut stack: NodeStack = NodeStack::default();
         for arena in [self.moving, self.resting] {
             if arena.root != NONE {
                 stack.push(arena.root);
@@ -78,22 +78,22 @@ impl<V: Vector> View<'_, V> {
     }
 }
 
-/// Nodes still to visit: on the call stack up to [`NodeStack::INLINE`]
+/// Nodes still to visit: on the call stack up to [`INLINE`]
 /// deep, so a query allocates nothing; spilling to the heap beyond (a tree
 /// left deep by a burst of inserts before the next step's rebuild).
-pub(super) struct NodeStack {
-    inline: [u32; NodeStack::INLINE],
+pub(super) struct NodeStack<T = u32> {
+    inline: [T; INLINE],
     len: usize,
-    spill: Vec<u32>,
+    spill: Vec<T>,
 }
 
-impl NodeStack {
-    /// Nodes kept without allocating: twice the depth of a balanced tree of
-    /// 2^32 leaves.
-    const INLINE: usize = 64;
+/// Nodes kept without allocating: twice the depth of a balanced tree of
+/// 2^32 leaves.
+const INLINE: usize = 64;
 
-    pub(super) fn push(&mut self, node: u32) {
-        if self.len < Self::INLINE {
+impl<T: Copy> NodeStack<T> {
+    pub(super) fn push(&mut self, node: T) {
+        if self.len < INLINE {
             self.inline[self.len] = node;
             self.len += 1;
         } else {
@@ -101,7 +101,7 @@ impl NodeStack {
         }
     }
 
-    pub(super) fn pop(&mut self) -> Option<u32> {
+    pub(super) fn pop(&mut self) -> Option<T> {
         if let Some(node) = self.spill.pop() {
             return Some(node);
         }
@@ -110,10 +110,10 @@ impl NodeStack {
     }
 }
 
-impl Default for NodeStack {
+impl<T: Copy + Default> Default for NodeStack<T> {
     fn default() -> Self {
         NodeStack {
-            inline: [0; Self::INLINE],
+            inline: [T::default(); INLINE],
             len: 0,
             spill: Vec::new(),
         }
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn the_node_stack_pops_in_reverse_past_its_inline_part() {
-        let mut stack = NodeStack::default();
+        let mut stack: NodeStack = NodeStack::default();
         for n in 0..200 {
             stack.push(n);
         }

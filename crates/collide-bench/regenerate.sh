@@ -30,7 +30,7 @@ run_section() {
 }
 
 SECTIONS=("$@")
-KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto cliffs events held-out-plain held-out-large35 held-out-large80 held-out-elongated150 held-out-huge20"
+KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto cliffs events held-out-plain held-out-large35 held-out-large80 held-out-elongated150 held-out-huge20 world-rays world-step world-step-100k"
 for name in "${SECTIONS[@]}"; do
   if [[ " $KNOWN " != *" $name "* ]]; then
     echo "error: unknown section \`$name\`; the sections are: $KNOWN" >&2
@@ -96,3 +96,8 @@ HELD_OUT="--dim 2,3 --motion slow,fast,teleport,churn --n 10000 --frames 120 --r
   run_section held-out-elongated150 $HELD_OUT --scene elongated --odd-per-mille 150
   run_section held-out-huge20 $HELD_OUT --scene huge --odd-per-mille 20
 }
+# The collision world against rapier 0.36: ray casts (100,000 rays into
+# 100,000 colliders) and the step (uniform and clustered, slow and fast).
+run_section world-rays --world-rays 100000
+run_section world-step --world-step 10000
+run_section world-step-100k --world-step 100000

@@ -11,6 +11,7 @@ mod projectiles;
 mod queries;
 mod report;
 mod sand;
+mod world;
 
 use case::CaseRuns;
 use clap::Parser;
@@ -109,6 +110,17 @@ struct Args {
     /// 1,000 sites (see src/fracture.rs). Other options are ignored.
     #[arg(long)]
     fracture: bool,
+    /// Measure ray casts into the collision world instead of frames: this
+    /// many rays into as many colliders, ours against rapier's query
+    /// pipeline (see src/world.rs). Other options are ignored.
+    #[arg(long)]
+    world_rays: Option<usize>,
+    /// Measure the collision world's step instead of frames: this many
+    /// colliders on the uniform and clustered scenes, slow and fast, ours
+    /// against rapier's collision pipeline (see src/world.rs). Other
+    /// options are ignored.
+    #[arg(long)]
+    world_step: Option<usize>,
     /// Threads: everything runs inside a rayon pool of this size, so our
     /// structures (all but `sap` and `brute`) split large steps across it (the peers run on one thread
     /// whatever this says). The default, 1, is the single-threaded
@@ -701,6 +713,22 @@ fn run(args: Args) -> ExitCode {
     if let Some(count) = args.projectiles {
         let row = projectiles::run_projectiles(count.max(1));
         print!("{}", projectiles::projectile_table(&row));
+        return ExitCode::SUCCESS;
+    }
+    if let Some(count) = args.world_rays {
+        let rows = world::run_rays(count.max(1));
+        print!("{}", world::ray_table(count.max(1), &rows));
+        if let Some(path) = &args.csv {
+            std::fs::write(path, world::ray_csv(count.max(1), &rows)).expect("writing the CSV");
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Some(count) = args.world_step {
+        let rows = world::run_steps(count.max(1));
+        print!("{}", world::step_table(count.max(1), &rows));
+        if let Some(path) = &args.csv {
+            std::fs::write(path, world::step_csv(count.max(1), &rows)).expect("writing the CSV");
+        }
         return ExitCode::SUCCESS;
     }
     if let Some(count) = args.characters {

@@ -319,3 +319,72 @@ proptest::proptest! {
         }
     }
 }
+
+/// The world over `auto` on a scene that turns flat and back, which makes
+/// `auto` switch by itself: every step equals brute force. A bare `auto`
+/// fed the world's own boxes in the same order makes the same decisions,
+/// and counts the switches.
+#[test]
+fn auto_switching_by_itself_changes_no_event() {
+    use collide::narrow::d2;
+    use collide::{Auto, BroadPhase, Query};
+    use collide_scenes::{Motion, Record, Scene, SceneConfig, SceneKind};
+    use std::collections::HashMap;
+    let config = SceneConfig {
+        motion: Motion::Slow,
+        ..SceneConfig::new(SceneKind::Flattening, 300)
+    };
+    let mut scene = Scene::<Vec2>::new(config);
+    let settings = WorldSettings::default();
+    let mut world: World<Vec2, u32> = World::with_settings(settings);
+    let mut bare: Auto<Vec2, ()> = Auto::new();
+    let mut bare_of: HashMap<Handle, Handle> = HashMap::new();
+    let mut live: Vec<Live<Vec2>> = Vec::new();
+    let mut of_id: HashMap<u64, Handle> = HashMap::new();
+    let mut brute = Brute::default();
+    let mut touched = 0;
+    for frame in 0..240 {
+        let mut records = Vec::new();
+        scene.next_frame(&mut records);
+        for r in records {
+            match r {
+                Record::Upsert { id, aabb } => {
+                    let at = d2::Pose::at(aabb.center()).unwrap();
+                    if let Some(&h) = of_id.get(&id) {
+                        world.set_pose(h, at).unwrap();
+                        live.iter_mut().find(|x| x.handle == h).unwrap().pose = at;
+                        bare.update(bare_of[&h], world.aabb(h).unwrap()).unwrap();
+                    } else {
+                        let half = 0.5 * (aabb.max() - aabb.min());
+                        let ball = d2::Circle::new(half.min_element()).unwrap().into();
+                        let x = insert(&mut world, ball, at, false, collide::Filter::ALL, false, 0);
+                        let x = x.unwrap();
+                        bare_of.insert(
+                            x.handle,
+                            bare.insert(world.aabb(x.handle).unwrap(), ()).unwrap(),
+                        );
+                        of_id.insert(id, x.handle);
+                        live.push(x);
+                    }
+                }
+                Record::Remove { id } => {
+                    let h = of_id.remove(&id).unwrap();
+                    world.remove(h).unwrap();
+                    live.retain(|x| x.handle != h);
+                    bare.remove(bare_of.remove(&h).unwrap()).unwrap();
+                }
+            }
+        }
+        bare.step();
+        let events = world.step();
+        assert_eq!(
+            Expected::of(&events),
+            brute.step(&live, &settings, false),
+            "frame {frame} ({} under auto)",
+            bare.current().name()
+        );
+        touched += events.started.len();
+    }
+    assert!(bare.switches() >= 1, "auto never switched");
+    assert!(touched > 100, "{touched} pairs started");
+}

@@ -21,6 +21,7 @@
 //!
 //! Depends on geometry only.
 
+mod any_shape;
 mod cast;
 mod closed;
 mod contact;

@@ -37,61 +37,9 @@ pub enum Shape {
     Polygon(Arc<Polygon>),
 }
 
-impl From<Circle> for Shape {
-    fn from(s: Circle) -> Self {
-        Shape::Circle(s)
-    }
-}
-
-impl From<Cuboid> for Shape {
-    fn from(s: Cuboid) -> Self {
-        Shape::Cuboid(s)
-    }
-}
-
-impl From<Capsule> for Shape {
-    fn from(s: Capsule) -> Self {
-        Shape::Capsule(s)
-    }
-}
-
-impl From<Polygon> for Shape {
-    fn from(s: Polygon) -> Self {
-        Shape::Polygon(Arc::new(s))
-    }
-}
-
-impl Support<Vec2> for Shape {
-    fn support(&self, direction: Vec2) -> Vec2 {
-        match self {
-            Shape::Circle(s) => s.support(direction),
-            Shape::Cuboid(s) => s.support(direction),
-            Shape::Capsule(s) => s.support(direction),
-            Shape::Polygon(s) => s.support(direction),
-        }
-    }
-
-    fn radius(&self) -> f32 {
-        match self {
-            Shape::Circle(s) => s.radius(),
-            Shape::Cuboid(s) => s.radius(),
-            Shape::Capsule(s) => s.radius(),
-            Shape::Polygon(s) => s.radius(),
-        }
-    }
-}
+crate::narrow::any_shape::any_shape!(Vec2, Circle, Polygon);
 
 impl Shape {
-    /// The bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec2> {
-        match self {
-            Shape::Circle(s) => s.aabb(pose),
-            Shape::Cuboid(s) => s.aabb(pose),
-            Shape::Capsule(s) => s.aabb(pose),
-            Shape::Polygon(s) => s.aabb(pose),
-        }
-    }
-
     /// The contact of this shape at `pose` with `other` at `other_pose`
     /// (normal from this shape toward the other), as [`contact`] gives
     /// it: closed forms for circles and capsules, SAT for two overlapping
@@ -101,18 +49,12 @@ impl Shape {
         match (self, other) {
             (S(a), S(b)) => contact_circle_circle(a, pose, b, other_pose),
             (S(a), C(b)) => contact_circle_capsule(a, pose, b, other_pose),
-            (C(a), S(b)) => flipped(contact_circle_capsule(b, other_pose, a, pose)),
+            (C(a), S(b)) => contact_circle_capsule(b, other_pose, a, pose).flipped(),
             (C(a), C(b)) => contact_capsule_capsule(a, pose, b, other_pose),
             (P(a), P(b)) => contact_polygon_polygon(a, pose, b, other_pose)
                 .unwrap_or_else(|| contact(&**a, pose, &**b, other_pose)),
             _ => contact(self, pose, other, other_pose),
         }
-    }
-
-    /// The distance to `other` (0 when they touch or overlap), as
-    /// [`distance`] gives it.
-    pub fn distance(&self, pose: &Pose, other: &Shape, other_pose: &Pose) -> f32 {
-        distance(self, pose, other, other_pose)
     }
 
     /// Where `ray` enters this shape at `pose`, as [`cast_ray`](super::cast_ray) gives it:
@@ -124,15 +66,5 @@ impl Shape {
             Shape::Capsule(s) => cast_ray_capsule(ray, s, pose),
             Shape::Polygon(s) => cast_ray_polygon(ray, s, pose),
         }
-    }
-}
-
-/// A contact seen from the other shape.
-fn flipped(c: Contact<Vec2>) -> Contact<Vec2> {
-    Contact {
-        normal: -c.normal,
-        depth: c.depth,
-        point_a: c.point_b,
-        point_b: c.point_a,
     }
 }

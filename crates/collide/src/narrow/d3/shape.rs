@@ -37,61 +37,9 @@ pub enum Shape {
     Polyhedron(Arc<Polyhedron>),
 }
 
-impl From<Sphere> for Shape {
-    fn from(s: Sphere) -> Self {
-        Shape::Sphere(s)
-    }
-}
-
-impl From<Cuboid> for Shape {
-    fn from(s: Cuboid) -> Self {
-        Shape::Cuboid(s)
-    }
-}
-
-impl From<Capsule> for Shape {
-    fn from(s: Capsule) -> Self {
-        Shape::Capsule(s)
-    }
-}
-
-impl From<Polyhedron> for Shape {
-    fn from(s: Polyhedron) -> Self {
-        Shape::Polyhedron(Arc::new(s))
-    }
-}
-
-impl Support<Vec3> for Shape {
-    fn support(&self, direction: Vec3) -> Vec3 {
-        match self {
-            Shape::Sphere(s) => s.support(direction),
-            Shape::Cuboid(s) => s.support(direction),
-            Shape::Capsule(s) => s.support(direction),
-            Shape::Polyhedron(s) => s.support(direction),
-        }
-    }
-
-    fn radius(&self) -> f32 {
-        match self {
-            Shape::Sphere(s) => s.radius(),
-            Shape::Cuboid(s) => s.radius(),
-            Shape::Capsule(s) => s.radius(),
-            Shape::Polyhedron(s) => s.radius(),
-        }
-    }
-}
+crate::narrow::any_shape::any_shape!(Vec3, Sphere, Polyhedron);
 
 impl Shape {
-    /// The bounding box at `pose`.
-    pub fn aabb(&self, pose: &Pose) -> Aabb<Vec3> {
-        match self {
-            Shape::Sphere(s) => s.aabb(pose),
-            Shape::Cuboid(s) => s.aabb(pose),
-            Shape::Capsule(s) => s.aabb(pose),
-            Shape::Polyhedron(s) => s.aabb(pose),
-        }
-    }
-
     /// The contact of this shape at `pose` with `other` at `other_pose`
     /// (normal from this shape toward the other), as [`contact`] gives
     /// it: closed forms for spheres and capsules, SAT for two
@@ -101,18 +49,12 @@ impl Shape {
         match (self, other) {
             (S(a), S(b)) => contact_sphere_sphere(a, pose, b, other_pose),
             (S(a), C(b)) => contact_sphere_capsule(a, pose, b, other_pose),
-            (C(a), S(b)) => flipped(contact_sphere_capsule(b, other_pose, a, pose)),
+            (C(a), S(b)) => contact_sphere_capsule(b, other_pose, a, pose).flipped(),
             (C(a), C(b)) => contact_capsule_capsule(a, pose, b, other_pose),
             (B(a), B(b)) => contact_cuboid_cuboid(a, pose, b, other_pose)
                 .unwrap_or_else(|| contact(a, pose, b, other_pose)),
             _ => contact(self, pose, other, other_pose),
         }
-    }
-
-    /// The distance to `other` (0 when they touch or overlap), as
-    /// [`distance`] gives it.
-    pub fn distance(&self, pose: &Pose, other: &Shape, other_pose: &Pose) -> f32 {
-        distance(self, pose, other, other_pose)
     }
 
     /// Where `ray` enters this shape at `pose`, as [`cast_ray`] gives it:
@@ -124,15 +66,5 @@ impl Shape {
             Shape::Capsule(s) => cast_ray_capsule(ray, s, pose),
             Shape::Polyhedron(s) => cast_ray(ray, &**s, pose),
         }
-    }
-}
-
-/// A contact seen from the other shape.
-fn flipped(c: Contact<Vec3>) -> Contact<Vec3> {
-    Contact {
-        normal: -c.normal,
-        depth: c.depth,
-        point_a: c.point_b,
-        point_b: c.point_a,
     }
 }

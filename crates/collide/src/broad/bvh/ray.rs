@@ -10,9 +10,11 @@
 //! under, times a heap operation.
 //!
 //! Nodes are tested with the ray's reciprocal direction (multiplies, not
-//! divisions), widened by a few units in the last place so the test never
-//! refuses a node the exact test would enter, nor puts it later; objects
-//! get the exact test ([`Ray::entry`]).
+//! divisions, and no choice of faces by the direction's sign), widened by
+//! a few units in the last place so the test never refuses a node the
+//! exact test would enter, nor puts it later; objects get the exact test
+//! ([`Ray::entry`]), and so do nodes for a ray whose direction is so small
+//! on some axis that its reciprocal overflows.
 
 use super::tree::NONE;
 use super::view::{NodeStack, View};
@@ -41,16 +43,42 @@ const MOVING: u8 = 0;
 const RESTING: u8 = 1;
 const OBJECT: u8 = 2;
 
+/// How a walk tests nodes against its ray: where the ray enters a box, or
+/// a little sooner; `None` only where the exact test ([`Ray::entry`])
+/// gives `None` too.
+trait NodeTest<V: Vector> {
+    fn entry(&self, b: &Aabb<V>) -> Option<f32>;
+}
+
+/// The exact test itself (divisions): for a ray with a direction so small
+/// on some axis that its reciprocal overflows.
+impl<V: Vector> NodeTest<V> for Ray<V> {
+    fn entry(&self, b: &Aabb<V>) -> Option<f32> {
+        Ray::entry(self, b)
+    }
+}
+
 /// A ray ready for many node tests: its origin and reciprocal direction.
+///
+/// Each axis takes the lesser of its two faces' `t` as where the ray
+/// enters the slab and the greater as where it leaves, with no choice by
+/// the direction's sign. No NaN arises where the reciprocal is finite.
+/// Where the direction is 0 the reciprocal is infinite: an origin inside
+/// the slab gives (-inf, inf), one outside two equal infinities that
+/// refuse, and one on a face a NaN, which the comparisons pass over or
+/// turn into a refusal; either is right, since a ray lying in a face does
+/// not enter the open box.
 struct Slabs {
     origin: [f32; 3],
-    /// 1 / direction per axis (infinite where the direction is 0).
     inverse: [f32; 3],
     max_t: f32,
 }
 
 impl Slabs {
-    fn new<V: Vector>(ray: &Ray<V>) -> Self {
+    /// `None` for a direction so small on some axis (but not 0) that its
+    /// reciprocal overflows: the product would be infinite where the
+    /// quotient is not.
+    fn new<V: Vector>(ray: &Ray<V>) -> Option<Self> {
         let (o, d) = (ray.origin(), ray.direction());
         let mut out = Slabs {
             origin: [0.0; 3],
@@ -60,46 +88,37 @@ impl Slabs {
         for a in 0..V::DIM {
             out.origin[a] = o.axis(a);
             out.inverse[a] = 1.0 / d.axis(a);
+            if d.axis(a) != 0.0 && !out.inverse[a].is_finite() {
+                return None;
+            }
         }
-        out
+        Some(out)
     }
+}
 
-    /// Where the ray enters `b`, or a little sooner; `None` only where the
-    /// exact test ([`Ray::entry`]) gives `None` too. The reciprocal's
-    /// product is within 1.5 units in the last place of the quotient, so
-    /// widening by 4 keeps every node the exact test enters. Along an axis
-    /// the ray does not move, the infinite reciprocal puts a slab that
-    /// holds the origin at (-inf, inf) and one that does not at an
-    /// infinite entry; a face through the origin gives a NaN, which `min`
-    /// and `max` pass over, so that axis refuses nothing.
+impl<V: Vector> NodeTest<V> for Slabs {
+    /// The reciprocal's product is within 1.5 units in the last place of
+    /// the quotient, so widening entry and exit by 4 keeps every node the
+    /// exact test enters, never later. An infinite end (a slab the ray
+    /// never reaches) widens to a NaN, which the negated test refuses.
     #[inline]
-    fn entry<V: Vector>(&self, b: &Aabb<V>) -> Option<f32> {
+    fn entry(&self, b: &Aabb<V>) -> Option<f32> {
         let (min, max) = (b.min(), b.max());
         let (mut enter, mut exit) = (f32::NEG_INFINITY, f32::INFINITY);
-        // Constant axes, so that nothing is bounds-checked; a comparison
-        // with a NaN is false, so a NaN changes neither end.
+        // Constant axes, so that nothing is bounds-checked.
         let mut slab = |a: usize| {
-            let (near, far) = if self.inverse[a] >= 0.0 {
-                (min.axis(a), max.axis(a))
-            } else {
-                (max.axis(a), min.axis(a))
-            };
-            let from = (near - self.origin[a]) * self.inverse[a];
-            let to = (far - self.origin[a]) * self.inverse[a];
-            if from > enter {
-                enter = from;
-            }
-            if to < exit {
-                exit = to;
-            }
+            let low = (min.axis(a) - self.origin[a]) * self.inverse[a];
+            let high = (max.axis(a) - self.origin[a]) * self.inverse[a];
+            let near = if high < low { high } else { low };
+            let far = if low > high { low } else { high };
+            enter = if near > enter { near } else { enter };
+            exit = if far < exit { far } else { exit };
         };
         slab(0);
         slab(1);
         if V::DIM == 3 {
             slab(2);
         }
-        // An infinite end (a slab the ray never reaches) widens to a NaN,
-        // which the negated test refuses.
         let slack = 4.0 * f32::EPSILON;
         let (enter, exit) = (enter - enter.abs() * slack, exit + exit.abs() * slack);
         if !(enter <= exit && exit >= 0.0 && enter <= self.max_t) {
@@ -122,19 +141,35 @@ impl<V: Vector> View<'_, V> {
         HEAP.with(|kept| match kept.try_borrow_mut() {
             Ok(mut heap) => {
                 heap.clear();
-                let _ = self.ray_walk(ray, budget, &mut stats, &mut heap, visit);
+                self.ray_walk_by(ray, budget, &mut stats, &mut heap, visit);
             }
             // A ray query from inside another's visitor: its own heap.
             Err(_) => {
-                let _ = self.ray_walk(ray, budget, &mut stats, &mut BinaryHeap::new(), visit);
+                self.ray_walk_by(ray, budget, &mut stats, &mut BinaryHeap::new(), visit);
             }
         });
         stats
     }
 
+    /// [`View::ray_walk`] with the fastest node test the ray allows.
+    fn ray_walk_by(
+        &self,
+        ray: &Ray<V>,
+        budget: &QueryBudget,
+        stats: &mut QueryStats,
+        heap: &mut BinaryHeap<Entry>,
+        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+    ) {
+        let _ = match Slabs::new(ray) {
+            Some(slabs) => self.ray_walk(ray, &slabs, budget, stats, heap, visit),
+            None => self.ray_walk(ray, ray, budget, stats, heap, visit),
+        };
+    }
+
     fn ray_walk(
         &self,
         ray: &Ray<V>,
+        slabs: &impl NodeTest<V>,
         budget: &QueryBudget,
         stats: &mut QueryStats,
         heap: &mut BinaryHeap<Entry>,
@@ -147,7 +182,6 @@ impl<V: Vector> View<'_, V> {
                 self.resting
             }
         };
-        let slabs = Slabs::new(ray);
         for kind in [MOVING, RESTING] {
             let root = arena(kind).root;
             if root != NONE {
@@ -238,69 +272,86 @@ impl<V: Vector> View<'_, V> {
         ray: &Ray<V>,
         exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
     ) -> Option<(f32, Handle)> {
-        let slabs = Slabs::new(ray);
-        let mut best: Option<(f32, Handle)> = None;
-        let mut offer = |i: u32, best: &mut Option<(f32, Handle)>| {
+        match Slabs::new(ray) {
+            Some(slabs) => self.ray_first_by(ray, &slabs, exact),
+            None => self.ray_first_by(ray, ray, exact),
+        }
+    }
+
+    fn ray_first_by(
+        &self,
+        ray: &Ray<V>,
+        test: &impl NodeTest<V>,
+        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+    ) -> Option<(f32, Handle)> {
+        // The best hit so far; `best_t` is +inf until there is one.
+        let mut best_t = f32::INFINITY;
+        let mut best: Option<Handle> = None;
+        let mut offer = |i: u32, best_t: &mut f32, best: &mut Option<Handle>| {
             let Some(t_box) = ray.entry(&self.boxes[i as usize]) else {
                 return;
             };
-            if best.is_some_and(|b| t_box > b.0) {
+            if t_box > *best_t {
                 return;
             }
             let handle = (self.handle)(i);
             if let Some(t) = exact(handle, t_box) {
-                if best.is_none_or(|b| (t, handle) < b) {
-                    *best = Some((t, handle));
+                if best.is_none_or(|b| (t, handle) < (*best_t, b)) {
+                    (*best_t, *best) = (t, Some(handle));
                 }
             }
         };
         // Objects out of their leaves' boxes: by their current box.
         for &i in self.escaped {
-            offer(i, &mut best);
+            offer(i, &mut best_t, &mut best);
         }
         let mut stack: NodeStack<(u32, f32)> = NodeStack::default();
         for arena in [self.moving, self.resting] {
             if arena.root == NONE {
                 continue;
             }
-            if let Some(t) = slabs.entry(&arena.nodes[arena.root as usize].bound) {
+            let nodes = &arena.nodes[..];
+            if let Some(t) = test.entry(&nodes[arena.root as usize].bound) {
                 stack.push((arena.root, t));
             }
             while let Some((n, t)) = stack.pop() {
-                if best.is_some_and(|b| t > b.0) {
+                if t > best_t {
                     continue;
                 }
-                let node = &arena.nodes[n as usize];
+                let node = &nodes[n as usize];
                 if node.is_leaf() {
                     if self.escaped_at[node.object as usize] == NONE {
-                        offer(node.object, &mut best);
+                        offer(node.object, &mut best_t, &mut best);
                     }
                     continue;
                 }
-                let entered = |child: u32| {
-                    slabs
-                        .entry(&arena.nodes[child as usize].bound)
-                        .map(|t| (child, t))
-                };
-                match (entered(node.left), entered(node.right)) {
+                let (left, right) = (node.left, node.right);
+                let near = test.entry(&nodes[left as usize].bound);
+                let far = test.entry(&nodes[right as usize].bound);
+                match (near, far) {
                     // The farther first, so the nearer comes off first.
                     (Some(a), Some(b)) => {
-                        let (near, far) = if b.1 < a.1 { (b, a) } else { (a, b) };
-                        stack.push(far);
-                        stack.push(near);
+                        if b < a {
+                            stack.push((left, a));
+                            stack.push((right, b));
+                        } else {
+                            stack.push((right, b));
+                            stack.push((left, a));
+                        }
                     }
-                    (Some(one), None) | (None, Some(one)) => stack.push(one),
+                    (Some(a), None) => stack.push((left, a)),
+                    (None, Some(b)) => stack.push((right, b)),
                     (None, None) => {}
                 }
             }
         }
-        best
+        best.map(|h| (best_t, h))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Slabs;
+    use super::{NodeTest, Slabs};
     use crate::geometry::{Aabb, Ray};
     use crate::test_rng::TestRng;
     use glam::Vec3;
@@ -337,9 +388,11 @@ mod tests {
                 Vec3::from_array([0, 1, 2].map(|k| coordinate(&mut rng, origin[k]))),
             );
             let aabb = Aabb::new(a.min(b), a.max(b)).unwrap();
+            // Every direction here has finite reciprocals or exact zeros.
+            let slabs = Slabs::new(&ray).expect("no tiny direction");
             match ray.entry(&aabb) {
                 Some(t) => {
-                    let node = Slabs::new(&ray).entry(&aabb);
+                    let node = slabs.entry(&aabb);
                     assert!(
                         node.is_some_and(|n| n <= t),
                         "{ray:?} {aabb:?}: exact {t}, node test {node:?}"
@@ -350,5 +403,18 @@ mod tests {
             }
         }
         assert!(entered > 10_000 && refused > 10_000, "{entered} {refused}");
+    }
+
+    #[test]
+    fn a_direction_whose_reciprocal_overflows_takes_the_exact_test() {
+        // Moving down by the least f32 a unit of t, the ray reaches a box
+        // three of those below its origin at t = 3: the reciprocal would
+        // be -inf.
+        let ray = Ray::new(Vec3::ZERO, Vec3::new(1e-3, -1e-45, 0.0), 10.0).unwrap();
+        assert!(Slabs::new(&ray).is_none());
+        let below = Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(1.0, -4e-45, 1.0)).unwrap();
+        assert!(ray.entry(&below).is_some_and(|t| t > 2.0 && t < 5.0));
+        let zero = Ray::new(Vec3::ZERO, Vec3::new(1.0, -0.0, 0.0), 10.0).unwrap();
+        assert!(Slabs::new(&zero).is_some());
     }
 }

@@ -653,6 +653,32 @@ mod edges {
 }
 
 #[test]
+fn a_ray_whose_direction_is_subnormal_on_an_axis_finds_the_box_it_reaches() {
+    // Moving down by the least f32 a unit of t, the ray reaches the top of
+    // a box three of those below it at t = 3; that axis's reciprocal
+    // overflows, which a walk by reciprocals alone would take as never.
+    let below = Aabb::new(Vec3::new(0.0, -1.0, -1.0), Vec3::new(10.0, -4e-45, 1.0)).unwrap();
+    let ray = Ray::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, -1e-45, 0.0), 10.0).unwrap();
+    let t = ray.entry(&below).expect("the exact test enters");
+    for name in Structure::ALL {
+        let mut world = name.build::<Vec3, u64>();
+        world.insert(below, 1).unwrap();
+        // Others around it, so that trees have inner nodes to walk.
+        for i in 0..40 {
+            let at = Vec3::new(i as f32 * 3.0 - 60.0, 5.0, (i % 7) as f32);
+            world
+                .insert(Aabb::new(at, at + Vec3::ONE).unwrap(), 10 + i)
+                .unwrap();
+        }
+        // Until at rest, where the BVH's leaves hold the exact boxes.
+        for _ in 0..20 {
+            world.step();
+        }
+        assert_eq!(ray_ids(&*world, &ray), [(t, 1)], "{name}");
+    }
+}
+
+#[test]
 fn bounded_frustums_prune_by_their_corners_on_every_structure() {
     let config = SceneConfig {
         motion: Motion::Teleport,

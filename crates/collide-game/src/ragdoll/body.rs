@@ -2,8 +2,10 @@
 //! distance constraints and joint limits (position-based), colliding
 //! with the world and with themselves, blended toward an animated pose.
 
-use super::contacts::{Touch, bounds, candidates, push_out_of_world, rub, separate_parts};
-use super::limits::{Fix, Frame, enforce, excess};
+use super::contacts::{
+    Touch, bounds, candidates, deepest_core, push_out_of_world, rub, separate_parts,
+};
+use super::limits::{DepthAt, Fix, Frame, enforce, excess};
 use super::skeleton::{Skeleton, check_pose, weight};
 use crate::error::{GameError, finite_vector, positive};
 use crate::time::TimeStep;
@@ -90,6 +92,14 @@ impl RagdollSettings {
 
 /// Rounds of the bones alone at the end of a step.
 const BONE_ROUNDS: usize = 4;
+
+/// A part's core (its segment) may end a step this far inside the world
+/// (m) before the whole body is moved out.
+const LIFT_SLOP: f32 = 1e-3;
+
+/// The most times a step moves the body out, each along the way out of the
+/// part deepest in then.
+const LIFT_TRIES: usize = 4;
 
 /// The most steps a tick is cut into for a fast ragdoll.
 const MAX_SUBSTEPS: usize = 8;
@@ -294,7 +304,7 @@ impl Ragdoll {
             self.push_out(around);
             // Halfway each round, so the limits give and take with the
             // contacts; the bones last, so each round ends with them whole.
-            self.solve_limits(0.5, false);
+            self.solve_limits(0.5, false, None);
             self.solve_links();
         }
         let touched = self.scratch.touches.iter().any(|t| t.normal != Vec3::ZERO);
@@ -305,7 +315,10 @@ impl Ragdoll {
             self.solve_links();
         }
         let before = mass_centre(&self.particles.before, &self.particles.mass);
-        self.solve_limits(1.0, true);
+        self.solve_limits(1.0, true, Some(around));
+        if !animated {
+            self.lift_out(around);
+        }
         // In the air the constraints are inner forces: they do not move the
         // centre of mass, nor its velocity (unless the animation moves the
         // body).
@@ -339,6 +352,37 @@ impl Ragdoll {
             },
         };
         touched
+    }
+
+    /// Moves the whole body out of the world where the last limit pass
+    /// left a part's core inside it (a limb turned back within its limit
+    /// into the floor): along the way out of the deepest part, by its
+    /// depth, up to [`LIFT_TRIES`] times. A move of the whole body keeps
+    /// every bone and joint as it is, and its last positions move with it,
+    /// so it adds no speed; what it adds in height the energy guard after
+    /// it takes from the motion.
+    fn lift_out(&mut self, around: &Surroundings<'_, '_, D3>) {
+        if self.scratch.near.is_empty() {
+            return;
+        }
+        for _ in 0..LIFT_TRIES {
+            let Some((depth, out)) = deepest_core(
+                &self.skeleton,
+                &self.particles.now,
+                around,
+                &self.scratch.near,
+            ) else {
+                return;
+            };
+            if depth <= LIFT_SLOP {
+                return;
+            }
+            let p = &mut self.particles;
+            for (now, before) in p.now.iter_mut().zip(&mut p.before) {
+                *now += out * depth;
+                *before += out * depth;
+            }
+        }
     }
 
     /// Kinetic plus potential energy (J, potential zero at the origin) at
@@ -508,12 +552,21 @@ impl Ragdoll {
 
     /// Every joint brought `share` of the way back within its limit, the
     /// spine first; `carry` turns the last positions too, so the fix
-    /// adds no speed.
-    fn solve_limits(&mut self, share: f32, carry: bool) {
+    /// adds no speed. With `around`, a limit that can be fixed two ways
+    /// takes the one that leaves the body less deep in the world.
+    fn solve_limits(&mut self, share: f32, carry: bool, around: Option<&Surroundings<'_, '_, D3>>) {
         let p = &mut self.particles;
+        let (skeleton, near, probe) = (&self.skeleton, &self.scratch.near, &mut self.scratch.probe);
+        let depth_at = |q: &[Vec3]| {
+            around
+                .and_then(|w| deepest_core(skeleton, q, w, near))
+                .map_or(0.0, |d| d.0)
+        };
         let mut fix = if carry {
             Fix::Rigid {
                 before: p.before.as_mut_slice(),
+                depth: around.map(|_| &depth_at as &DepthAt<'_>),
+                probe,
             }
         } else {
             Fix::Local {

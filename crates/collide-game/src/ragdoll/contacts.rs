@@ -188,3 +188,32 @@ pub(crate) fn rub(p: &[Vec3], previous: &mut [Vec3], touches: &[Touch], friction
         previous[k] = p[k] - keep;
     }
 }
+
+/// How deep a part's core (its segment) reaches into a nearby object:
+/// the deepest such reach beyond the part's radius over every part, with
+/// the way out; `None` when no core is inside anything.
+pub(crate) fn deepest_core(
+    skeleton: &Skeleton,
+    p: &[Vec3],
+    around: &Surroundings<'_, '_, D3>,
+    near: &[Handle],
+) -> Option<(f32, Vec3)> {
+    let mut deepest: Option<(f32, Vec3)> = None;
+    for &(a, b, radius) in &skeleton.parts {
+        let centre = 0.5 * (p[a] + p[b]);
+        let Ok(capsule) = Capsule::between(p[a] - centre, p[b] - centre, radius) else {
+            continue;
+        };
+        for &h in near {
+            let Some((shape, pose)) = (around.shape_of)(h) else {
+                continue;
+            };
+            let (depth, out) = D3::overlap(&capsule, centre, shape, &pose);
+            let core = depth - radius;
+            if core > 0.0 && out.is_finite() && deepest.is_none_or(|(d, _)| core > d) {
+                deepest = Some((core, out));
+            }
+        }
+    }
+    deepest
+}

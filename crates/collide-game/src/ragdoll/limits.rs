@@ -54,6 +54,10 @@ fn signed_angle(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
     math::atan2(a.cross(b).dot(axis), a.dot(b))
 }
 
+/// How deep a body's cores are in the world with its particles at some
+/// positions (m; 0 when none is inside anything).
+pub(crate) type DepthAt<'a> = dyn Fn(&[Vec3]) -> f32 + 'a;
+
 /// How a limit is fixed.
 pub(crate) enum Fix<'a> {
     /// In the rounds: only the particle whose direction is limited moves,
@@ -64,10 +68,44 @@ pub(crate) enum Fix<'a> {
     /// Last: the part below the joint turns whole, and its last positions
     /// with it, so no joint ends a step past its limit and the fix carries
     /// the velocity along instead of adding to it.
-    Rigid { before: &'a mut [Vec3] },
+    Rigid {
+        before: &'a mut [Vec3],
+        /// How deep the body's cores are in the world at some positions:
+        /// where a limit can be fixed two ways, the shallower is taken.
+        depth: Option<&'a DepthAt<'a>>,
+        /// Positions to try a fix on.
+        probe: &'a mut Vec<Vec3>,
+    },
 }
 
 impl Fix<'_> {
+    /// How deep in the world the body would be with `set` turned by
+    /// `angle` about `axis` through `at`; `None` without a depth to ask.
+    fn depth_after(
+        &mut self,
+        p: &[Vec3],
+        set: &[usize],
+        at: Vec3,
+        axis: Vec3,
+        angle: f32,
+    ) -> Option<f32> {
+        let Fix::Rigid {
+            depth: Some(depth),
+            probe,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        probe.clear();
+        probe.extend_from_slice(p);
+        let turn = Quat::from_axis_angle(axis, angle);
+        for &i in set {
+            probe[i] = at + turn * (probe[i] - at);
+        }
+        Some(depth(probe))
+    }
+
     /// Turns by `angle` about `axis` through `pivot`: locally, particle
     /// `lead` (against `anchor`); rigidly, all of `set`.
     #[allow(clippy::too_many_arguments)]
@@ -95,7 +133,7 @@ impl Fix<'_> {
                     p[a] -= shift * (wa / (wl + wa));
                 }
             }
-            Fix::Rigid { before } => {
+            Fix::Rigid { before, .. } => {
                 let turn = Quat::from_axis_angle(axis, angle);
                 for &i in set {
                     p[i] = pivot + turn * (p[i] - pivot);
@@ -207,10 +245,18 @@ pub(crate) fn enforce(
                         // wrong way a little is straightened, not swung
                         // round).
                         let straighten = bent - 0.9 * STRAIGHT;
-                        if straighten < excess.abs() * math::sin(bent) {
-                            let axis = toward(lower, upper, frame.right);
+                        let bend_axis = toward(lower, upper, frame.right);
+                        let deeper = (
+                            fix.depth_after(p, hanging, elbow, bend_axis, straighten),
+                            fix.depth_after(p, hanging, pivot, upper, -excess),
+                        );
+                        let straighter = match deeper {
+                            (Some(a), Some(b)) if a != b => a < b,
+                            _ => straighten < excess.abs() * math::sin(bent),
+                        };
+                        if straighter {
                             let anchor = Some(joint.child);
-                            fix.turn(p, hanging, below, anchor, elbow, axis, straighten);
+                            fix.turn(p, hanging, below, anchor, elbow, bend_axis, straighten);
                         } else {
                             fix.turn(p, hanging, below, None, pivot, upper, -excess);
                         }

@@ -20,7 +20,12 @@
 //! rounds a limit moves the limited particle and its pivot by inverse
 //! mass; a last pass turns the part below each joint rigidly about it
 //! (with its last positions), so no joint ends a step past its limit and
-//! no bone is stretched by it. In the air the centre of mass keeps the
+//! no bone is stretched by it. Where a limit can be fixed two ways (a
+//! limb twisted past its limit is straightened or turned back), that pass
+//! takes the one that leaves the body less deep in the world; and where
+//! it still leaves a part's core inside something, the whole body moves
+//! out along that part's way out, which keeps every joint and bone. In
+//! the air the centre of mass keeps the
 //! Verlet step's motion: a ragdoll launched from a run keeps its momentum
 //! until it touches something. The constraints are passive: a step that
 //! came out with more energy than it began with is slowed back. A fast
@@ -33,15 +38,17 @@
 //! as you like and the results are the same bits.
 //!
 //! **Tolerance.** No joint ends a tick beyond its limit by more than 1e-3
-//! rad and no particle more than 5 mm inside the ground; a tumble, chaotic
-//! as it is, lands with its centre of mass within 2% of the drop's height
-//! of the origin's, moved up to 1e5 or mirrored, and a body lying on the
-//! ground stays for minutes; a body at rest in empty space, at any
-//! orientation, stays at rest (bones within the rounding of their ends'
-//! coordinates, at most 1e-4 of their length, count as whole, so rounding
-//! turns into no speed). Known limit: after a 10 m drop, particles can end
-//! a tick inside the floor (11.5 cm for one tick in a mirrored upright
-//! drop) before the next pushes them out.
+//! rad (far from the origin, or the angle a few units in the last place
+//! of the coordinates make over the shortest bone) and no part's core
+//! more than 5 mm inside the world, on hard landings too; a tumble,
+//! chaotic as it is, lands with its centre of mass within 2% of the
+//! drop's height of the origin's, moved up to 1e5 or mirrored, and a body
+//! lying on the ground stays for minutes; a body at rest in empty space,
+//! at any orientation, stays at rest (bones within the rounding of their
+//! ends' coordinates, at most 1e-4 of their length, count as whole, so
+//! rounding turns into no speed). Known limit: a body pushed out of a
+//! crate or a corner after a hard landing can creep out over a few ticks
+//! with no speed left, rising up to a few millimetres.
 
 mod body;
 mod builder;

@@ -677,6 +677,8 @@ struct Drop {
     /// The most the centre of mass rose in a tick that began and ended
     /// with under 1e-6 J of kinetic energy, m.
     rise_at_rest: f32,
+    /// The most a joint ended a tick past its limit, radians.
+    excess: f32,
 }
 
 /// Fifty drops of a humanoid that never sleeps (sleeping could hide a
@@ -710,6 +712,7 @@ fn random_drops() -> Vec<Drop> {
                     let (height, moving) = (r.centre_of_mass().y, r.kinetic_energy());
                     r.step(dt(), around).unwrap();
                     drop.depth = drop.depth.max(deepest_core(&level, &r));
+                    drop.excess = drop.excess.max(r.limit_excess());
                     drop.gain = drop.gain.max((energy(&r) - start) / start);
                     if moving < 1e-6 && r.kinetic_energy() < 1e-6 {
                         drop.rise_at_rest = drop.rise_at_rest.max(r.centre_of_mass().y - height);
@@ -733,14 +736,25 @@ fn over_fifty_random_drops_it_never_gains_a_hundredth_of_its_energy() {
 }
 
 #[test]
-#[ignore = "hard landings leave a part up to 28 cm inside geometry for a tick (9 of 50 drops beyond 5 mm), and a body at rest rises up to 1.3 cm as it is pushed back out"]
-fn over_fifty_random_drops_no_part_ends_a_tick_inside_geometry() {
+fn over_fifty_random_drops_no_part_ends_a_tick_inside_geometry_nor_past_a_limit() {
     for (k, drop) in random_drops().iter().enumerate() {
         assert!(
             drop.depth <= 5e-3,
             "drop {k}: a part's core {} m inside",
             drop.depth
         );
+        assert!(
+            drop.excess <= 1e-3,
+            "drop {k}: a joint {} rad past its limit",
+            drop.excess
+        );
+    }
+}
+
+#[test]
+#[ignore = "a body pushed out of a crate or a corner after a hard landing crawls out at rest: two of fifty drops rise 0.18 mm and 2.1 mm in a tick with under 1e-6 J"]
+fn over_fifty_random_drops_a_body_at_rest_never_rises() {
+    for (k, drop) in random_drops().iter().enumerate() {
         assert!(
             drop.rise_at_rest <= 1e-4,
             "drop {k}: rose {} m at rest",

@@ -3,7 +3,7 @@
 //! of every comparison with its worst figure.
 
 use super::frame::{Frame, ulp};
-use super::outcome::{Outcome, Quantity};
+use super::outcome::{Far, Outcome, Quantity};
 use collide::math;
 use glam::{DQuat, DVec3};
 use std::fmt;
@@ -470,13 +470,13 @@ pub(crate) fn judge_limits(claims: &Claims, run: &Outcome, frame: &Frame, verdic
                 value,
                 allowed,
                 power,
-                positional,
+                far,
             } = *q
             {
-                let far = if positional {
-                    claims.allowed_at(0.0, frame)
-                } else {
-                    0.0
+                let far = match far {
+                    Far::Nothing => 0.0,
+                    Far::Coordinates => claims.allowed_at(0.0, frame),
+                    Far::AngleOver(length) => claims.allowed_at(0.0, frame) / length,
                 };
                 let finding = Finding {
                     index,

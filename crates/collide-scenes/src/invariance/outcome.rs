@@ -23,14 +23,27 @@ pub(crate) enum Quantity {
     /// A count, a flag, an event: the same in every run.
     Exact(i64),
     /// A bound the run must keep: `value` at most `allowed` (in the
-    /// scenario's units, at scale 1). A positional bound (a depth, a gap)
-    /// is a length judged with the frame's allowance for coordinates too.
+    /// scenario's units, at scale 1), or far out what the coordinates'
+    /// rounding allows it (`far`).
     Limit {
         value: f64,
         allowed: f64,
         power: i32,
-        positional: bool,
+        far: Far,
     },
+}
+
+/// What a limit is also allowed far from the origin, where coordinates
+/// round coarsely.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Far {
+    /// Nothing more: a ratio, a share of energy.
+    Nothing,
+    /// A length (a depth, a gap): the frame's few ulps of the coordinates.
+    Coordinates,
+    /// An angle between points at least this far apart (scenario units):
+    /// those few ulps over that length, radians.
+    AngleOver(f64),
 }
 
 /// A scenario's record of one run: named values in the order recorded.
@@ -121,7 +134,7 @@ impl Outcome {
                 value: depth,
                 allowed,
                 power: 1,
-                positional: true,
+                far: Far::Coordinates,
             },
         );
     }
@@ -135,7 +148,24 @@ impl Outcome {
                 value,
                 allowed,
                 power: 0,
-                positional: false,
+                far: Far::Nothing,
+            },
+        );
+    }
+
+    /// An angle the run must keep under `allowed` radians, measured
+    /// between points at least `length` apart (metres at scale 1): a
+    /// joint past its limit. Far out, the allowance is the larger of
+    /// `allowed` and the angle the frame's few ulps of the coordinates
+    /// make over `length`.
+    pub fn angle_limit(&mut self, name: &str, radians: f64, allowed: f64, length: f64) {
+        self.push(
+            name,
+            Quantity::Limit {
+                value: radians,
+                allowed,
+                power: 0,
+                far: Far::AngleOver(length),
             },
         );
     }

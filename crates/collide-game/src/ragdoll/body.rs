@@ -342,7 +342,10 @@ impl Ragdoll {
             friction,
         );
         if !animated {
-            self.keep_passive(energy, dt, around.gravity);
+            let unpaid = self.keep_passive(energy, dt, around.gravity);
+            if unpaid > 0.0 {
+                self.settle_unpaid(unpaid, around);
+            }
         }
         self.clock = match self.clock {
             Clock::Running { still, .. } => Clock::Running { last_dt: dt, still },
@@ -397,10 +400,12 @@ impl Ragdoll {
     /// limits and contacts press against each other), the motion about the
     /// centre of mass is slowed until they do not, keeping the momentum;
     /// and if that is not enough (a contact pushed the whole body), all of
-    /// it.
-    fn keep_passive(&mut self, energy: f32, dt: f32, gravity: Vec3) {
+    /// it. Returns the energy (J) the corrections raised the body by
+    /// beyond what it had, which stopping it cannot pay back.
+    fn keep_passive(&mut self, energy: f32, dt: f32, gravity: Vec3) -> f32 {
         let p = &mut self.particles;
         let mass: f32 = p.mass.iter().sum();
+        let unpaid = (potential(p, gravity) - energy).max(0.0);
         let allowed = (energy - potential(p, gravity)).max(0.0);
         let velocity = |p: &Particles, k: usize| (p.now[k] - p.before[k]) / dt;
         let centre: Vec3 = (0..p.now.len())
@@ -412,7 +417,7 @@ impl Ragdoll {
             .map(|k| 0.5 * p.mass[k] * (velocity(p, k) - centre).length_squared())
             .sum();
         if whole + own <= allowed * (1.0 + 1e-4) + 1e-6 {
-            return;
+            return unpaid;
         }
         let (keep_centre, keep_own) = if whole <= allowed {
             (1.0, ((allowed - whole) / own.max(1e-12)).sqrt())
@@ -424,6 +429,27 @@ impl Ragdoll {
             let v = centre * keep_centre + (velocity(p, k) - centre) * keep_own;
             p.before[k] = p.now[k] - v * dt;
         }
+        unpaid
+    }
+
+    /// Lowers the whole body along gravity by the height whose energy
+    /// (`unpaid` J) the step's corrections put in with no motion to pay
+    /// for it (a body at rest pushed out of a crate's corner would creep
+    /// up), then moves it out again as far as a part's core would be
+    /// inside the world: the depth bound comes first.
+    fn settle_unpaid(&mut self, unpaid: f32, around: &Surroundings<'_, '_, D3>) {
+        let g = around.gravity;
+        let weight = self.skeleton.mass() * g.length();
+        if weight <= 0.0 {
+            return;
+        }
+        let drop = g.normalize() * (unpaid / weight);
+        let p = &mut self.particles;
+        for (now, before) in p.now.iter_mut().zip(&mut p.before) {
+            *now += drop;
+            *before += drop;
+        }
+        self.lift_out(around);
     }
 
     /// Counts how long (`dt` a tick) the ragdoll has been still while

@@ -14,21 +14,21 @@
 //! whether it lies face down, face up or on a side, to pick the animation
 //! that gets it up.
 //!
-//! How: a Verlet step under gravity and the pull toward the animated
-//! pose, then rounds of self contact, the world's contacts (through the
-//! broad phase and the narrow phase), joint limits and bones. In the
-//! rounds a limit moves the limited particle and its pivot by inverse
-//! mass; a last pass turns the part below each joint rigidly about it
-//! (with its last positions), so no joint ends a step past its limit and
-//! no bone is stretched by it. Where a limit can be fixed two ways (a
-//! limb twisted past its limit is straightened or turned back), that pass
-//! takes the one that leaves the body less deep in the world; and where
-//! it still leaves a part's core inside something, the whole body moves
-//! out along that part's way out, which keeps every joint and bone. In
-//! the air the centre of mass keeps the
-//! Verlet step's motion: a ragdoll launched from a run keeps its momentum
-//! until it touches something. The constraints are passive: a step that
-//! came out with more energy than it began with is slowed back. A fast
+//! How: a Verlet step under gravity and the pull toward the animated pose,
+//! then rounds of self contact, the world's contacts (through the broad
+//! phase and the narrow phase), joint limits and bones. In the rounds a
+//! limit moves the limited particle and its pivot by inverse mass; a last
+//! pass turns the part below each joint rigidly about it (with its last
+//! positions), so no joint ends a step past its limit and no bone is
+//! stretched by it. Where a limit can be fixed two ways (a limb twisted
+//! past its limit is straightened or turned back), that pass takes the one
+//! that leaves the body less deep in the world; and where it still leaves
+//! a part's core inside something, the whole body moves out along that
+//! part's way out, which keeps every joint and bone. In the air the centre
+//! of mass keeps the Verlet step's motion: a ragdoll launched from a run
+//! keeps its momentum until it touches something. The constraints are
+//! passive: a step that came out with more energy than it began with is
+//! slowed back, and lowered back where slowing it is not enough. A fast
 //! body takes the tick in up to 8 shorter steps; a body at rest sleeps.
 //!
 //! Costs: per step, the rounds (10 by default) over the humanoid's 19
@@ -46,9 +46,9 @@
 //! lying on the ground stays for minutes; a body at rest in empty space,
 //! at any orientation, stays at rest (bones within the rounding of their
 //! ends' coordinates, at most 1e-4 of their length, count as whole, so
-//! rounding turns into no speed). Known limit: a body pushed out of a
-//! crate or a corner after a hard landing can creep out over a few ticks
-//! with no speed left, rising up to a few millimetres.
+//! rounding turns into no speed). The centre of mass never rises in a
+//! tick that begins and ends at rest: height the corrections add with no
+//! motion to pay for it is taken back.
 
 mod body;
 mod builder;

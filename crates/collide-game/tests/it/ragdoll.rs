@@ -752,7 +752,6 @@ fn over_fifty_random_drops_no_part_ends_a_tick_inside_geometry_nor_past_a_limit(
 }
 
 #[test]
-#[ignore = "a body pushed out of a crate or a corner after a hard landing crawls out at rest: two of fifty drops rise 0.18 mm and 2.1 mm in a tick with under 1e-6 J"]
 fn over_fifty_random_drops_a_body_at_rest_never_rises() {
     for (k, drop) in random_drops().iter().enumerate() {
         assert!(

@@ -87,6 +87,14 @@ fn events<V: Space>(hash: &mut Hash, events: &WorldEvents<V>) {
         handle(hash, t.a);
         handle(hash, t.b);
         contact(hash, &t.contact);
+        vector(hash, t.manifold.normal());
+        hash.u64(t.manifold.points().len() as u64);
+        for p in t.manifold.points() {
+            vector(hash, p.point_a);
+            vector(hash, p.point_b);
+            hash.f32(p.depth);
+            hash.u64(u64::from(p.id.bits()));
+        }
     }
 }
 

@@ -25,6 +25,12 @@ pub enum ShapeError {
         /// The radius given.
         radius: f32,
     },
+    /// A contact margin was negative or not finite.
+    #[error("the contact margin is {margin}; give a finite margin of 0 or more (world units)")]
+    Margin {
+        /// The margin given.
+        margin: f32,
+    },
     /// A rotation quaternion was zero (it cannot be normalised).
     #[error(
         "the rotation quaternion has length {length}; give a non-zero quaternion (it is normalised)"

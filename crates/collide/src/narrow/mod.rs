@@ -18,6 +18,10 @@
 //!   the radii as a margin) for casts.
 //! - Every answer is a [`Contact`] (or a cast hit), in the frame the poses
 //!   are given in, with the normal from the first shape toward the second.
+//! - [`d2::manifold`] and [`d3::manifold`] give a [`Manifold`]: the contact
+//!   as up to 2 (2D) or 4 (3D) points where faces meet, each with its
+//!   depth and a [`FeatureId`] that holds while the same features touch,
+//!   for a solver that keeps a box from rocking on one corner.
 //!
 //! Depends on geometry only.
 
@@ -32,6 +36,7 @@ pub(crate) mod error;
 pub(crate) mod general;
 pub(crate) mod gjk;
 mod gjk_cast;
+mod manifold;
 pub(crate) mod placement;
 mod point;
 mod ray;
@@ -43,5 +48,6 @@ pub(crate) mod turning;
 pub use cast::{RayCast, ShapeCast};
 pub use contact::Contact;
 pub use error::ShapeError;
+pub use manifold::{FeatureId, Manifold, ManifoldPoint};
 pub use shapes::{Ball, Capsule, Cuboid};
 pub use support::Support;

@@ -89,9 +89,13 @@ impl<const N: usize, const D: usize> Columns<N, D> {
         for chunk in 0..usize::from(self.padded) / 4 {
             for (lane, (top, at)) in top.iter_mut().zip(&mut at).enumerate() {
                 let k = 4 * chunk + lane;
+                // Indexed by the constant axes, so the loop unrolls
+                // wherever this is inlined (an iterator chain here did not,
+                // in some callers, and cost three times as much).
                 let mut d = self.axes[0][k] * direction[0];
-                for (column, along) in self.axes.iter().zip(direction).skip(1) {
-                    d += column[k] * along;
+                #[allow(clippy::needless_range_loop)]
+                for axis in 1..D {
+                    d += self.axes[axis][k] * direction[axis];
                 }
                 let better = d > *top;
                 *top = if better { d } else { *top };

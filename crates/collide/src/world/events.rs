@@ -4,7 +4,7 @@
 
 use super::space::Space;
 use crate::Handle;
-use crate::narrow::Contact;
+use crate::narrow::{Contact, Manifold};
 
 /// Two colliders touching, the lower handle first, and their contact
 /// (normal from `a` toward `b`; depth above 0 overlapping, 0 touching,
@@ -15,8 +15,12 @@ pub struct Touching<V: Space> {
     pub a: Handle,
     /// The other.
     pub b: Handle,
-    /// Their contact.
+    /// Their contact: the deepest point and the way out.
     pub contact: Contact<V>,
+    /// Where they touch, for a solver: up to 2 points in 2D and 4 in 3D
+    /// within the contact margin, each with a feature id that holds while
+    /// the same features touch (see [`Manifold`]).
+    pub manifold: Manifold<V>,
 }
 
 /// A step's events, each list sorted by handle pair (lower handle first).

@@ -4,7 +4,7 @@
 
 use crate::geometry::Ray;
 use crate::geometry::{Aabb, Vector};
-use crate::narrow::{Contact, RayCast, ShapeCast, ShapeError, Support, d2, d3};
+use crate::narrow::{Contact, Manifold, RayCast, ShapeCast, ShapeError, Support, d2, d3};
 use glam::{Vec2, Vec3};
 use std::fmt::Debug;
 
@@ -19,6 +19,17 @@ pub trait Space: Vector + sealed::Sealed {
     #[doc(hidden)]
     fn contact(a: &Self::Shape, pa: &Self::Pose, b: &Self::Shape, pb: &Self::Pose)
     -> Contact<Self>;
+    /// The manifold of a pair whose contact is `contact`: the points
+    /// within `margin` of touching.
+    #[doc(hidden)]
+    fn manifold(
+        a: &Self::Shape,
+        pa: &Self::Pose,
+        b: &Self::Shape,
+        pb: &Self::Pose,
+        contact: &Contact<Self>,
+        margin: f32,
+    ) -> Manifold<Self>;
     #[doc(hidden)]
     fn cast_ray(shape: &Self::Shape, ray: &Ray<Self>, pose: &Self::Pose) -> Option<RayCast<Self>>;
     /// `a` moving by `motion` against `b` at rest.
@@ -66,6 +77,16 @@ macro_rules! space {
             }
             fn contact(a: &$d::Shape, pa: &$d::Pose, b: &$d::Shape, pb: &$d::Pose) -> Contact<$v> {
                 a.contact(pa, b, pb)
+            }
+            fn manifold(
+                a: &$d::Shape,
+                pa: &$d::Pose,
+                b: &$d::Shape,
+                pb: &$d::Pose,
+                contact: &Contact<$v>,
+                margin: f32,
+            ) -> Manifold<$v> {
+                $d::manifold_from_contact(a, pa, b, pb, contact, margin)
             }
             fn cast_ray(shape: &$d::Shape, ray: &Ray<$v>, pose: &$d::Pose) -> Option<RayCast<$v>> {
                 shape.cast_ray(ray, pose)

@@ -8,7 +8,7 @@ use super::events::{Touching, WorldEvents};
 use super::hook::Candidate;
 use super::space::Space;
 use super::world::{Entry, World};
-use crate::narrow::Contact;
+use crate::narrow::{Contact, Manifold};
 use crate::{Handle, Slots};
 use std::sync::Arc;
 
@@ -57,6 +57,10 @@ pub(super) struct Scratch<V: Space> {
     /// The pairs the narrow phase tests, and their contacts.
     tests: Vec<(Handle, Handle)>,
     contacts: Vec<Contact<V>>,
+    /// Solid pairs tested this step and touching: their place in `next`
+    /// and their margin; then their manifolds, in the same order.
+    fresh: Vec<(usize, f32)>,
+    manifolds: Vec<Manifold<V>>,
 }
 
 impl<V: Space> Default for Scratch<V> {
@@ -68,6 +72,8 @@ impl<V: Space> Default for Scratch<V> {
             jobs: Vec::new(),
             tests: Vec::new(),
             contacts: Vec::new(),
+            fresh: Vec::new(),
+            manifolds: Vec::new(),
         }
     }
 }
@@ -90,6 +96,7 @@ impl<V: Space, T> World<V, T> {
         self.collect_jobs();
         test_pairs(&self.colliders, &mut self.scratch);
         self.judge();
+        build_manifolds(&self.colliders, &mut self.scratch);
         for h in self.changed.drain(..) {
             if let Ok(e) = self.colliders.get_mut(h) {
                 e.changed = false;
@@ -165,6 +172,7 @@ impl<V: Space, T> World<V, T> {
     fn judge(&mut self) {
         let s = &mut self.scratch;
         s.next.clear();
+        s.fresh.clear();
         let mut tested = s.contacts.iter();
         for job in &s.jobs {
             let was = job.was.map(|i| s.held[i]);
@@ -200,11 +208,16 @@ impl<V: Space, T> World<V, T> {
                     continue;
                 }
             }
+            if !job.sensor {
+                s.fresh.push((s.next.len(), margin));
+            }
             s.next.push(Held {
                 touching: Touching {
                     a: job.a,
                     b: job.b,
                     contact,
+                    // Built after the judging, for the pairs held.
+                    manifold: Manifold::empty(contact.normal),
                 },
                 sensor: job.sensor,
             });
@@ -233,6 +246,37 @@ fn test_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
         return;
     }
     s.contacts.extend(s.tests.iter().map(contact));
+}
+
+/// The manifold of each solid pair tested this step and held, within its
+/// margin: on rayon's pool when there are many (a manifold costs about
+/// what a contact does), into the held list.
+fn build_manifolds<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
+    let next = &s.next;
+    let manifold = |&(i, margin): &(usize, f32)| {
+        let t = &next[i].touching;
+        let (ea, eb) = (
+            colliders.get(t.a).expect("a held pair is live"),
+            colliders.get(t.b).expect("a held pair is live"),
+        );
+        V::manifold(&ea.shape, &ea.pose, &eb.shape, &eb.pose, &t.contact, margin)
+    };
+    s.manifolds.clear();
+    #[cfg(feature = "parallel")]
+    if s.fresh.len() >= PARALLEL_TESTS && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        s.fresh
+            .par_iter()
+            .map(manifold)
+            .collect_into_vec(&mut s.manifolds);
+    }
+    // On the calling thread: few pairs, or no pool.
+    if s.manifolds.is_empty() {
+        s.manifolds.extend(s.fresh.iter().map(manifold));
+    }
+    for (&(i, _), m) in s.fresh.iter().zip(&s.manifolds) {
+        s.next[i].touching.manifold = *m;
+    }
 }
 
 /// The held pairs in `now` and not `before` (started) and the other way

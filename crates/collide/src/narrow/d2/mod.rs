@@ -4,6 +4,7 @@ mod cast;
 mod contact;
 pub(super) mod epa;
 mod hull;
+mod manifold;
 mod pose;
 mod shape;
 mod shapes;
@@ -16,6 +17,8 @@ pub use contact::{
     contact, contact_capsule_capsule, contact_circle_capsule, contact_circle_circle,
     contact_polygon_polygon, distance,
 };
+pub use manifold::manifold;
+pub(crate) use manifold::manifold_from_contact;
 pub use pose::Pose;
 pub use shape::Shape;
 pub use shapes::{Capsule, Circle, Cuboid, Polygon};

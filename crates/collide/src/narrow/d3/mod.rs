@@ -3,6 +3,7 @@
 mod cast;
 mod contact;
 pub(super) mod epa;
+mod manifold;
 mod pose;
 mod shape;
 mod shapes;
@@ -14,6 +15,8 @@ pub use contact::{
     contact, contact_capsule_capsule, contact_cuboid_cuboid, contact_sphere_capsule,
     contact_sphere_sphere, distance,
 };
+pub use manifold::manifold;
+pub(crate) use manifold::manifold_from_contact;
 pub use pose::Pose;
 pub use shape::Shape;
 pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};

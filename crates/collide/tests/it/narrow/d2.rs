@@ -12,7 +12,7 @@ use collide::narrow::{Contact, ShapeError, Support};
 use collide_scenes::SceneRng;
 use glam::Vec2;
 
-fn pose(rng: &mut SceneRng, spread: f32) -> Pose {
+pub(super) fn pose(rng: &mut SceneRng, spread: f32) -> Pose {
     let at = Vec2::new(rng.range(-spread, spread), rng.range(-spread, spread));
     Pose::new(at, rng.range(-3.2, 3.2)).unwrap()
 }
@@ -797,7 +797,7 @@ fn epa_finds_the_depth_against_a_shape_with_many_vertices() {
 }
 
 /// A seeded shape of kind `kind` (0 to 3: ball, box, capsule, hull).
-fn any_shape(rng: &mut SceneRng, kind: usize) -> Shape {
+pub(super) fn any_shape(rng: &mut SceneRng, kind: usize) -> Shape {
     match kind % 4 {
         0 => Circle::new(rng.range(0.1, 1.2)).unwrap().into(),
         1 => Cuboid::new(Vec2::new(rng.range(0.2, 1.5), rng.range(0.2, 1.5)))

@@ -17,7 +17,7 @@ fn v3(rng: &mut SceneRng, r: f32) -> Vec3 {
     Vec3::new(rng.range(-r, r), rng.range(-r, r), rng.range(-r, r))
 }
 
-fn pose(rng: &mut SceneRng, spread: f32) -> Pose {
+pub(super) fn pose(rng: &mut SceneRng, spread: f32) -> Pose {
     let axis = v3(rng, 1.0).normalize_or(Vec3::X);
     Pose::new(
         v3(rng, spread),
@@ -654,7 +654,7 @@ fn rays_starting_inside_a_polyhedral_box_near_its_diagonals_start_inside() {
 }
 
 /// A seeded shape of kind `kind` (0 to 3: ball, box, capsule, hull).
-fn any_shape(rng: &mut SceneRng, kind: usize) -> Shape {
+pub(super) fn any_shape(rng: &mut SceneRng, kind: usize) -> Shape {
     match kind % 4 {
         0 => Sphere::new(rng.range(0.1, 1.2)).unwrap().into(),
         1 => cuboid(rng).into(),

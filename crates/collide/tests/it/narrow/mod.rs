@@ -5,6 +5,7 @@ mod d2;
 mod d3;
 mod exact;
 mod extreme;
+mod manifold;
 mod parry_oracle;
 mod ray_rule;
 mod regressions;

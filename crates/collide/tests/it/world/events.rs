@@ -115,6 +115,12 @@ fn against_brute_force<V: Random>(run: Run) {
             let (a, b) = (find(t.a), find(t.b));
             let c: Contact<V> = V::contact(&a.shape, &a.pose, &b.shape, &b.pose);
             assert_eq!(t.contact, c, "{what}: contact");
+            // The manifold within the pair's margin, a share of the
+            // smaller shape's size.
+            let margin = settings.margin() * V::reach(&a.shape).min(V::reach(&b.shape));
+            let m = V::manifold(&a.shape, &a.pose, &b.shape, &b.pose, &c, margin);
+            assert_eq!(t.manifold, m, "{what}: manifold");
+            assert!(!m.points().is_empty(), "{what}: a touching pair has points");
         }
     }
     assert!(
@@ -387,4 +393,36 @@ fn auto_switching_by_itself_changes_no_event() {
     }
     assert!(bare.switches() >= 1, "auto never switched");
     assert!(touched > 100, "{touched} pairs started");
+}
+
+#[test]
+fn a_box_resting_on_a_floor_touches_at_its_corners_with_ids_that_hold() {
+    let mut world = World3::<()>::new();
+    let floor = d3::Shape::from(Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
+    let under = d3::Pose::at(Vec3::new(0.0, -1.0, 0.0)).unwrap();
+    world.insert(Collider::fixed(floor, under, ())).unwrap();
+    let crate_box = d3::Shape::from(Cuboid::new(Vec3::splat(0.5)).unwrap());
+    let resting = |x: f32, y: f32| d3::Pose::at(Vec3::new(x, y, 0.0)).unwrap();
+    let handle = world
+        .insert(Collider::moving(crate_box, resting(0.0, 0.499), ()))
+        .unwrap();
+    let events = world.step();
+    let first: Vec<_> = events.touching[0]
+        .manifold
+        .points()
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(first.len(), 4, "{:?}", events.touching[0].manifold);
+    let mut rng = SceneRng::new(3);
+    for tick in 0..1000 {
+        // Settling a little differently each tick, and sliding.
+        let at = resting(tick as f32 * 5e-3, 0.499 + rng.range(-1e-4, 1e-4));
+        world.set_pose(handle, at).unwrap();
+        let events = world.step();
+        let m = &events.touching[0].manifold;
+        let ids: Vec<_> = m.points().iter().map(|p| p.id).collect();
+        assert_eq!(ids, first, "tick {tick}: {m:?}");
+        assert_eq!(m.normal(), Vec3::Y);
+    }
 }

@@ -1,0 +1,374 @@
+//! Contact manifolds: every point on both surfaces, the deepest as deep as
+//! the contact, feature ids that hold while a box rests and while it
+//! slides, on seeded random pairs of every kind in 2D and 3D.
+
+use collide::narrow::{FeatureId, Manifold, d2, d3};
+use collide_scenes::SceneRng;
+use glam::{Quat, Vec2, Vec3};
+
+/// How far a manifold point may be off a surface, or its depth off the
+/// contact's: relative to the shapes' size (about 1), as f32 holds it.
+const TOLERANCE: f32 = 2e-4;
+
+/// The signed depth of `p` inside a 3D shape (below 0 outside).
+fn inside3(shape: &d3::Shape, pose: &d3::Pose, p: Vec3) -> f32 {
+    let dot = d3::Shape::from(d3::Sphere::new(0.0).unwrap());
+    shape.contact(pose, &dot, &d3::Pose::at(p).unwrap()).depth
+}
+
+fn inside2(shape: &d2::Shape, pose: &d2::Pose, p: Vec2) -> f32 {
+    let dot = d2::Shape::from(d2::Circle::new(0.0).unwrap());
+    shape.contact(pose, &dot, &d2::Pose::at(p).unwrap()).depth
+}
+
+fn ids<V: collide::Vector>(m: &Manifold<V>) -> Vec<FeatureId> {
+    m.points().iter().map(|p| p.id).collect()
+}
+
+#[test]
+fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_3d() {
+    let mut rng = SceneRng::new(404);
+    let (mut many, mut single, mut empty) = (0, 0, 0);
+    for k in 0..3000 {
+        let (a, b) = (
+            super::d3::any_shape(&mut rng, k),
+            super::d3::any_shape(&mut rng, k / 4),
+        );
+        let (pa, mut pb) = (
+            super::d3::pose(&mut rng, 1.0),
+            super::d3::pose(&mut rng, 1.0),
+        );
+        // A third turned as the first is, as stacked things are: faces
+        // parallel.
+        if k % 3 == 0 {
+            pb = d3::Pose::new(pb.position(), pa.rotation()).unwrap();
+        }
+        let margin = 0.05;
+        // Moved along the contact normal to a depth a solver sees: from
+        // apart beyond the margin to 2 cm deep.
+        let c = a.contact(&pa, &b, &pb);
+        let target = rng.range(-1.5 * margin, 0.02);
+        pb.set_position(pb.position() + c.normal * (c.depth - target))
+            .unwrap();
+        let m = d3::manifold(&a, &pa, &b, &pb, margin).unwrap();
+        let c = a.contact(&pa, &b, &pb);
+        if c.depth < -margin {
+            assert!(m.points().is_empty(), "case {k}: {m:?} for {c:?}");
+            empty += 1;
+            continue;
+        }
+        assert!(!m.points().is_empty(), "case {k}: no points for {c:?}");
+        assert!(m.points().len() <= 4);
+        for p in m.points() {
+            let what = format!("case {k}: {a:?} at {pa:?}, {b:?} at {pb:?}: {p:?} of {m:?}");
+            let (ea, eb) = (inside3(&a, &pa, p.point_a), inside3(&b, &pb, p.point_b));
+            assert!(ea.abs() < TOLERANCE, "{what}: a off its surface by {ea}");
+            assert!(eb.abs() < TOLERANCE, "{what}: b off its surface by {eb}");
+            let along = (p.point_a - p.point_b).dot(m.normal());
+            assert!((along - p.depth).abs() < TOLERANCE, "{what}: depth {along}");
+            assert!(
+                p.depth >= -margin - TOLERANCE && p.depth <= c.depth + TOLERANCE,
+                "{what}"
+            );
+        }
+        let deepest = m.deepest().unwrap().depth;
+        assert!(
+            (deepest - c.depth).abs() < TOLERANCE,
+            "case {k}: deepest {deepest}, contact {c:?}, {m:?}; {a:?} at {pa:?}, {b:?} at {pb:?}"
+        );
+        if m.points().len() > 1 {
+            many += 1;
+        } else {
+            single += 1;
+        }
+    }
+    assert!(
+        many > 30 && single > 300 && empty > 300,
+        "{many} {single} {empty}"
+    );
+}
+
+#[test]
+fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_2d() {
+    let mut rng = SceneRng::new(405);
+    let (mut many, mut single, mut empty) = (0, 0, 0);
+    for k in 0..3000 {
+        let (a, b) = (
+            super::d2::any_shape(&mut rng, k),
+            super::d2::any_shape(&mut rng, k / 4),
+        );
+        let (pa, mut pb) = (
+            super::d2::pose(&mut rng, 1.0),
+            super::d2::pose(&mut rng, 1.0),
+        );
+        // A third turned as the first is, as stacked things are: faces
+        // parallel.
+        if k % 3 == 0 {
+            pb = d2::Pose::new(pb.position(), pa.angle()).unwrap();
+        }
+        let margin = 0.05;
+        // Moved along the contact normal to a depth a solver sees: from
+        // apart beyond the margin to 2 cm deep.
+        let c = a.contact(&pa, &b, &pb);
+        let target = rng.range(-1.5 * margin, 0.02);
+        pb.set_position(pb.position() + c.normal * (c.depth - target))
+            .unwrap();
+        let m = d2::manifold(&a, &pa, &b, &pb, margin).unwrap();
+        let c = a.contact(&pa, &b, &pb);
+        if c.depth < -margin {
+            assert!(m.points().is_empty(), "case {k}");
+            empty += 1;
+            continue;
+        }
+        assert!(
+            !m.points().is_empty() && m.points().len() <= 2,
+            "case {k}: {m:?}"
+        );
+        for p in m.points() {
+            let what = format!("case {k}: {a:?} at {pa:?}, {b:?} at {pb:?}: {p:?} of {m:?}");
+            let (ea, eb) = (inside2(&a, &pa, p.point_a), inside2(&b, &pb, p.point_b));
+            assert!(ea.abs() < TOLERANCE, "{what}: a off its surface by {ea}");
+            assert!(eb.abs() < TOLERANCE, "{what}: b off its surface by {eb}");
+            let along = (p.point_a - p.point_b).dot(m.normal());
+            assert!((along - p.depth).abs() < TOLERANCE, "{what}: depth {along}");
+        }
+        let deepest = m.deepest().unwrap().depth;
+        assert!(
+            (deepest - c.depth).abs() < TOLERANCE,
+            "case {k}: deepest {deepest}, contact {c:?}, {m:?}; {a:?} at {pa:?}, {b:?} at {pb:?}"
+        );
+        if m.points().len() > 1 {
+            many += 1;
+        } else {
+            single += 1;
+        }
+    }
+    assert!(
+        many > 30 && single > 300 && empty > 300,
+        "{many} {single} {empty}"
+    );
+}
+
+/// A box of half size 0.5 on a 20-wide floor whose top is at y = 0, at
+/// `x` along it, `sink` into it, tilted by `tilt` about z.
+fn box_on_floor_3d(x: f32, sink: f32, tilt: f32) -> Manifold<Vec3> {
+    let floor = d3::Shape::from(d3::Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
+    let crate_box = d3::Shape::from(d3::Cuboid::new(Vec3::splat(0.5)).unwrap());
+    let on = d3::Pose::new(
+        Vec3::new(x, 0.5 - sink, 0.3),
+        Quat::from_rotation_z(tilt) * Quat::from_rotation_y(0.4),
+    )
+    .unwrap();
+    d3::manifold(
+        &floor,
+        &d3::Pose::at(Vec3::new(0.0, -1.0, 0.0)).unwrap(),
+        &crate_box,
+        &on,
+        0.01,
+    )
+    .unwrap()
+}
+
+fn box_on_floor_2d(x: f32, sink: f32, tilt: f32) -> Manifold<Vec2> {
+    let floor = d2::Shape::from(d2::Cuboid::new(Vec2::new(10.0, 1.0)).unwrap());
+    let crate_box = d2::Shape::from(d2::Cuboid::new(Vec2::splat(0.5)).unwrap());
+    let on = d2::Pose::new(Vec2::new(x, 0.5 - sink), tilt).unwrap();
+    d2::manifold(
+        &floor,
+        &d2::Pose::at(Vec2::new(0.0, -1.0)).unwrap(),
+        &crate_box,
+        &on,
+        0.01,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_resting_box_keeps_its_feature_ids_for_a_thousand_ticks_and_while_it_slides() {
+    let mut rng = SceneRng::new(7);
+    let (first3, first2) = (
+        box_on_floor_3d(0.0, 1e-3, 0.0),
+        box_on_floor_2d(0.0, 1e-3, 0.0),
+    );
+    assert_eq!((first3.points().len(), first2.points().len()), (4, 2));
+    for m in first3.points() {
+        assert!((m.depth - 1e-3).abs() < 1e-5, "{first3:?}");
+    }
+    // Resting: each tick a solver leaves it a little differently.
+    for tick in 0..1000 {
+        let (sink, tilt) = (1e-3 + rng.range(-2e-4, 2e-4), rng.range(-1e-4, 1e-4));
+        assert_eq!(
+            ids(&box_on_floor_3d(0.0, sink, tilt)),
+            ids(&first3),
+            "tick {tick}"
+        );
+        assert_eq!(
+            ids(&box_on_floor_2d(0.0, sink, tilt)),
+            ids(&first2),
+            "tick {tick}"
+        );
+    }
+    // Sliding along the floor, short of its edge.
+    for step in 0..1000 {
+        let x = -8.0 + 16.0 * step as f32 / 1000.0;
+        assert_eq!(ids(&box_on_floor_3d(x, 1e-3, 0.0)), ids(&first3), "at {x}");
+        assert_eq!(ids(&box_on_floor_2d(x, 1e-3, 0.0)), ids(&first2), "at {x}");
+    }
+    // Tilted onto an edge, it touches along that edge only.
+    assert_eq!(box_on_floor_3d(0.0, 1e-3, 0.2).points().len(), 2);
+    assert_eq!(box_on_floor_2d(0.0, 1e-3, 0.2).points().len(), 1);
+}
+
+#[test]
+fn lying_capsules_touch_at_both_ends_and_balls_at_one_point() {
+    let floor = d3::Shape::from(d3::Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
+    let under = d3::Pose::at(Vec3::new(0.0, -1.0, 0.0)).unwrap();
+    let rod = d3::Shape::from(d3::Capsule::between(-Vec3::X, Vec3::X, 0.25).unwrap());
+    let lying = d3::Pose::at(Vec3::new(0.0, 0.24, 0.0)).unwrap();
+    let m = d3::manifold(&floor, &under, &rod, &lying, 0.0).unwrap();
+    assert_eq!(m.points().len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!(
+            (p.depth - 0.01).abs() < 1e-5 && p.point_b.x.abs() > 0.99,
+            "{m:?}"
+        );
+    }
+    // Two parallel capsules side by side: along their shared length.
+    let beside = d3::Pose::at(Vec3::new(0.5, 0.45, 0.0)).unwrap();
+    let m = d3::manifold(&rod, &lying, &rod, &beside, 0.0).unwrap();
+    assert_eq!(m.points().len(), 2, "{m:?}");
+    let xs: Vec<f32> = m.points().iter().map(|p| p.point_a.x).collect();
+    assert!(
+        (xs[0] + 0.5).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
+        "{xs:?}"
+    );
+    // Standing on its end: one point.
+    let standing =
+        d3::Pose::new(Vec3::new(0.0, 1.24, 0.0), Quat::from_rotation_z(1.5707964)).unwrap();
+    assert_eq!(
+        d3::manifold(&floor, &under, &rod, &standing, 0.0)
+            .unwrap()
+            .points()
+            .len(),
+        1
+    );
+    let ball = d3::Shape::from(d3::Sphere::new(0.5).unwrap());
+    let m = d3::manifold(
+        &floor,
+        &under,
+        &ball,
+        &d3::Pose::at(Vec3::new(0.0, 0.4, 0.0)).unwrap(),
+        0.0,
+    )
+    .unwrap();
+    assert_eq!(m.points().len(), 1);
+    assert!((m.points()[0].depth - 0.1).abs() < 1e-5);
+}
+
+#[test]
+fn shapes_beyond_the_margin_have_no_points_and_within_it_speculative_ones() {
+    let (near, far) = (
+        box_on_floor_3d(0.0, -0.005, 0.0),
+        box_on_floor_3d(0.0, -0.02, 0.0),
+    );
+    assert_eq!(near.points().len(), 4);
+    assert!(near.points().iter().all(|p| (p.depth + 0.005).abs() < 1e-5));
+    assert!(far.points().is_empty());
+    assert!(box_on_floor_2d(0.0, -0.02, 0.0).points().is_empty());
+}
+
+#[test]
+fn a_bad_margin_is_an_error_that_names_it() {
+    let ball = d3::Shape::from(d3::Sphere::new(1.0).unwrap());
+    let at = d3::Pose::IDENTITY;
+    for margin in [-1e-3, f32::NAN, f32::INFINITY] {
+        let err = d3::manifold(&ball, &at, &ball, &at, margin).unwrap_err();
+        assert!(
+            matches!(err, collide::narrow::ShapeError::Margin { .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("margin"));
+    }
+    let disc = d2::Shape::from(d2::Circle::new(1.0).unwrap());
+    assert!(d2::manifold(&disc, &d2::Pose::IDENTITY, &disc, &d2::Pose::IDENTITY, -1.0).is_err());
+}
+
+/// A box and a capsule resting on a turned floor, and a box across a
+/// capsule, moved by `offset` and mirrored across x when `mirror`.
+fn resting_scene(offset: Vec3, mirror: bool) -> Vec<Manifold<Vec3>> {
+    let flip = |v: Vec3| if mirror { Vec3::new(-v.x, v.y, v.z) } else { v };
+    let turn = |q: Quat| {
+        if mirror {
+            Quat::from_xyzw(q.x, -q.y, -q.z, q.w)
+        } else {
+            q
+        }
+    };
+    let place = |at: Vec3, q: Quat| d3::Pose::new(flip(at) + offset, turn(q)).unwrap();
+    let yaw = Quat::from_rotation_y(0.6);
+    let floor = d3::Shape::from(d3::Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
+    let under = place(Vec3::new(0.3, -1.0, 0.2), yaw);
+    let crate_box = d3::Shape::from(d3::Cuboid::new(Vec3::new(0.5, 0.4, 0.3)).unwrap());
+    let rod = d3::Shape::from(d3::Capsule::between(-Vec3::X, Vec3::X, 0.2).unwrap());
+    let pairs = [
+        (
+            &floor,
+            under,
+            &crate_box,
+            place(Vec3::new(1.0, 0.399, 0.5), yaw * Quat::from_rotation_y(0.3)),
+        ),
+        (&floor, under, &rod, place(Vec3::new(-2.0, 0.198, 1.0), yaw)),
+        (
+            &rod,
+            place(Vec3::new(-2.0, 0.198, 1.0), yaw),
+            &crate_box,
+            place(Vec3::new(-2.0, 0.797, 1.0), yaw),
+        ),
+    ];
+    pairs
+        .iter()
+        .map(|(a, pa, b, pb)| d3::manifold(a, pa, b, pb, 0.01).unwrap())
+        .collect()
+}
+
+#[test]
+fn manifolds_hold_far_from_the_origin_and_mirrored() {
+    let origin = resting_scene(Vec3::ZERO, false);
+    assert_eq!(
+        origin.iter().map(|m| m.points().len()).collect::<Vec<_>>(),
+        [4, 2, 2]
+    );
+    for (offset, mirror) in [
+        (Vec3::ZERO, true),
+        (Vec3::new(1e3, -4e2, 7e2), false),
+        (Vec3::new(-1e4, 3e3, 1e4), false),
+        (Vec3::new(1e5, 2e4, -1e5), true),
+    ] {
+        // Within 4 ulps of the coordinates.
+        let ulps = 4.0 * f32::EPSILON * (offset.abs().max_element() + 12.0);
+        let far = resting_scene(offset, mirror);
+        for (k, (m, o)) in far.iter().zip(&origin).enumerate() {
+            let what = format!("pair {k} at {offset} mirrored {mirror}: {m:?} against {o:?}");
+            assert_eq!(m.points().len(), o.points().len(), "{what}");
+            if !mirror {
+                let ids = |m: &Manifold<Vec3>| m.points().iter().map(|p| p.id).collect::<Vec<_>>();
+                assert_eq!(ids(m), ids(o), "{what}");
+            }
+            let back = |v: Vec3| {
+                let v = v - offset;
+                if mirror { Vec3::new(-v.x, v.y, v.z) } else { v }
+            };
+            for p in m.points() {
+                assert!(
+                    o.points()
+                        .iter()
+                        .any(
+                            |q| (back(p.point_b) - q.point_b).abs().max_element() <= 2.0 * ulps
+                                && (p.depth - q.depth).abs() <= 2.0 * ulps
+                        ),
+                    "{what}: {p:?}"
+                );
+            }
+        }
+    }
+}

@@ -118,14 +118,22 @@ impl<V: Vector> Manifold<V> {
     }
 }
 
+/// The most corners a face gives (a hull's bigger faces give their
+/// support point instead).
+pub(crate) const FACE_MAX: usize = 8;
+
+/// The most points clipping a face by another's sides leaves: each side
+/// plane adds at most one.
+const CLIPPED_MAX: usize = 2 * FACE_MAX;
+
 /// A shape's face toward some direction, in the world (2D shapes at z =
 /// 0): its core points (the surface lies `radius` beyond them), counter-
 /// clockwise about the outward normal where there are three or more.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Face {
-    pub(crate) points: [Vec3; 4],
+    pub(crate) points: [Vec3; FACE_MAX],
     /// Each point's vertex number on its shape.
-    pub(crate) ids: [u8; 4],
+    pub(crate) ids: [u8; FACE_MAX],
     pub(crate) count: usize,
     /// The outward unit normal; `None` for a point, or a segment lying
     /// along the direction asked for.
@@ -139,8 +147,8 @@ impl Face {
     /// A single core point (a ball's centre; a hull's support point).
     pub(crate) fn point(at: Vec3, radius: f32) -> Self {
         Face {
-            points: [at; 4],
-            ids: [0; 4],
+            points: [at; FACE_MAX],
+            ids: [0; FACE_MAX],
             count: 1,
             normal: None,
             id: 0,
@@ -157,8 +165,8 @@ impl Face {
         };
         let normal = (dir - along * along.dot(dir)).try_normalize();
         Face {
-            points: [a, b, b, b],
-            ids: [ids[0], ids[1], 0, 0],
+            points: [a, b, b, b, b, b, b, b],
+            ids: [ids[0], ids[1], 0, 0, 0, 0, 0, 0],
             count: 2,
             normal,
             id: 0,
@@ -186,7 +194,7 @@ impl Face {
             }
         });
         Face {
-            ids: [self.ids[k]; 4],
+            ids: [self.ids[k]; FACE_MAX],
             ..Face::point(self.points[k], self.radius)
         }
     }
@@ -288,8 +296,8 @@ pub(crate) fn build(
 
 /// The planes through the reference face's edges, pointing inward: a
 /// segment's two ends, or a polygon's edges.
-fn side_planes(f: &Face, normal: Vec3) -> ([(Vec3, Vec3); 4], usize) {
-    let mut planes = [(Vec3::ZERO, Vec3::ZERO); 4];
+fn side_planes(f: &Face, normal: Vec3) -> ([(Vec3, Vec3); FACE_MAX], usize) {
+    let mut planes = [(Vec3::ZERO, Vec3::ZERO); FACE_MAX];
     if f.count == 2 {
         let along = (f.points[1] - f.points[0]).normalize_or_zero();
         planes[0] = (f.points[0], along);
@@ -312,7 +320,7 @@ fn clip_and_keep(reference: &Face, incident: &Face, flip: bool, margin: f32) -> 
     let mut points = [Clipped {
         at: Vec3::ZERO,
         feature: 0,
-    }; 8];
+    }; CLIPPED_MAX];
     let mut n = incident.count;
     for (k, point) in points.iter_mut().enumerate().take(n) {
         *point = Clipped {
@@ -323,7 +331,7 @@ fn clip_and_keep(reference: &Face, incident: &Face, flip: bool, margin: f32) -> 
     // Edge k of the polygon in hand runs from point k to point k + 1 and
     // carries the incident edge it lies on (or, once a plane cut it, that
     // plane).
-    let mut edges = [0u32, 1, 2, 3, 0, 0, 0, 0];
+    let mut edges: [u32; CLIPPED_MAX] = std::array::from_fn(|k| k as u32);
     for (p, &(origin, inward)) in planes[..count].iter().enumerate() {
         (n, points, edges) = clip(&points[..n], &edges[..n], origin, inward, p as u32);
         if n == 0 {
@@ -336,7 +344,7 @@ fn clip_and_keep(reference: &Face, incident: &Face, flip: bool, margin: f32) -> 
         point_b: Vec3::ZERO,
         depth: 0.0,
         id: FeatureId::SINGLE,
-    }; 8];
+    }; CLIPPED_MAX];
     let mut m = 0;
     // A segment's side (a capsule's, in 3D) is a line, not a face: points
     // beside it, where an edge crosses it, are not on it.
@@ -393,9 +401,9 @@ fn clip(
     origin: Vec3,
     inward: Vec3,
     plane: u32,
-) -> (usize, [Clipped; 8], [u32; 8]) {
-    let mut out = [points[0]; 8];
-    let mut out_edges = [0u32; 8];
+) -> (usize, [Clipped; CLIPPED_MAX], [u32; CLIPPED_MAX]) {
+    let mut out = [points[0]; CLIPPED_MAX];
+    let mut out_edges = [0u32; CLIPPED_MAX];
     let mut n = 0;
     let inside = |p: Vec3| (p - origin).dot(inward);
     let cut = |a: &Clipped, b: &Clipped, da: f32, db: f32, edge: u32| Clipped {
@@ -433,12 +441,12 @@ fn clip(
             for k in 0..len {
                 let (a, b) = (&points[k], &points[(k + 1) % len]);
                 let (da, db) = (inside(a.at), inside(b.at));
-                if da >= 0.0 {
+                if da >= 0.0 && n < CLIPPED_MAX {
                     out[n] = *a;
                     out_edges[n] = edges[k];
                     n += 1;
                 }
-                if (da >= 0.0) != (db >= 0.0) && n < 8 {
+                if (da >= 0.0) != (db >= 0.0) && n < CLIPPED_MAX {
                     out[n] = cut(a, b, da, db, edges[k]);
                     // Past a point entering the plane's side the polygon
                     // goes on along the incident edge; past one leaving

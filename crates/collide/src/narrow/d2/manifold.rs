@@ -107,12 +107,14 @@ fn edge_face(vertices: &[Vec2], normals: &[Vec2], radius: f32, pose: &Pose, dir:
     });
     let j = (i + 1) % vertices.len();
     let lift = |v: Vec2| pose.apply(v).extend(0.0);
-    Face {
-        points: [lift(vertices[i]), lift(vertices[j]), Vec3::ZERO, Vec3::ZERO],
-        ids: [i as u8, j as u8, 0, 0],
-        count: 2,
-        normal: Some(pose.rotate(normals[i]).extend(0.0)),
-        id: i as u8,
+    let mut face = Face::segment(
+        lift(vertices[i]),
+        lift(vertices[j]),
+        [i as u8, j as u8],
+        Vec3::ZERO,
         radius,
-    }
+    );
+    face.normal = Some(pose.rotate(normals[i]).extend(0.0));
+    face.id = i as u8;
+    face
 }

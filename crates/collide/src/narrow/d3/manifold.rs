@@ -1,11 +1,10 @@
 //! Contact manifolds of 3D shapes (see [`Manifold`]): up to four points.
-//! Boxes give faces, capsules their core segment, spheres a point; a
-//! convex hull gives its support point for now, so a hull's manifold has
-//! one point unless the other shape is the one with the face.
+//! Boxes and hulls give faces (a hull's found once when it is built),
+//! capsules their core segment, spheres a point.
 
-use super::{Cuboid, Pose, Shape};
+use super::{Cuboid, Polyhedron, Pose, Shape};
 use crate::narrow::ShapeError;
-use crate::narrow::manifold::{Face, Manifold, build, check_margin};
+use crate::narrow::manifold::{FACE_MAX, Face, Manifold, build, check_margin};
 use crate::narrow::{Contact, Support};
 use glam::Vec3;
 
@@ -72,7 +71,7 @@ fn face(shape: &Shape, pose: &Pose, dir: Vec3) -> Face {
             c.radius(),
         ),
         Shape::Cuboid(b) => cuboid_face(b, pose, dir),
-        Shape::Polyhedron(p) => Face::point(pose.apply(p.support(pose.unrotate(dir))), p.radius()),
+        Shape::Polyhedron(p) => hull_face(p, pose, dir),
     }
 }
 
@@ -97,8 +96,8 @@ fn cuboid_face(b: &Cuboid, pose: &Pose, dir: Vec3) -> Face {
     } else {
         [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
     };
-    let mut points = [Vec3::ZERO; 4];
-    let mut ids = [0u8; 4];
+    let mut points = [Vec3::ZERO; FACE_MAX];
+    let mut ids = [0u8; FACE_MAX];
     for (i, (cu, cv)) in corners.into_iter().enumerate() {
         let mut p = Vec3::ZERO;
         p[k] = s * h[k];
@@ -117,4 +116,26 @@ fn cuboid_face(b: &Cuboid, pose: &Pose, dir: Vec3) -> Face {
         id: (2 * k + usize::from(s < 0.0)) as u8,
         radius: b.radius(),
     }
+}
+
+/// The hull's face whose normal is nearest `dir`, its corners numbered as
+/// the polyhedron's points; a face of more than [`FACE_MAX`] corners gives
+/// its support point (a manifold of one point there).
+fn hull_face(p: &Polyhedron, pose: &Pose, dir: Vec3) -> Face {
+    let local = pose.unrotate(dir);
+    let faces = p.faces();
+    let k = faces.toward(local);
+    let corners = faces.corners(k);
+    if corners.len() > FACE_MAX {
+        return Face::point(pose.apply(p.support(local)), p.radius());
+    }
+    let mut face = Face::point(Vec3::ZERO, p.radius());
+    for (slot, &c) in corners.iter().enumerate() {
+        face.points[slot] = pose.apply(p.points()[usize::from(c)]);
+        face.ids[slot] = c;
+    }
+    face.count = corners.len();
+    face.normal = Some(pose.rotate(faces.normal(k)));
+    face.id = k as u8;
+    face
 }

@@ -3,6 +3,7 @@
 mod cast;
 mod contact;
 pub(super) mod epa;
+mod hull_faces;
 mod manifold;
 mod pose;
 mod shape;

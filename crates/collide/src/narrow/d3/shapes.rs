@@ -3,6 +3,7 @@
 //! [`Polyhedron::MAX_POINTS`] points, optionally rounded). Plain `Copy`
 //! values in their own frame; a [`Pose`] places them.
 
+use super::hull_faces::HullFaces;
 use super::pose::Pose;
 use crate::geometry::Aabb;
 use crate::narrow::error::{ShapeError, finite, radius};
@@ -90,6 +91,8 @@ pub struct Polyhedron {
     pub(crate) radius: f32,
     /// The points axis by axis, for supports.
     columns: Columns<{ Polyhedron::MAX_POINTS }, 3>,
+    /// The hull's faces, for manifolds.
+    faces: HullFaces,
 }
 
 impl Polyhedron {
@@ -121,6 +124,7 @@ impl Polyhedron {
             count: points.len() as u8,
             radius: 0.0,
             columns: Columns::new(&points.iter().map(|p| p.to_array()).collect::<Vec<_>>()),
+            faces: HullFaces::new(points),
         };
         shape.points[..points.len()].copy_from_slice(points);
         Ok(shape)
@@ -151,6 +155,11 @@ impl Polyhedron {
     /// The hull's points.
     pub fn points(&self) -> &[Vec3] {
         &self.points[..self.count as usize]
+    }
+
+    /// The hull's faces.
+    pub(crate) fn faces(&self) -> &HullFaces {
+        &self.faces
     }
 
     /// Its bounding box at `pose`.

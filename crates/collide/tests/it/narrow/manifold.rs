@@ -372,3 +372,33 @@ fn manifolds_hold_far_from_the_origin_and_mirrored() {
         }
     }
 }
+
+#[test]
+fn a_hull_resting_on_a_floor_touches_at_its_face_corners() {
+    let floor = d3::Shape::from(d3::Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
+    let under = d3::Pose::at(Vec3::new(0.0, -1.0, 0.0)).unwrap();
+    // A hexagonal prism 0.4 tall, resting on a hexagon 1 mm into the floor.
+    let mut points = Vec::new();
+    for k in 0..6 {
+        let angle = k as f32 * std::f32::consts::FRAC_PI_3;
+        let (s, c) = (collide::math::sin(angle), collide::math::cos(angle));
+        points.push(Vec3::new(c, -0.2, s));
+        points.push(Vec3::new(c, 0.2, s));
+    }
+    let prism = d3::Shape::from(d3::Polyhedron::new(&points).unwrap());
+    let on = d3::Pose::new(Vec3::new(0.0, 0.199, 0.0), Quat::from_rotation_y(0.3)).unwrap();
+    let m = d3::manifold(&floor, &under, &prism, &on, 0.01).unwrap();
+    assert_eq!(m.points().len(), 4, "{m:?}");
+    assert!(
+        m.points().iter().all(|p| (p.depth - 1e-3).abs() < 1e-5),
+        "{m:?}"
+    );
+    // On its side: a rectangular side face, four corners.
+    let side = d3::Pose::new(
+        Vec3::new(0.0, 0.865, 0.0),
+        Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+    )
+    .unwrap();
+    let m = d3::manifold(&floor, &under, &prism, &side, 0.01).unwrap();
+    assert_eq!(m.points().len(), 4, "{m:?}");
+}

@@ -37,6 +37,7 @@ mod sap_study;
 mod swing_demo;
 mod table;
 mod vehicle_demo;
+mod world_demo;
 
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};

@@ -264,6 +264,7 @@ pub fn render(
         let _ = writeln!(html, "<pre>{}</pre>", escape(&describe_cells(cells)));
     }
 
+    html.push_str(&crate::world_demo::world_section());
     html.push_str(&crate::game_demo::game_section());
 
     if !sap.is_empty() {

@@ -2,7 +2,7 @@
 //! the contact, feature ids that hold while a box rests and while it
 //! slides, on seeded random pairs of every kind in 2D and 3D.
 
-use collide::narrow::{FeatureId, Manifold, d2, d3};
+use collide::narrow::{Contact, FeatureId, Manifold, d2, d3};
 use collide_scenes::SceneRng;
 use glam::{Quat, Vec2, Vec3};
 
@@ -16,55 +16,141 @@ fn inside3(shape: &d3::Shape, pose: &d3::Pose, p: Vec3) -> f32 {
     shape.contact(pose, &dot, &d3::Pose::at(p).unwrap()).depth
 }
 
-fn inside2(shape: &d2::Shape, pose: &d2::Pose, p: Vec2) -> f32 {
-    let dot = d2::Shape::from(d2::Circle::new(0.0).unwrap());
-    shape.contact(pose, &dot, &d2::Pose::at(p).unwrap()).depth
-}
-
 fn ids<V: collide::Vector>(m: &Manifold<V>) -> Vec<FeatureId> {
     m.points().iter().map(|p| p.id).collect()
 }
 
-#[test]
-fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_3d() {
-    let mut rng = SceneRng::new(404);
+/// One dimension's side of the random oracle: its shapes, poses and
+/// queries.
+trait Kit: collide::Vector {
+    type Shape: std::fmt::Debug;
+    type Pose: std::fmt::Debug + Copy;
+    /// The most points of its manifolds.
+    const MOST: usize;
+    fn shape(rng: &mut SceneRng, k: usize) -> Self::Shape;
+    fn pose(rng: &mut SceneRng) -> Self::Pose;
+    /// `pose` turned as `like` is.
+    fn turned_as(pose: Self::Pose, like: &Self::Pose) -> Self::Pose;
+    /// `pose` moved by `by` along `along`.
+    fn moved(pose: Self::Pose, along: Self, by: f32) -> Self::Pose;
+    fn contact(a: &Self::Shape, pa: &Self::Pose, b: &Self::Shape, pb: &Self::Pose)
+    -> Contact<Self>;
+    fn manifold(
+        a: &Self::Shape,
+        pa: &Self::Pose,
+        b: &Self::Shape,
+        pb: &Self::Pose,
+        margin: f32,
+    ) -> Manifold<Self>;
+    /// The signed depth of `p` inside `shape` (below 0 outside).
+    fn inside(shape: &Self::Shape, pose: &Self::Pose, p: Self) -> f32;
+}
+
+impl Kit for Vec3 {
+    type Shape = d3::Shape;
+    type Pose = d3::Pose;
+    const MOST: usize = 4;
+    fn shape(rng: &mut SceneRng, k: usize) -> d3::Shape {
+        super::d3::any_shape(rng, k)
+    }
+    fn pose(rng: &mut SceneRng) -> d3::Pose {
+        super::d3::pose(rng, 1.0)
+    }
+    fn turned_as(pose: d3::Pose, like: &d3::Pose) -> d3::Pose {
+        d3::Pose::new(pose.position(), like.rotation()).unwrap()
+    }
+    fn moved(pose: d3::Pose, along: Vec3, by: f32) -> d3::Pose {
+        d3::Pose::new(pose.position() + along * by, pose.rotation()).unwrap()
+    }
+    fn contact(a: &d3::Shape, pa: &d3::Pose, b: &d3::Shape, pb: &d3::Pose) -> Contact<Vec3> {
+        a.contact(pa, b, pb)
+    }
+    fn manifold(
+        a: &d3::Shape,
+        pa: &d3::Pose,
+        b: &d3::Shape,
+        pb: &d3::Pose,
+        margin: f32,
+    ) -> Manifold<Vec3> {
+        d3::manifold(a, pa, b, pb, margin).unwrap()
+    }
+    fn inside(shape: &d3::Shape, pose: &d3::Pose, p: Vec3) -> f32 {
+        inside3(shape, pose, p)
+    }
+}
+
+impl Kit for Vec2 {
+    type Shape = d2::Shape;
+    type Pose = d2::Pose;
+    const MOST: usize = 2;
+    fn shape(rng: &mut SceneRng, k: usize) -> d2::Shape {
+        super::d2::any_shape(rng, k)
+    }
+    fn pose(rng: &mut SceneRng) -> d2::Pose {
+        super::d2::pose(rng, 1.0)
+    }
+    fn turned_as(pose: d2::Pose, like: &d2::Pose) -> d2::Pose {
+        d2::Pose::new(pose.position(), like.angle()).unwrap()
+    }
+    fn moved(pose: d2::Pose, along: Vec2, by: f32) -> d2::Pose {
+        d2::Pose::new(pose.position() + along * by, pose.angle()).unwrap()
+    }
+    fn contact(a: &d2::Shape, pa: &d2::Pose, b: &d2::Shape, pb: &d2::Pose) -> Contact<Vec2> {
+        a.contact(pa, b, pb)
+    }
+    fn manifold(
+        a: &d2::Shape,
+        pa: &d2::Pose,
+        b: &d2::Shape,
+        pb: &d2::Pose,
+        margin: f32,
+    ) -> Manifold<Vec2> {
+        d2::manifold(a, pa, b, pb, margin).unwrap()
+    }
+    fn inside(shape: &d2::Shape, pose: &d2::Pose, p: Vec2) -> f32 {
+        let dot = d2::Shape::from(d2::Circle::new(0.0).unwrap());
+        shape.contact(pose, &dot, &d2::Pose::at(p).unwrap()).depth
+    }
+}
+
+/// The dot product, axis by axis.
+fn dot<V: collide::Vector>(a: V, b: V) -> f32 {
+    (0..V::DIM).map(|i| a.axis(i) * b.axis(i)).sum()
+}
+
+/// 3,000 seeded pairs of every kind (a third turned alike, so faces
+/// meet), moved along the contact normal to a depth a solver sees (from
+/// apart beyond the margin to 2 cm deep): every manifold point on both
+/// surfaces, its depth along the normal, the deepest as deep as the
+/// contact, and no points exactly when the contact is beyond the margin.
+fn random_pairs_hold<V: Kit>(seed: u64) {
+    let mut rng = SceneRng::new(seed);
     let (mut many, mut single, mut empty) = (0, 0, 0);
+    let margin = 0.05;
     for k in 0..3000 {
-        let (a, b) = (
-            super::d3::any_shape(&mut rng, k),
-            super::d3::any_shape(&mut rng, k / 4),
-        );
-        let (pa, mut pb) = (
-            super::d3::pose(&mut rng, 1.0),
-            super::d3::pose(&mut rng, 1.0),
-        );
-        // A third turned as the first is, as stacked things are: faces
-        // parallel.
+        let (a, b) = (V::shape(&mut rng, k), V::shape(&mut rng, k / 4));
+        let (pa, mut pb) = (V::pose(&mut rng), V::pose(&mut rng));
         if k % 3 == 0 {
-            pb = d3::Pose::new(pb.position(), pa.rotation()).unwrap();
+            pb = V::turned_as(pb, &pa);
         }
-        let margin = 0.05;
-        // Moved along the contact normal to a depth a solver sees: from
-        // apart beyond the margin to 2 cm deep.
-        let c = a.contact(&pa, &b, &pb);
+        let c = V::contact(&a, &pa, &b, &pb);
         let target = rng.range(-1.5 * margin, 0.02);
-        pb.set_position(pb.position() + c.normal * (c.depth - target))
-            .unwrap();
-        let m = d3::manifold(&a, &pa, &b, &pb, margin).unwrap();
-        let c = a.contact(&pa, &b, &pb);
+        pb = V::moved(pb, c.normal, c.depth - target);
+        let m = V::manifold(&a, &pa, &b, &pb, margin);
+        let c = V::contact(&a, &pa, &b, &pb);
         if c.depth < -margin {
             assert!(m.points().is_empty(), "case {k}: {m:?} for {c:?}");
             empty += 1;
             continue;
         }
-        assert!(!m.points().is_empty(), "case {k}: no points for {c:?}");
-        assert!(m.points().len() <= 4);
+        let count = m.points().len();
+        assert!(count >= 1 && count <= V::MOST, "case {k}: {m:?} for {c:?}");
         for p in m.points() {
             let what = format!("case {k}: {a:?} at {pa:?}, {b:?} at {pb:?}: {p:?} of {m:?}");
-            let (ea, eb) = (inside3(&a, &pa, p.point_a), inside3(&b, &pb, p.point_b));
+            let (ea, eb) = (V::inside(&a, &pa, p.point_a), V::inside(&b, &pb, p.point_b));
             assert!(ea.abs() < TOLERANCE, "{what}: a off its surface by {ea}");
             assert!(eb.abs() < TOLERANCE, "{what}: b off its surface by {eb}");
-            let along = (p.point_a - p.point_b).dot(m.normal());
+            let along = dot(p.point_a, m.normal()) - dot(p.point_b, m.normal());
             assert!((along - p.depth).abs() < TOLERANCE, "{what}: depth {along}");
             assert!(
                 p.depth >= -margin - TOLERANCE && p.depth <= c.depth + TOLERANCE,
@@ -76,7 +162,7 @@ fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_3d() 
             (deepest - c.depth).abs() < TOLERANCE,
             "case {k}: deepest {deepest}, contact {c:?}, {m:?}; {a:?} at {pa:?}, {b:?} at {pb:?}"
         );
-        if m.points().len() > 1 {
+        if count > 1 {
             many += 1;
         } else {
             single += 1;
@@ -89,64 +175,13 @@ fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_3d() 
 }
 
 #[test]
+fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_3d() {
+    random_pairs_hold::<Vec3>(404);
+}
+
+#[test]
 fn manifold_points_lie_on_both_surfaces_and_the_deepest_is_the_contacts_in_2d() {
-    let mut rng = SceneRng::new(405);
-    let (mut many, mut single, mut empty) = (0, 0, 0);
-    for k in 0..3000 {
-        let (a, b) = (
-            super::d2::any_shape(&mut rng, k),
-            super::d2::any_shape(&mut rng, k / 4),
-        );
-        let (pa, mut pb) = (
-            super::d2::pose(&mut rng, 1.0),
-            super::d2::pose(&mut rng, 1.0),
-        );
-        // A third turned as the first is, as stacked things are: faces
-        // parallel.
-        if k % 3 == 0 {
-            pb = d2::Pose::new(pb.position(), pa.angle()).unwrap();
-        }
-        let margin = 0.05;
-        // Moved along the contact normal to a depth a solver sees: from
-        // apart beyond the margin to 2 cm deep.
-        let c = a.contact(&pa, &b, &pb);
-        let target = rng.range(-1.5 * margin, 0.02);
-        pb.set_position(pb.position() + c.normal * (c.depth - target))
-            .unwrap();
-        let m = d2::manifold(&a, &pa, &b, &pb, margin).unwrap();
-        let c = a.contact(&pa, &b, &pb);
-        if c.depth < -margin {
-            assert!(m.points().is_empty(), "case {k}");
-            empty += 1;
-            continue;
-        }
-        assert!(
-            !m.points().is_empty() && m.points().len() <= 2,
-            "case {k}: {m:?}"
-        );
-        for p in m.points() {
-            let what = format!("case {k}: {a:?} at {pa:?}, {b:?} at {pb:?}: {p:?} of {m:?}");
-            let (ea, eb) = (inside2(&a, &pa, p.point_a), inside2(&b, &pb, p.point_b));
-            assert!(ea.abs() < TOLERANCE, "{what}: a off its surface by {ea}");
-            assert!(eb.abs() < TOLERANCE, "{what}: b off its surface by {eb}");
-            let along = (p.point_a - p.point_b).dot(m.normal());
-            assert!((along - p.depth).abs() < TOLERANCE, "{what}: depth {along}");
-        }
-        let deepest = m.deepest().unwrap().depth;
-        assert!(
-            (deepest - c.depth).abs() < TOLERANCE,
-            "case {k}: deepest {deepest}, contact {c:?}, {m:?}; {a:?} at {pa:?}, {b:?} at {pb:?}"
-        );
-        if m.points().len() > 1 {
-            many += 1;
-        } else {
-            single += 1;
-        }
-    }
-    assert!(
-        many > 30 && single > 300 && empty > 300,
-        "{many} {single} {empty}"
-    );
+    random_pairs_hold::<Vec2>(405);
 }
 
 /// A box of half size 0.5 on a 20-wide floor whose top is at y = 0, at

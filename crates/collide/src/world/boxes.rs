@@ -13,6 +13,45 @@ use crate::narrow::Support;
 use crate::{Handle, Query};
 use std::ops::ControlFlow;
 
+/// The four queries of [`Query`], each through the type's `view()`.
+macro_rules! queries_through_view {
+    () => {
+        fn query_aabb(
+            &self,
+            aabb: &Aabb<V>,
+            visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+        ) -> ControlFlow<()> {
+            self.view().query_aabb(aabb, visit)
+        }
+
+        fn query_region(
+            &self,
+            region: &dyn Region<V>,
+            budget: QueryBudget,
+            visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
+        ) -> QueryStats {
+            self.view().query_region(region, budget, visit)
+        }
+
+        fn query_ray(
+            &self,
+            ray: &Ray<V>,
+            budget: QueryBudget,
+            visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
+        ) -> QueryStats {
+            self.view().query_ray(ray, budget, visit)
+        }
+
+        fn query_ray_first(
+            &self,
+            ray: &Ray<V>,
+            exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
+        ) -> Option<(f32, Handle)> {
+            self.view().query_ray_first(ray, exact)
+        }
+    };
+}
+
 /// Reads a world's colliders through the broad phase under it.
 ///
 /// ```
@@ -43,42 +82,13 @@ impl<V: Space, T> Query<V> for World<V, T> {
         self.broad.aabb(self.colliders.get(handle)?.proxy())
     }
 
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let broad: &dyn Query<V> = &*self.broad;
-        mapped(broad, |p| self.broad.value(p).copied()).query_aabb(aabb, visit)
-    }
+    queries_through_view!();
+}
 
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        let broad: &dyn Query<V> = &*self.broad;
-        mapped(broad, |p| self.broad.value(p).copied()).query_region(region, budget, visit)
-    }
-
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        let broad: &dyn Query<V> = &*self.broad;
-        mapped(broad, |p| self.broad.value(p).copied()).query_ray(ray, budget, visit)
-    }
-
-    fn query_ray_first(
-        &self,
-        ray: &Ray<V>,
-        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
-    ) -> Option<(f32, Handle)> {
-        let broad: &dyn Query<V> = &*self.broad;
-        mapped(broad, |p| self.broad.value(p).copied()).query_ray_first(ray, exact)
+impl<V: Space, T> World<V, T> {
+    /// The broad phase's queries, its handles turned into colliders'.
+    fn view(&self) -> Mapped<'_, V, impl Fn(Handle) -> Option<Handle> + '_> {
+        mapped(&*self.broad, |p| self.broad.value(p).copied())
     }
 }
 
@@ -103,38 +113,14 @@ impl<V: Space, T> Query<V> for WorldSnapshot<V, T> {
         self.broad().aabb(self.proxy_of(handle)?)
     }
 
-    fn query_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        mapped(self.broad(), |p| self.handle_of(p)).query_aabb(aabb, visit)
-    }
+    queries_through_view!();
+}
 
-    fn query_region(
-        &self,
-        region: &dyn Region<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(Handle) -> ControlFlow<()>,
-    ) -> QueryStats {
-        mapped(self.broad(), |p| self.handle_of(p)).query_region(region, budget, visit)
-    }
-
-    fn query_ray(
-        &self,
-        ray: &Ray<V>,
-        budget: QueryBudget,
-        visit: &mut dyn FnMut(RayHit) -> ControlFlow<()>,
-    ) -> QueryStats {
-        mapped(self.broad(), |p| self.handle_of(p)).query_ray(ray, budget, visit)
-    }
-
-    fn query_ray_first(
-        &self,
-        ray: &Ray<V>,
-        exact: &mut dyn FnMut(Handle, f32) -> Option<f32>,
-    ) -> Option<(f32, Handle)> {
-        mapped(self.broad(), |p| self.handle_of(p)).query_ray_first(ray, exact)
+impl<V: Space, T> WorldSnapshot<V, T> {
+    /// The frozen broad phase's queries, its handles turned into
+    /// colliders'.
+    fn view(&self) -> Mapped<'_, V, impl Fn(Handle) -> Option<Handle> + '_> {
+        mapped(self.broad(), |p| self.handle_of(p))
     }
 }
 

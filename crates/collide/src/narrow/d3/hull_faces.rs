@@ -142,13 +142,8 @@ fn ring_about(p: &[DVec3], on: &[usize], normal: DVec3) -> Vec<usize> {
     // (u, v), which is counter-clockwise about u x v = normal.
     let turn = |o: DVec2, a: DVec2, b: DVec2| (a - o).perp_dot(b - o);
     let mut hull: Vec<(DVec2, usize)> = Vec::new();
-    for pass in 0..2 {
+    let mut chain = |points: &mut dyn Iterator<Item = &(DVec2, usize)>| {
         let start = hull.len();
-        let points: Box<dyn Iterator<Item = &(DVec2, usize)>> = if pass == 0 {
-            Box::new(flat.iter())
-        } else {
-            Box::new(flat.iter().rev())
-        };
         for &q in points {
             while hull.len() >= start + 2
                 && turn(hull[hull.len() - 2].0, hull[hull.len() - 1].0, q.0) <= 0.0
@@ -158,7 +153,9 @@ fn ring_about(p: &[DVec3], on: &[usize], normal: DVec3) -> Vec<usize> {
             hull.push(q);
         }
         hull.pop();
-    }
+    };
+    chain(&mut flat.iter());
+    chain(&mut flat.iter().rev());
     hull.iter().map(|h| h.1).collect()
 }
 

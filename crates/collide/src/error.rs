@@ -46,6 +46,10 @@ pub enum Error {
     /// A shape or pose was invalid (non-finite, negative radius, ...).
     #[error(transparent)]
     Shape(#[from] ShapeError),
+    /// A compound, mesh or heightfield was invalid (no parts, a bad
+    /// vertex or index, a grid of the wrong size, ...).
+    #[error(transparent)]
+    Parts(#[from] crate::world::PartsError),
     /// A ray was invalid (non-finite, zero direction, negative length).
     #[error(transparent)]
     Ray(#[from] RayError),

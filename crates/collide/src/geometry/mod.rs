@@ -4,6 +4,7 @@
 //! [`SweptAabb`], [`Frustum`]). Nothing here knows about any other layer.
 
 mod aabb;
+pub(crate) mod box_tree;
 mod frustum;
 mod polytope;
 mod ray;

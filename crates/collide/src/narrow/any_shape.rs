@@ -5,9 +5,18 @@
 //! closed forms differ.
 
 /// The shared part of a dimension's `Shape`: `$v` its vector, `$ball` and
-/// `$hull` its round and hull kinds (also the variants' names).
+/// `$hull` its round and hull kinds (also the variants' names), `$extra`
+/// the plain-data kinds only that dimension has.
 macro_rules! any_shape {
-    ($v:ty, $ball:ident, $hull:ident) => {
+    ($v:ty, $ball:ident, $hull:ident $(, $extra:ident)*) => {
+        $(
+            impl From<$extra> for Shape {
+                fn from(s: $extra) -> Self {
+                    Shape::$extra(s)
+                }
+            }
+        )*
+
         impl From<$ball> for Shape {
             fn from(s: $ball) -> Self {
                 Shape::$ball(s)
@@ -39,6 +48,7 @@ macro_rules! any_shape {
                     Shape::Cuboid(s) => s.support(direction),
                     Shape::Capsule(s) => s.support(direction),
                     Shape::$hull(s) => s.support(direction),
+                    $(Shape::$extra(s) => s.support(direction),)*
                 }
             }
 
@@ -48,6 +58,7 @@ macro_rules! any_shape {
                     Shape::Cuboid(s) => s.radius(),
                     Shape::Capsule(s) => s.radius(),
                     Shape::$hull(s) => s.radius(),
+                    $(Shape::$extra(s) => s.radius(),)*
                 }
             }
         }
@@ -60,6 +71,7 @@ macro_rules! any_shape {
                     Shape::Cuboid(s) => s.aabb(pose),
                     Shape::Capsule(s) => s.aabb(pose),
                     Shape::$hull(s) => s.aabb(pose),
+                    $(Shape::$extra(s) => s.aabb(pose),)*
                 }
             }
 

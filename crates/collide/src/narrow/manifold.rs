@@ -26,17 +26,39 @@ use glam::Vec3;
 /// Which features of two shapes meet at a manifold point: equal from one
 /// step to the next while the same features touch (a box resting, or
 /// sliding along another without reaching its edge), so a solver can carry
-/// what it learned about a point (its impulse) to the next step.
+/// what it learned about a point (its impulse) to the next step. Between
+/// colliders made of parts (a compound, a mesh) it also names the two
+/// parts; between two convex shapes both parts are 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct FeatureId(u32);
+pub struct FeatureId {
+    features: u32,
+    parts: [u32; 2],
+}
 
 impl FeatureId {
     /// The one point of a manifold built from the contact alone.
-    pub const SINGLE: FeatureId = FeatureId(u32::MAX);
+    pub const SINGLE: FeatureId = FeatureId {
+        features: u32::MAX,
+        parts: [0; 2],
+    };
 
-    /// The id as bits, for hashing or storing beside a point.
+    /// The features within the two parts, as bits, for hashing or
+    /// storing beside a point.
     pub fn bits(self) -> u32 {
-        self.0
+        self.features
+    }
+
+    /// The first shape's part and the second's (0 for a convex shape).
+    pub fn parts(self) -> (u32, u32) {
+        (self.parts[0], self.parts[1])
+    }
+
+    /// The same features, between parts `a` and `b`.
+    pub(crate) fn in_parts(self, a: u32, b: u32) -> Self {
+        Self {
+            parts: [a, b],
+            ..self
+        }
     }
 }
 
@@ -99,6 +121,15 @@ impl<V: Vector> Manifold<V> {
         self.points()
             .iter()
             .reduce(|best, p| if p.depth > best.depth { p } else { best })
+    }
+
+    /// The same manifold between parts `a` and `b` (their numbers in the
+    /// points' feature ids).
+    pub(crate) fn in_parts(mut self, a: u32, b: u32) -> Self {
+        for p in &mut self.points {
+            p.id = p.id.in_parts(a, b);
+        }
+        self
     }
 
     /// The same manifold in another vector type (2D results from the 3D
@@ -378,7 +409,10 @@ fn clip_and_keep(reference: &Face, incident: &Face, flip: bool, margin: f32) -> 
             point_a,
             point_b,
             depth,
-            id: FeatureId(face_id | c.feature),
+            id: FeatureId {
+                features: face_id | c.feature,
+                parts: [0; 2],
+            },
         };
         m += 1;
     }

@@ -3,6 +3,7 @@
 //! [`Geometry`], so a sweep or any box-level reader runs on a world or a
 //! snapshot as on a bare structure.
 
+use super::collider_shape::ColliderShape;
 use super::snapshot::WorldSnapshot;
 use super::space::Space;
 use super::world::World;
@@ -92,14 +93,26 @@ impl<V: Space, T> World<V, T> {
     }
 }
 
+/// A sweep reads one convex shape per object: compounds and meshes are
+/// not offered to it (the mover passes them); cast against them with
+/// [`WorldQuery::cast_shape`](super::WorldQuery::cast_shape).
 impl<V: Space, T> Geometry<V, V::Pose> for World<V, T> {
     fn shape(&self, handle: Handle) -> Option<(&dyn Support<V>, V::Pose)> {
         let e = self.colliders.get(handle)?;
-        Some((V::support(&e.shape), e.pose))
+        Some((convex(&e.shape)?, e.pose))
     }
 }
 
-/// Reads a snapshot's colliders as the world's, as they were.
+/// The shape as the sweeps read it, if it is one convex shape.
+fn convex<V: Space>(shape: &ColliderShape<V>) -> Option<&dyn Support<V>> {
+    match shape {
+        ColliderShape::Convex(s) => Some(V::support(s)),
+        _ => None,
+    }
+}
+
+/// Reads a snapshot's colliders as the world's, as they were (compounds
+/// and meshes passed by sweeps, as on the world).
 impl<V: Space, T> Query<V> for WorldSnapshot<V, T> {
     fn name(&self) -> &str {
         self.broad().name()
@@ -126,7 +139,7 @@ impl<V: Space, T> WorldSnapshot<V, T> {
 
 impl<V: Space, T> Geometry<V, V::Pose> for WorldSnapshot<V, T> {
     fn shape(&self, handle: Handle) -> Option<(&dyn Support<V>, V::Pose)> {
-        Some((V::support(self.shape(handle)?), self.pose(handle)?))
+        Some((convex(self.shape(handle)?)?, self.pose(handle)?))
     }
 }
 

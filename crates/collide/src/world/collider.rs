@@ -1,6 +1,8 @@
-//! [`Collider`]: what goes into the world: a shape, a pose, a kind, a
+//! [`Collider`]: what goes into the world: a shape (convex, a compound
+//! or a mesh), a pose, a kind, a
 //! filter, a sensor flag and the game's value.
 
+use super::collider_shape::ColliderShape;
 use super::space::Space;
 use crate::broad::Filter;
 
@@ -33,7 +35,7 @@ pub enum Kind {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Collider<V: Space, T> {
-    pub(crate) shape: V::Shape,
+    pub(crate) shape: ColliderShape<V>,
     pub(crate) pose: V::Pose,
     pub(crate) kind: Kind,
     pub(crate) filter: Filter,
@@ -43,7 +45,7 @@ pub struct Collider<V: Space, T> {
 
 impl<V: Space, T> Collider<V, T> {
     /// A collider that moves.
-    pub fn moving(shape: impl Into<V::Shape>, pose: V::Pose, value: T) -> Self {
+    pub fn moving(shape: impl Into<ColliderShape<V>>, pose: V::Pose, value: T) -> Self {
         Self {
             shape: shape.into(),
             pose,
@@ -55,7 +57,7 @@ impl<V: Space, T> Collider<V, T> {
     }
 
     /// A static collider (level geometry).
-    pub fn fixed(shape: impl Into<V::Shape>, pose: V::Pose, value: T) -> Self {
+    pub fn fixed(shape: impl Into<ColliderShape<V>>, pose: V::Pose, value: T) -> Self {
         Self {
             kind: Kind::Static,
             ..Self::moving(shape, pose, value)

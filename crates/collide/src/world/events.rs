@@ -2,6 +2,7 @@
 //! stopped touching, the contact of every pair touching now, and the
 //! sensors' overlaps that started and stopped.
 
+use super::part_contacts::PartContact;
 use super::space::Space;
 use crate::Handle;
 use crate::narrow::{Contact, Manifold};
@@ -9,6 +10,11 @@ use crate::narrow::{Contact, Manifold};
 /// Two colliders touching, the lower handle first, and their contact
 /// (normal from `a` toward `b`; depth above 0 overlapping, 0 touching,
 /// below 0 apart by less than the contact margin).
+///
+/// Where either collider is made of parts (a compound, a mesh), `contact`
+/// and `manifold` are those of the deepest part pair, and
+/// [`WorldEvents::parts`] lists every part pair touching, each with its
+/// own contact and manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Touching<V: Space> {
     /// The collider with the lower handle.
@@ -21,6 +27,29 @@ pub struct Touching<V: Space> {
     /// within the contact margin, each with a feature id that holds while
     /// the same features touch (see [`Manifold`]).
     pub manifold: Manifold<V>,
+    /// Its part pairs in [`WorldEvents::parts`] (none for two convex
+    /// colliders).
+    pub(super) parts: PartRange,
+}
+
+/// Where a pair's part contacts lie in a list of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(super) struct PartRange {
+    pub(super) start: u32,
+    pub(super) len: u32,
+}
+
+impl PartRange {
+    pub(super) fn of<X>(list: &[X], start: usize) -> Self {
+        Self {
+            start: start as u32,
+            len: (list.len() - start) as u32,
+        }
+    }
+
+    pub(super) fn slice<X>(self, list: &[X]) -> &[X] {
+        &list[self.start as usize..(self.start + self.len) as usize]
+    }
 }
 
 /// A step's events, each list sorted by handle pair (lower handle first).
@@ -40,6 +69,22 @@ pub struct WorldEvents<V: Space> {
     /// Pairs of a sensor and another collider that stopped overlapping
     /// (apart by more than the margin, or removed) this step.
     pub sensor_stopped: Vec<(Handle, Handle)>,
+    /// The touching pairs' part contacts, pair after pair.
+    pub(super) parts: Vec<PartContact<V>>,
+}
+
+impl<V: Space> WorldEvents<V> {
+    /// Every part pair of `touching` within the margin, sorted by part
+    /// pair, each with its own contact and manifold: where a capsule lies
+    /// across two triangles of a mesh, one for each. Empty for two convex
+    /// colliders (their one pair is `touching`'s own contact and
+    /// manifold), and for a pair from another step's events.
+    pub fn parts(&self, touching: &Touching<V>) -> &[PartContact<V>] {
+        let r = touching.parts;
+        self.parts
+            .get(r.start as usize..(r.start + r.len) as usize)
+            .unwrap_or(&[])
+    }
 }
 
 impl<V: Space> Default for WorldEvents<V> {
@@ -50,6 +95,7 @@ impl<V: Space> Default for WorldEvents<V> {
             touching: Vec::new(),
             sensor_started: Vec::new(),
             sensor_stopped: Vec::new(),
+            parts: Vec::new(),
         }
     }
 }

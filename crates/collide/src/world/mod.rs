@@ -14,22 +14,38 @@
 //! sorted by handle pair, the lower handle first, whatever structure runs
 //! underneath and however many threads run the narrow phase.
 //!
+//! A collider's shape is one convex shape, a [`Compound`] of convex parts
+//! with their own poses, or a [`Mesh`] of triangles (segments in 2D),
+//! built from vertex and index arrays or a height grid. Parts sit in a
+//! tree of their own, so only the parts near a pair or a query are
+//! tested; contacts come per part pair ([`WorldEvents::parts`]), queries
+//! name the part they hit, and seams between a mesh's triangles or a
+//! compound's abutting boxes do not catch a sliding shape (see
+//! [`PartContact`]).
+//!
 //! [`WorldQuery`] casts rays and shapes, finds what holds a point or
 //! overlaps a shape and the nearest point, exactly, on the world or on a
 //! [`WorldSnapshot`] taken for other threads.
 //!
 //! Costs: a step is the broad phase's step plus one contact for each
-//! pair of boxes where a collider moved or changed; pairs at rest keep
-//! their last answer. A ray cast is the broad phase's ray query plus one
+//! pair of boxes where a collider moved or changed (for parts, one for
+//! each pair of part boxes that meet); pairs at rest keep their last
+//! answer. A ray cast is the broad phase's ray query plus one
 //! ray cast for each box entered before the best hit; the other queries
 //! test each collider whose box meets the query's.
 
 mod boxes;
 mod collider;
+mod collider_shape;
+mod compound;
 mod events;
 mod filter;
 mod hook;
+mod mesh;
+mod part_contacts;
+mod parts_error;
 mod query;
+mod seams;
 mod settings;
 mod snapshot;
 mod space;
@@ -39,9 +55,14 @@ mod world;
 
 pub use crate::broad::Filter;
 pub use collider::{Collider, Kind};
+pub use collider_shape::ColliderShape;
+pub use compound::Compound;
 pub use events::{Touching, WorldEvents};
 pub use filter::QueryFilter;
 pub use hook::Candidate;
+pub use mesh::Mesh;
+pub use part_contacts::PartContact;
+pub use parts_error::PartsError;
 pub use query::{WorldClosest, WorldQuery, WorldRayHit, WorldShapeHit};
 pub use settings::WorldSettings;
 pub use snapshot::WorldSnapshot;
@@ -56,3 +77,11 @@ pub type Collider3<T = ()> = Collider<glam::Vec3, T>;
 pub type World2<T = ()> = World<glam::Vec2, T>;
 /// A 3D world.
 pub type World3<T = ()> = World<glam::Vec3, T>;
+/// A 2D compound.
+pub type Compound2 = Compound<glam::Vec2>;
+/// A 3D compound.
+pub type Compound3 = Compound<glam::Vec3>;
+/// A 2D mesh: segments.
+pub type Mesh2 = Mesh<glam::Vec2>;
+/// A 3D mesh: triangles.
+pub type Mesh3 = Mesh<glam::Vec3>;

@@ -3,6 +3,7 @@
 //! broad phase for candidates and the narrow phase for the answer, and
 //! sees only the colliders its [`QueryFilter`] lets through.
 
+use super::collider_shape::ColliderShape;
 use super::filter::QueryFilter;
 use super::space::Space;
 use crate::broad::Filter;
@@ -26,6 +27,9 @@ pub struct WorldRayHit<V: Space> {
     /// The shape's outward normal there; for a ray that starts inside,
     /// the ray's reversed direction.
     pub normal: V,
+    /// The part it enters (0 for a convex collider; a mesh's element, a
+    /// compound's part).
+    pub part: u32,
 }
 
 /// When a cast shape first touches a collider.
@@ -40,6 +44,8 @@ pub struct WorldShapeHit<V: Space> {
     /// collider (for a start overlapping, the depth and the direction to
     /// push the collider out).
     pub contact: Contact<V>,
+    /// The collider's part it touches (0 for a convex collider).
+    pub part: u32,
 }
 
 /// The point of the world nearest a point.
@@ -52,16 +58,18 @@ pub struct WorldClosest<V: Space> {
     pub point: V,
     /// Its distance from the query point (0 inside).
     pub distance: f32,
+    /// The part it lies on (0 for a convex collider).
+    pub part: u32,
 }
 
 pub(crate) mod sealed {
-    use super::{Filter, Handle, Space};
+    use super::{ColliderShape, Filter, Handle, Space};
     use crate::Query;
 
     /// A collider as a query reads it.
     pub struct View<'a, V: Space, T> {
         pub handle: Handle,
-        pub shape: &'a V::Shape,
+        pub shape: &'a ColliderShape<V>,
         pub pose: &'a V::Pose,
         pub filter: Filter,
         pub sensor: bool,
@@ -227,22 +235,26 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
             if !filter.sees(c.handle, &c.filter, c.sensor, c.value) {
                 return ControlFlow::Continue(());
             }
-            let now = V::contact(shape, pose, c.shape, c.pose);
-            let hit = if now.depth > 0.0 {
-                Some((0.0, now))
-            } else {
-                V::cast_shape(shape, pose, motion, c.shape, c.pose).map(|h| (h.t, h.contact))
-            };
-            if let Some((t, contact)) = hit {
-                if best.is_none_or(|b| t < b.t || (t == b.t && c.handle < b.handle)) {
-                    best = Some(WorldShapeHit {
-                        handle: c.handle,
-                        t,
-                        contact,
-                    });
+            c.shape.visit_near(c.pose, &swept, |part, s, p| {
+                let now = V::contact(shape, pose, s, p);
+                let hit = if now.depth > 0.0 {
+                    Some((0.0, now))
+                } else {
+                    V::cast_shape(shape, pose, motion, s, p).map(|h| (h.t, h.contact))
+                };
+                if let Some((t, contact)) = hit {
+                    let better = best.is_none_or(|b| (t, c.handle, part) < (b.t, b.handle, b.part));
+                    if better {
+                        best = Some(WorldShapeHit {
+                            handle: c.handle,
+                            t,
+                            contact,
+                            part,
+                        });
+                    }
                 }
-            }
-            ControlFlow::Continue(())
+                ControlFlow::Continue(())
+            })
         });
         Ok(best)
     }
@@ -298,9 +310,18 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
         mut visit: impl FnMut(Handle) -> ControlFlow<()>,
     ) {
         boxes(self, &V::aabb(shape, pose), |c| {
-            if filter.sees(c.handle, &c.filter, c.sensor, c.value)
-                && V::contact(shape, pose, c.shape, c.pose).depth >= 0.0
-            {
+            let near = V::aabb(shape, pose);
+            let touches = filter.sees(c.handle, &c.filter, c.sensor, c.value)
+                && c.shape
+                    .visit_near(c.pose, &near, |_, s, p| {
+                        if V::contact(shape, pose, s, p).depth >= 0.0 {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    })
+                    .is_break();
+            if touches {
                 return visit(c.handle);
             }
             ControlFlow::Continue(())
@@ -365,7 +386,7 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
                 expected: "a finite distance of 0 or more",
             });
         }
-        let (dot, at) = (V::dot(), V::at(point)?);
+        V::at(point)?;
         let around = Aabb::new(
             V::from_axes(|i| point.axis(i) - max_distance),
             V::from_axes(|i| point.axis(i) + max_distance),
@@ -375,20 +396,18 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
             if !filter.sees(c.handle, &c.filter, c.sensor, c.value) {
                 return ControlFlow::Continue(());
             }
-            let contact = V::contact(c.shape, c.pose, &dot, &at);
-            let (near, distance) = if contact.depth >= 0.0 {
-                (point, 0.0)
-            } else {
-                (contact.point_a, -contact.depth)
+            let Some((near, distance, part)) = c.shape.closest(c.pose, point, max_distance) else {
+                return ControlFlow::Continue(());
             };
             let better = best.is_none_or(|b| {
                 distance < b.distance || (distance == b.distance && c.handle < b.handle)
             });
-            if distance <= max_distance && better {
+            if better {
                 best = Some(WorldClosest {
                     handle: c.handle,
                     point: near,
                     distance,
+                    part,
                 });
             }
             ControlFlow::Continue(())
@@ -408,10 +427,13 @@ fn ray_hit<V: Space, T>(
     if !filter.sees(c.handle, &c.filter, c.sensor, c.value) {
         return None;
     }
-    V::cast_ray(c.shape, ray, c.pose).map(|hit| WorldRayHit {
-        handle: c.handle,
-        t: hit.t,
-        point: hit.point,
-        normal: hit.normal,
-    })
+    c.shape
+        .cast_ray(ray, c.pose)
+        .map(|(hit, part)| WorldRayHit {
+            handle: c.handle,
+            t: hit.t,
+            point: hit.point,
+            normal: hit.normal,
+            part,
+        })
 }

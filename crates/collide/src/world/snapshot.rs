@@ -1,6 +1,7 @@
 //! [`WorldSnapshot`]: the world frozen for readers on other threads, and
 //! the world's own reading of itself for queries.
 
+use super::collider_shape::ColliderShape;
 use super::query::sealed::{Lookup, View};
 use super::space::Space;
 use super::world::World;
@@ -15,7 +16,7 @@ struct Frozen<V: Space, T> {
     handle: Handle,
     /// Its box in the snapshot's broad phase.
     proxy: Handle,
-    shape: V::Shape,
+    shape: ColliderShape<V>,
     pose: V::Pose,
     filter: Filter,
     sensor: bool,
@@ -117,7 +118,7 @@ impl<V: Space, T> WorldSnapshot<V, T> {
     }
 
     /// A collider's shape.
-    pub fn shape(&self, h: Handle) -> Option<&V::Shape> {
+    pub fn shape(&self, h: Handle) -> Option<&ColliderShape<V>> {
         self.collider(h).map(|c| &c.shape)
     }
 

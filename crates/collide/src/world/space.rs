@@ -2,6 +2,7 @@
 //! types, a shape's box and size, and the narrow phase's answers for
 //! shapes held as one value. Written for `Vec2` and `Vec3` only.
 
+use super::collider_shape::ColliderShape;
 use crate::geometry::Ray;
 use crate::geometry::{Aabb, Vector};
 use crate::narrow::{Contact, Manifold, RayCast, ShapeCast, ShapeError, Support, d2, d3};
@@ -11,7 +12,7 @@ use std::fmt::Debug;
 /// A dimension the world runs in: `Vec2` or `Vec3`.
 pub trait Space: Vector + sealed::Sealed {
     /// Any shape of the dimension ([`d2::Shape`], [`d3::Shape`]).
-    type Shape: Clone + Debug + PartialEq + Send + Sync + 'static;
+    type Shape: Clone + Debug + PartialEq + Send + Sync + 'static + Into<ColliderShape<Self>>;
     /// A validated placement ([`d2::Pose`], [`d3::Pose`]).
     type Pose: Copy + Debug + PartialEq + Send + Sync + 'static;
     #[doc(hidden)]
@@ -58,6 +59,35 @@ pub trait Space: Vector + sealed::Sealed {
     /// non-finite point.
     #[doc(hidden)]
     fn at(point: Self) -> Result<Self::Pose, ShapeError>;
+    /// A mesh's element: the corner numbers of a triangle (3D) or a
+    /// segment (2D).
+    type Element: Copy + Debug + PartialEq + Send + Sync + 'static + AsRef<[u32]>;
+    /// The shape of an element with these corners (checked not flat).
+    #[doc(hidden)]
+    fn simplex(corners: &[Self]) -> Self::Shape;
+    /// Whether an element's corners span nothing (a triangle's corners on
+    /// a line, a segment's ends together).
+    #[doc(hidden)]
+    fn simplex_flat(corners: &[Self]) -> bool;
+    /// The pose of something placed at `local` in `outer`'s frame.
+    #[doc(hidden)]
+    fn compose(outer: &Self::Pose, local: &Self::Pose) -> Result<Self::Pose, ShapeError>;
+    /// A local point in world coordinates.
+    #[doc(hidden)]
+    fn apply(pose: &Self::Pose, local: Self) -> Self;
+    /// A world point in local coordinates.
+    #[doc(hidden)]
+    fn apply_inverse(pose: &Self::Pose, world: Self) -> Self;
+    /// A world direction in local coordinates.
+    #[doc(hidden)]
+    fn unrotate(pose: &Self::Pose, world: Self) -> Self;
+    /// A local direction in world coordinates.
+    #[doc(hidden)]
+    fn rotate(pose: &Self::Pose, local: Self) -> Self;
+    /// The corners of a sharp shape at `pose` into `out`, how many (0 for
+    /// a rounded one: a ball, a capsule, a rounded hull).
+    #[doc(hidden)]
+    fn corners(shape: &Self::Shape, pose: &Self::Pose, out: &mut [Self; 32]) -> usize;
 }
 
 mod sealed {
@@ -68,7 +98,7 @@ mod sealed {
 
 /// The same impl for each dimension's module.
 macro_rules! space {
-    ($v:ty, $d:ident, $ball:ident) => {
+    ($v:ty, $d:ident, $ball:ident, $n:literal, $simplex:expr, $flat:expr, $corners:ident) => {
         impl Space for $v {
             type Shape = $d::Shape;
             type Pose = $d::Pose;
@@ -116,9 +146,90 @@ macro_rules! space {
             fn at(point: $v) -> Result<$d::Pose, ShapeError> {
                 $d::Pose::at(point)
             }
+            type Element = [u32; $n];
+            fn simplex(corners: &[$v]) -> $d::Shape {
+                $simplex(corners)
+            }
+            fn simplex_flat(corners: &[$v]) -> bool {
+                $flat(corners)
+            }
+            fn compose(outer: &$d::Pose, local: &$d::Pose) -> Result<$d::Pose, ShapeError> {
+                outer.compose(local)
+            }
+            fn apply(pose: &$d::Pose, local: $v) -> $v {
+                pose.apply(local)
+            }
+            fn apply_inverse(pose: &$d::Pose, world: $v) -> $v {
+                pose.apply_inverse(world)
+            }
+            fn unrotate(pose: &$d::Pose, world: $v) -> $v {
+                pose.unrotate(world)
+            }
+            fn rotate(pose: &$d::Pose, local: $v) -> $v {
+                pose.rotate(local)
+            }
+            fn corners(shape: &$d::Shape, pose: &$d::Pose, out: &mut [$v; 32]) -> usize {
+                $corners(shape, pose, out)
+            }
         }
     };
 }
 
-space!(Vec2, d2, Circle);
-space!(Vec3, d3, Sphere);
+space!(
+    Vec2,
+    d2,
+    Circle,
+    2,
+    |c: &[Vec2]| d2::Capsule::between(c[0], c[1], 0.0)
+        .expect("a mesh's corners are finite")
+        .into(),
+    |c: &[Vec2]| c[0] == c[1],
+    corners_2d
+);
+space!(
+    Vec3,
+    d3,
+    Sphere,
+    3,
+    |c: &[Vec3]| d3::Triangle::from_checked([c[0], c[1], c[2]]).into(),
+    |c: &[Vec3]| d3::Triangle::from_checked([c[0], c[1], c[2]]).is_flat(),
+    corners_3d
+);
+
+/// `local` placed by `pose` into `out`; how many.
+fn placed<V: Space>(local: &[V], pose: &V::Pose, out: &mut [V; 32]) -> usize {
+    for (o, &p) in out.iter_mut().zip(local) {
+        *o = V::apply(pose, p);
+    }
+    local.len()
+}
+
+/// A box's corners at `pose`, corner `i` on the + side of axis `k` where
+/// bit `k` of `i` is set.
+fn box_corners<V: Space>(half: V, pose: &V::Pose, out: &mut [V; 32]) -> usize {
+    let n = 1 << V::DIM;
+    for (i, o) in out.iter_mut().enumerate().take(n) {
+        let sign = |k: usize| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+        *o = V::apply(pose, V::from_axes(|k| sign(k) * half.axis(k)));
+    }
+    n
+}
+
+fn corners_2d(shape: &d2::Shape, pose: &d2::Pose, out: &mut [Vec2; 32]) -> usize {
+    match shape {
+        d2::Shape::Cuboid(b) if b.radius() == 0.0 => box_corners(b.half_extents(), pose, out),
+        d2::Shape::Polygon(p) if p.radius() == 0.0 => placed(p.vertices(), pose, out),
+        d2::Shape::Capsule(c) if c.radius() == 0.0 => placed(&[c.a(), c.b()], pose, out),
+        _ => 0,
+    }
+}
+
+fn corners_3d(shape: &d3::Shape, pose: &d3::Pose, out: &mut [Vec3; 32]) -> usize {
+    match shape {
+        d3::Shape::Cuboid(b) if b.radius() == 0.0 => box_corners(b.half_extents(), pose, out),
+        d3::Shape::Polyhedron(p) if p.radius() == 0.0 => placed(p.points(), pose, out),
+        d3::Shape::Triangle(t) => placed(&t.points(), pose, out),
+        d3::Shape::Capsule(c) if c.radius() == 0.0 => placed(&[c.a(), c.b()], pose, out),
+        _ => 0,
+    }
+}

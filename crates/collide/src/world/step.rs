@@ -4,8 +4,10 @@
 //! compared with the last step's into events.
 
 use super::collider::Kind;
-use super::events::{Touching, WorldEvents};
+use super::collider_shape::ColliderShape;
+use super::events::{PartRange, Touching, WorldEvents};
 use super::hook::Candidate;
+use super::part_contacts::{EdgeScratch, PartContact, part_contacts};
 use super::space::Space;
 use super::world::{Entry, World};
 use crate::narrow::{Contact, Manifold};
@@ -57,6 +59,14 @@ pub(super) struct Scratch<V: Space> {
     /// The pairs the narrow phase tests, and their contacts.
     tests: Vec<(Handle, Handle)>,
     contacts: Vec<Contact<V>>,
+    /// The part contacts of the pairs tested with parts (a compound, a
+    /// mesh), test by test, and where each test's lie.
+    tested_parts: Vec<PartContact<V>>,
+    tested_ranges: Vec<PartRange>,
+    /// The part contacts of the held pairs, and of the next held.
+    held_parts: Vec<PartContact<V>>,
+    next_parts: Vec<PartContact<V>>,
+    edges: EdgeScratch<V>,
     /// Solid pairs tested this step and touching: their place in `next`
     /// and their margin; then their manifolds, in the same order.
     fresh: Vec<(usize, f32)>,
@@ -72,6 +82,11 @@ impl<V: Space> Default for Scratch<V> {
             jobs: Vec::new(),
             tests: Vec::new(),
             contacts: Vec::new(),
+            tested_parts: Vec::new(),
+            tested_ranges: Vec::new(),
+            held_parts: Vec::new(),
+            next_parts: Vec::new(),
+            edges: EdgeScratch::default(),
             fresh: Vec::new(),
             manifolds: Vec::new(),
         }
@@ -95,6 +110,7 @@ impl<V: Space, T> World<V, T> {
         self.broad.step();
         self.collect_jobs();
         test_pairs(&self.colliders, &mut self.scratch);
+        test_parts(&self.colliders, self.settings.margin(), &mut self.scratch);
         self.judge();
         build_manifolds(&self.colliders, &mut self.scratch);
         for h in self.changed.drain(..) {
@@ -116,7 +132,9 @@ impl<V: Space, T> World<V, T> {
         events
             .touching
             .extend(s.next.iter().filter(|h| !h.sensor).map(|h| h.touching));
+        events.parts.clone_from(&s.next_parts);
         std::mem::swap(&mut s.held, &mut s.next);
+        std::mem::swap(&mut s.held_parts, &mut s.next_parts);
         Arc::clone(&self.events)
     }
 
@@ -172,16 +190,24 @@ impl<V: Space, T> World<V, T> {
     fn judge(&mut self) {
         let s = &mut self.scratch;
         s.next.clear();
+        s.next_parts.clear();
         s.fresh.clear();
-        let mut tested = s.contacts.iter();
+        let mut test = 0;
         for job in &s.jobs {
             let was = job.was.map(|i| s.held[i]);
             if !job.test {
                 // Nothing moved: the last answer stands.
-                s.next.extend(was);
+                if let Some(mut held) = was {
+                    let start = s.next_parts.len();
+                    s.next_parts
+                        .extend_from_slice(held.touching.parts.slice(&s.held_parts));
+                    held.touching.parts = PartRange::of(&s.next_parts, start);
+                    s.next.push(held);
+                }
                 continue;
             }
-            let contact = *tested.next().expect("one contact per pair tested");
+            let (contact, range) = (s.contacts[test], s.tested_ranges[test]);
+            test += 1;
             let (Some(ea), Some(eb)) = (self.colliders.get(job.a), self.colliders.get(job.b))
             else {
                 continue;
@@ -208,8 +234,12 @@ impl<V: Space, T> World<V, T> {
                     continue;
                 }
             }
+            let mut parts = PartRange::default();
             if !job.sensor {
                 s.fresh.push((s.next.len(), margin));
+                let start = s.next_parts.len();
+                s.next_parts.extend_from_slice(range.slice(&s.tested_parts));
+                parts = PartRange::of(&s.next_parts, start);
             }
             s.next.push(Held {
                 touching: Touching {
@@ -218,10 +248,49 @@ impl<V: Space, T> World<V, T> {
                     contact,
                     // Built after the judging, for the pairs held.
                     manifold: Manifold::empty(contact.normal),
+                    parts,
                 },
                 sensor: job.sensor,
             });
         }
+    }
+}
+
+/// A contact that is no contact: no part pair within the margin.
+fn far<V: Space>() -> Contact<V> {
+    Contact {
+        normal: V::from_axes(|k| if k == 0 { 1.0 } else { 0.0 }),
+        depth: f32::NEG_INFINITY,
+        point_a: V::from_axes(|_| 0.0),
+        point_b: V::from_axes(|_| 0.0),
+    }
+}
+
+/// The part contacts of each tested pair with a compound or a mesh, on
+/// this thread, into `s.tested_parts`; their deepest into `s.contacts`.
+fn test_parts<V: Space>(colliders: &Slots<Entry<V>>, margin_share: f32, s: &mut Scratch<V>) {
+    s.tested_parts.clear();
+    s.tested_ranges.clear();
+    for (k, &(a, b)) in s.tests.iter().enumerate() {
+        let (ea, eb) = (
+            colliders.get(a).expect("a tested pair is live"),
+            colliders.get(b).expect("a tested pair is live"),
+        );
+        let start = s.tested_parts.len();
+        if !(ea.shape.is_convex() && eb.shape.is_convex()) {
+            let margin = margin_share * ea.reach.min(eb.reach);
+            s.contacts[k] = part_contacts(
+                &ea.shape,
+                &ea.pose,
+                &eb.shape,
+                &eb.pose,
+                margin,
+                &mut s.tested_parts,
+                &mut s.edges,
+            )
+            .unwrap_or_else(far);
+        }
+        s.tested_ranges.push(PartRange::of(&s.tested_parts, start));
     }
 }
 
@@ -233,7 +302,13 @@ fn test_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
             colliders.get(a).expect("a tested pair is live"),
             colliders.get(b).expect("a tested pair is live"),
         );
-        V::contact(&ea.shape, &ea.pose, &eb.shape, &eb.pose)
+        match (&ea.shape, &eb.shape) {
+            (ColliderShape::Convex(sa), ColliderShape::Convex(sb)) => {
+                V::contact(sa, &ea.pose, sb, &eb.pose)
+            }
+            // Found part by part after.
+            _ => far(),
+        }
     };
     s.contacts.clear();
     #[cfg(feature = "parallel")]
@@ -259,7 +334,13 @@ fn build_manifolds<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
             colliders.get(t.a).expect("a held pair is live"),
             colliders.get(t.b).expect("a held pair is live"),
         );
-        V::manifold(&ea.shape, &ea.pose, &eb.shape, &eb.pose, &t.contact, margin)
+        match (&ea.shape, &eb.shape) {
+            (ColliderShape::Convex(sa), ColliderShape::Convex(sb)) => {
+                V::manifold(sa, &ea.pose, sb, &eb.pose, &t.contact, margin)
+            }
+            // Part by part after.
+            _ => Manifold::empty(t.contact.normal),
+        }
     };
     s.manifolds.clear();
     #[cfg(feature = "parallel")]
@@ -274,8 +355,33 @@ fn build_manifolds<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
     if s.manifolds.is_empty() {
         s.manifolds.extend(s.fresh.iter().map(manifold));
     }
-    for (&(i, _), m) in s.fresh.iter().zip(&s.manifolds) {
-        s.next[i].touching.manifold = *m;
+    for (&(i, margin), m) in s.fresh.iter().zip(&s.manifolds) {
+        let t = &mut s.next[i].touching;
+        t.manifold = *m;
+        let parts =
+            &mut s.next_parts[t.parts.start as usize..(t.parts.start + t.parts.len) as usize];
+        if parts.is_empty() {
+            continue;
+        }
+        let (ea, eb) = (
+            colliders.get(t.a).expect("a held pair is live"),
+            colliders.get(t.b).expect("a held pair is live"),
+        );
+        let mut deepest = f32::NEG_INFINITY;
+        for p in parts.iter_mut() {
+            let (Some((sa, pa)), Some((sb, pb))) = (
+                ea.shape.part_at(p.part_a, &ea.pose),
+                eb.shape.part_at(p.part_b, &eb.pose),
+            ) else {
+                continue;
+            };
+            p.manifold =
+                V::manifold(&sa, &pa, &sb, &pb, &p.contact, margin).in_parts(p.part_a, p.part_b);
+            if p.contact.depth > deepest {
+                deepest = p.contact.depth;
+                t.manifold = p.manifold;
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! `query.rs` answers queries.
 
 use super::collider::{Collider, Kind};
+use super::collider_shape::ColliderShape;
 use super::events::WorldEvents;
 use super::hook::{Candidate, PairHook};
 use super::settings::WorldSettings;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 /// value is).
 #[derive(Debug)]
 pub(super) struct Entry<V: Space> {
-    pub(super) shape: V::Shape,
+    pub(super) shape: ColliderShape<V>,
     pub(super) pose: V::Pose,
     pub(super) last_pose: V::Pose,
     pub(super) kind: Kind,
@@ -111,11 +112,11 @@ impl<V: Space, T> World<V, T> {
     /// so two shapes within the margin always pair.
     pub(super) fn proxy_box(
         &self,
-        shape: &V::Shape,
+        shape: &ColliderShape<V>,
         pose: &V::Pose,
         reach: f32,
     ) -> Result<Aabb<V>, Error> {
-        let b = V::aabb(shape, pose);
+        let b = shape.aabb(pose);
         let grow = (self.settings.margin() * reach).max(8.0 * f32::EPSILON * V::far(pose));
         let (lo, hi) = (b.min(), b.max());
         Ok(Aabb::new(
@@ -134,7 +135,7 @@ impl<V: Space, T> World<V, T> {
     /// Puts a collider in the world; it pairs from the next step.
     pub fn insert(&mut self, collider: Collider<V, T>) -> Result<Handle, Error> {
         let entry = Entry {
-            reach: V::reach(&collider.shape),
+            reach: collider.shape.reach(),
             shape: collider.shape,
             pose: collider.pose,
             last_pose: collider.pose,
@@ -185,10 +186,14 @@ impl<V: Space, T> World<V, T> {
     }
 
     /// Gives a collider another shape; on an error nothing changes.
-    pub fn set_shape(&mut self, h: Handle, shape: impl Into<V::Shape>) -> Result<(), Error> {
+    pub fn set_shape(
+        &mut self,
+        h: Handle,
+        shape: impl Into<ColliderShape<V>>,
+    ) -> Result<(), Error> {
         let shape = shape.into();
         let e = self.entry(h)?;
-        let reach = V::reach(&shape);
+        let reach = shape.reach();
         let proxy_box = self.proxy_box(&shape, &e.pose, reach)?;
         self.broad.update(e.proxy(), proxy_box)?;
         let e = self.colliders.get_mut(h)?;
@@ -250,7 +255,7 @@ impl<V: Space, T> World<V, T> {
     }
 
     /// A collider's shape.
-    pub fn shape(&self, h: Handle) -> Result<&V::Shape, Error> {
+    pub fn shape(&self, h: Handle) -> Result<&ColliderShape<V>, Error> {
         Ok(&self.entry(h)?.shape)
     }
 

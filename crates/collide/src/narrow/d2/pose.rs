@@ -126,6 +126,30 @@ impl Pose {
     pub fn unrotate(&self, world: Vec2) -> Vec2 {
         Vec2::new(self.rotation.x, -self.rotation.y).rotate(world)
     }
+
+    /// The pose of something placed at `local` in this pose's frame (a
+    /// compound's part): `local` first, then this pose. An error where
+    /// the position leaves the f32 range.
+    ///
+    /// ```
+    /// use collide::narrow::d2::Pose;
+    /// use glam::Vec2;
+    /// let body = Pose::new(Vec2::new(5.0, 0.0), std::f32::consts::FRAC_PI_2)?;
+    /// let part = body.compose(&Pose::at(Vec2::X)?)?;
+    /// assert!((part.position() - Vec2::new(5.0, 1.0)).length() < 1e-6);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn compose(&self, local: &Pose) -> Result<Pose, ShapeError> {
+        let position = self.apply(local.position);
+        for v in position.to_array() {
+            finite("position", v)?;
+        }
+        let turn = self.rotation.rotate(local.rotation);
+        Ok(Self {
+            position,
+            rotation: turn / turn.length(),
+        })
+    }
 }
 
 impl Placement for Pose {

@@ -1,8 +1,9 @@
 //! Contact manifolds of 3D shapes (see [`Manifold`]): up to four points.
-//! Boxes and hulls give faces (a hull's found once when it is built),
+//! Boxes, hulls and triangles give faces (a hull's found once when it is
+//! built; a triangle's two sides),
 //! capsules their core segment, spheres a point.
 
-use super::{Cuboid, Polyhedron, Pose, Shape};
+use super::{Cuboid, Polyhedron, Pose, Shape, Triangle};
 use crate::narrow::ShapeError;
 use crate::narrow::manifold::{FACE_MAX, Face, Manifold, build, check_margin};
 use crate::narrow::{Contact, Support};
@@ -72,6 +73,7 @@ fn face(shape: &Shape, pose: &Pose, dir: Vec3) -> Face {
         ),
         Shape::Cuboid(b) => cuboid_face(b, pose, dir),
         Shape::Polyhedron(p) => hull_face(p, pose, dir),
+        Shape::Triangle(t) => triangle_face(t, pose, dir),
     }
 }
 
@@ -137,5 +139,26 @@ fn hull_face(p: &Polyhedron, pose: &Pose, dir: Vec3) -> Face {
     face.count = corners.len();
     face.normal = Some(pose.rotate(faces.normal(k)));
     face.id = k as u8;
+    face
+}
+
+/// The triangle's side facing `dir`: its corners numbered 0 to 2,
+/// counter-clockwise about that side's normal; side 0 is the one its
+/// [`Triangle::normal`] points out of.
+fn triangle_face(t: &Triangle, pose: &Pose, dir: Vec3) -> Face {
+    let n = pose.rotate(t.normal());
+    let [a, b, c] = t.points().map(|p| pose.apply(p));
+    let front = n.dot(dir) >= 0.0;
+    let mut face = Face::point(Vec3::ZERO, 0.0);
+    let (points, ids) = if front {
+        ([a, b, c], [0, 1, 2])
+    } else {
+        ([a, c, b], [0, 2, 1])
+    };
+    face.points[..3].copy_from_slice(&points);
+    face.ids[..3].copy_from_slice(&ids);
+    face.count = 3;
+    face.normal = Some(if front { n } else { -n });
+    face.id = u8::from(!front);
     face
 }

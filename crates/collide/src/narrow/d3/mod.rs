@@ -8,6 +8,7 @@ mod manifold;
 mod pose;
 mod shape;
 mod shapes;
+mod triangle;
 
 pub use cast::{
     cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape, cast_turning,
@@ -21,3 +22,4 @@ pub(crate) use manifold::manifold_from_contact;
 pub use pose::Pose;
 pub use shape::Shape;
 pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};
+pub use triangle::{Triangle, cast_ray_triangle};

@@ -122,6 +122,22 @@ impl Pose {
     pub fn unrotate(&self, world: Vec3) -> Vec3 {
         self.rotation.inverse() * world
     }
+
+    /// The pose of something placed at `local` in this pose's frame (a
+    /// compound's part): `local` first, then this pose. An error where
+    /// the position leaves the f32 range.
+    ///
+    /// ```
+    /// use collide::narrow::d3::Pose;
+    /// use glam::{Quat, Vec3};
+    /// let body = Pose::new(Vec3::new(5.0, 0.0, 0.0), Quat::from_rotation_y(std::f32::consts::FRAC_PI_2))?;
+    /// let part = body.compose(&Pose::at(Vec3::X)?)?;
+    /// assert!((part.position() - Vec3::new(5.0, 0.0, -1.0)).length() < 1e-6);
+    /// # Ok::<(), collide::narrow::ShapeError>(())
+    /// ```
+    pub fn compose(&self, local: &Pose) -> Result<Pose, ShapeError> {
+        Pose::new(self.apply(local.position), self.rotation * local.rotation)
+    }
 }
 
 impl Placement for Pose {

@@ -1,13 +1,13 @@
-//! [`Shape`]: any 3D shape as one value, for whatever holds shapes of
+//! [`Shape`]: any 3D convex shape as one value, for whatever holds shapes of
 //! several kinds (a collider, a level). Spheres, boxes and capsules are
 //! plain data; a polyhedron's points are shared, so cloning a shape never
 //! copies them. Its queries take the closed form or SAT for the pair where
 //! one exists and GJK/EPA otherwise, and answer as those do.
 
 use super::{
-    Capsule, Cuboid, Polyhedron, Pose, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
-    cast_ray_sphere, contact, contact_capsule_capsule, contact_cuboid_cuboid,
-    contact_sphere_capsule, contact_sphere_sphere, distance,
+    Capsule, Cuboid, Polyhedron, Pose, Sphere, Triangle, cast_ray, cast_ray_capsule,
+    cast_ray_cuboid, cast_ray_sphere, cast_ray_triangle, contact, contact_capsule_capsule,
+    contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_sphere, distance,
 };
 use crate::geometry::{Aabb, Ray};
 use crate::narrow::{Contact, RayCast, Support};
@@ -35,9 +35,11 @@ pub enum Shape {
     Capsule(Capsule),
     /// A convex hull, shared.
     Polyhedron(Arc<Polyhedron>),
+    /// A triangle (a mesh's or a heightfield's part).
+    Triangle(Triangle),
 }
 
-crate::narrow::any_shape::any_shape!(Vec3, Sphere, Polyhedron);
+crate::narrow::any_shape::any_shape!(Vec3, Sphere, Polyhedron, Triangle);
 
 impl Shape {
     /// The contact of this shape at `pose` with `other` at `other_pose`
@@ -65,6 +67,7 @@ impl Shape {
             Shape::Cuboid(s) => cast_ray_cuboid(ray, s, pose),
             Shape::Capsule(s) => cast_ray_capsule(ray, s, pose),
             Shape::Polyhedron(s) => cast_ray(ray, &**s, pose),
+            Shape::Triangle(s) => cast_ray_triangle(ray, s, pose),
         }
     }
 }

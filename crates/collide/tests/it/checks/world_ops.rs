@@ -175,6 +175,7 @@ pub fn ray_hits<V: Space>(seen: &[&Live<V>], ray: &Ray<V>) -> Vec<WorldRayHit<V>
                 t: h.t,
                 point: h.point,
                 normal: h.normal,
+                part: 0,
             })
         })
         .collect();
@@ -203,7 +204,12 @@ pub fn cast<V: Space>(
         };
         hit.map(|(t, contact)| (t, c.handle, contact))
     });
-    first::<Contact<V>>(hits).map(|(t, handle, contact)| WorldShapeHit { handle, t, contact })
+    first::<Contact<V>>(hits).map(|(t, handle, contact)| WorldShapeHit {
+        handle,
+        t,
+        contact,
+        part: 0,
+    })
 }
 
 /// The colliders of `seen` that `shape` at `pose` touches, by handle.
@@ -233,6 +239,7 @@ pub fn closest<V: Space>(seen: &[&Live<V>], point: V, max: f32) -> Option<WorldC
         handle,
         point,
         distance,
+        part: 0,
     })
 }
 
@@ -596,7 +603,7 @@ pub fn check<V: Lattice>(sequence: &Sequence) -> Result<(), String> {
                     // Far out, a larger shape's box may pass the f32 range.
                     Err(Error::Aabb(_))
                         if V::far(&x.pose) > 1e20
-                            && world.shape(x.handle).ok() == Some(&x.shape) => {}
+                            && world.shape(x.handle).ok() == Some(&x.shape.clone().into()) => {}
                     Err(e) => return Err(at(&e.to_string())),
                 }
             }

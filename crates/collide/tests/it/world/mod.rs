@@ -3,6 +3,8 @@
 //! poses; `Live` is a collider as the tests keep it beside the world.
 
 mod events;
+mod internal_edges;
+mod parts;
 mod queries;
 mod rest;
 

@@ -1,0 +1,566 @@
+//! Colliders made of parts (compounds, meshes, heightfields) against a
+//! brute force over every part: random scenes of a heightfield, a mesh of
+//! loose triangles (segments in 2D), moving compounds and convex movers,
+//! near the origin and 1e4 away. Every step the touching pairs agree with
+//! the deepest contact over all part pairs, every part contact and
+//! manifold is the narrow phase's for those two parts, and every query
+//! answers as a scan over all parts does.
+
+use super::Random;
+use collide::Handle;
+use collide::geometry::Ray;
+use collide::narrow::Contact;
+use collide::world::{
+    Collider, ColliderShape, Compound, Mesh, Mesh2, Mesh3, QueryFilter, Space, World, WorldQuery,
+};
+use collide_scenes::SceneRng;
+use glam::{Vec2, Vec3};
+
+/// What a dimension's level needs: a heightfield and a loose mesh.
+pub(crate) trait Level: Random {
+    /// A heightfield about `size` wide in its own frame, from its corner.
+    fn ground(rng: &mut SceneRng, size: usize) -> Mesh<Self>;
+    /// `n` loose elements within `spread` of the origin.
+    fn soup(rng: &mut SceneRng, n: usize, spread: f32) -> Mesh<Self>;
+    /// The pose at `at`, unturned.
+    fn unturned(at: Self) -> Self::Pose {
+        Self::at(at).unwrap()
+    }
+}
+
+impl Level for Vec2 {
+    fn ground(rng: &mut SceneRng, size: usize) -> Mesh2 {
+        let heights: Vec<f32> = (0..=size).map(|_| rng.range(-0.5, 0.5)).collect();
+        Mesh2::from_heights(&heights, 1.0).unwrap()
+    }
+    fn soup(rng: &mut SceneRng, n: usize, spread: f32) -> Mesh2 {
+        let mut vertices = Vec::new();
+        let mut elements = Vec::new();
+        for _ in 0..n {
+            let a = Vec2::new(rng.range(-spread, spread), rng.range(-spread, spread));
+            let b = a + Vec2::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5));
+            let k = vertices.len() as u32;
+            vertices.extend([a, b]);
+            elements.push([k, k + 1]);
+        }
+        Mesh2::new(&vertices, &elements).unwrap()
+    }
+}
+
+impl Level for Vec3 {
+    fn ground(rng: &mut SceneRng, size: usize) -> Mesh3 {
+        let n = size + 1;
+        let heights: Vec<f32> = (0..n * n).map(|_| rng.range(-0.5, 0.5)).collect();
+        Mesh3::from_heights(n, n, &heights, Vec2::ONE).unwrap()
+    }
+    fn soup(rng: &mut SceneRng, n: usize, spread: f32) -> Mesh3 {
+        let mut vertices = Vec::new();
+        let mut elements = Vec::new();
+        let mut r = |s: f32| Vec3::new(rng.range(-s, s), rng.range(-s, s), rng.range(-s, s));
+        for _ in 0..n {
+            let a = r(spread);
+            let (b, c) = (a + r(1.5), a + r(1.5));
+            let k = vertices.len() as u32;
+            vertices.extend([a, b, c]);
+            elements.push([k, k + 1, k + 2]);
+        }
+        Mesh3::new(&vertices, &elements).unwrap()
+    }
+}
+
+/// Part `i` of `shape` placed with its collider at `pose`: a compound's
+/// part by its own pose, the others at the collider's.
+fn place<V: Space>(shape: &ColliderShape<V>, pose: &V::Pose, i: u32) -> (V::Shape, V::Pose) {
+    let (s, local) = shape.part(i).unwrap();
+    match shape {
+        ColliderShape::Compound(_) => (s, V::compose(pose, &local).unwrap()),
+        _ => (s, *pose),
+    }
+}
+
+/// Every part of `shape` placed with its collider at `pose`.
+fn placed<V: Space>(shape: &ColliderShape<V>, pose: &V::Pose) -> Vec<(u32, V::Shape, V::Pose)> {
+    (0..shape.part_count() as u32)
+        .map(|i| {
+            let (s, p) = place(shape, pose, i);
+            (i, s, p)
+        })
+        .collect()
+}
+
+/// A collider as the brute force keeps it.
+struct Kept<V: Space> {
+    handle: Handle,
+    fixed: bool,
+    shape: ColliderShape<V>,
+    pose: V::Pose,
+}
+
+/// The deepest contact over every part pair of `a` and `b`.
+fn brute_deepest<V: Space>(a: &Kept<V>, b: &Kept<V>) -> f32 {
+    let mut deepest = f32::NEG_INFINITY;
+    for (_, sa, pa) in placed(&a.shape, &a.pose) {
+        for (_, sb, pb) in placed(&b.shape, &b.pose) {
+            deepest = deepest.max(V::contact(&sa, &pa, &sb, &pb).depth);
+        }
+    }
+    deepest
+}
+
+/// Half the diagonal of a collider's box: above its size, so 1% of it
+/// bounds the contact margin from above.
+fn size_bound<V: Space>(k: &Kept<V>) -> f32 {
+    let b = k.shape.aabb(&k.pose);
+    0.5 * (0..V::DIM)
+        .map(|i| (b.max().axis(i) - b.min().axis(i)).powi(2))
+        .sum::<f32>()
+        .sqrt()
+}
+
+/// A seeded level (a heightfield, a loose mesh, two compounds, convex
+/// movers) stepped 30 times with the movers and compounds moving: the
+/// events and every query against the brute force over all parts.
+fn against_brute_force<V: Level>(seed: u64, offset: f32) -> [usize; 4] {
+    let mut rng = SceneRng::new(seed);
+    let spread = 6.0;
+    let shift = |p: V| V::from_axes(|i| p.axis(i) + offset);
+    let mut world: World<V, u32> = World::new();
+    let mut kept: Vec<Kept<V>> = Vec::new();
+    let mut add =
+        |world: &mut World<V, u32>, shape: ColliderShape<V>, pose: V::Pose, fixed: bool| {
+            let c = if fixed {
+                Collider::fixed(shape.clone(), pose, 0)
+            } else {
+                Collider::moving(shape.clone(), pose, 0)
+            };
+            let handle = world.insert(c).unwrap();
+            kept.push(Kept {
+                handle,
+                fixed,
+                shape,
+                pose,
+            });
+        };
+    let corner = V::from_axes(|i| if i == 1 { -1.5 } else { -8.0 });
+    add(
+        &mut world,
+        V::ground(&mut rng, 16).into(),
+        V::unturned(shift(corner)),
+        true,
+    );
+    let soup_at = V::from_axes(|i| if i == 1 { 2.0 } else { 0.0 });
+    add(
+        &mut world,
+        V::soup(&mut rng, 24, spread).into(),
+        V::unturned(shift(soup_at)),
+        true,
+    );
+    for _ in 0..2 {
+        let parts: Vec<_> = (0..4)
+            .map(|_| (V::shape(&mut rng), V::pose(&mut rng, 1.2)))
+            .collect();
+        let compound = Compound::new(parts).unwrap();
+        let pose = V::shifted(&V::pose(&mut rng, spread), offset);
+        add(&mut world, compound.into(), pose, false);
+    }
+    for _ in 0..40 {
+        let shape = V::shape(&mut rng);
+        let pose = V::shifted(&V::pose(&mut rng, spread), offset);
+        add(&mut world, shape.into(), pose, false);
+    }
+    let mut held: Vec<(Handle, Handle)> = Vec::new();
+    let mut counts = [0; 4];
+    for step in 0..30 {
+        for k in kept.iter_mut().filter(|k| !k.fixed) {
+            if rng.below(3) == 0 {
+                k.pose = V::shifted(&V::pose(&mut rng, spread), offset);
+                world.set_pose(k.handle, k.pose).unwrap();
+            }
+        }
+        let events = world.step();
+        let what = format!("seed {seed} offset {offset} step {step}");
+        let touching: Vec<(Handle, Handle)> = events.touching.iter().map(|t| (t.a, t.b)).collect();
+        for (i, a) in kept.iter().enumerate() {
+            for b in &kept[i + 1..] {
+                if a.fixed && b.fixed {
+                    continue;
+                }
+                let key = (a.handle.min(b.handle), a.handle.max(b.handle));
+                let deepest = brute_deepest(a, b);
+                let margin = 0.01 * size_bound(a).min(size_bound(b));
+                let is = touching.contains(&key);
+                if deepest > 1e-4 {
+                    assert!(
+                        is,
+                        "{what}: {key:?} overlaps by {deepest} and is not touching"
+                    );
+                }
+                if is {
+                    assert!(
+                        deepest >= -margin - 1e-4,
+                        "{what}: {key:?} touches though apart by {}",
+                        -deepest
+                    );
+                } else if held.contains(&key) {
+                    assert!(deepest < 1e-4, "{what}: {key:?} stopped at depth {deepest}");
+                }
+            }
+        }
+        for t in &events.touching {
+            let (a, b) = (
+                kept.iter().find(|k| k.handle == t.a).unwrap(),
+                kept.iter().find(|k| k.handle == t.b).unwrap(),
+            );
+            let parts = events.parts(t);
+            if a.shape.part_count() == 1 && b.shape.part_count() == 1 {
+                assert!(parts.is_empty());
+                continue;
+            }
+            counts[0] += 1;
+            counts[1] += parts.len();
+            assert!(
+                !parts.is_empty(),
+                "{what}: a touching pair of parts lists its parts"
+            );
+            let deepest = parts
+                .iter()
+                .map(|p| p.contact.depth)
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(
+                t.contact.depth, deepest,
+                "{what}: the pair's contact is its deepest part's"
+            );
+            for p in parts {
+                let (sa, pa) = part_at(a, p.part_a);
+                let (sb, pb) = part_at(b, p.part_b);
+                let c: Contact<V> = V::contact(&sa, &pa, &sb, &pb);
+                if c != p.contact {
+                    // An internal edge of a mesh: the element's face
+                    // normal, on the contact's side, the depth kept.
+                    let face = |k: &Kept<V>, part: u32| match &k.shape {
+                        ColliderShape::Mesh(m) => Some(face_normal(m, part, &k.pose)),
+                        _ => None,
+                    };
+                    let corrected =
+                        [face(a, p.part_a), face(b, p.part_b)]
+                            .iter()
+                            .flatten()
+                            .any(|f| {
+                                let d: f32 = (0..V::DIM)
+                                    .map(|k| f.axis(k) * p.contact.normal.axis(k))
+                                    .sum();
+                                d.abs() > 1.0 - 1e-5
+                            });
+                    assert!(
+                        corrected && c.depth == p.contact.depth,
+                        "{what}: part contact {} {}: {c:?} reported as {:?}",
+                        p.part_a,
+                        p.part_b,
+                        p.contact
+                    );
+                }
+                assert!(
+                    p.manifold
+                        .points()
+                        .iter()
+                        .all(|m| m.id.parts() == (p.part_a, p.part_b))
+                );
+                let margin = p.manifold.points().len();
+                assert!(
+                    margin >= 1 || p.contact.depth < 0.0,
+                    "{what}: a touching part pair has points"
+                );
+            }
+        }
+        held = touching;
+        counts[2] += queries(&world, &kept, &mut rng, spread, offset, &what);
+    }
+    counts[3] = held.len();
+    counts
+}
+
+/// Element `i`'s unit normal with the mesh at `pose`.
+fn face_normal<V: Space>(m: &Mesh<V>, i: u32, pose: &V::Pose) -> V {
+    let corners: Vec<V> = m.elements()[i as usize]
+        .as_ref()
+        .iter()
+        .map(|&v| V::apply(pose, m.vertices()[v as usize]))
+        .collect();
+    let d = |j: usize, k: usize| corners[j].axis(k) - corners[0].axis(k);
+    let n = if V::DIM == 2 {
+        [-d(1, 1), d(1, 0), 0.0]
+    } else {
+        [
+            d(1, 1) * d(2, 2) - d(1, 2) * d(2, 1),
+            d(1, 2) * d(2, 0) - d(1, 0) * d(2, 2),
+            d(1, 0) * d(2, 1) - d(1, 1) * d(2, 0),
+        ]
+    };
+    let len = n.iter().map(|x| x * x).sum::<f32>().sqrt();
+    V::from_axes(|k| n[k] / len)
+}
+
+/// Part `i` of `k`, placed.
+fn part_at<V: Space>(k: &Kept<V>, i: u32) -> (V::Shape, V::Pose) {
+    place(&k.shape, &k.pose, i)
+}
+
+/// Rays, closest points and overlaps on `world` against a scan of every
+/// part; how many rays hit.
+fn queries<V: Level>(
+    world: &World<V, u32>,
+    kept: &[Kept<V>],
+    rng: &mut SceneRng,
+    spread: f32,
+    offset: f32,
+    what: &str,
+) -> usize {
+    let all = QueryFilter::new();
+    let mut hits = 0;
+    let point = |rng: &mut SceneRng| V::position(&V::shifted(&V::pose(rng, spread * 1.3), offset));
+    for q in 0..20 {
+        let (from, to) = (point(rng), point(rng));
+        let what = format!("{what} query {q}");
+        if let Ok(ray) = Ray::new(from, V::from_axes(|i| to.axis(i) - from.axis(i)), 1.0) {
+            let mut best: Option<(f32, Handle, u32)> = None;
+            for k in kept {
+                for (i, s, p) in placed(&k.shape, &k.pose) {
+                    if let Some(h) = V::cast_ray(&s, &ray, &p) {
+                        if best.is_none_or(|b| (h.t, k.handle, i) < b) {
+                            best = Some((h.t, k.handle, i));
+                        }
+                    }
+                }
+            }
+            let got = world.cast_ray(&ray, &all).map(|h| (h.t, h.handle, h.part));
+            assert_eq!(got, best, "{what}: first ray hit");
+            hits += usize::from(got.is_some());
+        }
+        let p = point(rng);
+        let mut near: Option<f32> = None;
+        for k in kept {
+            for (_, s, pose) in placed(&k.shape, &k.pose) {
+                let c = V::contact(&s, &pose, &V::dot(), &V::unturned(p));
+                let d = (-c.depth).max(0.0);
+                near = Some(near.map_or(d, |n: f32| n.min(d)));
+            }
+        }
+        let got = world
+            .closest_point(p, 100.0, &all)
+            .unwrap()
+            .map(|c| c.distance);
+        assert_eq!(got, near.filter(|&d| d <= 100.0), "{what}: closest point");
+        let probe = V::shape(rng);
+        let at = V::shifted(&V::pose(rng, spread), offset);
+        let mut over: Vec<Handle> = kept
+            .iter()
+            .filter(|k| {
+                placed(&k.shape, &k.pose)
+                    .iter()
+                    .any(|(_, s, pose)| V::contact(&probe, &at, s, pose).depth >= 0.0)
+            })
+            .map(|k| k.handle)
+            .collect();
+        over.sort_unstable();
+        assert_eq!(
+            world.overlap_shape_all(&probe, &at, &all),
+            over,
+            "{what}: overlap"
+        );
+    }
+    hits
+}
+
+#[test]
+fn parts_2d_match_a_brute_force_over_every_part() {
+    for (seed, offset) in [(1, 0.0), (2, 0.0), (3, 1e4)] {
+        let counts = against_brute_force::<Vec2>(seed, offset);
+        assert!(
+            counts[0] > 20 && counts[2] > 50,
+            "the scene exercises parts: {counts:?}"
+        );
+    }
+}
+
+#[test]
+fn parts_3d_match_a_brute_force_over_every_part() {
+    for (seed, offset) in [(1, 0.0), (2, 0.0), (3, 1e4)] {
+        let counts = against_brute_force::<Vec3>(seed, offset);
+        assert!(
+            counts[0] > 20 && counts[2] > 50,
+            "the scene exercises parts: {counts:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_meshes_grids_and_compounds_are_errors_that_say_where() {
+    use collide::narrow::ShapeError;
+    use collide::narrow::d3::Triangle;
+    use collide::world::{Compound3, PartsError};
+    let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    let nan = [Vec3::ZERO, Vec3::new(1.0, f32::NAN, 0.0), Vec3::Z];
+    assert!(matches!(
+        Mesh3::new(&nan, &[[0, 1, 2]]),
+        Err(PartsError::Vertex { vertex: 1, .. })
+    ));
+    let inf = [Vec3::ZERO, Vec3::X, Vec3::new(0.0, 0.0, f32::INFINITY)];
+    assert!(matches!(
+        Mesh3::new(&inf, &[[0, 1, 2]]),
+        Err(PartsError::Vertex { vertex: 2, .. })
+    ));
+    assert_eq!(
+        Mesh3::new(&square, &[[0, 2, 1], [0, 3, 4]]),
+        Err(PartsError::Index {
+            element: 1,
+            index: 4,
+            vertices: 4
+        })
+    );
+    // Corners on one line, or twice the same corner: refused, not dropped.
+    let line = [Vec3::ZERO, Vec3::X, 2.0 * Vec3::X];
+    assert_eq!(
+        Mesh3::new(&line, &[[0, 1, 2]]),
+        Err(PartsError::Degenerate { element: 0 })
+    );
+    assert_eq!(
+        Mesh3::new(&square, &[[0, 2, 1], [0, 0, 3]]),
+        Err(PartsError::Degenerate { element: 1 })
+    );
+    assert_eq!(
+        Mesh2::new(&[Vec2::ZERO, Vec2::X], &[[0, 1], [1, 1]]),
+        Err(PartsError::Degenerate { element: 1 })
+    );
+    assert_eq!(
+        Mesh3::new(&square, &[]),
+        Err(PartsError::Empty { what: "mesh" })
+    );
+    assert_eq!(
+        Mesh3::from_heights(3, 3, &[0.0; 8], Vec2::ONE),
+        Err(PartsError::GridSize {
+            columns: 3,
+            rows: 3,
+            heights: 8
+        })
+    );
+    assert_eq!(
+        Mesh3::from_heights(1, 3, &[0.0; 3], Vec2::ONE),
+        Err(PartsError::GridTooSmall {
+            columns: 1,
+            rows: 3
+        })
+    );
+    let mut heights = [0.0; 9];
+    heights[5] = f32::NAN;
+    assert!(matches!(
+        Mesh3::from_heights(3, 3, &heights, Vec2::ONE),
+        Err(PartsError::Height { index: 5, .. })
+    ));
+    assert_eq!(
+        Mesh3::from_heights(3, 3, &[0.0; 9], Vec2::new(1.0, -2.0)),
+        Err(PartsError::CellSize {
+            axis: 2,
+            value: -2.0
+        })
+    );
+    assert!(matches!(
+        Mesh2::from_heights(&[0.0, 1.0], f32::NAN),
+        Err(PartsError::CellSize { axis: 0, .. })
+    ));
+    assert_eq!(
+        Mesh2::from_heights(&[0.0], 1.0),
+        Err(PartsError::GridTooSmall {
+            columns: 1,
+            rows: 1
+        })
+    );
+    assert_eq!(
+        Compound3::new([]),
+        Err(PartsError::Empty { what: "compound" })
+    );
+    assert_eq!(
+        Triangle::new(Vec3::ZERO, Vec3::X, Vec3::new(0.5, 0.0, 0.0)),
+        Err(ShapeError::Degenerate { points: 3 })
+    );
+    assert!(matches!(
+        Triangle::new(Vec3::ZERO, Vec3::X, Vec3::new(0.0, f32::NAN, 1.0)),
+        Err(ShapeError::NonFinite { .. })
+    ));
+    // Each message says what to do.
+    let text = PartsError::Index {
+        element: 1,
+        index: 4,
+        vertices: 4,
+    }
+    .to_string();
+    assert!(
+        text.contains("element 1") && text.contains("below 4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warm_world_of_meshes_and_compounds_steps_without_allocating() {
+    use collide::narrow::d3::{Cuboid, Pose, Sphere};
+    use collide::world::{Collider3, Compound3, World3};
+    use collide_scenes::alloc::{reset_tracked, track, tracked};
+    let mut rng = SceneRng::new(5);
+    let mut world = World3::new();
+    let n = 31;
+    let heights: Vec<f32> = (0..n * n).map(|_| rng.range(-0.3, 0.3)).collect();
+    let ground = Mesh3::from_heights(n, n, &heights, Vec2::ONE).unwrap();
+    world
+        .insert(Collider3::fixed(
+            ground,
+            Pose::at(Vec3::new(-15.0, 0.0, -15.0)).unwrap(),
+            (),
+        ))
+        .unwrap();
+    let brick = Cuboid::new(Vec3::new(0.5, 0.25, 0.25)).unwrap();
+    let wall = Compound3::new((0..10).map(|i| {
+        let at = Vec3::new((i % 5) as f32 - 2.0, 0.5 * (i / 5) as f32, 0.0);
+        (brick.into(), Pose::at(at).unwrap())
+    }))
+    .unwrap();
+    let wall = world
+        .insert(Collider3::moving(wall, Pose::IDENTITY, ()))
+        .unwrap();
+    let balls: Vec<Handle> = (0..100)
+        .map(|_| {
+            world
+                .insert(Collider3::moving(
+                    Sphere::new(0.5).unwrap(),
+                    Pose::IDENTITY,
+                    (),
+                ))
+                .unwrap()
+        })
+        .collect();
+    let tick = |rng: &mut SceneRng, world: &mut World3| {
+        let mut place = |h: Handle, rng: &mut SceneRng| {
+            let at = Vec3::new(
+                rng.range(-12.0, 12.0),
+                rng.range(-0.2, 0.8),
+                rng.range(-12.0, 12.0),
+            );
+            world.set_pose(h, Pose::at(at).unwrap()).unwrap();
+        };
+        for &h in &balls {
+            place(h, rng);
+        }
+        place(wall, rng);
+        let events = world.step();
+        events
+            .touching
+            .iter()
+            .map(|t| events.parts(t).len())
+            .sum::<usize>()
+    };
+    for _ in 0..50 {
+        tick(&mut rng, &mut world);
+    }
+    reset_tracked();
+    let parts: usize = track(|| (0..20).map(|_| tick(&mut rng, &mut world)).sum());
+    assert!(parts > 500, "the scene touches parts: {parts}");
+    assert_eq!(tracked().allocations, 0, "a warm step allocated");
+}

@@ -71,6 +71,14 @@ pub enum Error {
     /// `Auto`.
     #[error("auto cannot run inside auto; switch to one of the other structures")]
     NestedAuto,
+    /// Continuous collision was asked of a collider made of parts.
+    #[error(
+        "only a convex collider is swept between steps; this one has {parts} parts: leave it discrete, or sweep its convex pieces as colliders of their own"
+    )]
+    Continuous {
+        /// Its parts.
+        parts: usize,
+    },
     /// A structure setting is out of range.
     #[error("setting `{name}` is {value}, but it must be {expected}")]
     Setting {

@@ -123,6 +123,19 @@ impl<V: Vector> Manifold<V> {
             .reduce(|best, p| if p.depth > best.depth { p } else { best })
     }
 
+    /// The one point of `contact`.
+    pub(crate) fn single(contact: &Contact<V>) -> Self {
+        let mut m = Manifold::empty(contact.normal);
+        m.points[0] = ManifoldPoint {
+            point_a: contact.point_a,
+            point_b: contact.point_b,
+            depth: contact.depth,
+            id: FeatureId::SINGLE,
+        };
+        m.count = 1;
+        m
+    }
+
     /// The same manifold between parts `a` and `b` (their numbers in the
     /// points' feature ids).
     pub(crate) fn in_parts(mut self, a: u32, b: u32) -> Self {

@@ -40,6 +40,7 @@ pub struct Collider<V: Space, T> {
     pub(crate) kind: Kind,
     pub(crate) filter: Filter,
     pub(crate) sensor: bool,
+    pub(crate) continuous: bool,
     pub(crate) value: T,
 }
 
@@ -52,6 +53,7 @@ impl<V: Space, T> Collider<V, T> {
             kind: Kind::Moving,
             filter: Filter::ALL,
             sensor: false,
+            continuous: false,
             value,
         }
     }
@@ -74,6 +76,22 @@ impl<V: Space, T> Collider<V, T> {
     pub fn as_sensor(mut self) -> Self {
         self.sensor = true;
         self
+    }
+
+    /// This collider swept between steps (continuous collision): its
+    /// move from the last step's pose to the new one is cast against what
+    /// it meets, so it reports touching a thin collider it passed through
+    /// within one step (see [`Touching::impact`](super::Touching::impact)).
+    /// Only a convex collider is swept; inserting a compound or a mesh so
+    /// marked is an error.
+    pub fn as_continuous(mut self) -> Self {
+        self.continuous = true;
+        self
+    }
+
+    /// Whether it is swept between steps.
+    pub fn is_continuous(&self) -> bool {
+        self.continuous
     }
 
     /// Its kind.

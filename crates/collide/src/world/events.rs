@@ -27,6 +27,13 @@ pub struct Touching<V: Space> {
     /// within the contact margin, each with a feature id that holds while
     /// the same features touch (see [`Manifold`]).
     pub manifold: Manifold<V>,
+    /// For a pair found by continuous collision (a swept collider that
+    /// passed into or through the other between the last step and this
+    /// one, apart now by the discrete test): the share of the move done
+    /// when they first touched, in `[0, 1]`, and `contact` and `manifold`
+    /// are those of that moment (one point). `None` for a pair touching
+    /// at the poses of this step.
+    pub impact: Option<f32>,
     /// Its part pairs in [`WorldEvents::parts`] (none for two convex
     /// colliders).
     pub(super) parts: PartRange,

@@ -23,6 +23,12 @@
 //! compound's abutting boxes do not catch a sliding shape (see
 //! [`PartContact`]).
 //!
+//! A collider marked continuous ([`Collider::as_continuous`]) is swept
+//! between steps: the broad phase holds the box of its whole move, and a
+//! pair the discrete test finds apart is cast from the last step's poses,
+//! so a fast shape that passed through a thin one still reports started,
+//! with the time of impact ([`Touching::impact`]).
+//!
 //! [`WorldQuery`] casts rays and shapes, finds what holds a point or
 //! overlaps a shape and the nearest point, exactly, on the world or on a
 //! [`WorldSnapshot`] taken for other threads.

@@ -84,6 +84,9 @@ pub trait Space: Vector + sealed::Sealed {
     /// A local direction in world coordinates.
     #[doc(hidden)]
     fn rotate(pose: &Self::Pose, local: Self) -> Self;
+    /// Where a pose puts the shape's origin.
+    #[doc(hidden)]
+    fn position_of(pose: &Self::Pose) -> Self;
     /// The corners of a sharp shape at `pose` into `out`, how many (0 for
     /// a rounded one: a ball, a capsule, a rounded hull).
     #[doc(hidden)]
@@ -167,6 +170,9 @@ macro_rules! space {
             }
             fn rotate(pose: &$d::Pose, local: $v) -> $v {
                 pose.rotate(local)
+            }
+            fn position_of(pose: &$d::Pose) -> $v {
+                pose.position()
             }
             fn corners(shape: &$d::Shape, pose: &$d::Pose, out: &mut [$v; 32]) -> usize {
                 $corners(shape, pose, out)

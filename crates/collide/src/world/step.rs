@@ -10,6 +10,7 @@ use super::hook::Candidate;
 use super::part_contacts::{EdgeScratch, PartContact, part_contacts};
 use super::space::Space;
 use super::world::{Entry, World};
+use crate::geometry::Aabb;
 use crate::narrow::{Contact, Manifold};
 use crate::{Handle, Slots};
 use std::sync::Arc;
@@ -63,6 +64,8 @@ pub(super) struct Scratch<V: Space> {
     /// mesh), test by test, and where each test's lie.
     tested_parts: Vec<PartContact<V>>,
     tested_ranges: Vec<PartRange>,
+    /// Each test's time of impact, where a sweep found it.
+    impacts: Vec<Option<f32>>,
     /// The part contacts of the held pairs, and of the next held.
     held_parts: Vec<PartContact<V>>,
     next_parts: Vec<PartContact<V>>,
@@ -84,6 +87,7 @@ impl<V: Space> Default for Scratch<V> {
             contacts: Vec::new(),
             tested_parts: Vec::new(),
             tested_ranges: Vec::new(),
+            impacts: Vec::new(),
             held_parts: Vec::new(),
             next_parts: Vec::new(),
             edges: EdgeScratch::default(),
@@ -111,6 +115,7 @@ impl<V: Space, T> World<V, T> {
         self.collect_jobs();
         test_pairs(&self.colliders, &mut self.scratch);
         test_parts(&self.colliders, self.settings.margin(), &mut self.scratch);
+        sweep_pairs(&self.colliders, &mut self.scratch);
         self.judge();
         build_manifolds(&self.colliders, &mut self.scratch);
         for h in self.changed.drain(..) {
@@ -206,7 +211,8 @@ impl<V: Space, T> World<V, T> {
                 }
                 continue;
             }
-            let (contact, range) = (s.contacts[test], s.tested_ranges[test]);
+            let (contact, range, impact) =
+                (s.contacts[test], s.tested_ranges[test], s.impacts[test]);
             test += 1;
             let (Some(ea), Some(eb)) = (self.colliders.get(job.a), self.colliders.get(job.b))
             else {
@@ -248,6 +254,7 @@ impl<V: Space, T> World<V, T> {
                     contact,
                     // Built after the judging, for the pairs held.
                     manifold: Manifold::empty(contact.normal),
+                    impact,
                     parts,
                 },
                 sensor: job.sensor,
@@ -294,6 +301,88 @@ fn test_parts<V: Space>(colliders: &Slots<Entry<V>>, margin_share: f32, s: &mut 
     }
 }
 
+/// Continuous collision: each tested pair with a swept collider that the
+/// discrete test found apart is swept from the last step's poses (see
+/// [`sweep`]); where they met, its contact becomes the one at impact, its
+/// parts that one part pair, and its impact the share of the move done.
+fn sweep_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
+    s.impacts.clear();
+    s.impacts.resize(s.tests.len(), None);
+    for (k, &(a, b)) in s.tests.iter().enumerate() {
+        if s.contacts[k].depth >= 0.0 {
+            continue;
+        }
+        let (ea, eb) = (
+            colliders.get(a).expect("a tested pair is live"),
+            colliders.get(b).expect("a tested pair is live"),
+        );
+        let hit = if ea.continuous {
+            sweep(ea, eb)
+        } else if eb.continuous {
+            sweep(eb, ea).map(|(t, c, part)| (t, c.flipped(), part))
+        } else {
+            continue;
+        };
+        let Some((t, contact, part)) = hit else {
+            continue;
+        };
+        let contact = Contact {
+            depth: contact.depth.max(0.0),
+            ..contact
+        };
+        s.contacts[k] = contact;
+        s.impacts[k] = Some(t);
+        if s.tested_ranges[k].len > 0 || !(ea.shape.is_convex() && eb.shape.is_convex()) {
+            let start = s.tested_parts.len();
+            let (part_a, part_b) = if ea.continuous { (0, part) } else { (part, 0) };
+            s.tested_parts.push(PartContact {
+                part_a,
+                part_b,
+                contact,
+                manifold: Manifold::empty(contact.normal),
+            });
+            s.tested_ranges[k] = PartRange::of(&s.tested_parts, start);
+        }
+    }
+}
+
+/// `mover` (convex, swept) moving from its last step's pose by its move
+/// since, less `other`'s move (straight, turned as it was), against
+/// `other` at its last step's pose: the first touch, its contact (normal
+/// from the mover) and the other's part, if they met.
+fn sweep<V: Space>(mover: &Entry<V>, other: &Entry<V>) -> Option<(f32, Contact<V>, u32)> {
+    let ColliderShape::Convex(shape) = &mover.shape else {
+        return None;
+    };
+    let moved = |e: &Entry<V>| {
+        let (now, then) = (V::position_of(&e.pose), V::position_of(&e.last_pose));
+        V::from_axes(|k| now.axis(k) - then.axis(k))
+    };
+    let (mm, mo) = (moved(mover), moved(other));
+    let motion = V::from_axes(|k| mm.axis(k) - mo.axis(k));
+    if (0..V::DIM).all(|k| motion.axis(k) == 0.0) {
+        return None;
+    }
+    let start = V::aabb(shape, &mover.last_pose);
+    let swept = Aabb::new(
+        V::from_axes(|k| start.min().axis(k) + motion.axis(k).min(0.0)),
+        V::from_axes(|k| start.max().axis(k) + motion.axis(k).max(0.0)),
+    )
+    .ok()?;
+    let mut best: Option<(f32, Contact<V>, u32)> = None;
+    let _ = other
+        .shape
+        .visit_near(&other.last_pose, &swept, |part, s, p| {
+            if let Some(hit) = V::cast_shape(shape, &mover.last_pose, motion, s, p) {
+                if best.is_none_or(|(t, _, _)| hit.t < t) {
+                    best = Some((hit.t, hit.contact, part));
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+    best
+}
+
 /// The contact of each pair in `s.tests`, into `s.contacts` in the same
 /// order: split across rayon's pool when there are many.
 fn test_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
@@ -335,6 +424,8 @@ fn build_manifolds<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
             colliders.get(t.b).expect("a held pair is live"),
         );
         match (&ea.shape, &eb.shape) {
+            // The moment of impact: its one point.
+            _ if t.impact.is_some() => Manifold::single(&t.contact),
             (ColliderShape::Convex(sa), ColliderShape::Convex(sb)) => {
                 V::manifold(sa, &ea.pose, sb, &eb.pose, &t.contact, margin)
             }
@@ -361,6 +452,12 @@ fn build_manifolds<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
         let parts =
             &mut s.next_parts[t.parts.start as usize..(t.parts.start + t.parts.len) as usize];
         if parts.is_empty() {
+            continue;
+        }
+        if t.impact.is_some() {
+            for p in parts.iter_mut() {
+                p.manifold = Manifold::single(&p.contact).in_parts(p.part_a, p.part_b);
+            }
             continue;
         }
         let (ea, eb) = (

@@ -26,6 +26,8 @@ pub(super) struct Entry<V: Space> {
     pub(super) kind: Kind,
     pub(super) filter: Filter,
     pub(super) sensor: bool,
+    /// Swept between steps.
+    pub(super) continuous: bool,
     /// Its box in the broad phase.
     pub(super) proxy: Option<Handle>,
     /// Its size, for the margin.
@@ -132,8 +134,15 @@ impl<V: Space, T> World<V, T> {
         Ok(self.colliders.get(h).ok_or(HandleError::Stale(h))?)
     }
 
-    /// Puts a collider in the world; it pairs from the next step.
+    /// Puts a collider in the world; it pairs from the next step. An
+    /// error for a box past the f32 range, or a compound or mesh marked
+    /// continuous.
     pub fn insert(&mut self, collider: Collider<V, T>) -> Result<Handle, Error> {
+        if collider.continuous && !collider.shape.is_convex() {
+            return Err(Error::Continuous {
+                parts: collider.shape.part_count(),
+            });
+        }
         let entry = Entry {
             reach: collider.shape.reach(),
             shape: collider.shape,
@@ -142,6 +151,7 @@ impl<V: Space, T> World<V, T> {
             kind: collider.kind,
             filter: collider.filter,
             sensor: collider.sensor,
+            continuous: collider.continuous,
             proxy: None,
             changed: true,
         };
@@ -175,11 +185,15 @@ impl<V: Space, T> World<V, T> {
         Ok(())
     }
 
-    /// Moves a collider (its pose at the last step is kept beside it).
-    /// On an error (a box past the f32 range) nothing changes.
+    /// Moves a collider (its pose at the last step is kept beside it; a
+    /// continuous one's box in the broad phase covers both). On an error
+    /// (a box past the f32 range) nothing changes.
     pub fn set_pose(&mut self, h: Handle, pose: V::Pose) -> Result<(), Error> {
         let e = self.entry(h)?;
-        let proxy_box = self.proxy_box(&e.shape, &pose, e.reach)?;
+        let mut proxy_box = self.proxy_box(&e.shape, &pose, e.reach)?;
+        if e.continuous {
+            proxy_box = proxy_box.union(&self.proxy_box(&e.shape, &e.last_pose, e.reach)?);
+        }
         self.broad.update(e.proxy(), proxy_box)?;
         self.colliders.get_mut(h)?.pose = pose;
         self.mark(h)
@@ -193,6 +207,11 @@ impl<V: Space, T> World<V, T> {
     ) -> Result<(), Error> {
         let shape = shape.into();
         let e = self.entry(h)?;
+        if e.continuous && !shape.is_convex() {
+            return Err(Error::Continuous {
+                parts: shape.part_count(),
+            });
+        }
         let reach = shape.reach();
         let proxy_box = self.proxy_box(&shape, &e.pose, reach)?;
         self.broad.update(e.proxy(), proxy_box)?;
@@ -215,6 +234,24 @@ impl<V: Space, T> World<V, T> {
         self.entry(h)?;
         self.colliders.get_mut(h)?.sensor = sensor;
         self.mark(h)
+    }
+
+    /// Sweeps a collider between steps, or stops (see
+    /// [`Collider::as_continuous`]); an error for a compound or a mesh.
+    pub fn set_continuous(&mut self, h: Handle, continuous: bool) -> Result<(), Error> {
+        let e = self.entry(h)?;
+        if continuous && !e.shape.is_convex() {
+            return Err(Error::Continuous {
+                parts: e.shape.part_count(),
+            });
+        }
+        self.colliders.get_mut(h)?.continuous = continuous;
+        self.mark(h)
+    }
+
+    /// Whether a collider is swept between steps.
+    pub fn is_continuous(&self, h: Handle) -> Result<bool, Error> {
+        Ok(self.entry(h)?.continuous)
     }
 
     /// Takes a collider out, returning its value; its touching pairs

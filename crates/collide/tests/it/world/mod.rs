@@ -2,6 +2,7 @@
 //! far-out frames. `Random` gives each dimension's seeded shapes and
 //! poses; `Live` is a collider as the tests keep it beside the world.
 
+mod continuous;
 mod events;
 mod internal_edges;
 mod parts;

@@ -1,16 +1,23 @@
-//! The collision world's part of the demo report: a floor with things
-//! resting on it, stepped once, drawn with each touching pair's contact
-//! manifold (its points and normal).
+//! The collision world's part of the demo report: a mesh floor (a height
+//! line of 1 m segments, flat with a valley at its right end) with things
+//! resting on it, stepped once, drawn with each touching part pair's
+//! contact manifold (its points and normal).
 
 use collide::narrow::d2::{Capsule, Circle, Cuboid, Polygon, Pose, Shape};
-use collide::world::{Collider2, World2};
+use collide::world::{Collider2, ColliderShape, Mesh2, World2};
 use glam::Vec2;
 use std::fmt::Write as _;
 
+/// The floor's heights, one a metre from x = -8: flat, then a valley
+/// 0.4 m deep between x = 6 and 8.
+const FLOOR: [f32; 17] = [
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.4, 0.0,
+];
+
 /// What rests on the floor: a stack of two boxes, a box tipped onto its
-/// corner, a capsule lying down, a ball and a triangle on its side; each
-/// 2 mm into what holds it.
-fn scene() -> Vec<(Shape, Pose, bool)> {
+/// corner, a capsule lying down, a ball and a triangle on its side, and a
+/// ball in the valley; each 2 mm into what holds it.
+fn scene() -> Vec<(ColliderShape<Vec2>, Pose, bool)> {
     let valid = "the demo's shapes are valid";
     let at = |x: f32, y: f32| Pose::at(Vec2::new(x, y)).expect(valid);
     let sink = 0.002;
@@ -18,57 +25,70 @@ fn scene() -> Vec<(Shape, Pose, bool)> {
     // The tipped box's lowest corner 2 mm into the floor.
     let (hx, hy) = (0.5, 0.3);
     let low = hx * tipped.sin() + hy * tipped.cos();
+    // The valley ball 2 mm into both slopes (rising 0.4 in 1 m).
+    let slope = Vec2::new(0.4, 1.0).length();
+    let valley_y = (0.3 - sink) * slope - 0.4;
+    let convex = |s: Shape| ColliderShape::Convex(s);
     vec![
         (
-            Cuboid::new(Vec2::new(8.0, 0.5)).expect(valid).into(),
-            at(0.0, -0.5),
+            Mesh2::from_heights(&FLOOR, 1.0).expect(valid).into(),
+            at(-8.0, 0.0),
             true,
         ),
         (
-            Cuboid::new(Vec2::splat(0.5)).expect(valid).into(),
+            convex(Cuboid::new(Vec2::splat(0.5)).expect(valid).into()),
             at(-5.0, 0.5 - sink),
             false,
         ),
         (
-            Cuboid::new(Vec2::new(0.4, 0.3)).expect(valid).into(),
+            convex(Cuboid::new(Vec2::new(0.4, 0.3)).expect(valid).into()),
             at(-4.8, 1.3 - 2.0 * sink),
             false,
         ),
         (
-            Cuboid::new(Vec2::new(hx, hy)).expect(valid).into(),
+            convex(Cuboid::new(Vec2::new(hx, hy)).expect(valid).into()),
             Pose::new(Vec2::new(-2.5, low - sink), tipped).expect(valid),
             false,
         ),
         (
-            Capsule::new(0.8, 0.25).expect(valid).into(),
+            convex(Capsule::new(0.8, 0.25).expect(valid).into()),
             Pose::new(Vec2::new(0.3, 0.25 - sink), std::f32::consts::FRAC_PI_2).expect(valid),
             false,
         ),
         (
-            Circle::new(0.4).expect(valid).into(),
+            convex(Circle::new(0.4).expect(valid).into()),
             at(2.6, 0.4 - sink),
             false,
         ),
         (
-            Polygon::new(&[
-                Vec2::new(-0.6, 0.0),
-                Vec2::new(0.6, 0.0),
-                Vec2::new(0.0, 0.9),
-            ])
-            .expect(valid)
-            .into(),
-            at(5.0, -sink),
+            convex(
+                Polygon::new(&[
+                    Vec2::new(-0.6, 0.0),
+                    Vec2::new(0.6, 0.0),
+                    Vec2::new(0.0, 0.9),
+                ])
+                .expect(valid)
+                .into(),
+            ),
+            at(4.7, -sink),
+            false,
+        ),
+        (
+            convex(Circle::new(0.3).expect(valid).into()),
+            at(7.0, valley_y),
             false,
         ),
     ]
 }
 
 /// The world of the scene after one step: each collider's shape and pose,
-/// and each touching pair's manifold points and normal.
+/// and each touching part pair's manifold points and normal.
 struct Stepped {
-    shapes: Vec<(Shape, Pose)>,
-    /// Per touching pair: its points (midway between the surfaces) and
-    /// normal.
+    shapes: Vec<(ColliderShape<Vec2>, Pose)>,
+    /// Touching pairs.
+    pairs: usize,
+    /// Per touching part pair: its points (midway between the surfaces)
+    /// and normal.
     contacts: Vec<(Vec<Vec2>, Vec2)>,
 }
 
@@ -86,32 +106,94 @@ fn stepped() -> Stepped {
         shapes.push((shape, pose));
     }
     let events = world.step();
-    let contacts = events
-        .touching
-        .iter()
-        .map(|t| {
-            let m = &t.manifold;
-            let points = m
-                .points()
-                .iter()
-                .map(|p| 0.5 * (p.point_a + p.point_b))
-                .collect();
-            (points, m.normal())
-        })
-        .collect();
-    Stepped { shapes, contacts }
+    let drawn = |m: &collide::narrow::Manifold<Vec2>| {
+        let points = m
+            .points()
+            .iter()
+            .map(|p| 0.5 * (p.point_a + p.point_b))
+            .collect();
+        (points, m.normal())
+    };
+    let mut contacts = Vec::new();
+    for t in &events.touching {
+        let parts = events.parts(t);
+        if parts.is_empty() {
+            contacts.push(drawn(&t.manifold));
+        }
+        contacts.extend(parts.iter().map(|p| drawn(&p.manifold)));
+    }
+    Stepped {
+        shapes,
+        pairs: events.touching.len(),
+        contacts,
+    }
 }
 
 /// Pixels per metre, and the drawing's window in metres.
 const SCALE: f32 = 56.0;
-const LEFT: f32 = -7.0;
+const LEFT: f32 = -6.5;
 const TOP: f32 = 2.2;
-const WIDTH: f32 = 14.0;
-const HEIGHT: f32 = 3.2;
+const WIDTH: f32 = 15.0;
+const HEIGHT: f32 = 3.4;
 
 /// A point in the drawing (y down).
 fn px(p: Vec2) -> (f32, f32) {
     ((p.x - LEFT) * SCALE, (TOP - p.y) * SCALE)
+}
+
+/// One collider: a mesh as its line, filled below; a convex shape
+/// outlined.
+fn draw_collider(svg: &mut String, shape: &ColliderShape<Vec2>, pose: &Pose) {
+    match shape {
+        ColliderShape::Convex(s) => draw_shape(svg, s, pose),
+        ColliderShape::Mesh(m) => {
+            let line: Vec<Vec2> = m.vertices().iter().map(|&v| pose.apply(v)).collect();
+            let bottom = TOP - HEIGHT;
+            let (first, last) = (line[0], line[line.len() - 1]);
+            let mut points: Vec<String> = line
+                .iter()
+                .chain(&[Vec2::new(last.x, bottom), Vec2::new(first.x, bottom)])
+                .map(|&p| {
+                    let (x, y) = px(p);
+                    format!("{x:.1},{y:.1}")
+                })
+                .collect();
+            points.dedup();
+            let _ = writeln!(
+                svg,
+                "<polygon points=\"{}\" fill=\"#dfe6ee\" stroke=\"none\"/>",
+                points.join(" ")
+            );
+            let ticks: Vec<String> = line
+                .iter()
+                .map(|&p| {
+                    let (x, y) = px(p);
+                    format!("{x:.1},{y:.1}")
+                })
+                .collect();
+            let _ = writeln!(
+                svg,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"#54606e\" stroke-width=\"1.5\"/>",
+                ticks.join(" ")
+            );
+            for &p in &line {
+                let (x, y) = px(p);
+                let _ = writeln!(
+                    svg,
+                    "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#54606e\" stroke-width=\"1\"/>",
+                    y - 4.0,
+                    y + 4.0
+                );
+            }
+        }
+        ColliderShape::Compound(c) => {
+            for (s, local) in c.parts() {
+                if let Ok(at) = pose.compose(local) {
+                    draw_shape(svg, s, &at);
+                }
+            }
+        }
+    }
 }
 
 /// One shape, outlined.
@@ -173,7 +255,7 @@ fn world_svg(s: &Stepped) -> String {
         HEIGHT * SCALE
     );
     for (shape, pose) in &s.shapes {
-        draw_shape(&mut svg, shape, pose);
+        draw_collider(&mut svg, shape, pose);
     }
     for (points, normal) in &s.contacts {
         for &p in points {
@@ -185,7 +267,7 @@ fn world_svg(s: &Stepped) -> String {
             );
         }
     }
-    svg.push_str("</svg><figcaption>Red: manifold points; blue: each pair's normal, from the collider with the lower handle toward the other.</figcaption></figure>\n");
+    svg.push_str("</svg><figcaption>The floor is a mesh of 1 m segments (ticks at the vertices). Red: manifold points, one manifold per touching part pair; blue: each point's normal, from the collider with the lower handle toward the other.</figcaption></figure>\n");
     svg
 }
 
@@ -196,7 +278,8 @@ pub fn world_section() -> String {
     let mut html = String::from("<h2>The collision world</h2>\n");
     let _ = writeln!(
         html,
-        "<p>Colliders on a floor, each 2 mm into what holds it, after one step: {} touching pairs with {points} manifold points. A box resting flat touches at both bottom corners, so a solver cannot rock it on one; the box tipped onto its corner touches at that corner; the lying capsule at both ends of its core; the ball at one point; the triangle along its bottom edge. Each point keeps its feature id while the same features touch.</p>",
+        "<p>Colliders on a mesh floor, each 2 mm into what holds it, after one step: {} touching pairs, {} touching part pairs, {points} manifold points. Each part pair has its own manifold: the box resting across a seam of the floor touches both segments, each at two points, so a solver cannot rock it; the tipped box touches at its corner; the lying capsule along each segment under it; the ball at one point; the ball in the valley on both slopes. No normal leans at a seam. Each point keeps its feature id, which names the two parts, while the same features touch.</p>",
+        s.pairs,
         s.contacts.len()
     );
     html.push_str(&world_svg(&s));
@@ -205,6 +288,9 @@ pub fn world_section() -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Points per touching part pair, fewest first.
+    const COUNTS: [usize; 12] = [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2];
+
     use super::*;
 
     #[test]
@@ -212,9 +298,12 @@ mod tests {
         let s = stepped();
         let mut counts: Vec<usize> = s.contacts.iter().map(|c| c.0.len()).collect();
         counts.sort_unstable();
-        // Ball and tipped box: one; the boxes (floor and stack), the
-        // capsule and the triangle: two.
-        assert_eq!(counts, [1, 1, 2, 2, 2, 2], "{:?}", s.contacts);
-        assert!(world_section().contains("6 touching pairs with 10 manifold points"));
+        assert_eq!(counts, COUNTS, "{:?}", s.contacts);
+        // Every normal of the floor's part pairs points up, or along a
+        // slope of the valley.
+        for (_, n) in &s.contacts {
+            assert!(n.y.abs() > 0.9, "{n}");
+        }
+        assert_eq!(s.pairs, 7);
     }
 }

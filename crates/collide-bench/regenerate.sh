@@ -30,7 +30,7 @@ run_section() {
 }
 
 SECTIONS=("$@")
-KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto cliffs events held-out-plain held-out-large35 held-out-large80 held-out-elongated150 held-out-huge20 world-rays world-step world-step-100k"
+KNOWN="targets small million million-scenes million-2-threads rapier rapier-100k auto cliffs events held-out-plain held-out-large35 held-out-large80 held-out-elongated150 held-out-huge20 world-rays world-step world-step-100k world-parts"
 for name in "${SECTIONS[@]}"; do
   if [[ " $KNOWN " != *" $name "* ]]; then
     echo "error: unknown section \`$name\`; the sections are: $KNOWN" >&2
@@ -101,3 +101,6 @@ HELD_OUT="--dim 2,3 --motion slow,fast,teleport,churn --n 10000 --frames 120 --r
 run_section world-rays --world-rays 100000
 run_section world-step --world-step 10000
 run_section world-step-100k --world-step 100000
+# Colliders made of parts: a 100,352-triangle mesh floor under 10,000
+# movers, a compound of 1,000 boxes, 100,000 rays onto the floor.
+run_section world-parts --world-parts 10000

@@ -35,7 +35,7 @@ const FRAMES: usize = 30;
 
 /// The shape in a box, by the object's id: ball, box, capsule or hull,
 /// centred on the box.
-fn shape_in(id: u64, aabb: &Aabb<Vec3>) -> (Shape, Vec3) {
+pub fn shape_in_box(id: u64, aabb: &Aabb<Vec3>) -> (Shape, Vec3) {
     let (h, c) = (0.5 * (aabb.max() - aabb.min()), aabb.center());
     let h = h.max(Vec3::splat(1e-3));
     let shape = match id % 4 {
@@ -60,7 +60,7 @@ fn shape_in(id: u64, aabb: &Aabb<Vec3>) -> (Shape, Vec3) {
 }
 
 /// The same shape for rapier.
-fn rapier_collider(shape: &Shape, at: Vec3) -> rapier3d::geometry::Collider {
+pub fn rapier_collider(shape: &Shape, at: Vec3) -> rapier3d::geometry::Collider {
     use rapier3d::geometry::{ActiveCollisionTypes, ColliderBuilder};
     use rapier3d::math::Vector as V;
     let builder = match shape {
@@ -73,6 +73,10 @@ fn rapier_collider(shape: &Shape, at: Vec3) -> rapier3d::geometry::Collider {
         Shape::Polyhedron(p) => {
             let points: Vec<V> = p.points().iter().map(|q| V::new(q.x, q.y, q.z)).collect();
             ColliderBuilder::convex_hull(&points).expect("an octahedron has a hull")
+        }
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.points().map(|q| V::new(q.x, q.y, q.z));
+            ColliderBuilder::triangle(a, b, c)
         }
     };
     builder
@@ -140,7 +144,7 @@ fn shapes_of(scene: &Scene<Vec3>) -> (Vec<u64>, Vec<(Shape, Vec3)>) {
     let (mut ids, mut shapes) = (Vec::new(), Vec::new());
     for (id, aabb) in scene.objects() {
         ids.push(id);
-        shapes.push(shape_in(id, &aabb));
+        shapes.push(shape_in_box(id, &aabb));
     }
     (ids, shapes)
 }

@@ -1,7 +1,7 @@
 //! The closed forms of the round pairs, written once for 2D and 3D: two
-//! balls (circles, spheres), a ball and a capsule, two capsules. Each
-//! reduces to two balls around the nearest points of the cores (a point or
-//! a segment each).
+//! balls (circles, spheres), a ball and a capsule, two capsules, a ball
+//! and a box. Each reduces to two balls around the nearest points of the
+//! cores (a point, a segment, or the box's point nearest the centre).
 //!
 //! They work in f64 relative to the first shape's position, where the f32
 //! inputs are exact, so a small gap far from the world's origin keeps its
@@ -15,7 +15,7 @@ use super::dim::Dim;
 use super::general;
 use super::placement::Placement;
 use super::point::{Point, TRUSTED_GAP, Wide, from_p, to_p, unit};
-use super::shapes::{Ball, Capsule};
+use super::shapes::{Ball, Capsule, Cuboid};
 
 /// Two balls, in closed form. Coincident centres push along +y.
 pub(crate) fn ball_ball<L: Placement>(
@@ -45,6 +45,31 @@ pub(crate) fn ball_capsule<L: Placement>(
         return general::contact(a, pose_a, b, pose_b);
     }
     balls::<L::V>(origin, centre, a.radius, nearest, b.radius)
+}
+
+/// A ball and a box: the ball's centre against the nearest point of the
+/// box (the centre clamped to the box in its frame, in f64), or the
+/// general contact for a centre inside the box or on it within rounding.
+pub(crate) fn ball_cuboid<L: Placement>(
+    a: &Ball<L::V>,
+    pose_a: &L,
+    b: &Cuboid<L::V>,
+    pose_b: &L,
+) -> Contact<L::V> {
+    let origin = pose_a.position_wide();
+    let offset = pose_b.position_wide() - origin;
+    // The centre in the box's frame.
+    let local = pose_b.unrotate_wide(offset * (-1.0));
+    let h = to_p(b.half_extents);
+    let clamped = <Wide<L::V> as Point>::from_axes(|k| local.axis(k).clamp(-h.axis(k), h.axis(k)));
+    // Judged in the box's frame: turning there and back is not exact.
+    let gap = clamped - local;
+    let centre = <Wide<L::V> as Point>::ZERO;
+    if meeting(centre, gap, &[local, h]) {
+        return general::contact(a, pose_a, b, pose_b);
+    }
+    let nearest = pose_b.rotate_wide(gap);
+    balls::<L::V>(origin, centre, a.radius, nearest, 0.0)
 }
 
 /// Two capsules: the nearest points of their segments, or EPA for

@@ -121,7 +121,12 @@ pub(crate) fn part_contacts<V: Space>(
     let start = out.len();
     let b_box = grown(&b.aabb(pb), margin);
     let _ = a.visit_near(pa, &b_box, |i, sa, pai| {
-        let near = grown(&V::aabb(sa, pai), margin);
+        // A convex `b` is its one part, whatever the box.
+        let near = if b.is_convex() {
+            b_box
+        } else {
+            grown(&V::aabb(sa, pai), margin)
+        };
         b.visit_near(pb, &near, |j, sb, pbj| {
             let contact = V::contact(sa, pai, sb, pbj);
             if contact.depth >= -margin {
@@ -135,7 +140,13 @@ pub(crate) fn part_contacts<V: Space>(
             ControlFlow::Continue(())
         })
     });
-    for (shape, pose, first) in [(a, pa, true), (b, pb, false)] {
+    // One contact has no seam to share: whatever edge it touches, a
+    // neighbour across it would be as near.
+    let several = out.len() - start > 1;
+    for (shape, pose, first) in [(a, pa, true), (b, pb, false)]
+        .into_iter()
+        .filter(|_| several)
+    {
         match shape {
             ColliderShape::Convex(_) => {}
             ColliderShape::Compound(_) => {

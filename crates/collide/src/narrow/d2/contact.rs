@@ -2,7 +2,7 @@
 //! for polygons, and GJK/EPA for any two convex shapes.
 
 use super::pose::Pose;
-use super::shapes::{Capsule, Circle, Polygon};
+use super::shapes::{Capsule, Circle, Cuboid, Polygon};
 use crate::narrow::closed;
 use crate::narrow::contact::Contact;
 use crate::narrow::general;
@@ -89,6 +89,28 @@ pub fn contact_circle_capsule(
     pose_b: &Pose,
 ) -> Contact<Vec2> {
     closed::ball_capsule(a, pose_a, b, pose_b)
+}
+
+/// A circle and a box, in closed form: the centre against the box's
+/// nearest point; a centre inside the box, or on it within rounding, goes
+/// through EPA.
+///
+/// ```
+/// use collide::narrow::d2::{Cuboid, Pose, Circle, contact_circle_cuboid};
+/// use glam::Vec2;
+/// let ball = Circle::new(0.5)?;
+/// let crate_box = Cuboid::new(Vec2::splat(1.0))?;
+/// let c = contact_circle_cuboid(&ball, &Pose::at(Vec2::new(0.0, 1.4))?, &crate_box, &Pose::IDENTITY);
+/// assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == -Vec2::Y);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact_circle_cuboid(
+    a: &Circle,
+    pose_a: &Pose,
+    b: &Cuboid,
+    pose_b: &Pose,
+) -> Contact<Vec2> {
+    closed::ball_cuboid(a, pose_a, b, pose_b)
 }
 
 /// Two capsules, in closed form (the nearest points of their segments);

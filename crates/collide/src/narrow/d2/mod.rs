@@ -15,7 +15,7 @@ pub use cast::{
 };
 pub use contact::{
     contact, contact_capsule_capsule, contact_circle_capsule, contact_circle_circle,
-    contact_polygon_polygon, distance,
+    contact_circle_cuboid, contact_polygon_polygon, distance,
 };
 pub use manifold::manifold;
 pub(crate) use manifold::manifold_from_contact;

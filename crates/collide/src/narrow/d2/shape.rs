@@ -7,7 +7,7 @@
 use super::{
     Capsule, Circle, Cuboid, Polygon, Pose, cast_ray_capsule, cast_ray_circle, cast_ray_cuboid,
     cast_ray_polygon, contact, contact_capsule_capsule, contact_circle_capsule,
-    contact_circle_circle, contact_polygon_polygon, distance,
+    contact_circle_circle, contact_circle_cuboid, contact_polygon_polygon, distance,
 };
 use crate::geometry::{Aabb, Ray};
 use crate::narrow::{Contact, RayCast, Support};
@@ -45,12 +45,14 @@ impl Shape {
     /// it: closed forms for circles and capsules, SAT for two overlapping
     /// polygons, GJK/EPA for the rest.
     pub fn contact(&self, pose: &Pose, other: &Shape, other_pose: &Pose) -> Contact<Vec2> {
-        use Shape::{Capsule as C, Circle as S, Polygon as P};
+        use Shape::{Capsule as C, Circle as S, Cuboid as B, Polygon as P};
         match (self, other) {
             (S(a), S(b)) => contact_circle_circle(a, pose, b, other_pose),
             (S(a), C(b)) => contact_circle_capsule(a, pose, b, other_pose),
             (C(a), S(b)) => contact_circle_capsule(b, other_pose, a, pose).flipped(),
             (C(a), C(b)) => contact_capsule_capsule(a, pose, b, other_pose),
+            (S(a), B(b)) => contact_circle_cuboid(a, pose, b, other_pose),
+            (B(a), S(b)) => contact_circle_cuboid(b, other_pose, a, pose).flipped(),
             (P(a), P(b)) => contact_polygon_polygon(a, pose, b, other_pose)
                 .unwrap_or_else(|| contact(&**a, pose, &**b, other_pose)),
             _ => contact(self, pose, other, other_pose),

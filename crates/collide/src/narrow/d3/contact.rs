@@ -95,6 +95,28 @@ pub fn contact_sphere_capsule(
     closed::ball_capsule(a, pose_a, b, pose_b)
 }
 
+/// A sphere and a box, in closed form: the centre against the box's
+/// nearest point; a centre inside the box, or on it within rounding, goes
+/// through EPA.
+///
+/// ```
+/// use collide::narrow::d3::{Cuboid, Pose, Sphere, contact_sphere_cuboid};
+/// use glam::Vec3;
+/// let ball = Sphere::new(0.5)?;
+/// let crate_box = Cuboid::new(Vec3::splat(1.0))?;
+/// let c = contact_sphere_cuboid(&ball, &Pose::at(Vec3::new(0.0, 1.4, 0.0))?, &crate_box, &Pose::IDENTITY);
+/// assert!((c.depth - 0.1).abs() < 1e-6 && c.normal == -Vec3::Y);
+/// # Ok::<(), collide::narrow::ShapeError>(())
+/// ```
+pub fn contact_sphere_cuboid(
+    a: &Sphere,
+    pose_a: &Pose,
+    b: &Cuboid,
+    pose_b: &Pose,
+) -> Contact<Vec3> {
+    closed::ball_cuboid(a, pose_a, b, pose_b)
+}
+
 /// Two capsules, in closed form (the nearest points of their segments);
 /// segments that meet, within rounding, go through EPA.
 ///

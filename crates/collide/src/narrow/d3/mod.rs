@@ -15,7 +15,7 @@ pub use cast::{
 };
 pub use contact::{
     contact, contact_capsule_capsule, contact_cuboid_cuboid, contact_sphere_capsule,
-    contact_sphere_sphere, distance,
+    contact_sphere_cuboid, contact_sphere_sphere, distance,
 };
 pub use manifold::manifold;
 pub(crate) use manifold::manifold_from_contact;

@@ -7,7 +7,8 @@
 use super::{
     Capsule, Cuboid, Polyhedron, Pose, Sphere, Triangle, cast_ray, cast_ray_capsule,
     cast_ray_cuboid, cast_ray_sphere, cast_ray_triangle, contact, contact_capsule_capsule,
-    contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_sphere, distance,
+    contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_cuboid, contact_sphere_sphere,
+    distance,
 };
 use crate::geometry::{Aabb, Ray};
 use crate::narrow::{Contact, RayCast, Support};
@@ -53,6 +54,8 @@ impl Shape {
             (S(a), C(b)) => contact_sphere_capsule(a, pose, b, other_pose),
             (C(a), S(b)) => contact_sphere_capsule(b, other_pose, a, pose).flipped(),
             (C(a), C(b)) => contact_capsule_capsule(a, pose, b, other_pose),
+            (S(a), B(b)) => contact_sphere_cuboid(a, pose, b, other_pose),
+            (B(a), S(b)) => contact_sphere_cuboid(b, other_pose, a, pose).flipped(),
             (B(a), B(b)) => contact_cuboid_cuboid(a, pose, b, other_pose)
                 .unwrap_or_else(|| contact(a, pose, b, other_pose)),
             _ => contact(self, pose, other, other_pose),

@@ -6,7 +6,8 @@ use collide::geometry::Ray;
 use collide::narrow::d2::{
     Capsule, Circle, Cuboid, Polygon, Pose, Shape, cast_ray, cast_ray_capsule, cast_ray_circle,
     cast_ray_cuboid, cast_ray_polygon, cast_shape, contact, contact_capsule_capsule,
-    contact_circle_capsule, contact_circle_circle, contact_polygon_polygon, distance,
+    contact_circle_capsule, contact_circle_circle, contact_circle_cuboid, contact_polygon_polygon,
+    distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
 use collide_scenes::SceneRng;
@@ -143,6 +144,14 @@ fn closed_forms_agree_with_gjk() {
             &contact_circle_capsule(&c1, &pa, &k2, &pb),
             &contact(&c1, &pa, &k2, &pb),
             "circle-capsule",
+        );
+        let plank =
+            collide::narrow::d2::Cuboid::new(Vec2::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0)))
+                .unwrap();
+        close(
+            &contact_circle_cuboid(&c1, &pa, &plank, &pb),
+            &contact(&c1, &pa, &plank, &pb),
+            "circle-box",
         );
         let closed = contact_capsule_capsule(&k1, &pa, &k2, &pb);
         let general = contact(&k1, &pa, &k2, &pb);

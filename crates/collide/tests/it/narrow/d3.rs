@@ -7,7 +7,7 @@ use collide::geometry::Ray;
 use collide::narrow::d3::{
     Capsule, Cuboid, Polyhedron, Pose, Shape, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
     cast_ray_sphere, cast_shape, contact, contact_capsule_capsule, contact_cuboid_cuboid,
-    contact_sphere_capsule, contact_sphere_sphere, distance,
+    contact_sphere_capsule, contact_sphere_cuboid, contact_sphere_sphere, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
 use collide_scenes::SceneRng;
@@ -177,6 +177,12 @@ fn closed_forms_agree_with_gjk() {
             &contact_sphere_capsule(&s1, &pa, &k2, &pb),
             &contact(&s1, &pa, &k2, &pb),
             "sphere-capsule",
+        );
+        let crate_box = cuboid(&mut rng);
+        close(
+            &contact_sphere_cuboid(&s1, &pa, &crate_box, &pb),
+            &contact(&s1, &pa, &crate_box, &pb),
+            "sphere-box",
         );
         let closed = contact_capsule_capsule(&k1, &pa, &k2, &pb);
         let general = contact(&k1, &pa, &k2, &pb);

@@ -4,7 +4,8 @@
 //! near the origin and 1e4 away. Every step the touching pairs agree with
 //! the deepest contact over all part pairs, every part contact and
 //! manifold is the narrow phase's for those two parts, and every query
-//! answers as a scan over all parts does.
+//! answers as a scan over all parts does. Mirrored, a level touches the
+//! same pairs as deep, with mirrored normals.
 
 use super::Random;
 use collide::Handle;
@@ -563,4 +564,160 @@ fn a_warm_world_of_meshes_and_compounds_steps_without_allocating() {
     let parts: usize = track(|| (0..20).map(|_| tick(&mut rng, &mut world)).sum());
     assert!(parts > 500, "the scene touches parts: {parts}");
     assert_eq!(tracked().allocations, 0, "a warm step allocated");
+}
+
+/// `pose` mirrored in x (the plane x = 0).
+fn mirror_pose(pose: &collide::narrow::d3::Pose) -> collide::narrow::d3::Pose {
+    let (p, q) = (pose.position(), pose.rotation());
+    collide::narrow::d3::Pose::new(
+        Vec3::new(-p.x, p.y, p.z),
+        glam::Quat::from_xyzw(q.x, -q.y, -q.z, q.w),
+    )
+    .unwrap()
+}
+
+/// A convex shape mirrored in its own x (boxes, balls and capsules along
+/// y are their own mirrors).
+fn mirror_convex(shape: &collide::narrow::d3::Shape) -> collide::narrow::d3::Shape {
+    use collide::narrow::d3::{Polyhedron, Shape, Triangle};
+    let flip = |v: Vec3| Vec3::new(-v.x, v.y, v.z);
+    match shape {
+        Shape::Polyhedron(p) => {
+            let points: Vec<Vec3> = p.points().iter().map(|&v| flip(v)).collect();
+            Polyhedron::new(&points).unwrap().into()
+        }
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.points().map(flip);
+            Triangle::new(a, c, b).unwrap().into()
+        }
+        other => other.clone(),
+    }
+}
+
+/// A collider's shape mirrored in its own x.
+fn mirror_shape(shape: &ColliderShape<Vec3>) -> ColliderShape<Vec3> {
+    match shape {
+        ColliderShape::Convex(s) => ColliderShape::Convex(mirror_convex(s)),
+        ColliderShape::Compound(c) => Compound::new(
+            c.parts()
+                .iter()
+                .map(|(s, p)| (mirror_convex(s), mirror_pose(p))),
+        )
+        .unwrap()
+        .into(),
+        ColliderShape::Mesh(m) => {
+            let v: Vec<Vec3> = m
+                .vertices()
+                .iter()
+                .map(|p| Vec3::new(-p.x, p.y, p.z))
+                .collect();
+            let e: Vec<[u32; 3]> = m.elements().iter().map(|&[a, b, c]| [a, c, b]).collect();
+            Mesh3::new(&v, &e).unwrap().into()
+        }
+    }
+}
+
+#[test]
+fn a_level_of_parts_mirrored_touches_the_same_parts_as_deep() {
+    use collide::narrow::d3::Pose;
+    let mut rng = SceneRng::new(31);
+    let (mut world, mut mirrored) = (World::<Vec3, u32>::new(), World::<Vec3, u32>::new());
+    let mut movers = Vec::new();
+    let mut add = |shape: ColliderShape<Vec3>,
+                   pose: Pose,
+                   fixed: bool,
+                   movers: &mut Vec<(Handle, Handle)>| {
+        let make = |s: ColliderShape<Vec3>, p: Pose| {
+            if fixed {
+                Collider::fixed(s, p, 0)
+            } else {
+                Collider::moving(s, p, 0)
+            }
+        };
+        let a = world.insert(make(shape.clone(), pose)).unwrap();
+        let b = mirrored
+            .insert(make(mirror_shape(&shape), mirror_pose(&pose)))
+            .unwrap();
+        if !fixed {
+            movers.push((a, b));
+        }
+    };
+    let ground = Vec3::ground(&mut rng, 16);
+    add(
+        ground.into(),
+        Pose::at(Vec3::new(-8.0, -1.5, -8.0)).unwrap(),
+        true,
+        &mut movers,
+    );
+    add(
+        Vec3::soup(&mut rng, 24, 6.0).into(),
+        Pose::at(Vec3::new(0.0, 2.0, 0.0)).unwrap(),
+        true,
+        &mut movers,
+    );
+    for _ in 0..2 {
+        let parts: Vec<_> = (0..4)
+            .map(|_| (Vec3::shape(&mut rng), Vec3::pose(&mut rng, 1.2)))
+            .collect();
+        add(
+            Compound::new(parts).unwrap().into(),
+            Vec3::pose(&mut rng, 6.0),
+            false,
+            &mut movers,
+        );
+    }
+    for _ in 0..40 {
+        add(
+            Vec3::shape(&mut rng).into(),
+            Vec3::pose(&mut rng, 6.0),
+            false,
+            &mut movers,
+        );
+    }
+    let mut compared = 0;
+    for step in 0..30 {
+        for &(a, b) in &movers {
+            if rng.below(3) == 0 {
+                let p = Vec3::pose(&mut rng, 6.0);
+                world.set_pose(a, p).unwrap();
+                mirrored.set_pose(b, mirror_pose(&p)).unwrap();
+            }
+        }
+        let (x, y) = (world.step(), mirrored.step());
+        let depth = |e: &collide::world::WorldEvents<Vec3>, a: Handle, b: Handle| {
+            e.touching
+                .iter()
+                .find(|t| (t.a.index(), t.b.index()) == (a.index(), b.index()))
+                .map(|t| t.contact)
+        };
+        // Both worlds got the same inserts in order: the same slots (each
+        // world's handles carry its own owner).
+        for t in &x.touching {
+            let other = depth(&y, t.a, t.b);
+            match other {
+                Some(c) => {
+                    compared += 1;
+                    assert!(
+                        (c.depth - t.contact.depth).abs() < 1e-4,
+                        "step {step}: {t:?} mirrored {c:?}"
+                    );
+                    let n = t.contact.normal;
+                    assert!(
+                        (c.normal - Vec3::new(-n.x, n.y, n.z)).length() < 1e-3,
+                        "step {step}: {t:?} mirrored {c:?}"
+                    );
+                }
+                None => assert!(
+                    t.contact.depth < 1e-4,
+                    "step {step}: {t:?} not in the mirror"
+                ),
+            }
+        }
+        for t in &y.touching {
+            if depth(&x, t.a, t.b).is_none() {
+                assert!(t.contact.depth < 1e-4, "step {step}: mirrored {t:?} alone");
+            }
+        }
+    }
+    assert!(compared > 200, "the level touches: {compared}");
 }

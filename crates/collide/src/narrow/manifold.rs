@@ -300,17 +300,7 @@ pub(crate) fn build(
     if contact.depth < -margin || contact.depth.is_nan() {
         return Manifold::empty(n);
     }
-    let single = || {
-        let mut m = Manifold::empty(n);
-        m.points[0] = ManifoldPoint {
-            point_a: contact.point_a,
-            point_b: contact.point_b,
-            depth: contact.depth,
-            id: FeatureId::SINGLE,
-        };
-        m.count = 1;
-        m
-    };
+    let single = || Manifold::single(contact);
     let (fa, fb) = (face_a(n), face_b(-n));
     let aligned = |f: &Face, dir: Vec3| {
         f.normal

@@ -86,11 +86,11 @@ pub fn rapier_collider(shape: &Shape, at: Vec3) -> rapier3d::geometry::Collider 
 }
 
 /// rapier's side: its sets, broad phase and pipeline.
-struct Rapier {
-    colliders: rapier3d::geometry::ColliderSet,
-    bodies: rapier3d::dynamics::RigidBodySet,
+pub struct Rapier {
+    pub colliders: rapier3d::geometry::ColliderSet,
+    pub bodies: rapier3d::dynamics::RigidBodySet,
     islands: rapier3d::dynamics::IslandManager,
-    broad_phase: rapier3d::geometry::BroadPhaseBvh,
+    pub broad_phase: rapier3d::geometry::BroadPhaseBvh,
     narrow_phase: rapier3d::geometry::NarrowPhase,
     pipeline: rapier3d::pipeline::CollisionPipeline,
     handles: Vec<rapier3d::geometry::ColliderHandle>,
@@ -104,6 +104,14 @@ impl Rapier {
             .iter()
             .map(|(s, at)| colliders.insert(rapier_collider(s, *at)))
             .collect();
+        Self {
+            handles,
+            ..Self::of(colliders, prediction)
+        }
+    }
+
+    /// rapier over `colliders` (no handles kept), stepped once.
+    pub fn of(colliders: rapier3d::geometry::ColliderSet, prediction: f32) -> Self {
         let mut out = Rapier {
             colliders,
             bodies: rapier3d::dynamics::RigidBodySet::new(),
@@ -111,14 +119,14 @@ impl Rapier {
             broad_phase: rapier3d::geometry::BroadPhaseBvh::new(),
             narrow_phase: rapier3d::geometry::NarrowPhase::new(),
             pipeline: rapier3d::pipeline::CollisionPipeline::new(),
-            handles,
+            handles: Vec::new(),
             prediction,
         };
         out.step();
         out
     }
 
-    fn step(&mut self) {
+    pub fn step(&mut self) {
         self.pipeline.step(
             self.prediction,
             &mut self.islands,
@@ -131,7 +139,7 @@ impl Rapier {
         );
     }
 
-    fn touching(&self) -> usize {
+    pub fn touching(&self) -> usize {
         self.narrow_phase
             .contact_pairs()
             .filter(|p| p.has_any_active_contact())
@@ -179,7 +187,7 @@ pub struct RayRow {
 
 /// Rays per millisecond of the best of three rounds of `round` (which
 /// casts `rays` rays and returns how many hit), and the hits.
-fn best(rays: usize, mut round: impl FnMut() -> usize) -> (f64, usize) {
+pub fn best(rays: usize, mut round: impl FnMut() -> usize) -> (f64, usize) {
     let (mut rate, mut hits) = (0.0f64, 0);
     for _ in 0..3 {
         let start = Instant::now();

@@ -18,7 +18,7 @@
 //! - Peak heap: the counting allocator's peak while building the world
 //!   and running its frames, on each side alone.
 
-use crate::world::{rapier_collider, shape_in_box};
+use crate::world::{Rapier, best, rapier_collider, shape_in_box};
 use collide::Structure;
 use collide::geometry::Ray;
 use collide::narrow::d3::{Cuboid, Pose, Shape, Sphere};
@@ -145,53 +145,6 @@ fn movers(h: &[f32], n: usize) -> (Vec<Shape>, Vec<Vec<Vec3>>) {
     (shapes, frames)
 }
 
-/// rapier's side of a row: its sets, broad phase and pipeline.
-struct Rapier {
-    colliders: rapier3d::geometry::ColliderSet,
-    bodies: rapier3d::dynamics::RigidBodySet,
-    islands: rapier3d::dynamics::IslandManager,
-    broad_phase: rapier3d::geometry::BroadPhaseBvh,
-    narrow_phase: rapier3d::geometry::NarrowPhase,
-    pipeline: rapier3d::pipeline::CollisionPipeline,
-    prediction: f32,
-}
-
-impl Rapier {
-    fn new(colliders: rapier3d::geometry::ColliderSet, prediction: f32) -> Self {
-        let mut out = Self {
-            colliders,
-            bodies: rapier3d::dynamics::RigidBodySet::new(),
-            islands: rapier3d::dynamics::IslandManager::new(),
-            broad_phase: rapier3d::geometry::BroadPhaseBvh::new(),
-            narrow_phase: rapier3d::geometry::NarrowPhase::new(),
-            pipeline: rapier3d::pipeline::CollisionPipeline::new(),
-            prediction,
-        };
-        out.step();
-        out
-    }
-
-    fn step(&mut self) {
-        self.pipeline.step(
-            self.prediction,
-            &mut self.islands,
-            &mut self.broad_phase,
-            &mut self.narrow_phase,
-            &mut self.bodies,
-            &mut self.colliders,
-            &(),
-            &(),
-        );
-    }
-
-    fn touching(&self) -> usize {
-        self.narrow_phase
-            .contact_pairs()
-            .filter(|p| p.has_any_active_contact())
-            .count()
-    }
-}
-
 fn rapier_at(p: Vec3) -> rapier3d::math::Pose {
     rapier3d::math::Pose::from_translation(rapier3d::math::Vector::new(p.x, p.y, p.z))
 }
@@ -260,7 +213,7 @@ fn row(
             .zip(&frames[0])
             .map(|(s, &p)| set.insert(rapier_collider(s, p)))
             .collect();
-        let mut rapier = Rapier::new(set, 0.01 * reach);
+        let mut rapier = Rapier::of(set, 0.01 * reach);
         let (mut time, mut touching) = (0.0, 0);
         for at in &frames[1..=FRAMES] {
             let start = Instant::now();
@@ -394,15 +347,6 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
             (from, d * 20.0)
         })
         .collect();
-    let best = |mut round: Box<dyn FnMut() -> usize + '_>| {
-        let (mut rate, mut hits) = (0.0f64, 0);
-        for _ in 0..3 {
-            let start = Instant::now();
-            hits = round();
-            rate = rate.max(rays as f64 / (start.elapsed().as_secs_f64() * 1e3));
-        }
-        (rate, hits)
-    };
     let mut world =
         World3::<()>::with_settings(WorldSettings::default().with_structure(Structure::Bvh));
     let ground = Mesh3::from_heights(SAMPLES, SAMPLES, &h, Vec2::splat(CELL)).unwrap();
@@ -411,7 +355,7 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
         .unwrap();
     world.step();
     let filter = QueryFilter::new();
-    let (rate, hits) = best(Box::new(|| {
+    let (rate, hits) = best(rays, || {
         casts
             .iter()
             .filter(|(from, along)| {
@@ -420,7 +364,7 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
                     .is_some()
             })
             .count()
-    }));
+    });
     let mut rows = vec![RayRow {
         name: "collide world (bvh)".into(),
         rate,
@@ -435,7 +379,7 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
     set.insert(fixed(
         ColliderBuilder::trimesh_with_flags(v, tris, TriMeshFlags::FIX_INTERNAL_EDGES).unwrap(),
     ));
-    let rapier = Rapier::new(set, 0.0);
+    let rapier = Rapier::of(set, 0.0);
     let dispatcher = rapier3d::parry::query::DefaultQueryDispatcher;
     let queries = rapier.broad_phase.as_query_pipeline(
         &dispatcher,
@@ -443,7 +387,7 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
         &rapier.colliders,
         rapier3d::pipeline::QueryFilter::default(),
     );
-    let (rate, hits) = best(Box::new(|| {
+    let (rate, hits) = best(rays, || {
         use rapier3d::math::Vector as V;
         casts
             .iter()
@@ -455,7 +399,7 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
                 queries.cast_ray_and_get_normal(&ray, 1.0, true).is_some()
             })
             .count()
-    }));
+    });
     rows.push(RayRow {
         name: "rapier QueryPipeline".into(),
         rate,

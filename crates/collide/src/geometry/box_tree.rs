@@ -176,9 +176,10 @@ impl<V: Vector> BoxTree<V> {
         ray: &Ray<V>,
         mut exact: impl FnMut(u32) -> Option<f32>,
     ) -> Option<(f32, u32)> {
+        let slabs = Slabs::new(ray, &self.nodes[0].aabb);
         let mut best: Option<(f32, u32)> = None;
         let mut stack = [(0u32, 0.0f32); STACK];
-        let t0 = ray.entry(&self.nodes[0].aabb)?;
+        let t0 = slabs.entry(&self.nodes[0].aabb)?;
         stack[0] = (0, t0);
         let mut len = 1;
         while len > 0 {
@@ -191,7 +192,7 @@ impl<V: Vector> BoxTree<V> {
             if node.count > 0 {
                 let (lo, hi) = (node.first as usize, (node.first + node.count) as usize);
                 for (&i, b) in self.order[lo..hi].iter().zip(&self.boxes[lo..hi]) {
-                    if ray
+                    if slabs
                         .entry(b)
                         .is_none_or(|t| best.is_some_and(|(best, _)| t > best))
                     {
@@ -206,8 +207,8 @@ impl<V: Vector> BoxTree<V> {
                 continue;
             }
             let (l, r) = (node.first, node.first + 1);
-            let tl = ray.entry(&self.nodes[l as usize].aabb);
-            let tr = ray.entry(&self.nodes[r as usize].aabb);
+            let tl = slabs.entry(&self.nodes[l as usize].aabb);
+            let tr = slabs.entry(&self.nodes[r as usize].aabb);
             // The nearer child on top of the stack.
             let mut push = |n: u32, t: Option<f32>| {
                 if let Some(t) = t {
@@ -276,6 +277,74 @@ impl<V: Vector> BoxTree<V> {
             len += 2;
         }
         best
+    }
+}
+
+/// A ray made ready for many box tests of one tree: the reciprocal of its
+/// direction taken once. Boxes are closed, so a box with no thickness (a
+/// flat floor's triangle) is entered, and each is padded by a millionth
+/// of the largest coordinate in play (the tree's and the origin's), so
+/// that the rounding of a ray turned into a collider's frame never loses
+/// a box whose item it hits.
+struct Slabs<V: Vector> {
+    inverse: V,
+    /// Per axis, what to add to a box's low side: the pad less the origin.
+    below: V,
+    /// Per axis, what to add to a box's high side: the pad less the origin.
+    above: V,
+    max_t: f32,
+}
+
+/// The pad, relative to the largest coordinate in play.
+const PAD: f32 = 1e-6;
+
+/// The larger of two numbers, in one instruction (`f32::max` also sorts
+/// out NaN, which costs more; see [`Slabs::entry`] for why NaN is fine).
+#[inline]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}
+
+/// The smaller of two numbers, in one instruction.
+#[inline]
+fn smaller(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+impl<V: Vector> Slabs<V> {
+    fn new(ray: &Ray<V>, root: &Aabb<V>) -> Self {
+        let (d, o) = (ray.direction(), ray.origin());
+        let pad = |a: usize| {
+            let reach = larger(root.min().axis(a).abs(), root.max().axis(a).abs());
+            PAD * larger(reach, o.axis(a).abs()) + f32::MIN_POSITIVE
+        };
+        Self {
+            inverse: V::from_axes(|a| 1.0 / d.axis(a)),
+            below: V::from_axes(|a| -pad(a) - o.axis(a)),
+            above: V::from_axes(|a| pad(a) - o.axis(a)),
+            max_t: ray.max_t(),
+        }
+    }
+
+    /// The first `t` in `[0, max_t]` at which the ray is in the padded
+    /// box, or `None`.
+    ///
+    /// Along an axis the ray does not move, the reciprocal is infinite:
+    /// both ends are -inf and +inf inside the slab, and the same infinity
+    /// outside it. Only a ray exactly on a padded face gives NaN (0 times
+    /// infinity), and it lies outside the box by the pad, so whether NaN
+    /// keeps the box or drops it, no hit is lost.
+    #[inline]
+    fn entry(&self, aabb: &Aabb<V>) -> Option<f32> {
+        let (mut enter, mut exit) = (0.0f32, self.max_t);
+        for a in 0..V::DIM {
+            let inverse = self.inverse.axis(a);
+            let t1 = (aabb.min().axis(a) + self.below.axis(a)) * inverse;
+            let t2 = (aabb.max().axis(a) + self.above.axis(a)) * inverse;
+            enter = larger(enter, smaller(t1, t2));
+            exit = smaller(exit, larger(t1, t2));
+        }
+        (enter <= exit).then_some(enter)
     }
 }
 

@@ -91,13 +91,19 @@ pub(crate) fn capsule_capsule<L: Placement>(
 }
 
 /// `local` placed by `pose`, in f64 relative to `origin`.
-fn placed<L: Placement>(pose: &L, local: L::V, origin: Wide<L::V>) -> Wide<L::V> {
+pub(crate) fn placed<L: Placement>(pose: &L, local: L::V, origin: Wide<L::V>) -> Wide<L::V> {
     (pose.position_wide() - origin) + pose.rotate_wide(to_p(local))
 }
 
 /// The contact of two balls (centres and radii, the centres in f64
 /// relative to `origin`). Coincident centres push along +y.
-fn balls<V: Dim>(origin: Wide<V>, ca: Wide<V>, ra: f32, cb: Wide<V>, rb: f32) -> Contact<V> {
+pub(crate) fn balls<V: Dim>(
+    origin: Wide<V>,
+    ca: Wide<V>,
+    ra: f32,
+    cb: Wide<V>,
+    rb: f32,
+) -> Contact<V> {
     let (ra, rb) = (f64::from(ra), f64::from(rb));
     let between = cb - ca;
     let d = between.dot(between).sqrt();
@@ -116,7 +122,7 @@ fn balls<V: Dim>(origin: Wide<V>, ca: Wide<V>, ra: f32, cb: Wide<V>, rb: f32) ->
 
 /// Whether two core points are one within rounding ([`TRUSTED_GAP`] of
 /// the coordinates involved).
-fn meeting<P: Point>(p: P, q: P, points: &[P]) -> bool {
+pub(crate) fn meeting<P: Point>(p: P, q: P, points: &[P]) -> bool {
     let scale = points.iter().fold(0.0f64, |m, x| {
         (0..P::DIM).fold(m, |m, k| m.max(x.axis(k).abs()))
     });

@@ -93,24 +93,37 @@ convex_from!(
     d3::Triangle
 );
 
-/// The box around `aabb`'s corners, each moved by `f`.
-fn box_of_corners<V: Vector>(aabb: &Aabb<V>, f: impl Fn(V) -> V) -> Aabb<V> {
+/// The box around `aabb` moved into another frame: `place` takes a point
+/// there and `turn` a direction. The centre is placed and the half sizes
+/// summed over the turned axes (the same box as the turned corners', for
+/// a turn of 1 + `V::DIM` vectors rather than `2^DIM` points), padded by
+/// `pad` of its coordinates (a query box padded so that rounding never
+/// leaves a part out).
+fn turned_box<V: Vector>(
+    aabb: &Aabb<V>,
+    place: impl Fn(V) -> V,
+    turn: impl Fn(V) -> V,
+    pad: f32,
+) -> Aabb<V> {
     let (lo, hi) = (aabb.min(), aabb.max());
-    let corner = |i: usize| {
-        f(V::from_axes(|k| {
-            if i >> k & 1 == 1 {
-                hi.axis(k)
-            } else {
-                lo.axis(k)
-            }
-        }))
+    let centre = place(V::from_axes(|k| 0.5 * (lo.axis(k) + hi.axis(k))));
+    let mut half = [0.0f32; 3];
+    for j in 0..V::DIM {
+        let h = 0.5 * (hi.axis(j) - lo.axis(j));
+        let axis = turn(V::from_axes(|k| if k == j { 1.0 } else { 0.0 }));
+        for (k, sum) in half.iter_mut().enumerate().take(V::DIM) {
+            *sum += axis.axis(k).abs() * h;
+        }
+    }
+    let reach = |k: usize| {
+        let (c, h) = (centre.axis(k), half[k]);
+        h + pad * (c.abs() + h)
     };
-    let first = corner(0);
-    let (min, max) = (1..1 << V::DIM).fold((first, first), |(lo, hi), i| {
-        let c = corner(i);
-        (lo.min_each(c), hi.max_each(c))
-    });
-    Aabb::new(min, max).expect("a finite box's corners stay finite")
+    Aabb::new(
+        V::from_axes(|k| centre.axis(k) - reach(k)),
+        V::from_axes(|k| centre.axis(k) + reach(k)),
+    )
+    .expect("a finite box turned stays finite")
 }
 
 impl<V: Space> ColliderShape<V> {
@@ -121,7 +134,12 @@ impl<V: Space> ColliderShape<V> {
             Self::Convex(s) => V::aabb(s, pose),
             _ => {
                 let tree = self.tree().expect("parts have a tree");
-                box_of_corners(&tree.root(), |p| V::apply(pose, p))
+                turned_box(
+                    &tree.root(),
+                    |p| V::apply(pose, p),
+                    |d| V::rotate(pose, d),
+                    0.0,
+                )
             }
         }
     }
@@ -202,7 +220,12 @@ impl<V: Space> ColliderShape<V> {
             };
             return visit(0, s, pose);
         };
-        let local = box_of_corners(near, |p| V::apply_inverse(pose, p));
+        let local = turned_box(
+            near,
+            |p| V::apply_inverse(pose, p),
+            |d| V::unrotate(pose, d),
+            1e-6,
+        );
         tree.visit_aabb(&local, |i| match self.part_at(i, pose) {
             Some((s, p)) => visit(i, &s, &p),
             None => ControlFlow::Continue(()),
@@ -223,9 +246,13 @@ impl<V: Space> ColliderShape<V> {
             ray.max_t(),
         )
         .ok()?;
-        let hit_of = |i: u32| {
-            let (s, p) = self.part_at(i, pose)?;
-            V::cast_ray(&s, ray, &p)
+        let mesh_ray = V::local_ray(ray, pose);
+        let hit_of = |i: u32| match self {
+            Self::Mesh(m) => m.cast_ray_local(i as usize, ray, &mesh_ray, pose),
+            _ => {
+                let (s, p) = self.part_at(i, pose)?;
+                V::cast_ray(&s, ray, &p)
+            }
         };
         let (_, part) = tree.cast_ray(&local, |i| hit_of(i).map(|h| h.t))?;
         Some((hit_of(part)?, part))

@@ -18,8 +18,9 @@ use super::compound::MAX_PARTS;
 use super::parts_error::PartsError;
 use super::seams::{Seam, seams};
 use super::space::Space;
-use crate::geometry::Aabb;
 use crate::geometry::box_tree::BoxTree;
+use crate::geometry::{Aabb, Ray};
+use crate::narrow::RayCast;
 use glam::{Vec2, Vec3};
 
 /// Triangles (3D) or segments (2D) over shared vertices (see the module).
@@ -116,12 +117,40 @@ impl<V: Space> Mesh<V> {
 
     /// Element `i` as a convex shape in the mesh's frame.
     pub fn element(&self, i: usize) -> Option<V::Shape> {
+        let corners = self.corners(i)?;
+        Some(V::simplex(&corners[..V::DIM]))
+    }
+
+    /// Where `ray` crosses element `i` with the mesh at `pose`. Unlike a
+    /// lone triangle's (or segment's) ray cast, which misses through an
+    /// edge or a corner only, an element here is closed: a ray down the
+    /// seam between two elements crosses the mesh (both elements answer).
+    /// `None` for no such element.
+    pub fn cast_ray_element(&self, i: usize, ray: &Ray<V>, pose: &V::Pose) -> Option<RayCast<V>> {
+        self.cast_ray_local(i, ray, &V::local_ray(ray, pose), pose)
+    }
+
+    /// [`Mesh::cast_ray_element`] with the ray already in the mesh's
+    /// frame (`local`), for testing many elements.
+    pub(crate) fn cast_ray_local(
+        &self,
+        i: usize,
+        ray: &Ray<V>,
+        local: &V::LocalRay,
+        pose: &V::Pose,
+    ) -> Option<RayCast<V>> {
+        let corners = self.corners(i)?;
+        V::cast_ray_element(&corners[..V::DIM], ray, local, pose)
+    }
+
+    /// Element `i`'s corners (the first `V::DIM`).
+    fn corners(&self, i: usize) -> Option<[V; 3]> {
         let e = self.elements.get(i)?;
         let mut corners = [self.vertices[0]; 3];
         for (slot, &index) in corners.iter_mut().zip(e.as_ref()) {
             *slot = self.vertices[index as usize];
         }
-        Some(V::simplex(&corners[..V::DIM]))
+        Some(corners)
     }
 
     /// How element `i` meets its neighbours (see `seams.rs`).

@@ -91,6 +91,21 @@ pub trait Space: Vector + sealed::Sealed {
     /// a rounded one: a ball, a capsule, a rounded hull).
     #[doc(hidden)]
     fn corners(shape: &Self::Shape, pose: &Self::Pose, out: &mut [Self; 32]) -> usize;
+    /// A ray in a mesh's frame, made once for its elements.
+    #[doc(hidden)]
+    type LocalRay: Copy;
+    #[doc(hidden)]
+    fn local_ray(ray: &Ray<Self>, pose: &Self::Pose) -> Self::LocalRay;
+    /// A ray (`local` in the mesh's frame) against a mesh element with
+    /// `corners` (in that frame), the mesh at `pose`; closed, so that rays
+    /// down its seams cross the mesh.
+    #[doc(hidden)]
+    fn cast_ray_element(
+        corners: &[Self],
+        ray: &Ray<Self>,
+        local: &Self::LocalRay,
+        pose: &Self::Pose,
+    ) -> Option<RayCast<Self>>;
 }
 
 mod sealed {
@@ -101,7 +116,16 @@ mod sealed {
 
 /// The same impl for each dimension's module.
 macro_rules! space {
-    ($v:ty, $d:ident, $ball:ident, $n:literal, $simplex:expr, $flat:expr, $corners:ident) => {
+    (
+        $v:ty,
+        $d:ident,
+        $ball:ident,
+        $n:literal,
+        $simplex:expr,
+        $flat:expr,
+        $corners:ident,
+        $element_ray:expr
+    ) => {
         impl Space for $v {
             type Shape = $d::Shape;
             type Pose = $d::Pose;
@@ -177,6 +201,18 @@ macro_rules! space {
             fn corners(shape: &$d::Shape, pose: &$d::Pose, out: &mut [$v; 32]) -> usize {
                 $corners(shape, pose, out)
             }
+            type LocalRay = $d::LocalRay;
+            fn local_ray(ray: &Ray<$v>, pose: &$d::Pose) -> $d::LocalRay {
+                $d::LocalRay::new(ray, pose)
+            }
+            fn cast_ray_element(
+                corners: &[$v],
+                ray: &Ray<$v>,
+                local: &$d::LocalRay,
+                pose: &$d::Pose,
+            ) -> Option<RayCast<$v>> {
+                $element_ray(corners, ray, local, pose)
+            }
         }
     };
 }
@@ -190,7 +226,8 @@ space!(
         .expect("a mesh's corners are finite")
         .into(),
     |c: &[Vec2]| c[0] == c[1],
-    corners_2d
+    corners_2d,
+    |c: &[Vec2], ray, local, pose| d2::cast_ray_mesh_segment(ray, local, &[c[0], c[1]], pose)
 );
 space!(
     Vec3,
@@ -199,7 +236,13 @@ space!(
     3,
     |c: &[Vec3]| d3::Triangle::from_checked([c[0], c[1], c[2]]).into(),
     |c: &[Vec3]| d3::Triangle::from_checked([c[0], c[1], c[2]]).is_flat(),
-    corners_3d
+    corners_3d,
+    |c: &[Vec3], ray, local, pose| d3::cast_ray_mesh_triangle(
+        ray,
+        local,
+        &[c[0], c[1], c[2]],
+        pose
+    )
 );
 
 /// `local` placed by `pose` into `out`; how many.

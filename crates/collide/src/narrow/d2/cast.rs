@@ -235,6 +235,66 @@ pub fn cast_ray_capsule(ray: &Ray<Vec2>, capsule: &Capsule, pose: &Pose) -> Opti
     }
 }
 
+/// How far beyond its ends (in units of its length) a ray still crosses a
+/// mesh's segment.
+const SEAM: f64 = 1e-9;
+
+/// A ray in the frame of a mesh at some pose, in f64: the origin's
+/// offset taken there is exact however far out both lie. Made once for
+/// all the segments of a mesh a ray is tested against.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct LocalRay {
+    origin: DVec2,
+    direction: DVec2,
+}
+
+impl LocalRay {
+    pub(crate) fn new(ray: &Ray<Vec2>, pose: &Pose) -> Self {
+        let r = pose.rotation().as_dvec2();
+        let unturn = |v: DVec2| DVec2::new(r.x * v.x + r.y * v.y, r.x * v.y - r.y * v.x);
+        Self {
+            origin: unturn(ray.origin().as_dvec2() - pose.position().as_dvec2()),
+            direction: unturn(ray.direction().as_dvec2()),
+        }
+    }
+}
+
+/// A ray (`local` in the mesh's frame) against one segment of a mesh, its
+/// ends `points` in that frame, the mesh at `pose`: where the ray crosses
+/// it from one side to the other. Closed (and a little more), so that a
+/// ray through the corner two segments share crosses the mesh, however
+/// each side's rounding falls; a ray along the segment misses. The normal
+/// faces the ray.
+pub(crate) fn cast_ray_mesh_segment(
+    ray: &Ray<Vec2>,
+    local: &LocalRay,
+    points: &[Vec2; 2],
+    pose: &Pose,
+) -> Option<RayCast<Vec2>> {
+    let (o, d) = (local.origin, local.direction);
+    let (a, b) = (points[0].as_dvec2(), points[1].as_dvec2());
+    let e = b - a;
+    let denominator = d.perp_dot(e);
+    if denominator == 0.0 {
+        return None;
+    }
+    // o + t d = a + u e, crossed with e and with d.
+    let s = a - o;
+    let (t, u) = (s.perp_dot(e) / denominator, s.perp_dot(d) / denominator);
+    if !(u > -SEAM && u < 1.0 + SEAM && t >= 0.0 && t <= f64::from(ray.max_t())) {
+        return None;
+    }
+    let n = e.perp().normalize();
+    let facing = if n.dot(d) > 0.0 { -n } else { n };
+    let t = t as f32;
+    Some(RayCast {
+        t,
+        normal: pose.rotate(facing.as_vec2()),
+        point: ray.at(t),
+    })
+}
+
 /// A ray against a capsule of radius 0, a segment: the cylinder of
 /// [`cast_ray_capsule`] has no width, every crossing a graze of it and its
 /// normal rounding, so the general cast answers.

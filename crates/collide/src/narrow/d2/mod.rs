@@ -9,6 +9,7 @@ mod pose;
 mod shape;
 mod shapes;
 
+pub(crate) use cast::{LocalRay, cast_ray_mesh_segment};
 pub use cast::{
     cast_ray, cast_ray_capsule, cast_ray_circle, cast_ray_cuboid, cast_ray_polygon, cast_shape,
     cast_turning,

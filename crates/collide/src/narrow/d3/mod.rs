@@ -9,6 +9,7 @@ mod pose;
 mod shape;
 mod shapes;
 mod triangle;
+mod triangle_contact;
 
 pub use cast::{
     cast_ray, cast_ray_capsule, cast_ray_cuboid, cast_ray_sphere, cast_shape, cast_turning,
@@ -22,4 +23,6 @@ pub(crate) use manifold::manifold_from_contact;
 pub use pose::Pose;
 pub use shape::Shape;
 pub use shapes::{Capsule, Cuboid, Polyhedron, Sphere};
+pub(crate) use triangle::{LocalRay, cast_ray_mesh_triangle};
 pub use triangle::{Triangle, cast_ray_triangle};
+pub use triangle_contact::{contact_capsule_triangle, contact_sphere_triangle};

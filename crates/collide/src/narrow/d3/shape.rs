@@ -7,8 +7,8 @@
 use super::{
     Capsule, Cuboid, Polyhedron, Pose, Sphere, Triangle, cast_ray, cast_ray_capsule,
     cast_ray_cuboid, cast_ray_sphere, cast_ray_triangle, contact, contact_capsule_capsule,
-    contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_cuboid, contact_sphere_sphere,
-    distance,
+    contact_capsule_triangle, contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_cuboid,
+    contact_sphere_sphere, contact_sphere_triangle, distance,
 };
 use crate::geometry::{Aabb, Ray};
 use crate::narrow::{Contact, RayCast, Support};
@@ -45,10 +45,11 @@ crate::narrow::any_shape::any_shape!(Vec3, Sphere, Polyhedron, Triangle);
 impl Shape {
     /// The contact of this shape at `pose` with `other` at `other_pose`
     /// (normal from this shape toward the other), as [`contact`] gives
-    /// it: closed forms for spheres and capsules, SAT for two
+    /// it: closed forms for spheres and capsules (with each other, a box
+    /// or a triangle), SAT for two
     /// overlapping boxes, GJK/EPA for the rest.
     pub fn contact(&self, pose: &Pose, other: &Shape, other_pose: &Pose) -> Contact<Vec3> {
-        use Shape::{Capsule as C, Cuboid as B, Sphere as S};
+        use Shape::{Capsule as C, Cuboid as B, Sphere as S, Triangle as T};
         match (self, other) {
             (S(a), S(b)) => contact_sphere_sphere(a, pose, b, other_pose),
             (S(a), C(b)) => contact_sphere_capsule(a, pose, b, other_pose),
@@ -58,6 +59,10 @@ impl Shape {
             (B(a), S(b)) => contact_sphere_cuboid(b, other_pose, a, pose).flipped(),
             (B(a), B(b)) => contact_cuboid_cuboid(a, pose, b, other_pose)
                 .unwrap_or_else(|| contact(a, pose, b, other_pose)),
+            (S(a), T(b)) => contact_sphere_triangle(a, pose, b, other_pose),
+            (T(a), S(b)) => contact_sphere_triangle(b, other_pose, a, pose).flipped(),
+            (C(a), T(b)) => contact_capsule_triangle(a, pose, b, other_pose),
+            (T(a), C(b)) => contact_capsule_triangle(b, other_pose, a, pose).flipped(),
             _ => contact(self, pose, other, other_pose),
         }
     }

@@ -123,12 +123,61 @@ pub fn cast_ray_triangle(
     triangle: &Triangle,
     pose: &Pose,
 ) -> Option<RayCast<Vec3>> {
-    // In the triangle's frame, the origin's offset taken in f64 (exact
-    // however far out both lie).
-    let offset = ray.origin().as_dvec3() - pose.position().as_dvec3();
-    let inverse = pose.rotation().as_dquat().conjugate();
-    let (o, d) = (inverse * offset, inverse * ray.direction().as_dvec3());
-    let [a, b, c] = triangle.points.map(Vec3::as_dvec3);
+    crossing(ray, &LocalRay::new(ray, pose), &triangle.points, pose, 0.0)
+}
+
+/// How far outside its edges (in barycentric units, so relative to the
+/// triangle's size) a ray still crosses a mesh's triangle.
+const SEAM: f64 = 1e-9;
+
+/// A ray in the frame of a triangle (or a mesh) at some pose, in f64: the
+/// origin's offset taken there is exact however far out both lie. Made
+/// once for all the triangles of a mesh a ray is tested against.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct LocalRay {
+    origin: DVec3,
+    direction: DVec3,
+}
+
+impl LocalRay {
+    pub(crate) fn new(ray: &Ray<Vec3>, pose: &Pose) -> Self {
+        let offset = ray.origin().as_dvec3() - pose.position().as_dvec3();
+        let inverse = pose.rotation().as_dquat().conjugate();
+        Self {
+            origin: inverse * offset,
+            direction: inverse * ray.direction().as_dvec3(),
+        }
+    }
+}
+
+/// A ray (`local` in the mesh's frame) against one triangle of a mesh
+/// whose corners are `points` in that frame, the mesh at `pose`: as
+/// [`cast_ray_triangle`], but closed (and a little more), so that a ray
+/// down the seam between two triangles crosses the mesh, however each
+/// side's rounding falls.
+pub(crate) fn cast_ray_mesh_triangle(
+    ray: &Ray<Vec3>,
+    local: &LocalRay,
+    points: &[Vec3; 3],
+    pose: &Pose,
+) -> Option<RayCast<Vec3>> {
+    crossing(ray, local, points, pose, SEAM)
+}
+
+/// Where `ray` (`local` in the triangle's frame) crosses the triangle
+/// `points` at `pose` within `edge` (barycentric) outside its edges,
+/// strictly (Möller and Trumbore's test).
+#[inline]
+fn crossing(
+    ray: &Ray<Vec3>,
+    local: &LocalRay,
+    points: &[Vec3; 3],
+    pose: &Pose,
+    edge: f64,
+) -> Option<RayCast<Vec3>> {
+    let (o, d) = (local.origin, local.direction);
+    let [a, b, c] = points.map(Vec3::as_dvec3);
     let (e1, e2) = (b - a, c - a);
     let p = d.cross(e2);
     let det = e1.dot(p);
@@ -137,9 +186,12 @@ pub fn cast_ray_triangle(
     }
     let s = o - a;
     let u = s.dot(p) / det;
+    if u <= -edge {
+        return None;
+    }
     let q = s.cross(e1);
     let v = d.dot(q) / det;
-    if !(u > 0.0 && v > 0.0 && u + v < 1.0) {
+    if !(v > -edge && u + v < 1.0 + edge) {
         return None;
     }
     let t = e2.dot(q) / det;

@@ -5,9 +5,10 @@
 
 use collide::geometry::Ray;
 use collide::narrow::d3::{
-    Capsule, Cuboid, Polyhedron, Pose, Shape, Sphere, cast_ray, cast_ray_capsule, cast_ray_cuboid,
-    cast_ray_sphere, cast_shape, contact, contact_capsule_capsule, contact_cuboid_cuboid,
-    contact_sphere_capsule, contact_sphere_cuboid, contact_sphere_sphere, distance,
+    Capsule, Cuboid, Polyhedron, Pose, Shape, Sphere, Triangle, cast_ray, cast_ray_capsule,
+    cast_ray_cuboid, cast_ray_sphere, cast_shape, contact, contact_capsule_capsule,
+    contact_capsule_triangle, contact_cuboid_cuboid, contact_sphere_capsule, contact_sphere_cuboid,
+    contact_sphere_sphere, contact_sphere_triangle, distance,
 };
 use collide::narrow::{Contact, ShapeError, Support};
 use collide_scenes::SceneRng;
@@ -191,6 +192,27 @@ fn closed_forms_agree_with_gjk() {
             "capsules: {closed:?} against {general:?}"
         );
         assert_mtv_separates(&k1, &pa, &k2, &pb, &closed, "capsules");
+        let ground = loop {
+            let [a, b, c] = [(); 3].map(|_| v3(&mut rng, 2.0));
+            if let Ok(t) = Triangle::new(a, b, c) {
+                break t;
+            }
+        };
+        close(
+            &contact_sphere_triangle(&s1, &pa, &ground, &pb),
+            &contact(&s1, &pa, &ground, &pb),
+            "sphere-triangle",
+        );
+        let closed = contact_capsule_triangle(&k1, &pa, &ground, &pb);
+        let general = contact(&k1, &pa, &ground, &pb);
+        assert!(
+            (closed.depth - general.depth).abs() < 1e-4,
+            "capsule-triangle: {closed:?} against {general:?}"
+        );
+        if closed.depth < k1.radius() {
+            // The cores apart: the closed form answered.
+            close(&closed, &general, "capsule-triangle");
+        }
     }
 }
 

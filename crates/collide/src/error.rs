@@ -71,12 +71,12 @@ pub enum Error {
     /// `Auto`.
     #[error("auto cannot run inside auto; switch to one of the other structures")]
     NestedAuto,
-    /// Continuous collision was asked of a collider made of parts.
+    /// Continuous collision was asked of a mesh.
     #[error(
-        "only a convex collider is swept between steps; this one has {parts} parts: leave it discrete, or sweep its convex pieces as colliders of their own"
+        "a mesh ({parts} elements) is not swept between steps: meshes are level geometry; mark what moves against it continuous instead, or make the moving piece a compound"
     )]
     Continuous {
-        /// Its parts.
+        /// Its elements.
         parts: usize,
     },
     /// A structure setting is out of range.

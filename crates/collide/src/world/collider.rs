@@ -82,8 +82,8 @@ impl<V: Space, T> Collider<V, T> {
     /// move from the last step's pose to the new one is cast against what
     /// it meets, so it reports touching a thin collider it passed through
     /// within one step (see [`Touching::impact`](super::Touching::impact)).
-    /// Only a convex collider is swept; inserting a compound or a mesh so
-    /// marked is an error.
+    /// A compound is swept part by part; a mesh (level geometry) is never
+    /// swept, and inserting one so marked is an error.
     pub fn as_continuous(mut self) -> Self {
         self.continuous = true;
         self

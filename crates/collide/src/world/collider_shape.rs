@@ -168,6 +168,11 @@ impl<V: Space> ColliderShape<V> {
         matches!(self, Self::Convex(_))
     }
 
+    /// Whether it is a mesh (level geometry, never swept).
+    pub(crate) fn is_mesh(&self) -> bool {
+        matches!(self, Self::Mesh(_))
+    }
+
     /// The tree over its parts, if it has parts.
     fn tree(&self) -> Option<&BoxTree<V>> {
         match self {

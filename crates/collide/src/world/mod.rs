@@ -27,7 +27,8 @@
 //! between steps: the broad phase holds the box of its whole move, and a
 //! pair the discrete test finds apart is cast from the last step's poses,
 //! so a fast shape that passed through a thin one still reports started,
-//! with the time of impact ([`Touching::impact`]).
+//! with the time of impact ([`Touching::impact`]). A compound is cast
+//! part by part; meshes, being level geometry, are never swept.
 //!
 //! [`WorldQuery`] casts rays and shapes, finds what holds a point or
 //! overlaps a shape and the nearest point, exactly, on the world or on a

@@ -319,11 +319,11 @@ fn sweep_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
         let hit = if ea.continuous {
             sweep(ea, eb)
         } else if eb.continuous {
-            sweep(eb, ea).map(|(t, c, part)| (t, c.flipped(), part))
+            sweep(eb, ea).map(|(t, c, mine, theirs)| (t, c.flipped(), theirs, mine))
         } else {
             continue;
         };
-        let Some((t, contact, part)) = hit else {
+        let Some((t, contact, part_a, part_b)) = hit else {
             continue;
         };
         let contact = Contact {
@@ -334,7 +334,6 @@ fn sweep_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
         s.impacts[k] = Some(t);
         if s.tested_ranges[k].len > 0 || !(ea.shape.is_convex() && eb.shape.is_convex()) {
             let start = s.tested_parts.len();
-            let (part_a, part_b) = if ea.continuous { (0, part) } else { (part, 0) };
             s.tested_parts.push(PartContact {
                 part_a,
                 part_b,
@@ -346,14 +345,16 @@ fn sweep_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
     }
 }
 
-/// `mover` (convex, swept) moving from its last step's pose by its move
-/// since, less `other`'s move (straight, turned as it was), against
-/// `other` at its last step's pose: the first touch, its contact (normal
-/// from the mover) and the other's part, if they met.
-fn sweep<V: Space>(mover: &Entry<V>, other: &Entry<V>) -> Option<(f32, Contact<V>, u32)> {
-    let ColliderShape::Convex(shape) = &mover.shape else {
+/// `mover` (swept: convex or a compound) moving from its last step's pose
+/// by its move since, less `other`'s move (straight, turned as it was),
+/// against `other` at its last step's pose: the first touch, its contact
+/// (normal from the mover), the mover's part and the other's, if they
+/// met. Each part of a compound is cast in turn; ties go to the lower
+/// parts.
+fn sweep<V: Space>(mover: &Entry<V>, other: &Entry<V>) -> Option<(f32, Contact<V>, u32, u32)> {
+    if matches!(mover.shape, ColliderShape::Mesh(_)) {
         return None;
-    };
+    }
     let moved = |e: &Entry<V>| {
         let (now, then) = (V::position_of(&e.pose), V::position_of(&e.last_pose));
         V::from_axes(|k| now.axis(k) - then.axis(k))
@@ -363,23 +364,29 @@ fn sweep<V: Space>(mover: &Entry<V>, other: &Entry<V>) -> Option<(f32, Contact<V
     if (0..V::DIM).all(|k| motion.axis(k) == 0.0) {
         return None;
     }
-    let start = V::aabb(shape, &mover.last_pose);
-    let swept = Aabb::new(
-        V::from_axes(|k| start.min().axis(k) + motion.axis(k).min(0.0)),
-        V::from_axes(|k| start.max().axis(k) + motion.axis(k).max(0.0)),
-    )
-    .ok()?;
-    let mut best: Option<(f32, Contact<V>, u32)> = None;
-    let _ = other
-        .shape
-        .visit_near(&other.last_pose, &swept, |part, s, p| {
-            if let Some(hit) = V::cast_shape(shape, &mover.last_pose, motion, s, p) {
-                if best.is_none_or(|(t, _, _)| hit.t < t) {
-                    best = Some((hit.t, hit.contact, part));
+    let mut best: Option<(f32, Contact<V>, u32, u32)> = None;
+    for i in 0..mover.shape.part_count() as u32 {
+        let Some((shape, pose)) = mover.shape.part_at(i, &mover.last_pose) else {
+            continue;
+        };
+        let start = V::aabb(&shape, &pose);
+        let Ok(swept) = Aabb::new(
+            V::from_axes(|k| start.min().axis(k) + motion.axis(k).min(0.0)),
+            V::from_axes(|k| start.max().axis(k) + motion.axis(k).max(0.0)),
+        ) else {
+            continue;
+        };
+        let _ = other
+            .shape
+            .visit_near(&other.last_pose, &swept, |part, s, p| {
+                if let Some(hit) = V::cast_shape(&shape, &pose, motion, s, p) {
+                    if best.is_none_or(|(t, ..)| hit.t < t) {
+                        best = Some((hit.t, hit.contact, i, part));
+                    }
                 }
-            }
-            std::ops::ControlFlow::Continue(())
-        });
+                std::ops::ControlFlow::Continue(())
+            });
+    }
     best
 }
 

@@ -135,10 +135,9 @@ impl<V: Space, T> World<V, T> {
     }
 
     /// Puts a collider in the world; it pairs from the next step. An
-    /// error for a box past the f32 range, or a compound or mesh marked
-    /// continuous.
+    /// error for a box past the f32 range, or a mesh marked continuous.
     pub fn insert(&mut self, collider: Collider<V, T>) -> Result<Handle, Error> {
-        if collider.continuous && !collider.shape.is_convex() {
+        if collider.continuous && collider.shape.is_mesh() {
             return Err(Error::Continuous {
                 parts: collider.shape.part_count(),
             });
@@ -207,7 +206,7 @@ impl<V: Space, T> World<V, T> {
     ) -> Result<(), Error> {
         let shape = shape.into();
         let e = self.entry(h)?;
-        if e.continuous && !shape.is_convex() {
+        if e.continuous && shape.is_mesh() {
             return Err(Error::Continuous {
                 parts: shape.part_count(),
             });
@@ -237,10 +236,10 @@ impl<V: Space, T> World<V, T> {
     }
 
     /// Sweeps a collider between steps, or stops (see
-    /// [`Collider::as_continuous`]); an error for a compound or a mesh.
+    /// [`Collider::as_continuous`]); an error for a mesh.
     pub fn set_continuous(&mut self, h: Handle, continuous: bool) -> Result<(), Error> {
         let e = self.entry(h)?;
-        if continuous && !e.shape.is_convex() {
+        if continuous && e.shape.is_mesh() {
             return Err(Error::Continuous {
                 parts: e.shape.part_count(),
             });

@@ -7,7 +7,7 @@
 use collide::Structure;
 use collide::narrow::d2;
 use collide::narrow::d3::{Cuboid, Pose, Sphere};
-use collide::world::{Collider2, Collider3, Mesh3, World2, World3, WorldSettings};
+use collide::world::{Collider2, Collider3, Compound3, Mesh3, World2, World3, WorldSettings};
 use collide::{Error, Handle};
 use glam::{Vec2, Vec3};
 
@@ -33,6 +33,20 @@ struct Shot {
 /// (moved by `offset`, and mirrored in x when `mirror`), shot along +x
 /// at `speed`, ticking at `hz` until it is 2 m past the wall.
 fn shoot_3d(wall_is_mesh: bool, speed: f32, hz: f32, offset: f32, mirror: bool) -> Shot {
+    shoot_3d_with(wall_is_mesh, false, speed, hz, offset, mirror)
+}
+
+/// As [`shoot_3d`], the shot a ball or, when `dumbbell`, a compound of a
+/// box, a ball beside it, and 0.3 m in front of them that ball (at the
+/// collider's origin).
+fn shoot_3d_with(
+    wall_is_mesh: bool,
+    dumbbell: bool,
+    speed: f32,
+    hz: f32,
+    offset: f32,
+    mirror: bool,
+) -> Shot {
     let s = if mirror { -1.0 } else { 1.0 };
     let at = |x: f32| Vec3::new(s * x + offset, 0.3 + offset, offset);
     // Every structure underneath, in turn by speed.
@@ -68,9 +82,23 @@ fn shoot_3d(wall_is_mesh: bool, speed: f32, hz: f32, offset: f32, mirror: bool) 
     };
     let ball_at = |x: f32| Pose::at(at(x)).unwrap();
     let mut x = -HALF - RADIUS - 1.0;
-    let ball = world
-        .insert(Collider3::moving(Sphere::new(RADIUS).unwrap(), ball_at(x), ()).as_continuous())
-        .unwrap();
+    let ball = Sphere::new(RADIUS).unwrap();
+    let mover = if dumbbell {
+        let behind = |x: f32, y: f32| Pose::at(Vec3::new(-s * x, y, 0.0)).unwrap();
+        // The front part last, so that every part is swept.
+        let parts = [
+            (
+                Cuboid::new(Vec3::splat(0.04)).unwrap().into(),
+                behind(0.3, 0.0),
+            ),
+            (ball.into(), behind(0.3, 0.2)),
+            (ball.into(), Pose::IDENTITY),
+        ];
+        Collider3::moving(Compound3::new(parts).unwrap(), ball_at(x), ())
+    } else {
+        Collider3::moving(ball, ball_at(x), ())
+    };
+    let ball = world.insert(mover.as_continuous()).unwrap();
     world.step();
     run(&mut world, wall, ball, speed, hz, &mut x, |w, x| {
         w.set_pose(ball, ball_at(x)).unwrap()
@@ -101,7 +129,8 @@ fn run<V: collide::world::Space>(
         if (*x - 0.0).abs() < HALF + RADIUS {
             shot.seen_discretely = true;
         }
-        if events.started.contains(&(wall, ball)) {
+        // The first start: a compound's later parts may start again.
+        if !shot.started && events.started.contains(&(wall, ball)) {
             shot.started = true;
             let t = events
                 .touching
@@ -156,6 +185,17 @@ fn a_fast_ball_always_reports_hitting_a_thin_box_wall() {
         |v, hz, o, m| shoot_3d(false, v, hz, o, m),
         &[0.0, 1e4],
     );
+}
+
+#[test]
+fn a_fast_compound_always_reports_hitting_a_thin_wall_with_its_front_part() {
+    for wall_is_mesh in [false, true] {
+        check(
+            "3D compound",
+            |v, hz, o, m| shoot_3d_with(wall_is_mesh, true, v, hz, o, m),
+            &[0.0, 1e4],
+        );
+    }
 }
 
 #[test]
@@ -221,7 +261,7 @@ fn without_the_mark_a_fast_ball_passes_unseen() {
 }
 
 #[test]
-fn only_convex_colliders_are_swept() {
+fn meshes_are_never_swept() {
     let ground = Mesh3::from_heights(2, 2, &[0.0; 4], Vec2::ONE).unwrap();
     let mut world = World3::<()>::new();
     let err = world.insert(Collider3::moving(ground.clone(), Pose::IDENTITY, ()).as_continuous());

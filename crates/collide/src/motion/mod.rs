@@ -4,10 +4,12 @@
 //!
 //! The mover's path goes into the broad phase as a swept bound; each
 //! candidate gets a time of impact from the narrow phase; the earliest
-//! contact wins (ties by handle, the stable id), the [`Response`] decides
-//! what happens next (stop, slide, bounce, pass through), and the rest of
-//! the tick is checked again, within [`SweepLimits`]. The world is read
-//! through [`Geometry`], boxes and shapes by one handle: a collision
+//! contact wins (ties by handle, the stable id, then part), the
+//! [`Response`] decides what happens next (stop, slide, bounce, pass
+//! through), and the rest of the tick is checked again, within
+//! [`SweepLimits`]. The world is read through [`Geometry`], boxes and
+//! convex pieces (a compound's parts, a mesh's triangles) by one handle: a
+//! collision
 //! [`World`](crate::world::World) or its snapshot
 //! (`Sweeper::sweep_in`); or a broad phase through [`Query`] (the live
 //! structure, or a [`Snapshot`](crate::Snapshot) taken for another
@@ -35,13 +37,14 @@ mod substep;
 mod sweep;
 mod turning;
 
-pub use geometry::Geometry;
+pub use geometry::{Geometry, VisitPiece};
 pub use substep::Substepped;
 pub use sweep::{Response, Sweep, SweepHit, SweepLimits};
 
-use sweep::{Moving, SweepScratch};
+use sweep::{Moving, SweepScratch, pieces_of};
 
 use crate::broad::Query;
+use crate::geometry::Aabb;
 use crate::handle::Handle;
 use crate::narrow::{ShapeError, Support};
 
@@ -93,6 +96,19 @@ macro_rules! sweeper {
                 start: $pose,
                 motion: $v,
             ) -> &Sweep<$v, $pose> {
+                self.sweep_pieces(world, pieces_of(shape_of), mover, start, motion)
+            }
+
+            /// The sweep with each object's convex pieces near a box given
+            /// by `pieces`.
+            fn sweep_pieces(
+                &mut self,
+                world: &(impl Query<$v> + ?Sized),
+                pieces: impl Fn(Handle, &Aabb<$v>, &mut VisitPiece<'_, $v, $pose>),
+                mover: &dyn Support<$v>,
+                start: $pose,
+                motion: $v,
+            ) -> &Sweep<$v, $pose> {
                 let moving = Moving {
                     mover,
                     start,
@@ -100,19 +116,14 @@ macro_rules! sweeper {
                     response: self.response,
                     limits: self.limits,
                 };
-                super::sweep::sweep_into(
-                    world,
-                    shape_of,
-                    moving,
-                    &mut self.scratch,
-                    &mut self.last,
-                );
+                super::sweep::sweep_into(world, pieces, moving, &mut self.scratch, &mut self.last);
                 &self.last
             }
 
             /// Moves `mover` as [`Sweeper::sweep`] does, through the
             /// objects of `geometry` (a collision world or its snapshot),
-            /// whose handles the hits carry.
+            /// whose handles the hits carry; a compound is met part by part
+            /// and a mesh element by element, and the hits name the part.
             pub fn sweep_in(
                 &mut self,
                 geometry: &(impl Geometry<$v, $pose> + ?Sized),
@@ -120,7 +131,10 @@ macro_rules! sweeper {
                 start: $pose,
                 motion: $v,
             ) -> &Sweep<$v, $pose> {
-                self.sweep(geometry, |h| geometry.shape(h), mover, start, motion)
+                let pieces = |h: Handle, near: &Aabb<$v>, visit: &mut VisitPiece<'_, $v, $pose>| {
+                    geometry.pieces(h, near, visit)
+                };
+                self.sweep_pieces(geometry, pieces, mover, start, motion)
             }
 
             /// The last sweep's result.

@@ -5,8 +5,10 @@
 //! on iterations and a minimum advance so no contact is processed forever.
 
 use crate::broad::{Query, QueryBudget, QueryStats};
+use crate::geometry::Region;
 use crate::geometry::{Aabb, SweptAabb, Vector};
 use crate::handle::Handle;
+use crate::motion::VisitPiece;
 use crate::narrow::general::{bounds, cast_shape, contact};
 use crate::narrow::placement::Placement;
 use crate::narrow::{Contact, Support};
@@ -94,6 +96,9 @@ impl Default for SweepLimits {
 pub struct SweepHit<V: Vector> {
     /// The object touched.
     pub handle: Handle,
+    /// Its part touched: 0 for a convex object, else the compound's part
+    /// or the mesh's element.
+    pub part: u32,
     /// When, as a share of the tick (0 to 1).
     pub t: f32,
     /// The contact then: normal from the mover toward the object.
@@ -175,12 +180,33 @@ pub(crate) fn sweep<'a, L: Placement>(
     };
     sweep_into(
         world,
-        shape_of,
+        pieces_of(shape_of),
         moving,
         &mut SweepScratch::default(),
         &mut out,
     );
     out
+}
+
+/// What [`sweep_into`] reads of the objects: `pieces(h, near, visit)`
+/// gives each convex piece of object `h` whose box may meet `near`.
+pub(crate) trait Pieces<L: Placement>:
+    Fn(Handle, &Aabb<L::V>, &mut VisitPiece<'_, L::V, L>)
+{
+}
+
+impl<L: Placement, F: Fn(Handle, &Aabb<L::V>, &mut VisitPiece<'_, L::V, L>)> Pieces<L> for F {}
+
+/// The pieces of each object (see [`sweep_into`]) when each is the one
+/// shape `shape_of` gives.
+pub(crate) fn pieces_of<'a, L: Placement>(
+    shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
+) -> impl Pieces<L> {
+    move |h, _, visit| {
+        if let Some((shape, pose)) = shape_of(h) {
+            visit(0, shape, pose);
+        }
+    }
 }
 
 /// One sweep's mover and what it does, gathered for [`sweep_into`].
@@ -194,10 +220,11 @@ pub(crate) struct Moving<'m, L: Placement> {
 }
 
 /// The pipeline, writing into `out` (its hit list reused) with `scratch`'s
-/// lists.
-pub(crate) fn sweep_into<'a, L: Placement>(
+/// lists. `pieces(h, near, visit)` gives each convex piece of object `h`
+/// whose box may meet `near`, with its number and pose.
+pub(crate) fn sweep_into<L: Placement>(
     world: &(impl Query<L::V> + ?Sized),
-    shape_of: impl Fn(Handle) -> Option<(&'a dyn Support<L::V>, L)>,
+    pieces: impl Pieces<L>,
     moving: Moving<'_, L>,
     scratch: &mut SweepScratch,
     out: &mut Sweep<L::V, L>,
@@ -242,41 +269,42 @@ pub(crate) fn sweep_into<'a, L: Placement>(
         if left <= 0.0 || (0..dim).all(|k| step.axis(k) == 0.0) {
             return;
         }
-        // Candidates: the objects the mover's bounds touch along the step,
-        // the bounds widened beyond the casts' tolerance.
-        let b = bounds(mover, &out.end);
-        let size = (0..dim)
-            .map(|k| b.max().axis(k) - b.min().axis(k))
-            .fold(0.0f32, f32::max);
-        let length = dot(step, step).sqrt();
-        let margin = 1e-3 * (size + length) + f32::MIN_POSITIVE;
-        // (saturated at the ends of the f32 range)
-        let widened = Aabb::new(
-            L::V::from_axes(|k| (b.min().axis(k) - margin).max(f32::MIN)),
-            L::V::from_axes(|k| (b.max().axis(k) + margin).min(f32::MAX)),
-        )
-        .unwrap_or(b);
-        let Ok(swept) = SweptAabb::new(widened, step) else {
-            // A motion beyond the f32 range (a bounce that overflowed): the
-            // tick cannot be checked, and the sweep says so.
-            out.truncated = true;
-            return;
+        // The mover's bounds at `end`, widened beyond the casts' tolerance
+        // for a step of length `length` (saturated at the ends of the f32
+        // range), and its size.
+        let widen = |end: &L, length: f32| {
+            let b = bounds(mover, end);
+            let size = (0..dim)
+                .map(|k| b.max().axis(k) - b.min().axis(k))
+                .fold(0.0f32, f32::max);
+            let margin = 1e-3 * (size + length) + f32::MIN_POSITIVE;
+            let widened = Aabb::new(
+                L::V::from_axes(|k| (b.min().axis(k) - margin).max(f32::MIN)),
+                L::V::from_axes(|k| (b.max().axis(k) + margin).min(f32::MAX)),
+            )
+            .unwrap_or(b);
+            (widened, size)
         };
-        candidates.clear();
-        let stats = world.query_region(&swept, limits.budget, &mut |h| {
-            candidates.push(h);
-            std::ops::ControlFlow::Continue(())
-        });
-        // The same order as `query_region_all`: by handle.
-        candidates.sort_unstable();
-        out.stats.visited += stats.visited;
-        out.stats.tested += stats.tested;
-        out.stats.hits += stats.hits;
-        if stats.truncated {
-            out.stats.truncated = true;
-            out.truncated = true;
-            return;
-        }
+        // The objects whose boxes `region` meets, by handle (the order of
+        // `query_region_all`), into `candidates`; false when the budget cut
+        // the query short.
+        let gather =
+            |region: &dyn Region<L::V>, candidates: &mut Vec<Handle>, out: &mut Sweep<L::V, L>| {
+                candidates.clear();
+                let stats = world.query_region(region, limits.budget, &mut |h| {
+                    candidates.push(h);
+                    std::ops::ControlFlow::Continue(())
+                });
+                candidates.sort_unstable();
+                out.stats.visited += stats.visited;
+                out.stats.tested += stats.tested;
+                out.stats.hits += stats.hits;
+                if stats.truncated {
+                    out.stats.truncated = true;
+                    out.truncated = true;
+                }
+                !stats.truncated
+            };
         if response == Response::Slide && time == 0.0 {
             // A slider in contact moves along the contact, and rounding
             // (of its position, more the farther from the origin, and of
@@ -284,42 +312,65 @@ pub(crate) fn sweep_into<'a, L: Placement>(
             // which no cast sees. At the tick's start (later legs start
             // where a cast stopped, short of the contact): out of anything
             // it is deeper in than the casts' tolerance, along the
-            // contact's normal, and no longer moving into it.
+            // contact's normal, and no longer moving into it. The step's
+            // candidates are gathered after, along the new direction.
+            let length = dot(step, step).sqrt();
+            let (widened, size) = widen(&out.end, length);
+            if !gather(&widened, candidates, out) {
+                return;
+            }
             let allowed = 0.5e-5 * size.max(length);
             for &h in candidates.iter() {
-                let Some((shape, pose)) = shape_of(h) else {
-                    continue;
-                };
-                let touch = contact(mover, &out.end, shape, &pose);
-                if touch.depth > allowed && touch.depth.is_finite() {
-                    let n = touch.normal;
-                    if let Some(end) = moved(&out.end, scaled(n, -touch.depth)) {
-                        out.end = end;
-                        add(out, scaled(n, -touch.depth));
+                pieces(h, &widened, &mut |_, shape, pose| {
+                    let touch = contact(mover, &out.end, shape, &pose);
+                    if touch.depth > allowed && touch.depth.is_finite() {
+                        let n = touch.normal;
+                        if let Some(end) = moved(&out.end, scaled(n, -touch.depth)) {
+                            out.end = end;
+                            add(out, scaled(n, -touch.depth));
+                        }
+                        velocity = slide(velocity, n);
+                        out.motion = velocity;
                     }
-                    velocity = slide(velocity, n);
-                    out.motion = velocity;
-                }
+                });
             }
         }
         let step = scaled(velocity, left);
-        // The earliest contact; ties by handle (candidates come sorted, so
-        // the first of equal times stays).
-        let mut earliest: Option<(f32, Handle, Contact<L::V>)> = None;
+        if (0..dim).all(|k| step.axis(k) == 0.0) {
+            return;
+        }
+        // Candidates: the objects the mover's bounds touch along the step.
+        let (widened, _) = widen(&out.end, dot(step, step).sqrt());
+        let Ok(swept) = SweptAabb::new(widened, step) else {
+            // A motion beyond the f32 range (a bounce that overflowed): the
+            // tick cannot be checked, and the sweep says so.
+            out.truncated = true;
+            return;
+        };
+        if !gather(&swept, candidates, out) {
+            return;
+        }
+        // The earliest contact; ties by handle, then part.
+        let mut earliest: Option<(f32, Handle, u32, Contact<L::V>)> = None;
+        // Where the pieces may lie: the step's box (all of space past the
+        // f32 range, where it has none).
+        let path = swept.bounds().unwrap_or_else(|| {
+            Aabb::new(L::V::from_axes(|_| f32::MIN), L::V::from_axes(|_| f32::MAX))
+                .expect("the f32 range is a box")
+        });
         for &h in candidates.iter() {
             if passed.contains(&h) {
                 continue;
             }
-            let Some((shape, pose)) = shape_of(h) else {
-                continue;
-            };
-            if let Some(hit) = cast_shape(mover, &out.end, step, shape, &pose, zero) {
-                if earliest.is_none_or(|(t, _, _)| hit.t < t) {
-                    earliest = Some((hit.t, h, hit.contact));
+            pieces(h, &path, &mut |part, shape, pose| {
+                if let Some(hit) = cast_shape(mover, &out.end, step, shape, &pose, zero) {
+                    if earliest.is_none_or(|(t, e, p, _)| (hit.t, h, part) < (t, e, p)) {
+                        earliest = Some((hit.t, h, part, hit.contact));
+                    }
                 }
-            }
+            });
         }
-        let Some((s, handle, contact)) = earliest else {
+        let Some((s, handle, part, contact)) = earliest else {
             match moved(&out.end, step) {
                 Some(end) => {
                     out.end = end;
@@ -339,7 +390,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
                 .iter()
                 .rev()
                 .take_while(|hit| time + advance - hit.t < limits.min_advance)
-                .any(|hit| hit.handle == handle);
+                .any(|hit| (hit.handle, hit.part) == (handle, part));
         let Some(end) = moved(&out.end, scaled(step, s)) else {
             out.truncated = true;
             return;
@@ -349,6 +400,7 @@ pub(crate) fn sweep_into<'a, L: Placement>(
         time += advance;
         out.hits.push(SweepHit {
             handle,
+            part,
             t: time,
             contact,
         });

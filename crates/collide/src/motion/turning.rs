@@ -45,6 +45,7 @@ pub(crate) fn sweep_turning<'a, L: Placement>(
                 if better {
                     earliest = Some(SweepHit {
                         handle: h,
+                        part: 0,
                         t: hit.t,
                         contact: hit.contact,
                     });

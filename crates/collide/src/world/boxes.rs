@@ -9,7 +9,7 @@ use super::space::Space;
 use super::world::World;
 use crate::broad::{QueryBudget, QueryStats, RayHit};
 use crate::geometry::{Aabb, Ray, Region};
-use crate::motion::Geometry;
+use crate::motion::{Geometry, VisitPiece};
 use crate::narrow::Support;
 use crate::{Handle, Query};
 use std::ops::ControlFlow;
@@ -93,13 +93,19 @@ impl<V: Space, T> World<V, T> {
     }
 }
 
-/// A sweep reads one convex shape per object: compounds and meshes are
-/// not offered to it (the mover passes them); cast against them with
-/// [`WorldQuery::cast_shape`](super::WorldQuery::cast_shape).
+/// A sweep meets a convex collider as its shape, a compound part by part
+/// and a mesh triangle by triangle (segments in 2D), the pieces near its
+/// path only.
 impl<V: Space, T> Geometry<V, V::Pose> for World<V, T> {
     fn shape(&self, handle: Handle) -> Option<(&dyn Support<V>, V::Pose)> {
         let e = self.colliders.get(handle)?;
         Some((convex(&e.shape)?, e.pose))
+    }
+
+    fn pieces(&self, handle: Handle, near: &Aabb<V>, visit: &mut VisitPiece<'_, V, V::Pose>) {
+        if let Some(e) = self.colliders.get(handle) {
+            pieces(&e.shape, &e.pose, near, visit);
+        }
     }
 }
 
@@ -111,8 +117,50 @@ fn convex<V: Space>(shape: &ColliderShape<V>) -> Option<&dyn Support<V>> {
     }
 }
 
-/// Reads a snapshot's colliders as the world's, as they were (compounds
-/// and meshes passed by sweeps, as on the world).
+thread_local! {
+    /// The part numbers [`pieces`] sorts, kept per thread so that a warm
+    /// sweep allocates nothing.
+    static NEAR_PARTS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Each convex piece of `shape` at `pose` whose box may meet `near`, in
+/// part order (a sweep that slides out of several pieces moves out of
+/// them in this order, so it is the parts' order, not the tree's).
+fn pieces<V: Space>(
+    shape: &ColliderShape<V>,
+    pose: &V::Pose,
+    near: &Aabb<V>,
+    visit: &mut VisitPiece<'_, V, V::Pose>,
+) {
+    let visit_part = |i: u32, visit: &mut VisitPiece<'_, V, V::Pose>| {
+        if let Some((s, p)) = shape.part_at(i, pose) {
+            visit(i, V::support(&s), p);
+        }
+    };
+    if shape.is_convex() {
+        return visit_part(0, visit);
+    }
+    NEAR_PARTS.with(|cell| {
+        // A visit that sweeps again (re-entered) gets a list of its own.
+        let mut fresh = Vec::new();
+        let mut held = cell.try_borrow_mut();
+        let parts = match held.as_deref_mut() {
+            Ok(parts) => parts,
+            Err(_) => &mut fresh,
+        };
+        parts.clear();
+        let _ = shape.visit_near(pose, near, |i, _, _| {
+            parts.push(i);
+            ControlFlow::Continue(())
+        });
+        parts.sort_unstable();
+        for &i in parts.iter() {
+            visit_part(i, visit);
+        }
+    });
+}
+
+/// Reads a snapshot's colliders as the world's, as they were.
 impl<V: Space, T> Query<V> for WorldSnapshot<V, T> {
     fn name(&self) -> &str {
         self.broad().name()
@@ -140,6 +188,12 @@ impl<V: Space, T> WorldSnapshot<V, T> {
 impl<V: Space, T> Geometry<V, V::Pose> for WorldSnapshot<V, T> {
     fn shape(&self, handle: Handle) -> Option<(&dyn Support<V>, V::Pose)> {
         Some((convex(self.shape(handle)?)?, self.pose(handle)?))
+    }
+
+    fn pieces(&self, handle: Handle, near: &Aabb<V>, visit: &mut VisitPiece<'_, V, V::Pose>) {
+        if let (Some(shape), Some(pose)) = (self.shape(handle), self.pose(handle)) {
+            pieces(shape, &pose, near, visit);
+        }
     }
 }
 

@@ -511,3 +511,45 @@ fn a_slide_along_a_wall_far_from_the_origin_does_not_sink_into_it() {
         }
     }
 }
+
+#[test]
+fn a_slider_pushed_out_of_the_floor_meets_what_lies_along_its_new_way() {
+    // The ball starts 0.2 into the floor, moving down and right: pushed
+    // out, it slides right along the floor into a wall that hangs from
+    // y 0.85, above anywhere the first direction would have taken it.
+    let floor = (
+        Cuboid::new(Vec2::new(10.0, 0.5)).unwrap(),
+        Pose::at(Vec2::new(0.0, -0.5)).unwrap(),
+    );
+    let wall = (
+        Cuboid::new(Vec2::new(0.25, 1.0)).unwrap(),
+        Pose::at(Vec2::new(1.75, 1.85)).unwrap(),
+    );
+    let shapes = [floor, wall];
+    let (bvh, handles) = bvh_of(&shapes);
+    let shape_of = |h: Handle| {
+        let k = handles.iter().position(|x| *x == h)?;
+        Some((&shapes[k].0 as &dyn Support<Vec2>, shapes[k].1))
+    };
+    let ball = Circle::new(0.5).unwrap();
+    let done = d2::sweep(
+        &bvh.snapshot(),
+        shape_of,
+        &ball,
+        Pose::at(Vec2::new(0.0, 0.3)).unwrap(),
+        Vec2::new(2.0, -2.0),
+        Response::Slide,
+        SweepLimits::default(),
+    );
+    assert_eq!(
+        done.hits.first().map(|h| h.handle),
+        Some(handles[1]),
+        "{done:?}"
+    );
+    for (s, p) in &shapes {
+        assert!(
+            contact(&ball, &done.end, s, p).depth < 1e-3,
+            "ended inside: {done:?}"
+        );
+    }
+}

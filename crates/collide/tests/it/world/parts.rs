@@ -811,3 +811,111 @@ fn a_ray_straight_down_hits_a_flat_floor() {
         assert_eq!(hit.map(|h| (h.handle, h.t)), Some((h, 2.0)), "2D at {x}");
     }
 }
+
+/// A sweep through a world of parts (a heightfield, a loose mesh, fixed
+/// compounds) stops where one through every part as an object of its own
+/// stops, at the same hit on the same part (ties to the lower part), on
+/// the world and on its snapshot; in 2D and 3D, near the origin and 1e4
+/// away.
+#[test]
+fn a_sweep_meets_meshes_and_compounds_part_by_part() {
+    use collide::geometry::Vector;
+    use collide::motion::{Response, SweepLimits};
+    use collide::narrow::Support;
+    use collide::{BroadPhase, Brute};
+    macro_rules! check {
+        ($v:ty, $d:ident, $seed:expr, $offset:expr) => {{
+            let offset: f32 = $offset;
+            let mut rng = SceneRng::new($seed);
+            let mut world = World::<$v, u32>::new();
+            let mut parts: Brute<$v> = Brute::new();
+            // Each part's shape and pose, and the collider it belongs to.
+            let mut pieces = Vec::new();
+            let mut add = |world: &mut World<$v, u32>, shape: ColliderShape<$v>, pose| {
+                let h = world
+                    .insert(Collider::fixed(shape.clone(), pose, 0))
+                    .unwrap();
+                for (i, s, p) in placed(&shape, &pose) {
+                    let k = parts.insert(<$v as Space>::aabb(&s, &p), ()).unwrap();
+                    assert_eq!(k.index() as usize, pieces.len());
+                    pieces.push((s, p, (h, i)));
+                }
+            };
+            let corner = <$v>::from_axes(|k| if k == 1 { -1.5 } else { -8.0 } + offset);
+            add(
+                &mut world,
+                <$v>::ground(&mut rng, 16).into(),
+                <$v>::unturned(corner),
+            );
+            let above = <$v>::from_axes(|k| if k == 1 { 2.0 } else { 0.0 } + offset);
+            add(
+                &mut world,
+                <$v>::soup(&mut rng, 24, 6.0).into(),
+                <$v>::unturned(above),
+            );
+            for _ in 0..3 {
+                let bits: Vec<_> = (0..4)
+                    .map(|_| (<$v>::shape(&mut rng), <$v>::pose(&mut rng, 1.2)))
+                    .collect();
+                let at = <$v>::shifted(&<$v>::pose(&mut rng, 6.0), offset);
+                add(&mut world, Compound::new(bits).unwrap().into(), at);
+            }
+            world.step();
+            parts.step();
+            let snapshot = world.snapshot();
+            let shape_of = |h: Handle| {
+                pieces
+                    .get(h.index() as usize)
+                    .map(|(s, p, _)| (s as &dyn Support<$v>, *p))
+            };
+            let mut hits = 0;
+            for k in 0..300 {
+                let mover = <$v>::shape(&mut rng);
+                let start = <$v>::shifted(&<$v>::pose(&mut rng, 7.0), offset);
+                let motion = <$v>::from_axes(|_| rng.range(-9.0, 9.0));
+                // A slider starting inside pieces first moves out of them one
+                // after another, each found near where it started: which it
+                // finds depends on how loosely the boxes are drawn, so
+                // sliders start clear.
+                let clear = pieces
+                    .iter()
+                    .all(|(s, p, _)| <$v as Space>::contact(&mover, &start, s, p).depth <= 0.0);
+                let responses = [
+                    Response::Stop,
+                    Response::Bounce { restitution: 0.5 },
+                    Response::Slide,
+                ];
+                for response in &responses[..if clear { 3 } else { 2 }] {
+                    let mut sweeper =
+                        collide::motion::$d::Sweeper::new(*response, SweepLimits::default());
+                    let bare = sweeper
+                        .sweep(&parts, shape_of, <$v>::support(&mover), start, motion)
+                        .clone();
+                    let want = (
+                        bare.end,
+                        bare.hits
+                            .iter()
+                            .map(|h| (pieces[h.handle.index() as usize].2, h.t, h.contact))
+                            .collect::<Vec<_>>(),
+                    );
+                    let key = |s: &collide::motion::Sweep<$v, <$v as Space>::Pose>| {
+                        let hits = s.hits.iter().map(|h| ((h.handle, h.part), h.t, h.contact));
+                        (s.end, hits.collect::<Vec<_>>())
+                    };
+                    let what = format!("{} sweep {k} at {offset}, {response:?}", stringify!($v));
+                    let got = key(sweeper.sweep_in(&world, <$v>::support(&mover), start, motion));
+                    assert_eq!(got, want, "{what}");
+                    let got =
+                        key(sweeper.sweep_in(&snapshot, <$v>::support(&mover), start, motion));
+                    assert_eq!(got, want, "{what} on the snapshot");
+                    hits += want.1.len();
+                }
+            }
+            assert!(hits > 300, "{} at {offset}: {hits} hits", stringify!($v));
+        }};
+    }
+    for offset in [0.0, 1e4] {
+        check!(Vec2, d2, 41, offset);
+        check!(Vec3, d3, 43, offset);
+    }
+}

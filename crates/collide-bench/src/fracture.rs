@@ -4,7 +4,7 @@
 //! past the narrow phase's 8 corners are cut in two, so there are more
 //! pieces than sites).
 
-use collide_game::fracture::{FractureSettings, Pattern, fracture};
+use collide_game::fracture::{FractureSettings, Pattern, d2};
 use collide_game::glam::DVec2;
 use std::time::Instant;
 
@@ -38,8 +38,8 @@ pub fn run_fracture() -> Vec<FractureRow> {
             let mut pieces = 0;
             for _ in 0..RUNS {
                 let start = Instant::now();
-                let broken =
-                    fracture(std::slice::from_ref(&plate), &sites, &settings).expect("valid input");
+                let broken = d2::fracture(std::slice::from_ref(&plate), &sites, &settings)
+                    .expect("valid input");
                 times.push(start.elapsed().as_secs_f64() * 1e3);
                 pieces = broken.pieces().len();
             }
@@ -68,17 +68,17 @@ fn wall_sites() -> Vec<[f64; 3]> {
 }
 
 /// 100 sites in a 4 by 3 by 0.5 wall: the median milliseconds of 21 runs
-/// of `fracture_3d`, and the pieces.
+/// of `d3::fracture`, and the pieces.
 pub fn run_fracture_3d() -> (usize, f64) {
-    use collide_game::fracture::{Part3, fracture_3d};
+    use collide_game::fracture::d3;
     use collide_game::glam::DVec3;
-    let wall = Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("a valid box");
+    let wall = d3::Part::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("a valid box");
     let sites: Vec<DVec3> = wall_sites().into_iter().map(DVec3::from_array).collect();
     let mut times = Vec::with_capacity(RUNS);
     let mut pieces = 0;
     for _ in 0..RUNS {
         let start = Instant::now();
-        let broken = fracture_3d(std::slice::from_ref(&wall), &sites).expect("valid input");
+        let broken = d3::fracture(std::slice::from_ref(&wall), &sites).expect("valid input");
         times.push(start.elapsed().as_secs_f64() * 1e3);
         pieces = broken.pieces().len();
     }

@@ -4,7 +4,7 @@
 //! still joined to the wall stays (grey), each group cut off falls as one
 //! body (its own colour).
 
-use collide_game::fracture::{FractureSettings, Pattern, Piece, fracture, islands};
+use collide_game::fracture::{FractureSettings, Pattern, d2};
 use collide_game::glam::DVec2;
 use std::fmt::Write as _;
 
@@ -29,14 +29,14 @@ fn plate_svg() -> (String, usize, usize, usize) {
     let sites = Pattern::radial(260, 8.0, 2.0, 17)
         .expect(valid)
         .placed(impact, 0.4);
-    let broken = fracture(&[plate], &sites, &FractureSettings::default()).expect(valid);
+    let broken = d2::fracture(&[plate], &sites, &FractureSettings::default()).expect(valid);
     let gone: Vec<bool> = broken
         .pieces()
         .iter()
         .map(|p| p.centroid().distance(impact) < DESTROYED)
         .collect();
-    let on_wall = |p: &Piece| p.corners().iter().any(|c| c.x < 1e-9);
-    let result = islands(&broken, &gone, on_wall).expect("a flag per piece");
+    let on_wall = |p: &d2::Piece| p.corners().iter().any(|c| c.x < 1e-9);
+    let result = d2::islands(&broken, &gone, on_wall).expect("a flag per piece");
     let mut colour = vec!["#c9c9c4"; broken.pieces().len()];
     for (k, island) in result.falling().iter().enumerate() {
         for &p in island.pieces() {

@@ -5,7 +5,7 @@ use crate::*;
 
 use collide::geometry::Ray;
 use collide::narrow::d3::{self, Cuboid, Polyhedron, Pose};
-use collide_game::fracture::{FractureSettings, Part3, Pattern, fracture, fracture_3d};
+use collide_game::fracture::{self, FractureSettings, Pattern};
 use collide_game::glam::{DVec2, DVec3, Vec3};
 use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
 use collide_sand::{Material, Materials, Motion, SandSettings, SandWorld};
@@ -261,7 +261,7 @@ pub const FRACTURE_ROUNDS: usize = 25;
 pub struct Plates {
     plate: Vec<DVec2>,
     patterns: Vec<Vec<DVec2>>,
-    wall: Part3,
+    wall: fracture::d3::Part,
     sites_3d: Vec<DVec3>,
 }
 
@@ -297,7 +297,7 @@ pub fn fracture_plates() -> Run {
     let mut plates = Plates {
         plate,
         patterns,
-        wall: Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("valid"),
+        wall: fracture::d3::Part::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5)).expect("valid"),
         sites_3d,
     };
     timed(
@@ -314,12 +314,13 @@ fn measured_fracture(p: &mut Plates) -> u64 {
     let mut digest = Digest::new();
     for _ in 0..FRACTURE_ROUNDS {
         for sites in &p.patterns {
-            let broken =
-                fracture(std::slice::from_ref(&p.plate), sites, &settings).expect("valid input");
+            let broken = fracture::d2::fracture(std::slice::from_ref(&p.plate), sites, &settings)
+                .expect("valid input");
             digest.u64(broken.pieces().len() as u64);
             digest.u64(broken.bonds().len() as u64);
         }
-        let broken = fracture_3d(std::slice::from_ref(&p.wall), &p.sites_3d).expect("valid input");
+        let broken = fracture::d3::fracture(std::slice::from_ref(&p.wall), &p.sites_3d)
+            .expect("valid input");
         digest.u64(broken.pieces().len() as u64);
         digest.u64(broken.bonds().len() as u64);
     }

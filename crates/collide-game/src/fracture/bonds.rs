@@ -2,7 +2,7 @@
 //! pieces are gone: those still joined to an anchor stay, every other
 //! group falls as one body.
 
-use super::{Fracture, Piece};
+use super::d2::{Fracture, Piece};
 use crate::error::GameError;
 use collide::glam::{DVec2, Vec2};
 use collide::{Aabb2, BroadPhase, Grid};
@@ -331,7 +331,8 @@ pub fn islands(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{FractureSettings, Pattern, fracture};
+    use super::super::d2::fracture;
+    use super::super::{FractureSettings, Pattern};
     use super::*;
 
     #[test]

@@ -3,7 +3,7 @@
 //! its volume and centroid; cells over [`MAX_CORNERS`] corners are cut in
 //! two through their centroid. Pieces whose faces lie on one plane facing
 //! each other and overlap over a positive area are bonded, and
-//! [`islands_3d`] finds what stays on an anchor and what falls.
+//! [`islands`] finds what stays on an anchor and what falls.
 
 use super::cells3::{Clipper, Hull};
 use crate::error::GameError;
@@ -15,7 +15,7 @@ pub const MAX_CORNERS: usize = 32;
 
 /// One convex piece of a 3D fracture.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Piece3 {
+pub struct Piece {
     site: usize,
     part: usize,
     faces: Vec<Vec<DVec3>>,
@@ -24,7 +24,7 @@ pub struct Piece3 {
     centroid: DVec3,
 }
 
-impl Piece3 {
+impl Piece {
     /// The index of its site among the sites kept.
     pub fn site(&self) -> usize {
         self.site
@@ -58,20 +58,20 @@ impl Piece3 {
 
 /// The pieces of a 3D fracture.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Fracture3 {
+pub struct Fracture {
     sites: Vec<DVec3>,
-    pieces: Vec<Piece3>,
+    pieces: Vec<Piece>,
     bonds: Vec<(u32, u32)>,
 }
 
-impl Fracture3 {
+impl Fracture {
     /// The sites kept (exact duplicates dropped), in the order given.
     pub fn sites(&self) -> &[DVec3] {
         &self.sites
     }
 
     /// The pieces, by site, then by box.
-    pub fn pieces(&self) -> &[Piece3] {
+    pub fn pieces(&self) -> &[Piece] {
         &self.pieces
     }
 
@@ -84,13 +84,13 @@ impl Fracture3 {
 
 /// A group of 3D pieces joined by bonds.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Island3 {
+pub struct Island {
     pieces: Vec<u32>,
     volume: f64,
     centroid: DVec3,
 }
 
-impl Island3 {
+impl Island {
     /// Its pieces' indices, ascending.
     pub fn pieces(&self) -> &[u32] {
         &self.pieces
@@ -109,31 +109,31 @@ impl Island3 {
 
 /// What stays and what falls, in 3D.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Islands3 {
+pub struct Islands {
     anchored: Vec<u32>,
-    falling: Vec<Island3>,
+    falling: Vec<Island>,
 }
 
-impl Islands3 {
+impl Islands {
     /// The pieces still joined to an anchor, ascending.
     pub fn anchored(&self) -> &[u32] {
         &self.anchored
     }
 
     /// The groups cut off from every anchor, each to fall as one body.
-    pub fn falling(&self) -> &[Island3] {
+    pub fn falling(&self) -> &[Island] {
         &self.falling
     }
 }
 
-/// [`super::islands`] for 3D: the pieces not `gone` split by their bonds
+/// [`super::d2::islands`] for 3D: the pieces not `gone` split by their bonds
 /// into the groups joined to a piece `anchored` says is fixed, and the
 /// groups that fall.
-pub fn islands_3d(
-    fracture: &Fracture3,
+pub fn islands(
+    fracture: &Fracture,
     gone: &[bool],
-    anchored: impl Fn(&Piece3) -> bool,
-) -> Result<Islands3, GameError> {
+    anchored: impl Fn(&Piece) -> bool,
+) -> Result<Islands, GameError> {
     let pieces = &fracture.pieces;
     let gone = super::bonds::gone_flags(gone, pieces.len())?;
     let (kept, groups) = super::bonds::components(pieces.len(), &fracture.bonds, gone, |k| {
@@ -147,14 +147,14 @@ pub fn islands_3d(
                 .iter()
                 .map(|&k| pieces[k as usize].centroid * pieces[k as usize].volume)
                 .sum();
-            Island3 {
+            Island {
                 pieces: group,
                 volume,
                 centroid: moment / volume,
             }
         })
         .collect();
-    Ok(Islands3 {
+    Ok(Islands {
         anchored: kept,
         falling,
     })
@@ -165,7 +165,7 @@ pub fn islands_3d(
 /// faces tested for lying on one plane, facing each other, and
 /// overlapping.
 fn bonds_of(
-    pieces: &[Piece3],
+    pieces: &[Piece],
     neighbours: (&[u32], &[u32]),
     centre: DVec3,
     scale: f64,
@@ -258,13 +258,13 @@ fn coordinate3(what: &'static str, p: DVec3) -> Result<DVec3, GameError> {
 /// A convex part of a 3D object: the points on the inner side of every one
 /// of its planes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Part3 {
+pub struct Part {
     /// Each plane as `(normal, offset)`: inside where `normal . x <= offset`.
     planes: Vec<(DVec3, f64)>,
     hull: Hull,
 }
 
-impl Part3 {
+impl Part {
     /// The box from `min` to `max` (finite, `min` below `max` on every
     /// axis).
     pub fn cuboid(min: DVec3, max: DVec3) -> Result<Self, GameError> {
@@ -291,14 +291,14 @@ impl Part3 {
     /// bounded, within the coordinate limit (1e12), and have a volume.
     ///
     /// ```
-    /// use collide_game::fracture::Part3;
+    /// use collide_game::fracture::d3::Part;
     /// use collide_game::glam::DVec3;
     /// // The corner of the unit cube cut off by x + y + z <= 1.
-    /// let tetrahedron = Part3::from_planes(&[
+    /// let tetrahedron = Part::from_planes(&[
     ///     (-DVec3::X, 0.0), (-DVec3::Y, 0.0), (-DVec3::Z, 0.0), (DVec3::ONE, 1.0),
     /// ])?;
     /// assert!((tetrahedron.volume() - 1.0 / 6.0).abs() < 1e-12);
-    /// assert!(Part3::from_planes(&[(DVec3::X, 1.0)]).is_err()); // unbounded
+    /// assert!(Part::from_planes(&[(DVec3::X, 1.0)]).is_err()); // unbounded
     /// # Ok::<(), collide_game::GameError>(())
     /// ```
     pub fn from_planes(planes: &[(DVec3, f64)]) -> Result<Self, GameError> {
@@ -382,17 +382,17 @@ const LIMIT: f64 = 1e12;
 /// for the tens to hundreds of pieces a wall breaks into.
 ///
 /// ```
-/// use collide_game::fracture::fracture_3d;
+/// use collide_game::fracture::d3::fracture;
 /// use collide_game::glam::DVec3;
-/// use collide_game::fracture::Part3;
-/// let wall = Part3::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5))?;
+/// use collide_game::fracture::d3::Part;
+/// let wall = Part::cuboid(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.5))?;
 /// let sites: Vec<DVec3> = (0..20).map(|k| DVec3::new(0.2 * k as f64, 0.15 * k as f64 % 3.0, 0.25)).collect();
-/// let broken = fracture_3d(std::slice::from_ref(&wall), &sites)?;
+/// let broken = fracture(std::slice::from_ref(&wall), &sites)?;
 /// let volume: f64 = broken.pieces().iter().map(|p| p.volume()).sum();
 /// assert!((volume - 6.0).abs() < 1e-9);
 /// # Ok::<(), collide_game::GameError>(())
 /// ```
-pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameError> {
+pub fn fracture(parts: &[Part], sites: &[DVec3]) -> Result<Fracture, GameError> {
     if parts.is_empty() {
         return Err(GameError::Empty { what: "parts" });
     }
@@ -496,7 +496,7 @@ pub fn fracture_3d(parts: &[Part3], sites: &[DVec3]) -> Result<Fracture3, GameEr
     cut_by.dedup();
     let (starts, list) = super::bonds::neighbour_lists(local.len(), &cut_by);
     let bonds = bonds_of(&pieces, (&starts, &list), centre, scale);
-    Ok(Fracture3 {
+    Ok(Fracture {
         sites: kept,
         pieces,
         bonds,
@@ -513,12 +513,12 @@ fn split_into(
     scale: f64,
     centre: DVec3,
     clipper: &mut Clipper,
-    out: &mut Vec<Piece3>,
+    out: &mut Vec<Piece>,
 ) {
     let (volume, centroid) = hull.volume_centroid();
     let corners = hull.distinct_corners(1e-12 * scale);
     if corners.len() <= MAX_CORNERS {
-        out.push(Piece3 {
+        out.push(Piece {
             site,
             part,
             faces: hull.face_polygons(centre),

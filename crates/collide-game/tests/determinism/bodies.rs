@@ -6,9 +6,7 @@ use crate::common::{Boxes, with_surroundings};
 use crate::{Entry, Hash, handle, tick_60};
 use collide::math;
 use collide_game::D3;
-use collide_game::fracture::{
-    FractureSettings, Part3, Pattern, fracture, fracture_3d, islands, islands_3d,
-};
+use collide_game::fracture::{FractureSettings, Pattern, d2, d3};
 use collide_game::glam::{DVec2, DVec3, Quat, Vec3};
 use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
 use collide_game::swing::{AnchorSettings, SwingSettings, Swinger, choose_anchor};
@@ -207,13 +205,13 @@ fn plate_fracture(out: &mut Vec<Entry>) {
     let sites = Pattern::radial(60, 4.0, 2.0, 11)
         .unwrap()
         .placed(impact, 0.3);
-    let broken = fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
+    let broken = d2::fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
     let gone: Vec<bool> = broken
         .pieces()
         .iter()
         .map(|p| p.centroid().distance(impact) < 1.6)
         .collect();
-    let result = islands(&broken, &gone, |p| p.corners().iter().any(|c| c.x < 1e-9)).unwrap();
+    let result = d2::islands(&broken, &gone, |p| p.corners().iter().any(|c| c.x < 1e-9)).unwrap();
     let (mut events, mut state) = (Hash::new(), Hash::new());
     events.u64(broken.pieces().len() as u64);
     for &(a, b) in broken.bonds() {
@@ -255,7 +253,7 @@ fn plate_fracture(out: &mut Vec<Entry>) {
 /// A block fixed on its left broken into 3D cells around sites from an
 /// integer sequence, the cells near the impact destroyed.
 fn block_fracture(out: &mut Vec<Entry>) {
-    let block = Part3::cuboid(DVec3::ZERO, DVec3::new(2.0, 1.0, 0.5)).unwrap();
+    let block = d3::Part::cuboid(DVec3::ZERO, DVec3::new(2.0, 1.0, 0.5)).unwrap();
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let mut unit = || {
         x = x
@@ -267,13 +265,13 @@ fn block_fracture(out: &mut Vec<Entry>) {
         .map(|_| DVec3::new(2.0 * unit(), unit(), 0.5 * unit()))
         .collect();
     let impact = DVec3::new(1.4, 0.5, 0.25);
-    let broken = fracture_3d(&[block], &sites).unwrap();
+    let broken = d3::fracture(&[block], &sites).unwrap();
     let gone: Vec<bool> = broken
         .pieces()
         .iter()
         .map(|p| p.centroid().distance(impact) < 0.55)
         .collect();
-    let result = islands_3d(&broken, &gone, |p| p.corners().iter().any(|c| c.x < 1e-9)).unwrap();
+    let result = d3::islands(&broken, &gone, |p| p.corners().iter().any(|c| c.x < 1e-9)).unwrap();
     let (mut events, mut state) = (Hash::new(), Hash::new());
     events.u64(broken.pieces().len() as u64);
     for &(a, b) in broken.bonds() {

@@ -4,7 +4,7 @@
 //! touch along an edge, and fall in the right islands.
 
 use collide_game::GameError;
-use collide_game::fracture::{Fracture, FractureSettings, Pattern, Piece, fracture, islands};
+use collide_game::fracture::{FractureSettings, Pattern, d2};
 use collide_game::glam::DVec2;
 
 fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<DVec2> {
@@ -72,10 +72,10 @@ fn inside(poly: &[DVec2], p: DVec2, tolerance: f64) -> bool {
     })
 }
 
-fn check(parts: &[Vec<DVec2>], broken: &Fracture) {
+fn check(parts: &[Vec<DVec2>], broken: &d2::Fracture) {
     let total: f64 = parts.iter().map(|p| area(p)).sum();
     let pieces = broken.pieces();
-    let sum: f64 = pieces.iter().map(Piece::area).sum();
+    let sum: f64 = pieces.iter().map(d2::Piece::area).sum();
     assert!(
         ((sum - total) / total).abs() < 1e-6,
         "areas sum to {sum}, the object is {total}"
@@ -127,7 +127,7 @@ fn pieces_tile_random_objects_without_overlap_and_hold_their_sites() {
             _ => Pattern::clustered(4, count / 4 + 1, 3.0, 0.8, seed).unwrap(),
         }
         .placed(DVec2::new(0.3, -0.2), seed as f64);
-        let broken = fracture(
+        let broken = d2::fracture(
             std::slice::from_ref(&part),
             &sites,
             &FractureSettings::default(),
@@ -143,9 +143,9 @@ fn a_thousand_sites_tile_a_plate() {
     let sites = Pattern::uniform(1000, 10.0, 5)
         .unwrap()
         .placed(DVec2::new(10.0, 10.0), 0.0);
-    let broken = fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
+    let broken = d2::fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
     assert!(broken.pieces().len() >= 1000);
-    let sum: f64 = broken.pieces().iter().map(Piece::area).sum();
+    let sum: f64 = broken.pieces().iter().map(d2::Piece::area).sum();
     assert!((sum / 400.0 - 1.0).abs() < 1e-9, "{sum}");
 }
 
@@ -156,13 +156,13 @@ fn cells_too_big_for_the_narrow_phase_are_cut_in_two() {
     let mut sites = vec![DVec2::ZERO];
     sites.extend((0..14).map(|k| DVec2::from_angle(k as f64 * std::f64::consts::TAU / 14.0)));
     let part = rect(-3.0, -3.0, 3.0, 3.0);
-    let broken = fracture(
+    let broken = d2::fracture(
         std::slice::from_ref(&part),
         &sites,
         &FractureSettings::default(),
     )
     .unwrap();
-    let middle: Vec<&Piece> = broken.pieces().iter().filter(|p| p.site() == 0).collect();
+    let middle: Vec<&d2::Piece> = broken.pieces().iter().filter(|p| p.site() == 0).collect();
     assert!(
         middle.len() >= 2,
         "a 14-gon is cut into parts of at most 8 corners"
@@ -186,7 +186,7 @@ fn close_sites_merge_and_bad_input_is_an_error() {
         DVec2::new(1.0, 1.0 + 1e-9),
         DVec2::new(3.0, 3.0),
     ];
-    let broken = fracture(
+    let broken = d2::fracture(
         std::slice::from_ref(&part),
         &sites,
         &FractureSettings::default(),
@@ -202,12 +202,12 @@ fn close_sites_merge_and_bad_input_is_an_error() {
         DVec2::new(1.0, 1.0),
         DVec2::new(3.0, 3.0),
     ];
-    let broken = fracture(std::slice::from_ref(&part), &twice, &exact).unwrap();
+    let broken = d2::fracture(std::slice::from_ref(&part), &twice, &exact).unwrap();
     assert_eq!(broken.sites().len(), 2);
     check(std::slice::from_ref(&part), &broken);
     let nan = [DVec2::new(f64::NAN, 1.0)];
     assert!(matches!(
-        fracture(
+        d2::fracture(
             std::slice::from_ref(&part),
             &nan,
             &FractureSettings::default()
@@ -216,7 +216,7 @@ fn close_sites_merge_and_bad_input_is_an_error() {
     ));
     let clockwise: Vec<DVec2> = part.iter().rev().copied().collect();
     assert!(matches!(
-        fracture(&[clockwise], &sites, &FractureSettings::default()),
+        d2::fracture(&[clockwise], &sites, &FractureSettings::default()),
         Err(GameError::NotConvex { index: 0, .. })
     ));
     let dented = vec![
@@ -226,7 +226,7 @@ fn close_sites_merge_and_bad_input_is_an_error() {
         DVec2::new(4.0, 4.0),
         DVec2::new(0.0, 4.0),
     ];
-    assert!(fracture(&[part, dented], &sites, &FractureSettings::default()).is_err());
+    assert!(d2::fracture(&[part, dented], &sites, &FractureSettings::default()).is_err());
     assert!(FractureSettings::with_merge_distance(-1.0).is_err());
     assert!(Pattern::uniform(5, f64::NAN, 1).is_err());
 }
@@ -238,7 +238,7 @@ fn nothing_bonds_across_the_notch_of_an_l() {
     // the notch's corner.
     let l = [rect(0.0, 0.0, 3.0, 1.0), rect(0.0, 1.0, 1.0, 3.0)];
     let sites = [DVec2::new(0.5, 2.5), DVec2::new(2.5, 0.5)];
-    let broken = fracture(&l, &sites, &FractureSettings::default()).unwrap();
+    let broken = d2::fracture(&l, &sites, &FractureSettings::default()).unwrap();
     check(&l, &broken);
     let piece = |site: usize, part: usize| {
         broken
@@ -259,7 +259,7 @@ fn nothing_bonds_across_the_notch_of_an_l() {
     let sites = Pattern::uniform(200, 1.5, 3)
         .unwrap()
         .placed(DVec2::new(1.5, 1.5), 0.0);
-    let broken = fracture(&l, &sites, &FractureSettings::default()).unwrap();
+    let broken = d2::fracture(&l, &sites, &FractureSettings::default()).unwrap();
     check(&l, &broken);
     for &(a, b) in broken.bonds() {
         let (pa, pb) = (&broken.pieces()[a as usize], &broken.pieces()[b as usize]);
@@ -275,20 +275,20 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
     let sites = Pattern::uniform(120, 5.0, 11)
         .unwrap()
         .placed(DVec2::new(5.0, 0.5), 0.0);
-    let broken = fracture(&[bridge], &sites, &FractureSettings::default()).unwrap();
-    let span = |p: &Piece| {
+    let broken = d2::fracture(&[bridge], &sites, &FractureSettings::default()).unwrap();
+    let span = |p: &d2::Piece| {
         let xs = p.corners().iter().map(|c| c.x);
         (
             xs.clone().fold(f64::INFINITY, f64::min),
             xs.fold(f64::NEG_INFINITY, f64::max),
         )
     };
-    let on_pillar = |p: &Piece| {
+    let on_pillar = |p: &d2::Piece| {
         let (lo, hi) = span(p);
         lo < 0.5 || hi > 9.5
     };
     // Whole: everything rests on the pillars.
-    let whole = islands(&broken, &[], on_pillar).expect("a flag per piece");
+    let whole = d2::islands(&broken, &[], on_pillar).expect("a flag per piece");
     assert!(whole.falling().is_empty());
     assert_eq!(whole.anchored().len(), broken.pieces().len());
     // Cut at 3 to 3.5 and at 6.5 to 7: the middle falls as one body.
@@ -307,7 +307,7 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
         .zip(cut(6.5, 7.0))
         .map(|(a, b)| *a || b)
         .collect();
-    let result = islands(&broken, &gone, on_pillar).expect("a flag per piece");
+    let result = d2::islands(&broken, &gone, on_pillar).expect("a flag per piece");
     assert_eq!(result.falling().len(), 1);
     let middle = &result.falling()[0];
     for &k in middle.pieces() {
@@ -324,7 +324,7 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
     }
     // Only one cut: nothing falls.
     assert!(
-        islands(&broken, &cut(3.0, 3.5), on_pillar)
+        d2::islands(&broken, &cut(3.0, 3.5), on_pillar)
             .expect("a flag per piece")
             .falling()
             .is_empty()
@@ -333,7 +333,7 @@ fn cutting_a_bridge_drops_only_the_part_between_the_cuts() {
     // kept.
     let short = &gone[..gone.len() - 1];
     assert!(matches!(
-        islands(&broken, short, on_pillar),
+        d2::islands(&broken, short, on_pillar),
         Err(GameError::WrongLength { got, expected, .. }) if got + 1 == expected
     ));
 }
@@ -344,7 +344,7 @@ fn the_same_sites_give_bit_identical_pieces() {
     let sites = Pattern::radial(300, 4.0, 1.5, 2)
         .unwrap()
         .placed(DVec2::ZERO, 1.0);
-    let bits = |f: &Fracture| -> Vec<u64> {
+    let bits = |f: &d2::Fracture| -> Vec<u64> {
         f.pieces()
             .iter()
             .flat_map(|p| {
@@ -354,13 +354,13 @@ fn the_same_sites_give_bit_identical_pieces() {
             })
             .collect()
     };
-    let a = fracture(
+    let a = d2::fracture(
         std::slice::from_ref(&part),
         &sites,
         &FractureSettings::default(),
     )
     .unwrap();
-    let b = fracture(&[part], &sites, &FractureSettings::default()).unwrap();
+    let b = d2::fracture(&[part], &sites, &FractureSettings::default()).unwrap();
     assert_eq!(bits(&a), bits(&b));
     assert_eq!(a.bonds(), b.bonds());
 }
@@ -371,13 +371,13 @@ fn a_radial_pattern_breaks_finer_near_the_impact() {
     let sites = Pattern::radial(400, 10.0, 2.5, 4)
         .unwrap()
         .placed(DVec2::ZERO, 0.0);
-    let broken = fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
+    let broken = d2::fracture(&[plate], &sites, &FractureSettings::default()).unwrap();
     let mean = |near: bool| {
         let chosen: Vec<f64> = broken
             .pieces()
             .iter()
             .filter(|p| (p.centroid().length() < 2.0) == near)
-            .map(Piece::area)
+            .map(d2::Piece::area)
             .collect();
         chosen.iter().sum::<f64>() / chosen.len() as f64
     };
@@ -399,9 +399,9 @@ fn an_l_far_from_the_origin_bonds_as_at_the_origin() {
             rect(at.x, at.y + 1.0, at.x + 1.0, at.y + 3.0),
         ];
         let sites = [at + DVec2::new(0.5, 2.5), at + DVec2::new(2.5, 0.5)];
-        let broken = fracture(&l, &sites, &FractureSettings::default()).unwrap();
+        let broken = d2::fracture(&l, &sites, &FractureSettings::default()).unwrap();
         assert_eq!(broken.bonds().len(), 2, "at {at}");
-        let result = islands(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
+        let result = d2::islands(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
         assert!(result.falling().is_empty(), "at {at}: the upright falls");
     }
 }
@@ -415,7 +415,7 @@ fn shapes_that_are_not_convex_and_coordinates_out_of_range_are_errors() {
     let settings = FractureSettings::default();
     let one = [DVec2::ZERO];
     assert!(matches!(
-        fracture(&[star], &one, &settings),
+        d2::fracture(&[star], &one, &settings),
         Err(GameError::NotConvex { .. })
     ));
     let back = vec![
@@ -425,21 +425,24 @@ fn shapes_that_are_not_convex_and_coordinates_out_of_range_are_errors() {
         DVec2::new(1.5, 0.0),
         DVec2::new(1.0, 1.0),
     ];
-    assert!(fracture(&[back], &one, &settings).is_err());
+    assert!(d2::fracture(&[back], &one, &settings).is_err());
     let square = rect(0.0, 0.0, 1.0, 1.0);
     let huge = [DVec2::new(1e39, 0.0)];
     assert!(matches!(
-        fracture(std::slice::from_ref(&square), &huge, &settings),
+        d2::fracture(std::slice::from_ref(&square), &huge, &settings),
         Err(GameError::TooLarge { .. })
     ));
     assert!(matches!(
-        fracture(std::slice::from_ref(&square), &[], &settings),
+        d2::fracture(std::slice::from_ref(&square), &[], &settings),
         Err(GameError::Empty { .. })
     ));
-    assert!(fracture(&[], &one, &settings).is_err());
+    assert!(d2::fracture(&[], &one, &settings).is_err());
     // A tiny merge distance beside large coordinates merges nothing and
     // does not overflow.
     let tiny = FractureSettings::with_merge_distance(1e-300).unwrap();
     let far = [DVec2::new(0.5, 0.5), DVec2::new(1e11, 0.0)];
-    assert_eq!(fracture(&[square], &far, &tiny).unwrap().sites().len(), 2);
+    assert_eq!(
+        d2::fracture(&[square], &far, &tiny).unwrap().sites().len(),
+        2
+    );
 }

@@ -4,15 +4,15 @@
 //! narrow phase's polyhedra.
 
 use collide_game::GameError;
-use collide_game::fracture::{Fracture3, MAX_CORNERS, Part3, Piece3, fracture_3d};
+use collide_game::fracture::d3;
 use collide_game::glam::DVec3;
 use collide_scenes::SceneRng;
 
 /// The boxes as parts.
-fn parts_of(boxes: &[(DVec3, DVec3)]) -> Vec<Part3> {
+fn parts_of(boxes: &[(DVec3, DVec3)]) -> Vec<d3::Part> {
     boxes
         .iter()
-        .map(|&(lo, hi)| Part3::cuboid(lo, hi).unwrap())
+        .map(|&(lo, hi)| d3::Part::cuboid(lo, hi).unwrap())
         .collect()
 }
 
@@ -38,7 +38,7 @@ impl Rng {
 }
 
 /// How far inside piece `p` the point is (negative: outside), by its faces.
-fn depth(p: &Piece3, x: DVec3) -> f64 {
+fn depth(p: &d3::Piece, x: DVec3) -> f64 {
     p.faces()
         .iter()
         .map(|f| {
@@ -48,9 +48,9 @@ fn depth(p: &Piece3, x: DVec3) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-fn check(parts: &[(DVec3, DVec3)], broken: &Fracture3, rng: &mut Rng) {
+fn check(parts: &[(DVec3, DVec3)], broken: &d3::Fracture, rng: &mut Rng) {
     let total: f64 = parts.iter().map(|(a, b)| (*b - *a).element_product()).sum();
-    let sum: f64 = broken.pieces().iter().map(Piece3::volume).sum();
+    let sum: f64 = broken.pieces().iter().map(d3::Piece::volume).sum();
     assert!(
         ((sum - total) / total).abs() < 1e-6,
         "volumes {sum}, boxes {total}"
@@ -58,7 +58,7 @@ fn check(parts: &[(DVec3, DVec3)], broken: &Fracture3, rng: &mut Rng) {
     let sites = broken.sites();
     for (k, p) in broken.pieces().iter().enumerate() {
         assert!(
-            p.corners().len() <= MAX_CORNERS,
+            p.corners().len() <= d3::MAX_CORNERS,
             "piece {k}: {} corners",
             p.corners().len()
         );
@@ -103,7 +103,7 @@ fn pieces_fill_boxes_exactly_and_each_point_lies_in_one() {
         let count = [1, 2, 7, 30, 100][round % 5];
         let sites: Vec<DVec3> = (0..count).map(|_| rng.point(lo - 0.5, hi + 0.5)).collect();
         let parts = [(lo, hi)];
-        let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
+        let broken = d3::fracture(&parts_of(&parts), &sites).unwrap();
         check(&parts, &broken, &mut rng);
     }
 }
@@ -118,7 +118,7 @@ fn two_boxes_break_along_the_same_cells() {
     let sites: Vec<DVec3> = (0..40)
         .map(|_| rng.point(DVec3::ZERO, DVec3::new(3.0, 3.0, 1.0)))
         .collect();
-    let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
+    let broken = d3::fracture(&parts_of(&parts), &sites).unwrap();
     check(&parts, &broken, &mut rng);
     assert!(broken.pieces().iter().any(|p| p.part() == 1));
 }
@@ -134,7 +134,7 @@ fn a_crowded_cell_is_cut_to_the_corner_limit() {
         sites.push(DVec3::splat(0.5) + DVec3::new(r * t.cos(), r * t.sin(), z) * 0.2);
     }
     let parts = [(DVec3::ZERO, DVec3::ONE)];
-    let broken = fracture_3d(&parts_of(&parts), &sites).unwrap();
+    let broken = d3::fracture(&parts_of(&parts), &sites).unwrap();
     let middle = broken.pieces().iter().filter(|p| p.site() == 0).count();
     assert!(middle >= 2, "the middle cell was cut into {middle} pieces");
     check(&parts, &broken, &mut Rng::new(3));
@@ -144,23 +144,22 @@ fn a_crowded_cell_is_cut_to_the_corner_limit() {
 fn bad_input_is_an_error_and_the_same_input_the_same_pieces() {
     let parts = [(DVec3::ZERO, DVec3::ONE)];
     assert!(matches!(
-        fracture_3d(&parts_of(&parts), &[DVec3::new(f64::NAN, 0.0, 0.0)]),
+        d3::fracture(&parts_of(&parts), &[DVec3::new(f64::NAN, 0.0, 0.0)]),
         Err(GameError::NotFinite { .. })
     ));
-    assert!(fracture_3d(&parts_of(&parts), &[]).is_err());
-    assert!(Part3::cuboid(DVec3::ONE, DVec3::ZERO).is_err());
-    assert!(Part3::from_planes(&[(DVec3::ZERO, 1.0)]).is_err());
-    assert!(Part3::from_planes(&[(DVec3::X, 1.0), (-DVec3::X, -2.0)]).is_err());
-    assert!(fracture_3d(&parts_of(&parts), &[DVec3::splat(1e13)]).is_err());
+    assert!(d3::fracture(&parts_of(&parts), &[]).is_err());
+    assert!(d3::Part::cuboid(DVec3::ONE, DVec3::ZERO).is_err());
+    assert!(d3::Part::from_planes(&[(DVec3::ZERO, 1.0)]).is_err());
+    assert!(d3::Part::from_planes(&[(DVec3::X, 1.0), (-DVec3::X, -2.0)]).is_err());
+    assert!(d3::fracture(&parts_of(&parts), &[DVec3::splat(1e13)]).is_err());
     let sites = [DVec3::splat(0.2), DVec3::splat(0.2), DVec3::splat(0.7)];
-    let a = fracture_3d(&parts_of(&parts), &sites).unwrap();
+    let a = d3::fracture(&parts_of(&parts), &sites).unwrap();
     assert_eq!(a.sites().len(), 2, "exact duplicates go");
-    assert_eq!(a, fracture_3d(&parts_of(&parts), &sites).unwrap());
+    assert_eq!(a, d3::fracture(&parts_of(&parts), &sites).unwrap());
 }
 
 #[test]
 fn nothing_bonds_across_the_notch_of_a_3d_l() {
-    use collide_game::fracture::islands_3d;
     for at in [DVec3::ZERO, DVec3::new(250.0, -40.0, 9.0)] {
         let l = [
             (at, at + DVec3::new(3.0, 1.0, 1.0)),
@@ -173,7 +172,7 @@ fn nothing_bonds_across_the_notch_of_a_3d_l() {
             at + DVec3::new(0.5, 2.5, 0.5),
             at + DVec3::new(2.5, 0.5, 0.5),
         ];
-        let broken = fracture_3d(&parts_of(&l), &sites).unwrap();
+        let broken = d3::fracture(&parts_of(&l), &sites).unwrap();
         let piece = |site: usize, part: usize| {
             broken
                 .pieces()
@@ -188,31 +187,30 @@ fn nothing_bonds_across_the_notch_of_a_3d_l() {
         ];
         want.sort_unstable();
         assert_eq!(broken.bonds(), &want[..], "at {at}");
-        let stays = islands_3d(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
+        let stays = d3::islands(&broken, &[], |p| p.part() == 0).expect("a flag per piece");
         assert!(stays.falling().is_empty());
     }
 }
 
 #[test]
 fn cutting_a_3d_bridge_twice_drops_the_middle() {
-    use collide_game::fracture::islands_3d;
     let mut rng = Rng::new(21);
     let bridge = (DVec3::ZERO, DVec3::new(10.0, 1.0, 1.0));
     let sites: Vec<DVec3> = (0..80).map(|_| rng.point(bridge.0, bridge.1)).collect();
-    let broken = fracture_3d(&parts_of(&[bridge]), &sites).unwrap();
-    let span = |p: &Piece3| {
+    let broken = d3::fracture(&parts_of(&[bridge]), &sites).unwrap();
+    let span = |p: &d3::Piece| {
         let xs = p.corners().iter().map(|c| c.x);
         (
             xs.clone().fold(f64::INFINITY, f64::min),
             xs.fold(f64::NEG_INFINITY, f64::max),
         )
     };
-    let on_pillar = |p: &Piece3| {
+    let on_pillar = |p: &d3::Piece| {
         let (lo, hi) = span(p);
         lo < 1e-9 || hi > 10.0 - 1e-9
     };
     assert!(
-        islands_3d(&broken, &[], on_pillar)
+        d3::islands(&broken, &[], on_pillar)
             .expect("a flag per piece")
             .falling()
             .is_empty()
@@ -232,7 +230,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
         .zip(cut(6.5, 7.0))
         .map(|(a, b)| *a || b)
         .collect();
-    let result = islands_3d(&broken, &gone, on_pillar).expect("a flag per piece");
+    let result = d3::islands(&broken, &gone, on_pillar).expect("a flag per piece");
     assert_eq!(result.falling().len(), 1);
     for &k in result.falling()[0].pieces() {
         let (lo, hi) = span(&broken.pieces()[k as usize]);
@@ -240,7 +238,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
     }
     assert!((result.falling()[0].centroid().x - 5.0).abs() < 0.6);
     assert!(
-        islands_3d(&broken, &cut(3.0, 3.5), on_pillar)
+        d3::islands(&broken, &cut(3.0, 3.5), on_pillar)
             .expect("a flag per piece")
             .falling()
             .is_empty()
@@ -249,7 +247,7 @@ fn cutting_a_3d_bridge_twice_drops_the_middle() {
 
 #[test]
 fn a_tetrahedron_breaks_into_pieces_filling_it() {
-    let tetrahedron = Part3::from_planes(&[
+    let tetrahedron = d3::Part::from_planes(&[
         (-DVec3::X, 0.0),
         (-DVec3::Y, 0.0),
         (-DVec3::Z, 0.0),
@@ -260,8 +258,8 @@ fn a_tetrahedron_breaks_into_pieces_filling_it() {
     let sites: Vec<DVec3> = (0..40)
         .map(|_| rng.point(DVec3::ZERO, DVec3::splat(3.0)))
         .collect();
-    let broken = fracture_3d(std::slice::from_ref(&tetrahedron), &sites).unwrap();
-    let volume: f64 = broken.pieces().iter().map(Piece3::volume).sum();
+    let broken = d3::fracture(std::slice::from_ref(&tetrahedron), &sites).unwrap();
+    let volume: f64 = broken.pieces().iter().map(d3::Piece::volume).sum();
     assert!((volume / 4.5 - 1.0).abs() < 1e-9, "{volume}");
     let mut tested = 0;
     while tested < 300 {

@@ -5,9 +5,9 @@
 //! 1e-9 of the 4 m object (4 `f64` ulps far out), its area or volume
 //! within 1e-9 of the size's square or cube, the same number of pieces
 //! and bonds; mirrored within the tolerance (the corners' order turns
-//! over). Fracture has no ticks.
+//! over). d2::Fracture has no ticks.
 
-use collide_game::fracture::{FractureSettings, Part3, Pattern, fracture, fracture_3d};
+use collide_game::fracture::{FractureSettings, Pattern, d2, d3};
 use collide_game::glam::{DVec2, DVec3};
 use collide_scenes::SceneRng;
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, Rate};
@@ -34,7 +34,7 @@ fn plate(frame: &Frame, _: &Rate) -> Outcome {
         .into_iter()
         .map(|s| frame.dpoint2(s))
         .collect();
-    let broken = fracture(
+    let broken = d2::fracture(
         &[polygon(frame, &corners)],
         &sites,
         &FractureSettings::default(),
@@ -56,7 +56,7 @@ fn wall(frame: &Frame, _: &Rate) -> Outcome {
         frame.dpoint3(DVec3::new(-2.0, 0.0, -0.25)),
         frame.dpoint3(DVec3::new(2.0, 3.0, 0.25)),
     );
-    let part = Part3::cuboid(a.min(b), a.max(b)).unwrap();
+    let part = d3::Part::cuboid(a.min(b), a.max(b)).unwrap();
     let mut rng = SceneRng::new(11);
     let mut unit = || f64::from(rng.unit());
     let sites: Vec<DVec3> = (0..40)
@@ -68,7 +68,7 @@ fn wall(frame: &Frame, _: &Rate) -> Outcome {
             ))
         })
         .collect();
-    let broken = fracture_3d(std::slice::from_ref(&part), &sites).unwrap();
+    let broken = d3::fracture(std::slice::from_ref(&part), &sites).unwrap();
     let mut outcome = Outcome::new();
     outcome.exact("pieces", broken.pieces().len() as i64);
     outcome.exact("bonds", broken.bonds().len() as i64);

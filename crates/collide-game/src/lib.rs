@@ -14,14 +14,22 @@
 //! - [`hitbox`]: attacks with frame data, swept hitboxes against
 //!   hurtboxes, one hit per attack and target.
 //! - [`rewind`]: the world of the last few ticks, for lag compensation.
-//! - [`dynamics`]: a small rigid-body core for vehicles.
-//! - [`vehicle`]: raycast cars and tanks.
+//! - [`dynamics`]: a small rigid-body core for vehicles (3D only).
+//! - [`vehicle`]: raycast cars and tanks (3D only).
 //! - [`ragdoll`]: ragdolls on position-based dynamics, blended with
-//!   animation.
+//!   animation (3D only).
 //! - [`swing`]: a web swing that keeps its energy, with the anchor
 //!   choice and the tricks that keep it on the player's line.
+//! - [`fracture`]: Voronoi fracture, in [`fracture::d2`] and
+//!   [`fracture::d3`] under the same names.
 //!
-//! Systems are written once over [`Dim`]: [`D2`] or [`D3`].
+//! Systems that exist in both dimensions are written once over [`Dim`]:
+//! [`D2`] or [`D3`]. Dynamics, vehicles and ragdolls are 3D only, on
+//! `Vec3`: a rigid body's turning (its inertia tensor, its angular
+//! velocity as a vector) has no shared form with 2D worth the generality,
+//! and a 2D game rarely wants a suspension or a skeleton. Fracture is
+//! written per dimension: its cells (Delaunay in 2D, clipped half-spaces
+//! in 3D) differ throughout.
 //!
 //! It sits above the `collide` crate (broad phase, queries, narrow phase,
 //! motion), which a game that only needs collision can use without it.

@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (Vec2::new(6.0, -5.0), Vec2::new(1.5, 4.0)),
         (Vec2::new(0.0, 0.0), Vec2::new(3.0, 0.75)),
     ];
-    for (at, half) in walls {
+    for &(at, half) in &walls {
         let wall = Collider2::fixed(Cuboid::new(half)?, Pose::at(at)?, Thing::Wall);
         world.insert(wall.with_filter(Filter::new(WALL, u32::MAX)))?;
     }
@@ -62,18 +62,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for k in 0..6 {
             let x = if team == 0 { -16.0 } else { 16.0 };
             let at = Vec2::new(x, -12.5 + 5.0 * k as f32);
-            let enemy_bullets = BULLETS[1 - team];
-            let filter = Filter::new(
-                PLAYERS[team],
-                WALL | PLAYERS[0] | PLAYERS[1] | enemy_bullets,
-            );
-            let body = Collider2::moving(
-                Circle::new(0.5)?,
-                Pose::at(at)?,
-                Thing::Player { team, hits: 0 },
-            );
+            let meets = WALL | PLAYERS[0] | PLAYERS[1] | BULLETS[1 - team];
+            let thing = Thing::Player { team, hits: 0 };
+            let body = Collider2::moving(Circle::new(0.5)?, Pose::at(at)?, thing)
+                .with_filter(Filter::new(PLAYERS[team], meets));
             players.push(Player {
-                body: world.insert(body.with_filter(filter))?,
+                body: world.insert(body)?,
                 team,
                 waypoint: at,
                 trail: vec![at],

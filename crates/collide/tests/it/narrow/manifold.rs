@@ -331,18 +331,25 @@ fn a_bad_margin_is_an_error_that_names_it() {
 /// A box and a capsule resting on a turned floor, and a box across a
 /// capsule, moved by `offset` and mirrored across x when `mirror`.
 fn resting_scene(offset: Vec3, mirror: bool) -> Vec<Manifold<Vec3>> {
-    let flip = |v: Vec3| if mirror { Vec3::new(-v.x, v.y, v.z) } else { v };
-    let turn = |q: Quat| {
-        if mirror {
-            Quat::from_xyzw(q.x, -q.y, -q.z, q.w)
+    // A function, not a closure: rustc 1.95 miscompiles a closure that
+    // rebuilds its by-pointer argument in place when the caller passes the
+    // same variable again (rust-lang/rust#155241): at opt-level 2 and 3
+    // every other placing of `yaw` came back unmirrored.
+    fn placed(at: Vec3, q: Quat, offset: Vec3, mirror: bool) -> d3::Pose {
+        let (at, q) = if mirror {
+            (
+                Vec3::new(-at.x, at.y, at.z),
+                Quat::from_xyzw(q.x, -q.y, -q.z, q.w),
+            )
         } else {
-            q
-        }
-    };
-    let place = |at: Vec3, q: Quat| d3::Pose::new(flip(at) + offset, turn(q)).unwrap();
+            (at, q)
+        };
+        d3::Pose::new(at + offset, q).unwrap()
+    }
+    let place = |at: Vec3, q: &Quat| placed(at, *q, offset, mirror);
     let yaw = Quat::from_rotation_y(0.6);
     let floor = d3::Shape::from(d3::Cuboid::new(Vec3::new(10.0, 1.0, 10.0)).unwrap());
-    let under = place(Vec3::new(0.3, -1.0, 0.2), yaw);
+    let under = place(Vec3::new(0.3, -1.0, 0.2), &yaw);
     let crate_box = d3::Shape::from(d3::Cuboid::new(Vec3::new(0.5, 0.4, 0.3)).unwrap());
     let rod = d3::Shape::from(d3::Capsule::between(-Vec3::X, Vec3::X, 0.2).unwrap());
     let pairs = [
@@ -350,14 +357,22 @@ fn resting_scene(offset: Vec3, mirror: bool) -> Vec<Manifold<Vec3>> {
             &floor,
             under,
             &crate_box,
-            place(Vec3::new(1.0, 0.399, 0.5), yaw * Quat::from_rotation_y(0.3)),
+            place(
+                Vec3::new(1.0, 0.399, 0.5),
+                &(yaw * Quat::from_rotation_y(0.3)),
+            ),
         ),
-        (&floor, under, &rod, place(Vec3::new(-2.0, 0.198, 1.0), yaw)),
+        (
+            &floor,
+            under,
+            &rod,
+            place(Vec3::new(-2.0, 0.198, 1.0), &yaw),
+        ),
         (
             &rod,
-            place(Vec3::new(-2.0, 0.198, 1.0), yaw),
+            place(Vec3::new(-2.0, 0.198, 1.0), &yaw),
             &crate_box,
-            place(Vec3::new(-2.0, 0.797, 1.0), yaw),
+            place(Vec3::new(-2.0, 0.797, 1.0), &yaw),
         ),
     ];
     pairs

@@ -197,6 +197,50 @@ pub fn best(rays: usize, mut round: impl FnMut() -> usize) -> (f64, usize) {
     (rate, hits)
 }
 
+/// The row of `casts` (origin, end less origin) cast through `world`.
+pub fn world_ray_row<T>(name: String, world: &World3<T>, casts: &[(Vec3, Vec3)]) -> RayRow {
+    let filter = QueryFilter::new();
+    let (rate, hits) = best(casts.len(), || {
+        casts
+            .iter()
+            .filter(|(from, along)| {
+                let ray = Ray::new(*from, *along, 1.0).unwrap();
+                world.cast_ray(&ray, &filter).is_some()
+            })
+            .count()
+    });
+    RayRow { name, rate, hits }
+}
+
+/// The row of `casts` cast through rapier's `QueryPipeline` over `rapier`.
+pub fn rapier_ray_row(rapier: &Rapier, casts: &[(Vec3, Vec3)]) -> RayRow {
+    let dispatcher = rapier3d::parry::query::DefaultQueryDispatcher;
+    let queries = rapier.broad_phase.as_query_pipeline(
+        &dispatcher,
+        &rapier.bodies,
+        &rapier.colliders,
+        rapier3d::pipeline::QueryFilter::default(),
+    );
+    let (rate, hits) = best(casts.len(), || {
+        use rapier3d::math::Vector as V;
+        casts
+            .iter()
+            .filter(|(from, along)| {
+                let ray = rapier3d::parry::query::Ray::new(
+                    V::new(from.x, from.y, from.z),
+                    V::new(along.x, along.y, along.z),
+                );
+                queries.cast_ray_and_get_normal(&ray, 1.0, true).is_some()
+            })
+            .count()
+    });
+    RayRow {
+        name: "rapier QueryPipeline".into(),
+        rate,
+        hits,
+    }
+}
+
 /// `n` rays into `n` colliders of the `uniform` scene.
 pub fn run_rays(n: usize) -> Vec<RayRow> {
     let scene = Scene::<Vec3>::new(SceneConfig::new(SceneKind::Uniform, n));
@@ -214,49 +258,14 @@ pub fn run_rays(n: usize) -> Vec<RayRow> {
             (from, d * 0.1 * side)
         })
         .collect();
-    let mut rows = Vec::new();
-    for structure in [Structure::Auto, Structure::Bvh] {
-        let (world, _) = world_of(&shapes, structure);
-        let filter = QueryFilter::new();
-        let (rate, hits) = best(rays.len(), || {
-            rays.iter()
-                .filter(|(from, along)| {
-                    let ray = Ray::new(*from, *along, 1.0).unwrap();
-                    world.cast_ray(&ray, &filter).is_some()
-                })
-                .count()
-        });
-        rows.push(RayRow {
-            name: format!("collide world ({})", structure.name()),
-            rate,
-            hits,
-        });
-    }
-    let rapier = Rapier::new(&shapes, 0.0);
-    let dispatcher = rapier3d::parry::query::DefaultQueryDispatcher;
-    let queries = rapier.broad_phase.as_query_pipeline(
-        &dispatcher,
-        &rapier.bodies,
-        &rapier.colliders,
-        rapier3d::pipeline::QueryFilter::default(),
-    );
-    let (rate, hits) = best(rays.len(), || {
-        use rapier3d::math::Vector as V;
-        rays.iter()
-            .filter(|(from, along)| {
-                let ray = rapier3d::parry::query::Ray::new(
-                    V::new(from.x, from.y, from.z),
-                    V::new(along.x, along.y, along.z),
-                );
-                queries.cast_ray_and_get_normal(&ray, 1.0, true).is_some()
-            })
-            .count()
-    });
-    rows.push(RayRow {
-        name: "rapier QueryPipeline".into(),
-        rate,
-        hits,
-    });
+    let mut rows: Vec<RayRow> = [Structure::Auto, Structure::Bvh]
+        .into_iter()
+        .map(|structure| {
+            let name = format!("collide world ({})", structure.name());
+            world_ray_row(name, &world_of(&shapes, structure).0, &rays)
+        })
+        .collect();
+    rows.push(rapier_ray_row(&Rapier::new(&shapes, 0.0), &rays));
     rows
 }
 

@@ -18,11 +18,10 @@
 //! - Peak heap: the counting allocator's peak while building the world
 //!   and running its frames, on each side alone.
 
-use crate::world::{Rapier, best, rapier_collider, shape_in_box};
+use crate::world::{Rapier, RayRow, rapier_collider, rapier_ray_row, shape_in_box, world_ray_row};
 use collide::Structure;
-use collide::geometry::Ray;
 use collide::narrow::d3::{Cuboid, Pose, Shape, Sphere};
-use collide::world::{Collider3, Compound3, Mesh3, QueryFilter, World3, WorldQuery, WorldSettings};
+use collide::world::{Collider3, Compound3, Mesh3, World3, WorldSettings};
 use collide::{Aabb, Handle};
 use collide_scenes::SceneRng;
 use collide_scenes::alloc;
@@ -121,12 +120,23 @@ fn movers(h: &[f32], n: usize) -> (Vec<Shape>, Vec<Vec<Vec3>>) {
             shape_in_box(k as u64, &Aabb::new(-half, half).unwrap()).0
         })
         .collect();
-    let mut at: Vec<Vec3> = (0..n)
+    let at: Vec<Vec3> = (0..n)
         .map(|_| {
             let (x, z) = (rng.range(1.0, side - 1.0), rng.range(1.0, side - 1.0));
             Vec3::new(x, height_at(h, x, z) + rng.range(0.0, 0.8), z)
         })
         .collect();
+    let frames = walk(&mut rng, at, |q| {
+        let (x, z) = (q.x.clamp(1.0, side - 1.0), q.z.clamp(1.0, side - 1.0));
+        let floor = height_at(h, x, z);
+        Vec3::new(x, q.y.clamp(floor, floor + 0.8), z)
+    });
+    (shapes, frames)
+}
+
+/// The frames of a seeded walk from `at`: each frame every point moves up
+/// to 5 cm along each axis, then `keep` puts it back where it may be.
+fn walk(rng: &mut SceneRng, mut at: Vec<Vec3>, keep: impl Fn(Vec3) -> Vec3) -> Vec<Vec<Vec3>> {
     let mut frames = vec![at.clone()];
     for _ in 0..=FRAMES {
         for p in &mut at {
@@ -135,14 +145,24 @@ fn movers(h: &[f32], n: usize) -> (Vec<Shape>, Vec<Vec<Vec3>>) {
                 rng.range(-0.05, 0.05),
                 rng.range(-0.05, 0.05),
             );
-            let q = *p + step;
-            let (x, z) = (q.x.clamp(1.0, side - 1.0), q.z.clamp(1.0, side - 1.0));
-            let floor = height_at(h, x, z);
-            *p = Vec3::new(x, q.y.clamp(floor, floor + 0.8), z);
+            *p = keep(*p + step);
         }
         frames.push(at.clone());
     }
-    (shapes, frames)
+    frames
+}
+
+/// The floor as rapier's fixed triangle mesh, with its internal-edge fix
+/// (as ours fixes them).
+fn rapier_floor(vertices: &[Vec3], tris: &[[u32; 3]]) -> rapier3d::geometry::Collider {
+    use rapier3d::geometry::{ColliderBuilder, TriMeshFlags};
+    let v = vertices
+        .iter()
+        .map(|p| rapier3d::math::Vector::new(p.x, p.y, p.z))
+        .collect();
+    let mesh =
+        ColliderBuilder::trimesh_with_flags(v, tris.to_vec(), TriMeshFlags::FIX_INTERNAL_EDGES);
+    fixed(mesh.unwrap())
 }
 
 fn rapier_at(p: Vec3) -> rapier3d::math::Pose {
@@ -250,21 +270,7 @@ pub fn run_parts(n: usize) -> Vec<PartsRow> {
             w.insert(Collider3::fixed(ground, Pose::IDENTITY, u32::MAX))
                 .unwrap()
         },
-        || {
-            use rapier3d::geometry::{ColliderBuilder, TriMeshFlags};
-            let v = vertices
-                .iter()
-                .map(|p| rapier3d::math::Vector::new(p.x, p.y, p.z))
-                .collect();
-            fixed(
-                ColliderBuilder::trimesh_with_flags(
-                    v,
-                    tris.clone(),
-                    TriMeshFlags::FIX_INTERNAL_EDGES,
-                )
-                .unwrap(),
-            )
-        },
+        || rapier_floor(&vertices, &tris),
         &shapes,
         &frames,
     );
@@ -278,7 +284,7 @@ pub fn run_parts(n: usize) -> Vec<PartsRow> {
     let balls: Vec<Shape> = (0..n / 5)
         .map(|_| Sphere::new(rng.range(0.1, 0.3)).unwrap().into())
         .collect();
-    let mut at: Vec<Vec3> = (0..n / 5)
+    let at: Vec<Vec3> = (0..n / 5)
         .map(|_| {
             Vec3::new(
                 rng.range(0.0, 10.0),
@@ -287,18 +293,7 @@ pub fn run_parts(n: usize) -> Vec<PartsRow> {
             )
         })
         .collect();
-    let mut ball_frames = vec![at.clone()];
-    for _ in 0..=FRAMES {
-        for p in &mut at {
-            let step = Vec3::new(
-                rng.range(-0.05, 0.05),
-                rng.range(-0.05, 0.05),
-                rng.range(-0.05, 0.05),
-            );
-            *p = (*p + step).clamp(Vec3::ZERO, Vec3::splat(10.0));
-        }
-        ball_frames.push(at.clone());
-    }
+    let ball_frames = walk(&mut rng, at, |q| q.clamp(Vec3::ZERO, Vec3::splat(10.0)));
     let compound_row = row(
         &format!("compound of 1000 boxes, {} balls", n / 5),
         |w| {
@@ -327,13 +322,6 @@ pub fn run_parts(n: usize) -> Vec<PartsRow> {
     vec![mesh_row, compound_row]
 }
 
-/// One ray row: rays per millisecond (best of three rounds) and hits.
-pub struct RayRow {
-    pub name: String,
-    pub rate: f64,
-    pub hits: usize,
-}
-
 /// `rays` rays cast down onto the mesh floor.
 pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
     let h = heights();
@@ -354,58 +342,10 @@ pub fn run_mesh_rays(rays: usize) -> Vec<RayRow> {
         .insert(Collider3::fixed(ground, Pose::IDENTITY, ()))
         .unwrap();
     world.step();
-    let filter = QueryFilter::new();
-    let (rate, hits) = best(rays, || {
-        casts
-            .iter()
-            .filter(|(from, along)| {
-                world
-                    .cast_ray(&Ray::new(*from, *along, 1.0).unwrap(), &filter)
-                    .is_some()
-            })
-            .count()
-    });
-    let mut rows = vec![RayRow {
-        name: "collide world (bvh)".into(),
-        rate,
-        hits,
-    }];
-    use rapier3d::geometry::{ColliderBuilder, TriMeshFlags};
-    let v = vertices
-        .iter()
-        .map(|p| rapier3d::math::Vector::new(p.x, p.y, p.z))
-        .collect();
+    let ours = world_ray_row("collide world (bvh)".into(), &world, &casts);
     let mut set = rapier3d::geometry::ColliderSet::new();
-    set.insert(fixed(
-        ColliderBuilder::trimesh_with_flags(v, tris, TriMeshFlags::FIX_INTERNAL_EDGES).unwrap(),
-    ));
-    let rapier = Rapier::of(set, 0.0);
-    let dispatcher = rapier3d::parry::query::DefaultQueryDispatcher;
-    let queries = rapier.broad_phase.as_query_pipeline(
-        &dispatcher,
-        &rapier.bodies,
-        &rapier.colliders,
-        rapier3d::pipeline::QueryFilter::default(),
-    );
-    let (rate, hits) = best(rays, || {
-        use rapier3d::math::Vector as V;
-        casts
-            .iter()
-            .filter(|(from, along)| {
-                let ray = rapier3d::parry::query::Ray::new(
-                    V::new(from.x, from.y, from.z),
-                    V::new(along.x, along.y, along.z),
-                );
-                queries.cast_ray_and_get_normal(&ray, 1.0, true).is_some()
-            })
-            .count()
-    });
-    rows.push(RayRow {
-        name: "rapier QueryPipeline".into(),
-        rate,
-        hits,
-    });
-    rows
+    set.insert(rapier_floor(&vertices, &tris));
+    vec![ours, rapier_ray_row(&Rapier::of(set, 0.0), &casts)]
 }
 
 /// The tables of `--world-parts`.

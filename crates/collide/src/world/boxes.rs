@@ -149,7 +149,7 @@ fn pieces<V: Space>(
             Err(_) => &mut fresh,
         };
         parts.clear();
-        let _ = shape.visit_near(pose, near, |i, _, _| {
+        let _ = shape.visit_near_parts(pose, near, |i| {
             parts.push(i);
             ControlFlow::Continue(())
         });

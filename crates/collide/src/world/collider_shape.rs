@@ -219,11 +219,22 @@ impl<V: Space> ColliderShape<V> {
         near: &Aabb<V>,
         mut visit: impl FnMut(u32, &V::Shape, &V::Pose) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        self.visit_near_parts(pose, near, |i| match self.part_at(i, pose) {
+            Some((s, p)) => visit(i, &s, &p),
+            None => ControlFlow::Continue(()),
+        })
+    }
+
+    /// The number of each part [`ColliderShape::visit_near`] would visit,
+    /// in the same order, its shape not made.
+    pub(crate) fn visit_near_parts(
+        &self,
+        pose: &V::Pose,
+        near: &Aabb<V>,
+        mut visit: impl FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let Some(tree) = self.tree() else {
-            let Self::Convex(s) = self else {
-                unreachable!("only a convex shape has no tree")
-            };
-            return visit(0, s, pose);
+            return visit(0);
         };
         let local = turned_box(
             near,
@@ -231,10 +242,7 @@ impl<V: Space> ColliderShape<V> {
             |d| V::unrotate(pose, d),
             1e-6,
         );
-        tree.visit_aabb(&local, |i| match self.part_at(i, pose) {
-            Some((s, p)) => visit(i, &s, &p),
-            None => ControlFlow::Continue(()),
-        })
+        tree.visit_aabb(&local, visit)
     }
 
     /// Where `ray` first enters it at `pose`, and the part it enters.

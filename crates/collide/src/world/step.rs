@@ -352,7 +352,7 @@ fn sweep_pairs<V: Space>(colliders: &Slots<Entry<V>>, s: &mut Scratch<V>) {
 /// met. Each part of a compound is cast in turn; ties go to the lower
 /// parts.
 fn sweep<V: Space>(mover: &Entry<V>, other: &Entry<V>) -> Option<(f32, Contact<V>, u32, u32)> {
-    if matches!(mover.shape, ColliderShape::Mesh(_)) {
+    if mover.shape.is_mesh() {
         return None;
     }
     let moved = |e: &Entry<V>| {

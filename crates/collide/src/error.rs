@@ -1,7 +1,7 @@
 //! The library's error type.
 
 use crate::geometry::{AabbError, FrustumError, RayError};
-use crate::handle::HandleError;
+use crate::handle::{Handle, HandleError};
 use crate::narrow::ShapeError;
 
 /// Everything the library can refuse: a box, ray, frustum, shape or pose
@@ -89,4 +89,7 @@ pub enum Error {
         /// What it must be.
         expected: &'static str,
     },
+    /// A pair was asked of one collider twice.
+    #[error("a pair needs two colliders, but {0:?} was given twice")]
+    SamePair(Handle),
 }

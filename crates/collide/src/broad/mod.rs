@@ -56,6 +56,7 @@ pub use grid::{Grid, GridConfig, GridKind, GridStats};
 pub use kdtree::{KdTree, Neighbour};
 pub use query::{QueryBudget, QueryStats, RayHit};
 pub use read::Query;
+pub(crate) use read::query_through;
 pub use sap::{BandSap, Sap, SapConfig, SapStats, Spanners};
 pub use snapshot::Snapshot;
 pub use structure::{Structure, UnknownStructure};

@@ -85,6 +85,7 @@ pub(crate) mod sealed {
     }
 }
 
+use super::seen::Seen;
 use sealed::{Lookup, View};
 
 /// Each collider whose box overlaps `aabb`, until `visit` breaks.
@@ -413,6 +414,16 @@ pub trait WorldQuery<V: Space, T>: Lookup<V, T> {
             ControlFlow::Continue(())
         });
         Ok(best)
+    }
+
+    /// The world as `filter` sees it, for motion: a sweep through it
+    /// ([`Sweeper::sweep_in`](crate::motion::d3::Sweeper::sweep_in))
+    /// meets only the colliders the filter lets through. See [`Seen`].
+    fn seen<'a>(&'a self, filter: QueryFilter<'a, T>) -> Seen<'a, Self, T>
+    where
+        Self: Sized,
+    {
+        Seen::new(self, filter)
     }
 }
 

@@ -273,6 +273,37 @@ fn far<V: Space>() -> Contact<V> {
     }
 }
 
+impl<V: Space, T> World<V, T> {
+    /// The contact of the live colliders `a` and `b` (`a` the lower) as
+    /// they stand, found as a step finds it (part by part for a compound
+    /// or a mesh, reusing the step's scratch lists).
+    pub(super) fn contact_now(&mut self, a: Handle, b: Handle) -> Contact<V> {
+        let (Some(ea), Some(eb)) = (self.colliders.get(a), self.colliders.get(b)) else {
+            return far();
+        };
+        match (&ea.shape, &eb.shape) {
+            (ColliderShape::Convex(sa), ColliderShape::Convex(sb)) => {
+                V::contact(sa, &ea.pose, sb, &eb.pose)
+            }
+            _ => {
+                let s = &mut self.scratch;
+                s.tested_parts.clear();
+                let margin = self.settings.margin() * ea.reach.min(eb.reach);
+                part_contacts(
+                    &ea.shape,
+                    &ea.pose,
+                    &eb.shape,
+                    &eb.pose,
+                    margin,
+                    &mut s.tested_parts,
+                    &mut s.edges,
+                )
+                .unwrap_or_else(far)
+            }
+        }
+    }
+}
+
 /// The part contacts of each tested pair with a compound or a mesh, on
 /// this thread, into `s.tested_parts`; their deepest into `s.contacts`.
 fn test_parts<V: Space>(colliders: &Slots<Entry<V>>, margin_share: f32, s: &mut Scratch<V>) {

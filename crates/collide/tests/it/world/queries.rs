@@ -250,6 +250,14 @@ fn bad_query_input_is_an_error() {
     let _ = d3::Pose::IDENTITY;
 }
 
+/// What a 2D sweep did: its end and each hit's collider, time and contact.
+type SweepKey = (d2::Pose, Vec<(u32, f32, collide::narrow::Contact<Vec2>)>);
+
+fn key(s: &collide::motion::Sweep<Vec2, d2::Pose>) -> SweepKey {
+    let hits = s.hits.iter().map(|h| (h.handle.index(), h.t, h.contact));
+    (s.end, hits.collect())
+}
+
 #[test]
 fn a_sweep_through_the_world_equals_one_through_its_boxes_and_shapes() {
     use collide::motion::{Response, SweepLimits, d2::Sweeper};
@@ -287,15 +295,6 @@ fn a_sweep_through_the_world_equals_one_through_its_boxes_and_shapes() {
         let bare = sweeper
             .sweep(&boxes, shape_of, &mover, start, motion)
             .clone();
-        let key = |s: &collide::motion::Sweep<Vec2, d2::Pose>| {
-            (
-                s.end,
-                s.hits
-                    .iter()
-                    .map(|h| (h.handle.index(), h.t, h.contact))
-                    .collect::<Vec<_>>(),
-            )
-        };
         assert_eq!(
             key(sweeper.sweep_in(&world, &mover, start, motion)),
             key(&bare),
@@ -315,4 +314,76 @@ fn a_sweep_through_the_world_equals_one_through_its_boxes_and_shapes() {
     assert_eq!(all, world.handles().collect::<Vec<_>>());
     assert_eq!(snapshot.query_aabb_all(&everything), all);
     assert_eq!(Query::aabb(&snapshot, all[3]), Query::aabb(&world, all[3]));
+}
+
+#[test]
+fn a_sweep_through_the_world_seen_through_a_filter_meets_only_what_it_sees() {
+    use collide::motion::{Response, SweepLimits, d2::Sweeper};
+    use collide::narrow::Support;
+    use collide::{BroadPhase, Brute as Boxes};
+    let mut world: World<Vec2, u32> = World::new();
+    let mut boxes: Boxes<Vec2> = Boxes::new();
+    let mut rng = SceneRng::new(22);
+    let mut live = Vec::new();
+    for value in 0..80u32 {
+        let (shape, pose) = (Vec2::shape(&mut rng), Vec2::pose(&mut rng, 12.0));
+        let filter = random_filter(&mut rng);
+        let sensor = rng.below(4) == 0;
+        let mut collider = Collider::fixed(shape.clone(), pose, value).with_filter(filter);
+        if sensor {
+            collider = collider.as_sensor();
+        }
+        let h = world.insert(collider).unwrap();
+        assert_eq!(
+            boxes.insert(shape.aabb(&pose), ()).unwrap().index(),
+            h.index()
+        );
+        live.push((h, shape, pose, filter, sensor));
+    }
+    world.step();
+    boxes.step();
+    let snapshot = world.snapshot();
+    let mut sweeper = Sweeper::new(Response::Slide, SweepLimits::default());
+    let mut hits = 0;
+    for k in 0..300 {
+        let groups = random_filter(&mut rng);
+        let sensors = rng.below(3) == 0;
+        let skip = [live[rng.below(live.len())].0];
+        let divisor = 2 + rng.below(3) as u32;
+        let predicate = |_: Handle, v: &u32| !v.is_multiple_of(divisor);
+        let mut filter = QueryFilter::new().with_filter(groups).excluding(&skip);
+        if sensors {
+            filter = filter.with_sensors();
+        }
+        if k % 2 == 0 {
+            filter = filter.with_predicate(&predicate);
+        }
+        // The brute force: the shapes of the colliders the filter passes.
+        let shape_of = |h: Handle| {
+            let (_, shape, pose, f, sensor) = live.get(h.index() as usize)?;
+            let seen = (sensors || !sensor)
+                && groups.allows(*f)
+                && h != skip[0]
+                && (k % 2 == 1 || !(h.index()).is_multiple_of(divisor));
+            seen.then_some((shape as &dyn Support<Vec2>, *pose))
+        };
+        let mover = d2::Circle::new(rng.range(0.1, 0.5)).unwrap();
+        let start = d2::Pose::at(Vec2::pose(&mut rng, 14.0).position()).unwrap();
+        let motion = Vec2::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+        let bare = sweeper
+            .sweep(&boxes, shape_of, &mover, start, motion)
+            .clone();
+        assert_eq!(
+            key(sweeper.sweep_in(&world.seen(filter), &mover, start, motion)),
+            key(&bare),
+            "sweep {k}"
+        );
+        assert_eq!(
+            key(sweeper.sweep_in(&snapshot.seen(filter), &mover, start, motion)),
+            key(&bare),
+            "sweep {k} on the snapshot"
+        );
+        hits += bare.hits.len();
+    }
+    assert!(hits > 50, "{hits} hits");
 }

@@ -1,19 +1,18 @@
-//! Worlds of 3D boxes for the demo's game systems: a broad phase over the
-//! boxes and each box's shape and pose.
+//! Worlds of 3D boxes for the demo's game systems: the boxes as fixed
+//! colliders of a collision world.
 
-use collide::narrow::Support;
+use collide::Structure;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{Aabb3, BroadPhase, Grid, Handle};
+use collide::world::{Collider3, World3, WorldSettings};
 use collide_game::{D3, Gravity, Surroundings};
 use glam::{Quat, Vec3};
 
 /// Standard gravity, m/s².
 pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
-/// Axis-aligned boxes in a broad phase, with their shapes.
+/// Axis-aligned boxes as fixed colliders of a world (over a dense grid).
 pub struct BoxWorld {
-    grid: Grid<Vec3, ()>,
-    shapes: Vec<(Handle, Cuboid, Pose)>,
+    world: World3,
     corners: Vec<(Vec3, Vec3)>,
 }
 
@@ -21,24 +20,17 @@ impl BoxWorld {
     /// The boxes from `lo` to `hi` corners.
     pub fn new(corners: Vec<(Vec3, Vec3)>) -> Self {
         let valid = "the demo's boxes are valid";
-        let mut grid = Grid::dense();
-        let shapes = corners
-            .iter()
-            .map(|&(lo, hi)| {
-                let handle = grid
-                    .insert(Aabb3::new(lo, hi).expect(valid), ())
-                    .expect(valid);
-                let shape = Cuboid::new(0.5 * (hi - lo)).expect(valid);
-                let pose = Pose::new(0.5 * (lo + hi), Quat::IDENTITY).expect(valid);
-                (handle, shape, pose)
-            })
-            .collect();
-        grid.step();
-        Self {
-            grid,
-            shapes,
-            corners,
+        let mut world =
+            World3::with_settings(WorldSettings::default().with_structure(Structure::Grid));
+        for &(lo, hi) in &corners {
+            let shape = Cuboid::new(0.5 * (hi - lo)).expect(valid);
+            let pose = Pose::new(0.5 * (lo + hi), Quat::IDENTITY).expect(valid);
+            world
+                .insert(Collider3::fixed(shape, pose, ()))
+                .expect(valid);
         }
+        world.step();
+        Self { world, corners }
     }
 
     /// The boxes' corners, as given.
@@ -46,19 +38,10 @@ impl BoxWorld {
         &self.corners
     }
 
-    fn shape(&self, handle: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
-        self.shapes
-            .iter()
-            .find(|b| b.0 == handle)
-            .map(|b| (&b.1 as &dyn Support<Vec3>, b.2))
-    }
-
     /// Runs `body` with the boxes as surroundings under standard gravity.
-    pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
-        let shape_of = |h| self.shape(h);
+    pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
         let around = Surroundings::<D3>::new(
-            &self.grid,
-            &shape_of,
+            &self.world,
             Gravity::new(GRAVITY).expect("gravity is finite"),
         );
         body(&around)

@@ -3,9 +3,9 @@
 //! platform, and a character run through it by a simple script, drawn as
 //! an animation with its path coloured by what it stood on.
 
-use collide::narrow::Support;
+use collide::Handle;
 use collide::narrow::d2::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider2, World2};
 use collide_game::D2;
 use collide_game::character::{Character, CharacterSettings, Ground};
 use collide_game::time::TimeStep;
@@ -39,29 +39,40 @@ impl Motion {
 }
 
 struct Level {
-    world: Bvh<Vec2>,
+    world: World2,
+    /// Each box's collider, shape and pose (a belt's at its home).
     shapes: Vec<(Handle, Cuboid, Pose)>,
     movers: Vec<(usize, Vec2, Motion)>,
     /// Conveyor belts: the box stays, its surface carries what stands on
-    /// it at this speed along x (m/s), told to the character as a base
-    /// that moved by the speed times the tick.
+    /// it at this speed along x (m/s). The world tells the character so
+    /// by the belt's move: each tick it is put the speed times the tick
+    /// ahead before the characters step, and back home after them, before
+    /// the world's step.
     belts: Vec<(usize, f32)>,
 }
 
 impl Level {
+    /// A fixed box.
     fn add(&mut self, half: Vec2, pose: Pose) -> usize {
         let shape = Cuboid::new(half).expect("the demo's boxes are valid");
-        let h = self
-            .world
-            .insert(shape.aabb(&pose), ())
-            .expect("a valid box");
+        self.put(Collider2::fixed(shape, pose, ()), shape, pose)
+    }
+
+    /// A box that moves: a platform or a belt.
+    fn add_moving(&mut self, half: Vec2, pose: Pose) -> usize {
+        let shape = Cuboid::new(half).expect("the demo's boxes are valid");
+        self.put(Collider2::moving(shape, pose, ()), shape, pose)
+    }
+
+    fn put(&mut self, collider: Collider2, shape: Cuboid, pose: Pose) -> usize {
+        let h = self.world.insert(collider).expect("a valid box");
         self.shapes.push((h, shape, pose));
         self.shapes.len() - 1
     }
 
     fn build() -> Self {
         let mut level = Level {
-            world: Bvh::new(),
+            world: World2::new(),
             shapes: Vec::new(),
             movers: Vec::new(),
             belts: Vec::new(),
@@ -79,7 +90,7 @@ impl Level {
         let steep = Pose::new(Vec2::new(15.5, 0.9), 60f32.to_radians()).expect("finite");
         level.add(Vec2::new(1.2, 0.1), steep); // too steep to climb
         level.add(Vec2::new(1.0, 2.0), at(19.5, 2.0)); // a tower, 4 m
-        let lift = level.add(Vec2::new(0.8, 0.1), at(17.6, 0.1));
+        let lift = level.add_moving(Vec2::new(0.8, 0.1), at(17.6, 0.1));
         level.movers.push((
             lift,
             Vec2::new(17.6, 0.1),
@@ -88,9 +99,9 @@ impl Level {
                 period: 6.0,
             },
         ));
-        let belt = level.add(Vec2::new(3.0, 0.1), at(24.0, 3.9));
+        let belt = level.add_moving(Vec2::new(3.0, 0.1), at(24.0, 3.9));
         level.belts.push((belt, 1.5));
-        let tilt = level.add(Vec2::new(1.5, 0.1), at(31.0, 2.0));
+        let tilt = level.add_moving(Vec2::new(1.5, 0.1), at(31.0, 2.0));
         level.movers.push((
             tilt,
             Vec2::new(31.0, 2.0),
@@ -103,25 +114,30 @@ impl Level {
         level
     }
 
-    /// Moves the platforms to time `t`; each one's handle, last and new pose.
-    fn advance(&mut self, t: f32) -> Vec<(Handle, Pose, Pose)> {
-        let mut moved = Vec::new();
+    /// Moves the platforms to time `t`, and the belts a tick ahead of
+    /// home: before the characters step.
+    fn advance(&mut self, t: f32) {
         for &(k, home, motion) in &self.movers {
             let to = motion.pose(home, t);
-            let (h, shape, pose) = &mut self.shapes[k];
-            let from = std::mem::replace(pose, to);
-            self.world
-                .update(*h, shape.aabb(&to))
-                .expect("a live platform");
-            moved.push((*h, from, to));
+            let (h, _, pose) = &mut self.shapes[k];
+            *pose = to;
+            self.world.set_pose(*h, to).expect("a live platform");
         }
         for &(k, speed) in &self.belts {
             let (h, _, pose) = self.shapes[k];
             let ahead = Pose::at(pose.position() + Vec2::X * (speed / RATE)).expect("finite");
-            moved.push((h, pose, ahead));
+            self.world.set_pose(h, ahead).expect("a live belt");
+        }
+    }
+
+    /// Puts the belts back home and steps the world: after the
+    /// characters stepped.
+    fn settle(&mut self) {
+        for &(k, _) in &self.belts {
+            let (h, _, pose) = self.shapes[k];
+            self.world.set_pose(h, pose).expect("a live belt");
         }
         self.world.step();
-        moved
     }
 }
 
@@ -153,7 +169,8 @@ pub fn character_run() -> String {
     let radius = settings.radius();
     let half = settings.half_height();
     let mut hero: Character<D2> =
-        Character::new(settings, Vec2::new(0.0, 0.85)).expect("a finite start");
+        Character::new(settings, Vec2::new(0.0, 0.85), &mut level.world, ())
+            .expect("a finite start");
     let dt = TimeStep::new(1.0 / RATE).expect("a positive step");
     let (mut fall, mut heading, mut stuck) = (0.0f32, 1.0f32, 0);
     let mut last_x = hero.position().x;
@@ -167,7 +184,7 @@ pub fn character_run() -> String {
     let _ = write!(data, "],radius:{radius},half:{half},frames:[");
     let ticks = (SECONDS * RATE) as usize;
     for tick in 0..ticks {
-        let moved = level.advance((tick + 1) as f32 / RATE);
+        level.advance((tick + 1) as f32 / RATE);
         if hero.ground().on().is_some() {
             // On the ground: no fall; jump when stuck against something
             // (or on a slope too steep to climb) for a third of a second.
@@ -188,17 +205,10 @@ pub fn character_run() -> String {
         };
         last_x = x;
         let motion = Vec2::new(heading * 3.0, fall) / RATE;
-        let shapes = &level.shapes;
-        let shape_of = |h: Handle| {
-            shapes
-                .iter()
-                .find(|s| s.0 == h)
-                .map(|s| (&s.1 as &dyn Support<Vec2>, s.2))
-        };
-        let base_motion = |h: Handle| moved.iter().find(|m| m.0 == h).map(|m| (m.1, m.2));
         let report = hero
-            .step(&level.world, &shape_of, &base_motion, motion, dt)
+            .step(dt, motion, &mut level.world)
             .expect("finite motion");
+        level.settle();
         // A lift's upward speed goes with a jump off it.
         fall += report.inherited.y;
         if tick % 2 == 0 {
@@ -273,36 +283,31 @@ const HERO_PLAYER: &str = r#"<script>
 /// and its facing. As a JavaScript array literal.
 pub fn turntable_run() -> String {
     use collide::narrow::d3::{Cuboid as Box3, Pose as Pose3};
+    use collide::world::{Collider3, World3};
     use collide_game::D3;
     use glam::{Quat, Vec3};
-    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut world: World3 = World3::new();
     let floor = Box3::new(Vec3::new(10.0, 0.5, 10.0)).expect("valid");
     let floor_at = Pose3::at(Vec3::new(0.0, -0.5, 0.0)).expect("finite");
     let table = Box3::new(Vec3::new(3.0, 0.1, 3.0)).expect("valid");
-    let mut table_at = Pose3::at(Vec3::new(0.0, 0.1, 0.0)).expect("finite");
-    let floor_id = world.insert(floor.aabb(&floor_at), ()).expect("valid");
-    let table_id = world.insert(table.aabb(&table_at), ()).expect("valid");
+    let table_at = Pose3::at(Vec3::new(0.0, 0.1, 0.0)).expect("finite");
+    world
+        .insert(Collider3::fixed(floor, floor_at, ()))
+        .expect("valid");
+    let table_id = world
+        .insert(Collider3::moving(table, table_at, ()))
+        .expect("valid");
     world.step();
     let settings = CharacterSettings::sized(1.6, 0.3).expect("valid");
     let mut hero: Character<D3> =
-        Character::new(settings, Vec3::new(1.0, 1.2, 0.0)).expect("finite");
+        Character::new(settings, Vec3::new(1.0, 1.2, 0.0), &mut world, ()).expect("finite");
     let dt = TimeStep::new(1.0 / RATE).expect("positive");
     let (mut fall, mut out) = (0.0f32, String::from("["));
     let ticks = (12.0 * RATE) as usize;
     for tick in 0..ticks {
         let angle = 0.8 * (tick + 1) as f32 / RATE;
         let to = Pose3::new(table_at.position(), Quat::from_rotation_y(angle)).expect("finite");
-        let from = std::mem::replace(&mut table_at, to);
-        world.update(table_id, table.aabb(&to)).expect("live");
-        world.step();
-        let shape_of = |h: Handle| {
-            if h == floor_id {
-                Some((&floor as &dyn Support<Vec3>, floor_at))
-            } else {
-                Some((&table as &dyn Support<Vec3>, table_at))
-            }
-        };
-        let base_motion = |h: Handle| (h == table_id).then_some((from, to));
+        world.set_pose(table_id, to).expect("live");
         if hero.ground().is_standing() {
             fall = 0.0;
         }
@@ -316,8 +321,8 @@ pub fn turntable_run() -> String {
         };
         let ahead = Vec3::new(facing.cos(), 0.0, -facing.sin()) * (0.5 * sign);
         let motion = (ahead + Vec3::Y * fall) / RATE;
-        hero.step(&world, &shape_of, &base_motion, motion, dt)
-            .expect("finite motion");
+        hero.step(dt, motion, &mut world).expect("finite motion");
+        world.step();
         if tick % 2 == 0 {
             let p = hero.position();
             let _ = write!(

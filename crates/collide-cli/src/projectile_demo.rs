@@ -3,9 +3,8 @@
 //! predicted path over its real one as it bounces off a wall and the floor.
 
 use crate::chart::{Mark, MarkAt, Scale, Series, Stroke, line_chart};
-use collide::narrow::Support;
 use collide::narrow::d2::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider2, World2};
 use collide_game::D2;
 use collide_game::projectile::{
     Ballistics, Body, Bounce, Flight, Media, Medium, OnHit, Projectile, Zone,
@@ -18,11 +17,10 @@ use glam::Vec2;
 /// at 60 ticks a second: its speed against the distance it travelled, and
 /// the exact law v₀ e^(−k_air d − k_water (x − d)) with the surface at d.
 fn bullet_series() -> Vec<Series> {
-    let mut world: Bvh<Vec2> = Bvh::new();
+    let mut world: World2 = World2::new();
     world.step();
-    let nothing = |_: Handle| -> Option<(&dyn Support<Vec2>, Pose)> { None };
     let sea: Media<D2> = Media::new(Medium::AIR).with(Zone::Below { level: 0.0 }, Medium::WATER);
-    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&sea);
+    let around = Surroundings::<D2>::new(&world, Gravity::none()).with_media(&sea);
     let bullet = Body::sphere(0.008, 0.3, 0.0045).expect("valid");
     let (k_air, k_water) = (
         f64::from(bullet.k(Medium::AIR)),
@@ -77,26 +75,22 @@ const WALL_HALF_WIDTH: f32 = 0.2;
 /// path, the prediction with the same tick (the same points), and one
 /// with a tick twice as long, which misses.
 fn grenade_series() -> Vec<Series> {
-    let mut world: Bvh<Vec2> = Bvh::new();
-    let floor = (
+    let mut world = World2::new();
+    let floor = Collider2::fixed(
         Cuboid::new(Vec2::new(20.0, 0.5)).expect("valid"),
         Pose::at(Vec2::new(5.0, -0.5)).expect("finite"),
+        (),
     );
-    let wall = (
+    let wall = Collider2::fixed(
         Cuboid::new(Vec2::new(WALL_HALF_WIDTH, 2.5)).expect("valid"),
         Pose::at(Vec2::new(WALL_X, 2.5)).expect("finite"),
+        (),
     );
-    let ids = [
-        world.insert(floor.0.aabb(&floor.1), ()).expect("valid"),
-        world.insert(wall.0.aabb(&wall.1), ()).expect("valid"),
-    ];
+    world.insert(floor).expect("valid");
+    world.insert(wall).expect("valid");
     world.step();
-    let shape_of = |h: Handle| {
-        let (shape, pose) = if h == ids[0] { &floor } else { &wall };
-        Some((shape as &dyn Support<Vec2>, *pose))
-    };
     let air: Media<D2> = Media::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&air);
+    let around = Surroundings::<D2>::new(&world, Gravity::earth()).with_media(&air);
     let body = Body::sphere(0.4, 0.5, 0.05).expect("valid");
     let grenade = Projectile::<D2>::new(
         Vec2::new(0.0, 1.5),

@@ -2,23 +2,20 @@
 //! y up) or [`D3`] (y up). It names the vector, pose and turn types and
 //! forwards to `collide`'s 2D or 3D functions where the geometry differs.
 
-use collide::broad::Query;
+use crate::level::Level;
 use collide::geometry::Vector;
 use collide::math;
 use collide::motion::{Response, Sweep, SweepLimits};
 use collide::narrow::{Capsule, Support};
+use collide::world::{ColliderShape, Space};
 use collide::{Handle, glam};
 use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
 
-/// Where a shape is: the world objects' shapes and poses, by handle.
-pub type ShapeOf<'s, 'a, D> =
-    &'s dyn Fn(Handle) -> Option<(&'a dyn Support<<D as Dim>::V>, <D as Dim>::Pose)>;
-
 /// A dimension: its types and the few operations that differ.
 pub trait Dim: Copy + Debug + Send + Sync + 'static {
     /// The vector: glam's `Vec2` or `Vec3`.
-    type V: Vector
+    type V: Space<Pose = Self::Pose>
         + Debug
         + PartialEq
         + Add<Output = Self::V>
@@ -81,16 +78,22 @@ pub trait Dim: Copy + Debug + Send + Sync + 'static {
         pose: &Self::Pose,
     ) -> (f32, Self::V);
 
-    /// Sweeps `mover` from `start` by `motion`, stopping at the first
-    /// contact: where it stopped and the contact, if any.
-    fn sweep<'a>(
+    /// Sweeps `mover` from `start` by `motion` through `level`, stopping at
+    /// the first contact: where it stopped and the contact, if any.
+    fn sweep(
         sweeper: &mut Self::Sweeper,
-        world: &dyn Query<Self::V>,
-        shape_of: ShapeOf<'_, 'a, Self>,
+        level: &Level<'_, Self>,
         mover: &Capsule<Self::V>,
         start: Self::V,
         motion: Self::V,
     ) -> Swept<Self::V>;
+
+    /// The point of `shape` at `pose` farthest along `direction` (its
+    /// rounding included).
+    fn support_at(shape: &dyn Support<Self::V>, pose: &Self::Pose, direction: Self::V) -> Self::V;
+
+    /// A capsule as a world collider's shape.
+    fn capsule_shape(capsule: &Capsule<Self::V>) -> ColliderShape<Self::V>;
 }
 
 /// The result of [`Dim::sweep`].
@@ -167,10 +170,9 @@ macro_rules! same_in_every_dimension {
                 Err(_) => (0.0, Self::UP),
             }
         }
-        fn sweep<'a>(
+        fn sweep(
             sweeper: &mut Self::Sweeper,
-            world: &dyn Query<Self::V>,
-            shape_of: ShapeOf<'_, 'a, Self>,
+            level: &Level<'_, Self>,
             mover: &Capsule<Self::V>,
             start: Self::V,
             motion: Self::V,
@@ -183,8 +185,19 @@ macro_rules! same_in_every_dimension {
                     truncated: true,
                 };
             };
-            let done = sweeper.sweep(world, shape_of, mover, at, motion);
+            let done = sweeper.sweep_in(level, mover, at, motion);
             swept(done, done.end.position())
+        }
+        fn support_at(
+            shape: &dyn Support<Self::V>,
+            pose: &Self::Pose,
+            direction: Self::V,
+        ) -> Self::V {
+            let core = pose.apply(shape.support(pose.unrotate(direction)));
+            core + direction.normalize_or_zero() * shape.radius()
+        }
+        fn capsule_shape(capsule: &Capsule<Self::V>) -> ColliderShape<Self::V> {
+            ColliderShape::from(*capsule)
         }
     };
 }

@@ -32,7 +32,11 @@
 //! in 3D) differ throughout.
 //!
 //! It sits above the `collide` crate (broad phase, queries, narrow phase,
-//! motion), which a game that only needs collision can use without it.
+//! motion, the collision world), which a game that only needs collision
+//! can use without it. Every system reads one collision world
+//! (`collide::world::World`, its snapshot, or either through a filter):
+//! the character takes the world itself and is a collider in it; the
+//! others read it through [`Surroundings`], with gravity and the media.
 //!
 //! ```
 //! use collide_game::time::{ClockSettings, FixedClock, PointState, Integrator};
@@ -58,12 +62,12 @@ pub mod dynamics;
 mod error;
 pub mod fracture;
 pub mod hitbox;
+mod level;
 mod owner;
 mod precise;
 pub mod prelude;
 pub mod projectile;
 pub mod ragdoll;
-mod raycast;
 pub mod rewind;
 mod surroundings;
 pub mod swing;
@@ -72,7 +76,7 @@ pub mod vehicle;
 
 pub use collide;
 pub use collide::glam;
-pub use dim::{D2, D3, Dim, ShapeOf, Swept};
+pub use dim::{D2, D3, Dim, Swept};
 pub use error::GameError;
 pub use surroundings::{Gravity, Surroundings};
 

@@ -18,7 +18,7 @@
 //! assert_eq!(run(), Ok(3));
 //! ```
 
-pub use crate::dim::{D2, D3, Dim, ShapeOf};
+pub use crate::dim::{D2, D3, Dim};
 pub use crate::error::GameError;
 pub use crate::surroundings::{Gravity, Surroundings};
 pub use crate::time::{ClockSettings, FixedClock, TimeStep};

@@ -1,13 +1,14 @@
-//! What a game system moves through: the objects (a broad-phase structure
-//! or snapshot, with each object's shape and pose), gravity and, for
-//! projectiles, the media (air, water). One type for every system, built
-//! each tick over the world as it stands.
+//! What a game system moves through: the collision world (a
+//! [`World`](collide::world::World), its snapshot, or either seen through
+//! a filter), gravity and, for projectiles, the media (air, water). One
+//! type for every system, built each tick over the world as it stands.
 
-use crate::dim::{Dim, ShapeOf};
+use crate::dim::Dim;
 use crate::error::{GameError, finite_vector};
+use crate::level::Level;
 use crate::projectile::{Media, Medium};
 use collide::Vector;
-use collide::broad::Query;
+use collide::motion::Geometry;
 
 /// Gravity, checked once where it enters (finite), so the surroundings
 /// built from it every tick need no check.
@@ -45,41 +46,33 @@ impl<V: Vector> Gravity<V> {
     }
 }
 
-/// What a body moves through: the objects (a broad-phase structure or
-/// snapshot, and their shapes), gravity and the media.
+/// What a body moves through: the collision world, gravity and the media.
 ///
 /// ```
-/// use collide::narrow::Support;
 /// use collide_game::prelude::*;
 /// use collide_game::projectile::{Media, Medium};
+/// use collide::world::World3;
 ///
-/// let world: Brute<Vec3> = Brute::new();
-/// let shape_of = |_: Handle| -> Option<(&dyn Support<Vec3>, collide::narrow::d3::Pose)> { None };
+/// let world: World3 = World3::new();
 /// let sea = Media::<D3>::new(Medium::AIR);
-/// let around = Surroundings::<D3>::new(&world, &shape_of, Gravity::earth()).with_media(&sea);
+/// let around = Surroundings::<D3>::new(&world, Gravity::earth()).with_media(&sea);
 /// assert_eq!(around.gravity().y, -9.81);
 /// ```
 #[derive(Clone, Copy)]
-pub struct Surroundings<'s, 'a, D: Dim> {
-    pub(crate) objects: &'s dyn Query<D::V>,
-    pub(crate) shape_of: ShapeOf<'s, 'a, D>,
+pub struct Surroundings<'s, D: Dim> {
+    pub(crate) level: &'s Level<'s, D>,
     pub(crate) gravity: D::V,
     pub(crate) media: Option<&'s Media<D>>,
 }
 
-impl<'s, 'a, D: Dim> Surroundings<'s, 'a, D> {
-    /// The objects in `objects` (a structure or snapshot holding them at
-    /// this tick's poses), each one's shape and pose by `shape_of`, under
-    /// `gravity`, with no media: projectiles fly as in a vacuum until
-    /// [`Surroundings::with_media`] gives them air or water.
-    pub fn new(
-        objects: &'s dyn Query<D::V>,
-        shape_of: ShapeOf<'s, 'a, D>,
-        gravity: Gravity<D::V>,
-    ) -> Self {
+impl<'s, D: Dim> Surroundings<'s, D> {
+    /// The colliders of `world` (a world or snapshot at this tick's poses,
+    /// or one seen through a filter) under `gravity`, with no media:
+    /// projectiles fly as in a vacuum until [`Surroundings::with_media`]
+    /// gives them air or water.
+    pub fn new(world: &'s (dyn Geometry<D::V, D::Pose> + 's), gravity: Gravity<D::V>) -> Self {
         Surroundings {
-            objects,
-            shape_of,
+            level: world,
             gravity: gravity.vector(),
             media: None,
         }
@@ -93,14 +86,9 @@ impl<'s, 'a, D: Dim> Surroundings<'s, 'a, D> {
         }
     }
 
-    /// The objects' boxes.
-    pub fn objects(&self) -> &'s dyn Query<D::V> {
-        self.objects
-    }
-
-    /// Each object's shape and pose.
-    pub fn shape_of(&self) -> ShapeOf<'s, 'a, D> {
-        self.shape_of
+    /// The world: its colliders' boxes, and their convex pieces by handle.
+    pub fn world(&self) -> &'s (dyn Geometry<D::V, D::Pose> + 's) {
+        self.level
     }
 
     /// Gravity, m/s².

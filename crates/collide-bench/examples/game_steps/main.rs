@@ -21,9 +21,9 @@
 mod bodies;
 mod movers;
 
-use collide::narrow::Support;
+use collide::Structure;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3, WorldSettings};
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::{D3, Gravity, Surroundings};
@@ -149,28 +149,25 @@ pub fn within(rng: &mut SceneRng, r: f32) -> Vec3 {
     Vec3::new(rng.range(-r, r), rng.range(-r, r), rng.range(-r, r))
 }
 
-/// Boxes in a BVH with their shapes, found by handle index (the BVH hands
-/// out handles in insertion order).
+/// Boxes as fixed colliders of a world over a BVH.
 pub struct Level {
-    world: Bvh<Vec3>,
-    shapes: Vec<(Cuboid, Pose)>,
+    world: World3,
 }
 
 impl Level {
     /// Boxes by centre, half extents and rotation.
     pub fn new(boxes: &[(Vec3, Vec3, Quat)]) -> Self {
-        let mut world = Bvh::new();
-        let shapes = boxes
-            .iter()
-            .map(|&(centre, half, turn)| {
-                let shape = Cuboid::new(half).expect("valid box");
-                let pose = Pose::new(centre, turn).expect("finite");
-                world.insert(shape.aabb(&pose), ()).expect("valid box");
-                (shape, pose)
-            })
-            .collect();
+        let mut world =
+            World3::with_settings(WorldSettings::default().with_structure(Structure::Bvh));
+        for &(centre, half, turn) in boxes {
+            let shape = Cuboid::new(half).expect("valid box");
+            let pose = Pose::new(centre, turn).expect("finite");
+            world
+                .insert(Collider3::fixed(shape, pose, ()))
+                .expect("valid box");
+        }
         world.step();
-        Level { world, shapes }
+        Level { world }
     }
 
     /// Axis-aligned boxes from their corners.
@@ -182,19 +179,8 @@ impl Level {
         Self::new(&boxes)
     }
 
-    pub fn shape(&self, h: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
-        self.shapes
-            .get(h.index() as usize)
-            .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
-    }
-
     /// Runs `body` with the boxes as surroundings under standard gravity.
-    pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
-        let shape_of = |h| self.shape(h);
-        body(&Surroundings::<D3>::new(
-            &self.world,
-            &shape_of,
-            Gravity::earth(),
-        ))
+    pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
+        body(&Surroundings::<D3>::new(&self.world, Gravity::earth()))
     }
 }

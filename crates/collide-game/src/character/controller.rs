@@ -14,13 +14,14 @@
 //! origin) it is pushed back out of.
 
 use super::settings::{CharacterSettings, Inherit};
-use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite};
+use crate::level::{Except, Level, overlap};
 use crate::precise::{Precise, travelled};
 use crate::time::TimeStep;
-use collide::broad::Query;
 use collide::narrow::Capsule;
-use collide::{Handle, Vector};
+use collide::world::{Collider, QueryFilter, Space, World, WorldQuery};
+use collide::{Filter, Handle, Query, Vector};
 
 /// What the character stands on after a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,6 +98,14 @@ pub struct Character<D: Dim> {
     /// capsule keeps the skin's gap.
     hull: Capsule<D::V>,
     sweeper: D::Sweeper,
+    /// Its collider in the world: the real capsule, which others stand
+    /// on, bump into and shoot.
+    collider: Handle,
+    /// What a step leaves out: its own collider, and those the pair hook
+    /// vetoes this tick; and the colliders near its move (kept lists, so
+    /// a warm step allocates nothing).
+    skip: Vec<Handle>,
+    near: Vec<Handle>,
 }
 
 /// The longest motion [`Character::step`] takes in one tick, metres (60
@@ -114,10 +123,21 @@ const PROBE_LIFT_SKINS: f32 = 2.0;
 
 impl<D: Dim> Character<D> {
     /// A character with `settings` whose capsule is centred at `position`,
-    /// airborne until its first step finds ground.
-    pub fn new(settings: CharacterSettings, position: D::V) -> Result<Self, GameError> {
+    /// put in `world` as a moving collider holding `value`, with the
+    /// settings' filter; airborne until its first step finds ground.
+    pub fn new<T>(
+        settings: CharacterSettings,
+        position: D::V,
+        world: &mut World<D::V, T>,
+        value: T,
+    ) -> Result<Self, GameError> {
         crate::error::finite_vector("character position", position)?;
         let hull = Capsule::new(settings.half_height(), settings.radius() + settings.skin())?;
+        let body = Capsule::new(settings.half_height(), settings.radius())?;
+        let at = <D::V as Space>::at(position)?;
+        let collider =
+            Collider::moving(D::capsule_shape(&body), at, value).with_filter(settings.filter());
+        let collider = world.insert(collider)?;
         Ok(Character {
             settings,
             position: Precise::new(position),
@@ -126,7 +146,16 @@ impl<D: Dim> Character<D> {
             base_velocity: D::ZERO,
             hull,
             sweeper: D::stopping_sweeper(),
+            collider,
+            skip: Vec::new(),
+            near: Vec::new(),
         })
+    }
+
+    /// Its collider in the world (a capsule of the settings' size, kept at
+    /// the character's position after each step).
+    pub fn collider(&self) -> Handle {
+        self.collider
     }
 
     /// The capsule's centre.
@@ -160,21 +189,27 @@ impl<D: Dim> Character<D> {
         &self.settings
     }
 
-    /// One tick: ride the base, get out of whatever moved into the
-    /// character, move by `motion` (this tick's displacement, gravity
-    /// included), then find the ground. `base_motion` gives every object
-    /// that moved this tick its pose at the last tick and now (`None` for
-    /// objects at rest).
-    /// `world` holds the level at this tick's poses (the character not in
-    /// it); `shape_of` gives each object's shape and pose. A motion that is
-    /// not finite or longer than [`MAX_MOTION_PER_TICK`] is refused.
-    pub fn step<'a>(
+    /// One tick in `world`: ride the base, get out of whatever moved into
+    /// the character, move by `motion` (this tick's displacement, gravity
+    /// included), find the ground, then put its collider where it ended.
+    ///
+    /// It meets the colliders its filter pairs with, solid ones only, its
+    /// own left out, and those the world's pair hook allows: the hook is
+    /// asked once a tick for each collider near the character's move, with
+    /// their contact at the tick's start (so a one-way platform that holds
+    /// only what is above it lets a character jump up through it and
+    /// stand on it after); a base moved by its pose at the world's last step and
+    /// now, so the game moves its platforms (and steps its characters)
+    /// before each [`World::step`], once a tick. Characters stepped one
+    /// after another each see the moves before them: step them in handle
+    /// order for the same result every time. A motion that is not finite
+    /// or longer than [`MAX_MOTION_PER_TICK`] is refused, as is a world
+    /// without the character's collider.
+    pub fn step<T>(
         &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
-        base_motion: impl Fn(Handle) -> Option<(D::Pose, D::Pose)>,
-        motion: D::V,
         dt: TimeStep<f32>,
+        motion: D::V,
+        world: &mut World<D::V, T>,
     ) -> Result<StepReport<D::V>, GameError> {
         crate::error::finite_vector("character motion", motion)?;
         let distance = f64::from(length(motion));
@@ -185,14 +220,79 @@ impl<D: Dim> Character<D> {
                 limit: f64::from(MAX_MOTION_PER_TICK),
             });
         }
+        let filter = world.filter(self.collider)?;
+        let mut skip = std::mem::take(&mut self.skip);
+        skip.clear();
+        skip.push(self.collider);
+        if world.has_pair_hook() {
+            self.vetoed(world, motion, filter, &mut skip)?;
+        }
+        let report = {
+            let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
+            let moved = |h: Handle| {
+                let (from, to) = (world.last_pose(h).ok()?, world.pose(h).ok()?);
+                (from != to).then_some((from, to))
+            };
+            self.advance(&seen, &moved, motion, dt)
+        };
+        self.skip = skip;
+        world.set_pose(self.collider, <D::V as Space>::at(self.position())?)?;
+        Ok(report)
+    }
+
+    /// Adds to `skip` the colliders near this tick's move that the pair
+    /// hook vetoes, in handle order.
+    fn vetoed<T>(
+        &mut self,
+        world: &mut World<D::V, T>,
+        motion: D::V,
+        filter: Filter,
+        skip: &mut Vec<Handle>,
+    ) -> Result<(), GameError> {
+        let s = &self.settings;
+        let at = self.position.get();
+        let reach =
+            s.radius() + 2.0 * s.skin() + length(motion) + s.step_height() + s.snap_distance();
+        let tall = reach + s.half_height();
+        let grow = |k: usize| if k == 1 { tall } else { reach };
+        let area = collide::Aabb::new(
+            D::V::from_axes(|k| at.axis(k) - grow(k)),
+            D::V::from_axes(|k| at.axis(k) + grow(k)),
+        )?;
+        self.near.clear();
+        let _ = world.query_aabb(&area, &mut |h| {
+            self.near.push(h);
+            std::ops::ControlFlow::Continue(())
+        });
+        self.near.sort_unstable();
+        for &h in &self.near {
+            let solid =
+                h != self.collider && !world.is_sensor(h)? && filter.allows(world.filter(h)?);
+            if solid && !world.pair_allowed(self.collider, h)? {
+                skip.push(h);
+            }
+        }
+        Ok(())
+    }
+
+    /// The tick's work, through `level` (the world less the character),
+    /// `moved` giving each object that moved this tick its poses at the
+    /// last step and now.
+    fn advance(
+        &mut self,
+        level: &Level<'_, D>,
+        moved: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
+        motion: D::V,
+        dt: TimeStep<f32>,
+    ) -> StepReport<D::V> {
         let was = self.ground;
-        let (carried, base_velocity) = self.ride(world, shape_of, &base_motion, dt);
-        let squeezed = !self.push_out(world, shape_of, &base_motion);
+        let (carried, base_velocity) = self.ride(level, moved, dt);
+        let squeezed = !self.push_out(level, moved);
         // It steps up from anything it stands or slides on (an edge it has
         // come down on, short of the floor), never in mid-air.
-        let climbed = self.slide(world, shape_of, motion, was.on().is_some());
+        let climbed = self.slide(level, motion, was.on().is_some());
         let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
-        self.ground = self.probe(world, shape_of, snap.then_some(motion));
+        self.ground = self.probe(level, snap.then_some(motion));
         let mut stepped_up = false;
         if let Some((ledge, top)) = climbed {
             match self.ground {
@@ -223,22 +323,21 @@ impl<D: Dim> Character<D> {
         } else {
             D::ZERO
         };
-        Ok(StepReport {
+        StepReport {
             ground: self.ground,
             carried,
             inherited,
             stepped_up,
             squeezed,
-        })
+        }
     }
 
     /// Carries the character with its base's motion this tick (sweeping,
     /// the base itself ignored, so a wall still stops it); returns the
     /// displacement and the base's velocity under the character.
-    fn ride<'a>(
+    fn ride(
         &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
+        level: &Level<'_, D>,
         base_motion: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
         dt: TimeStep<f32>,
     ) -> (D::V, D::V) {
@@ -252,8 +351,11 @@ impl<D: Dim> Character<D> {
         let target = D::carry(&from, &to, here);
         let want = target - here;
         self.facing += D::yaw_between(&from, &to);
-        let others = |h: Handle| if h == base { None } else { shape_of(h) };
-        let swept = D::sweep(&mut self.sweeper, world, &others, &self.hull, here, want);
+        let others = Except::<D> {
+            level,
+            skip: &|h| h == base,
+        };
+        let swept = D::sweep(&mut self.sweeper, &others, &self.hull, here, want);
         let carried = travelled::<D>(here, want, &swept);
         self.position.shift(carried);
         (carried, want * (1.0 / dt.seconds()))
@@ -266,10 +368,9 @@ impl<D: Dim> Character<D> {
     /// which no cast sees). Pushed out along the shortest way, by a sweep
     /// so it is not pushed into something else. False when something that
     /// moved keeps it caught.
-    fn push_out<'a>(
+    fn push_out(
         &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
+        level: &Level<'_, D>,
         moved: &dyn Fn(Handle) -> Option<(D::Pose, D::Pose)>,
     ) -> bool {
         let reach = self.settings.radius() + 2.0 * self.settings.skin();
@@ -291,9 +392,8 @@ impl<D: Dim> Character<D> {
             };
             // The deepest overlap of the real capsule (ties by handle).
             let mut deepest: Option<(f32, Handle, D::V)> = None;
-            let _ = world.query_aabb(&bounds, &mut |h| {
-                if let Some((shape, pose)) = shape_of(h) {
-                    let (depth, out) = D::overlap(&self.hull, at, shape, &pose);
+            let _ = level.query_aabb(&bounds, &mut |h| {
+                if let Some((depth, out)) = overlap::<D>(level, h, &bounds, &self.hull, at) {
                     // The capsule itself nearer than its skin (rounding
                     // alone stays below, unless for many ticks).
                     let caught = depth > slack;
@@ -307,15 +407,11 @@ impl<D: Dim> Character<D> {
                 return true;
             };
             last = Some(h);
-            let others = |o: Handle| if o == h { None } else { shape_of(o) };
-            let swept = D::sweep(
-                &mut self.sweeper,
-                world,
-                &others,
-                &self.hull,
-                at,
-                out * depth,
-            );
+            let others = Except::<D> {
+                level,
+                skip: &|o| o == h,
+            };
+            let swept = D::sweep(&mut self.sweeper, &others, &self.hull, at, out * depth);
             self.position.shift(travelled::<D>(at, out * depth, &swept));
             if swept.t < 1.0 {
                 // Pushed against something else: caught, if what it is in
@@ -330,10 +426,9 @@ impl<D: Dim> Character<D> {
     /// walls: no climbing them), step up ledges when `grounded` (onto one
     /// it meets, or on over the edge of one it is on). Returns the ledge it
     /// climbed and its top's normal (`None`: it did not climb).
-    fn slide<'a>(
+    fn slide(
         &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
+        level: &Level<'_, D>,
         motion: D::V,
         grounded: bool,
     ) -> Option<(Handle, D::V)> {
@@ -345,14 +440,7 @@ impl<D: Dim> Character<D> {
                 break;
             }
             let from = self.position.get();
-            let swept = D::sweep(
-                &mut self.sweeper,
-                world,
-                shape_of,
-                &self.hull,
-                from,
-                remaining,
-            );
+            let swept = D::sweep(&mut self.sweeper, level, &self.hull, from, remaining);
             self.position.shift(travelled::<D>(from, remaining, &swept));
             let Some(hit) = swept.hit else {
                 break;
@@ -360,9 +448,9 @@ impl<D: Dim> Character<D> {
             let (on, normal, _) = hit;
             remaining = remaining * (1.0 - swept.t);
             let up = dot(normal, D::UP);
-            let walkable = self.stands_on(shape_of, swept.end, hit);
+            let walkable = self.stands_on(level, swept.end, hit);
             if !walkable && grounded && climbed.is_none() && up > -0.1 {
-                if let Some((rest, top)) = self.step_up(world, shape_of, remaining) {
+                if let Some((rest, top)) = self.step_up(level, remaining) {
                     climbed = Some((on, top));
                     remaining = rest;
                     continue;
@@ -381,36 +469,17 @@ impl<D: Dim> Character<D> {
     /// at any tick rate). On success the character is there, and the
     /// motion left and the top's normal are returned; otherwise nothing
     /// changes.
-    fn step_up<'a>(
-        &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
-        remaining: D::V,
-    ) -> Option<(D::V, D::V)> {
+    fn step_up(&mut self, level: &Level<'_, D>, remaining: D::V) -> Option<(D::V, D::V)> {
         let height = self.settings.step_height();
         let ahead = remaining - D::UP * dot(remaining, D::UP);
         if height <= 0.0 || length(ahead) <= 1e-6 {
             return None;
         }
         let start = self.position.get();
-        let rise = D::sweep(
-            &mut self.sweeper,
-            world,
-            shape_of,
-            &self.hull,
-            start,
-            D::UP * height,
-        );
+        let rise = D::sweep(&mut self.sweeper, level, &self.hull, start, D::UP * height);
         let climbed = dot(rise.end - start, D::UP);
         let mut went = travelled::<D>(start, D::UP * height, &rise);
-        let mut forward = D::sweep(
-            &mut self.sweeper,
-            world,
-            shape_of,
-            &self.hull,
-            rise.end,
-            ahead,
-        );
+        let mut forward = D::sweep(&mut self.sweeper, level, &self.hull, rise.end, ahead);
         went = went + travelled::<D>(rise.end, ahead, &forward);
         let mut left = ahead * (1.0 - forward.t);
         if let Some((_, normal, _)) = forward.hit {
@@ -418,14 +487,7 @@ impl<D: Dim> Character<D> {
             // part into the wall.
             let along_wall = left - normal * dot(left, normal).min(0.0);
             let at = forward.end;
-            forward = D::sweep(
-                &mut self.sweeper,
-                world,
-                shape_of,
-                &self.hull,
-                at,
-                along_wall,
-            );
+            forward = D::sweep(&mut self.sweeper, level, &self.hull, at, along_wall);
             went = went + travelled::<D>(at, along_wall, &forward);
             left = along_wall * (1.0 - forward.t);
         }
@@ -433,19 +495,12 @@ impl<D: Dim> Character<D> {
             return None;
         }
         let drop = D::UP * -(climbed + self.settings.skin());
-        let down = D::sweep(
-            &mut self.sweeper,
-            world,
-            shape_of,
-            &self.hull,
-            forward.end,
-            drop,
-        );
+        let down = D::sweep(&mut self.sweeper, level, &self.hull, forward.end, drop);
         let hit = down.hit?;
-        let top = if self.stands_on(shape_of, down.end, hit) {
+        let top = if self.stands_on(level, down.end, hit) {
             hit.1
         } else {
-            self.top_beyond(shape_of, down.end, hit)?
+            self.top_beyond(level, down.end, hit)?
         };
         // The ledge's height above the sole, where the capsule rests on it.
         let sole = start - D::UP * (self.settings.half_height() + self.settings.radius());
@@ -461,12 +516,7 @@ impl<D: Dim> Character<D> {
     /// Looks down from a little above the sole for ground: what the
     /// character touches, or (when `snap`) the ground within the snap
     /// distance, moved down onto.
-    fn probe<'a>(
-        &mut self,
-        world: &dyn Query<D::V>,
-        shape_of: ShapeOf<'_, 'a, D>,
-        snap: Option<D::V>,
-    ) -> Ground<D::V> {
+    fn probe(&mut self, level: &Level<'_, D>, snap: Option<D::V>) -> Ground<D::V> {
         let skin = self.settings.skin();
         let lift = PROBE_LIFT_SKINS * skin;
         let reach = if snap.is_some() {
@@ -477,12 +527,12 @@ impl<D: Dim> Character<D> {
         let here = self.position.get();
         let start = here + D::UP * lift;
         let down = D::UP * -(lift + reach);
-        let probe = D::sweep(&mut self.sweeper, world, shape_of, &self.hull, start, down);
+        let probe = D::sweep(&mut self.sweeper, level, &self.hull, start, down);
         let Some(hit) = probe.hit else {
             return Ground::Airborne;
         };
         let (on, normal, _) = hit;
-        let standing = self.stands_on(shape_of, probe.end, hit);
+        let standing = self.stands_on(level, probe.end, hit);
         // Walking off a ledge: the edge it overhangs, moving away from it,
         // its bottom rolling down over the edge (the climb's way back), so
         // the way down follows the same path at any tick rate. Stopped, it
@@ -492,7 +542,7 @@ impl<D: Dim> Character<D> {
             dot(motion - D::UP * dot(motion, D::UP), level) > 0.0
         };
         let descending = match snap {
-            Some(motion) if !standing && away(motion) => self.top_beyond(shape_of, probe.end, hit),
+            Some(motion) if !standing && away(motion) => self.top_beyond(level, probe.end, hit),
             _ => None,
         };
         let fell = dot(here - probe.end, D::UP);

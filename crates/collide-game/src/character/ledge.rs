@@ -4,7 +4,8 @@
 //! ray at the shape touched.
 
 use super::controller::Character;
-use crate::dim::{Dim, ShapeOf, dot, length};
+use crate::dim::{Dim, dot, length};
+use crate::level::{Level, ray_on};
 use collide::Handle;
 
 /// The ray that looks past an edge starts this many radii from the
@@ -22,9 +23,9 @@ impl<D: Dim> Character<D> {
     /// meets what lies beyond it: a slope (walkable: it stands), a ledge's
     /// side (steep, or nothing: it overhangs, and slides off), or the
     /// shape itself (the ray starts inside: ground goes on).
-    pub(super) fn stands_on<'a>(
+    pub(super) fn stands_on(
         &self,
-        shape_of: ShapeOf<'_, 'a, D>,
+        level: &Level<'_, D>,
         centre: D::V,
         (on, normal, point): (Handle, D::V, D::V),
     ) -> bool {
@@ -37,10 +38,7 @@ impl<D: Dim> Character<D> {
         };
         let inset = LEDGE_INSET * self.settings().radius();
         let origin = point + out * inset - D::UP * (LEDGE_DROP * inset);
-        let Some((shape, pose)) = shape_of(on) else {
-            return true;
-        };
-        match D::ray_cast(shape, &pose, origin, -out, 2.0 * inset) {
+        match ray_on::<D>(level, on, origin, -out, 2.0 * inset) {
             Some((0.0, _)) => true,
             Some((_, beyond)) => dot(beyond, D::UP) >= walkable,
             None => false,
@@ -52,9 +50,9 @@ impl<D: Dim> Character<D> {
     /// normal, from a short ray down just inside the edge; `None` when the
     /// contact is not under the capsule, or the surface there is not
     /// walkable, or goes on rising (the ray starts inside: no edge).
-    pub(super) fn top_beyond<'a>(
+    pub(super) fn top_beyond(
         &self,
-        shape_of: ShapeOf<'_, 'a, D>,
+        level: &Level<'_, D>,
         centre: D::V,
         (on, normal, point): (Handle, D::V, D::V),
     ) -> Option<D::V> {
@@ -63,9 +61,8 @@ impl<D: Dim> Character<D> {
         }
         let out = self.tilted_below(centre, normal, point, 1e-6)?;
         let inset = LEDGE_INSET * self.settings().radius();
-        let (shape, pose) = shape_of(on)?;
         let origin = point - out * inset + D::UP * inset;
-        let (t, top) = D::ray_cast(shape, &pose, origin, -D::UP, 2.0 * inset)?;
+        let (t, top) = ray_on::<D>(level, on, origin, -D::UP, 2.0 * inset)?;
         (t > 0.0 && dot(top, D::UP) >= self.settings().max_slope_cos()).then_some(top)
     }
 

@@ -1,6 +1,7 @@
 //! The character's shape and the rules of its movement, validated once.
 
 use crate::error::{GameError, non_negative, positive};
+use collide::Filter;
 use collide::math;
 
 /// What a character keeps of its base's velocity when it leaves it
@@ -40,6 +41,7 @@ pub struct CharacterSettings {
     snap_distance: f32,
     max_slides: u32,
     inherit: Inherit,
+    filter: Filter,
 }
 
 impl CharacterSettings {
@@ -49,7 +51,8 @@ impl CharacterSettings {
     /// defaults: a skin of 2% of the radius, slopes up to 45 degrees
     /// walkable, steps up to a quarter of the height, snapping down to
     /// ground within half the step height, 4 slides a move, all of a
-    /// base's velocity inherited.
+    /// base's velocity inherited, meeting every collider
+    /// ([`Filter::ALL`]).
     pub fn sized(height: f32, radius: f32) -> Result<Self, GameError> {
         let radius = positive("character radius (m)", f64::from(radius))? as f32;
         let height = positive("character height (m)", f64::from(height))? as f32;
@@ -68,6 +71,7 @@ impl CharacterSettings {
             snap_distance: height / 8.0,
             max_slides: 4,
             inherit: Inherit::All,
+            filter: Filter::ALL,
         })
     }
 
@@ -131,6 +135,14 @@ impl CharacterSettings {
         self
     }
 
+    /// The collision filter of the character's collider: the groups it is
+    /// in and the groups it meets (it passes through the rest). By
+    /// default [`Filter::ALL`].
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
+    }
+
     /// The capsule's radius, in metres.
     pub fn radius(&self) -> f32 {
         self.radius
@@ -162,5 +174,9 @@ impl CharacterSettings {
     /// The rule for a base's velocity on leaving it.
     pub fn inherit(&self) -> Inherit {
         self.inherit
+    }
+    /// The collider's filter.
+    pub fn filter(&self) -> Filter {
+        self.filter
     }
 }

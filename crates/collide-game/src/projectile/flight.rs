@@ -7,8 +7,8 @@
 use super::drag::{Body, bounce, direction, distance_in, drag, time_to_cover};
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite, positive};
+use crate::level::{Except, first_hit, overlap, span};
 use crate::precise::Precise;
-use crate::raycast::first_hit;
 use crate::surroundings::Surroundings;
 use crate::time::TimeStep;
 use collide::Handle;
@@ -211,7 +211,7 @@ impl<D: Dim> Ballistics<D> {
     pub fn step(
         &mut self,
         projectile: &mut Projectile<D>,
-        around: &Surroundings<'_, '_, D>,
+        around: &Surroundings<'_, D>,
         dt: TimeStep<f32>,
         mut respond: impl FnMut(&Hit<D::V>) -> OnHit,
     ) -> Flight {
@@ -224,13 +224,13 @@ impl<D: Dim> Projectile<D> {
     /// The tick behind [`Ballistics::step`].
     fn fly(
         &mut self,
-        around: &Surroundings<'_, '_, D>,
+        around: &Surroundings<'_, D>,
         dt: TimeStep<f32>,
         sweeper: &mut D::Sweeper,
         respond: &mut dyn FnMut(&Hit<D::V>) -> OnHit,
         hits: &mut Vec<Hit<D::V>>,
     ) -> Flight {
-        let (world, shape_of, gravity) = (around.objects, around.shape_of, around.gravity);
+        let (level, gravity) = (around.level, around.gravity);
         if self.flight != Flight::Flying {
             return self.flight;
         }
@@ -248,7 +248,9 @@ impl<D: Dim> Projectile<D> {
         let here = self.position.get();
         for slot in &mut self.inside {
             let still = slot.zip(mover.as_ref()).is_some_and(|(h, m)| {
-                shape_of(h).is_some_and(|(shape, pose)| D::overlap(m, here, shape, &pose).0 > 0.0)
+                span(here, here).is_some_and(|near| {
+                    overlap::<D>(level, h, &near, m, here).is_some_and(|(depth, _)| depth > 0.0)
+                })
             });
             if !still {
                 *slot = None;
@@ -286,11 +288,11 @@ impl<D: Dim> Projectile<D> {
             let skip = |h: Handle| inside.contains(&Some(h));
             let hit = match &mover {
                 Some(m) if self.radius > 0.0 => {
-                    let others = |h: Handle| if skip(h) { None } else { shape_of(h) };
-                    let swept = D::sweep(sweeper, world, &others, m, here, d * part);
+                    let others = Except::<D> { level, skip: &skip };
+                    let swept = D::sweep(sweeper, &others, m, here, d * part);
                     swept.hit.map(|(h, n, _)| (h, swept.t * part, n))
                 }
-                _ => first_hit::<D>(world, shape_of, &skip, here, d, part),
+                _ => first_hit::<D>(level, &skip, here, d, part),
             };
             // The hit found from the f32 point nearest the position, moved
             // to the position itself: along the path, as far as the

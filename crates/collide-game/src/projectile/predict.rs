@@ -31,17 +31,14 @@ impl<D: Dim> Ballistics<D> {
     /// each hit as it will in flight. Returns how it ended.
     ///
     /// ```
-    /// use collide::{BroadPhase, Bvh, Handle};
-    /// use collide::narrow::{Support, d3::Pose};
+    /// use collide::world::World3;
     /// use collide_game::{D3, Gravity, Surroundings};
     /// use collide_game::glam::Vec3;
     /// use collide_game::projectile::{Ballistics, Body, Ending, Media, Medium, OnHit, Projectile};
     /// use collide_game::time::TimeStep;
-    /// let mut world: Bvh<Vec3> = Bvh::new();
-    /// world.step();
-    /// let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
+    /// let world: World3 = World3::new();
     /// let air = Media::<D3>::new(Medium::VACUUM);
-    /// let around = Surroundings::new(&world, &nothing, Gravity::earth()).with_media(&air);
+    /// let around = Surroundings::new(&world, Gravity::earth()).with_media(&air);
     /// let grenade = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(4.0, 6.0, 0.0), 0.05, 3.0, None, Body::sphere(0.4, 0.5, 0.05)?)?;
     /// let mut ballistics = Ballistics::default();
     /// let mut path = Vec::new();
@@ -53,7 +50,7 @@ impl<D: Dim> Ballistics<D> {
     pub fn predict(
         &mut self,
         projectile: &Projectile<D>,
-        around: &Surroundings<'_, '_, D>,
+        around: &Surroundings<'_, D>,
         dt: TimeStep<f32>,
         steps: usize,
         mut respond: impl FnMut(&Hit<D::V>) -> OnHit,

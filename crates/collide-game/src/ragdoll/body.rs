@@ -155,12 +155,11 @@ struct Scratch {
 /// ```
 /// use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
 /// use collide_game::{Gravity, Surroundings, time::TimeStep};
-/// use collide::{Grid, narrow::Support};
+/// use collide::world::World3;
 /// use collide_game::glam::{Quat, Vec3};
 /// // Falling through empty space: it keeps its shape.
-/// let world: Grid<Vec3, ()> = Grid::dense();
-/// let nothing = |_| -> Option<(&dyn Support<Vec3>, collide::narrow::d3::Pose)> { None };
-/// let around = Surroundings::new(&world, &nothing, Gravity::earth());
+/// let world: World3 = World3::new();
+/// let around = Surroundings::new(&world, Gravity::earth());
 /// let body = Skeleton::humanoid(1.8, 75.0)?;
 /// let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 20.0, 0.0), Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0))?;
 /// let dt = TimeStep::new(1.0 / 60.0)?;
@@ -250,7 +249,7 @@ impl Ragdoll {
     pub fn step(
         &mut self,
         dt: TimeStep<f32>,
-        around: &Surroundings<'_, '_, D3>,
+        around: &Surroundings<'_, D3>,
     ) -> Result<(), GameError> {
         finite_vector("gravity", around.gravity)?;
         let dt = dt.seconds();
@@ -286,7 +285,7 @@ impl Ragdoll {
     /// One step of `dt`: Verlet, the pull toward the animated pose, rounds
     /// of the constraints with the world's contacts, friction. Returns
     /// whether anything was touched.
-    fn substep(&mut self, dt: f32, portion: f32, around: &Surroundings<'_, '_, D3>) -> bool {
+    fn substep(&mut self, dt: f32, portion: f32, around: &Surroundings<'_, D3>) -> bool {
         let energy = self.energy(around.gravity);
         self.integrate(dt, around.gravity);
         self.scratch.start.clone_from(&self.particles.before);
@@ -364,7 +363,7 @@ impl Ragdoll {
     /// every bone and joint as it is, and its last positions move with it,
     /// so it adds no speed; what it adds in height the energy guard after
     /// it takes from the motion.
-    fn lift_out(&mut self, around: &Surroundings<'_, '_, D3>) {
+    fn lift_out(&mut self, around: &Surroundings<'_, D3>) {
         if self.scratch.near.is_empty() {
             return;
         }
@@ -437,7 +436,7 @@ impl Ragdoll {
     /// for it (a body at rest pushed out of a crate's corner would creep
     /// up), then moves it out again as far as a part's core would be
     /// inside the world: the depth bound comes first.
-    fn settle_unpaid(&mut self, unpaid: f32, around: &Surroundings<'_, '_, D3>) {
+    fn settle_unpaid(&mut self, unpaid: f32, around: &Surroundings<'_, D3>) {
         let g = around.gravity;
         let weight = self.skeleton.mass() * g.length();
         if weight <= 0.0 {
@@ -481,7 +480,7 @@ impl Ragdoll {
 
     /// Whether a sleeping ragdoll still rests on something: some part
     /// within touching distance of a nearby object.
-    fn still_resting(&mut self, around: &Surroundings<'_, '_, D3>) -> bool {
+    fn still_resting(&mut self, around: &Surroundings<'_, D3>) -> bool {
         self.find_near(around);
         if self.scratch.near.is_empty() {
             return false;
@@ -580,7 +579,7 @@ impl Ragdoll {
     /// spine first; `carry` turns the last positions too, so the fix
     /// adds no speed. With `around`, a limit that can be fixed two ways
     /// takes the one that leaves the body less deep in the world.
-    fn solve_limits(&mut self, share: f32, carry: bool, around: Option<&Surroundings<'_, '_, D3>>) {
+    fn solve_limits(&mut self, share: f32, carry: bool, around: Option<&Surroundings<'_, D3>>) {
         let p = &mut self.particles;
         let (skeleton, near, probe) = (&self.skeleton, &self.scratch.near, &mut self.scratch.probe);
         let depth_at = |q: &[Vec3]| {
@@ -606,7 +605,7 @@ impl Ragdoll {
     }
 
     /// The objects near enough to touch this tick.
-    fn find_near(&mut self, around: &Surroundings<'_, '_, D3>) {
+    fn find_near(&mut self, around: &Surroundings<'_, D3>) {
         let reach = self.skeleton.parts.iter().map(|p| p.2).fold(0.0, f32::max) + 0.05;
         match bounds(&self.particles.now, reach) {
             Some(area) => candidates(around, &area, &mut self.scratch.near),
@@ -615,7 +614,7 @@ impl Ragdoll {
     }
 
     /// The parts pushed out of the nearby objects.
-    fn push_out(&mut self, around: &Surroundings<'_, '_, D3>) {
+    fn push_out(&mut self, around: &Surroundings<'_, D3>) {
         if self.scratch.near.is_empty() {
             return;
         }

@@ -5,7 +5,8 @@
 use super::skeleton::Skeleton;
 use crate::{D3, Dim, Surroundings};
 use collide::glam::Vec3;
-use collide::narrow::Capsule;
+use collide::narrow::d3::Pose;
+use collide::narrow::{Capsule, Support};
 use collide::{Aabb3, Handle};
 use std::ops::ControlFlow;
 
@@ -87,9 +88,9 @@ pub(crate) fn bounds(p: &[Vec3], margin: f32) -> Option<Aabb3> {
 
 /// Fills `out` with the objects whose boxes overlap `area`, in handle
 /// order.
-pub(crate) fn candidates(around: &Surroundings<'_, '_, D3>, area: &Aabb3, out: &mut Vec<Handle>) {
+pub(crate) fn candidates(around: &Surroundings<'_, D3>, area: &Aabb3, out: &mut Vec<Handle>) {
     out.clear();
-    let _ = around.objects.query_aabb(area, &mut |h| {
+    let _ = around.level.query_aabb(area, &mut |h| {
         out.push(h);
         ControlFlow::Continue(())
     });
@@ -115,58 +116,87 @@ pub(crate) fn push_out_of_world(
     skeleton: &Skeleton,
     p: &mut [Vec3],
     inverse_mass: &[f32],
-    around: &Surroundings<'_, '_, D3>,
+    around: &Surroundings<'_, D3>,
     near: &[Handle],
     start: Option<&[Vec3]>,
     touches: &mut [Touch],
 ) {
     for &(a, b, radius) in &skeleton.parts {
         for &h in near {
-            let Some((shape, pose)) = (around.shape_of)(h) else {
+            let Some(area) = part_box(p[a], p[b], radius + TOUCH) else {
                 continue;
             };
-            let centre = 0.5 * (p[a] + p[b]);
-            let Ok(capsule) = Capsule::between(p[a] - centre, p[b] - centre, radius) else {
-                continue;
-            };
-            let (depth, out) = D3::overlap(&capsule, centre, shape, &pose);
-            if depth <= -TOUCH || !out.is_finite() {
-                continue;
-            }
-            // In so deep its core is inside: the shortest way out may be
-            // the far side (through a step, through the floor). Back to
-            // where the step began, outside.
-            let outside_at_start = |start: &[Vec3]| {
-                let c = 0.5 * (start[a] + start[b]);
-                Capsule::between(start[a] - c, start[b] - c, radius)
-                    .is_ok_and(|cap| D3::overlap(&cap, c, shape, &pose).0 <= radius)
-            };
-            if let Some(start) = start.filter(|s| depth > radius && outside_at_start(s)) {
-                for k in [a, b] {
-                    if inverse_mass[k] > 0.0 {
-                        p[k] = start[k];
-                        touches[k].normal += out;
-                        touches[k].pushed += radius;
-                    }
-                }
-                continue;
-            }
-            // Each end as deep as it reaches: the deeper end by the whole
-            // depth, the other less by how much higher it stands along the
-            // normal (a part poking in at one end is pushed at that end).
-            let (ha, hb) = (p[a].dot(out), p[b].dot(out));
-            let low = ha.min(hb);
-            for (k, h) in [(a, ha), (b, hb)] {
-                let own = depth - (h - low);
-                if inverse_mass[k] > 0.0 && own > -TOUCH {
-                    let push = own.max(0.0);
-                    p[k] += out * push;
-                    touches[k].normal += out;
-                    touches[k].pushed += push;
-                }
-            }
+            around.level.pieces(h, &area, &mut |_, shape, pose| {
+                push_part_out(
+                    p,
+                    inverse_mass,
+                    (a, b, radius),
+                    shape,
+                    &pose,
+                    start,
+                    touches,
+                );
+            });
         }
     }
+}
+
+/// Pushes the part from particle `a` to `b` of `radius` out of one piece
+/// (`shape` at `pose`) of an object, as [`push_out_of_world`] says.
+fn push_part_out(
+    p: &mut [Vec3],
+    inverse_mass: &[f32],
+    (a, b, radius): (usize, usize, f32),
+    shape: &dyn Support<Vec3>,
+    pose: &Pose,
+    start: Option<&[Vec3]>,
+    touches: &mut [Touch],
+) {
+    let centre = 0.5 * (p[a] + p[b]);
+    let Ok(capsule) = Capsule::between(p[a] - centre, p[b] - centre, radius) else {
+        return;
+    };
+    let (depth, out) = D3::overlap(&capsule, centre, shape, pose);
+    if depth <= -TOUCH || !out.is_finite() {
+        return;
+    }
+    // In so deep its core is inside: the shortest way out may be the far
+    // side (through a step, through the floor). Back to where the step
+    // began, outside.
+    let outside_at_start = |start: &[Vec3]| {
+        let c = 0.5 * (start[a] + start[b]);
+        Capsule::between(start[a] - c, start[b] - c, radius)
+            .is_ok_and(|cap| D3::overlap(&cap, c, shape, pose).0 <= radius)
+    };
+    if let Some(start) = start.filter(|s| depth > radius && outside_at_start(s)) {
+        for k in [a, b] {
+            if inverse_mass[k] > 0.0 {
+                p[k] = start[k];
+                touches[k].normal += out;
+                touches[k].pushed += radius;
+            }
+        }
+        return;
+    }
+    // Each end as deep as it reaches: the deeper end by the whole depth,
+    // the other less by how much higher it stands along the normal (a part
+    // poking in at one end is pushed at that end).
+    let (ha, hb) = (p[a].dot(out), p[b].dot(out));
+    let low = ha.min(hb);
+    for (k, h) in [(a, ha), (b, hb)] {
+        let own = depth - (h - low);
+        if inverse_mass[k] > 0.0 && own > -TOUCH {
+            let push = own.max(0.0);
+            p[k] += out * push;
+            touches[k].normal += out;
+            touches[k].pushed += push;
+        }
+    }
+}
+
+/// The box around the part from `a` to `b`, grown by `reach`.
+fn part_box(a: Vec3, b: Vec3, reach: f32) -> Option<Aabb3> {
+    Aabb3::new(a.min(b) - Vec3::splat(reach), a.max(b) + Vec3::splat(reach)).ok()
 }
 
 /// Friction and no bouncing where particles were pushed: the motion
@@ -195,7 +225,7 @@ pub(crate) fn rub(p: &[Vec3], previous: &mut [Vec3], touches: &[Touch], friction
 pub(crate) fn deepest_core(
     skeleton: &Skeleton,
     p: &[Vec3],
-    around: &Surroundings<'_, '_, D3>,
+    around: &Surroundings<'_, D3>,
     near: &[Handle],
 ) -> Option<(f32, Vec3)> {
     let mut deepest: Option<(f32, Vec3)> = None;
@@ -204,15 +234,17 @@ pub(crate) fn deepest_core(
         let Ok(capsule) = Capsule::between(p[a] - centre, p[b] - centre, radius) else {
             continue;
         };
+        let Some(area) = part_box(p[a], p[b], radius) else {
+            continue;
+        };
         for &h in near {
-            let Some((shape, pose)) = (around.shape_of)(h) else {
-                continue;
-            };
-            let (depth, out) = D3::overlap(&capsule, centre, shape, &pose);
-            let core = depth - radius;
-            if core > 0.0 && out.is_finite() && deepest.is_none_or(|(d, _)| core > d) {
-                deepest = Some((core, out));
-            }
+            around.level.pieces(h, &area, &mut |_, shape, pose| {
+                let (depth, out) = D3::overlap(&capsule, centre, shape, &pose);
+                let core = depth - radius;
+                if core > 0.0 && out.is_finite() && deepest.is_none_or(|(d, _)| core > d) {
+                    deepest = Some((core, out));
+                }
+            });
         }
     }
     deepest

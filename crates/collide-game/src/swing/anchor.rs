@@ -5,7 +5,7 @@
 use crate::Surroundings;
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite_vector, non_negative, positive};
-use crate::raycast::first_hit;
+use crate::level::{exact_box, first_hit};
 use collide::geometry::Vector;
 use collide::math;
 use collide::{Aabb, Handle};
@@ -187,7 +187,7 @@ pub fn choose_anchor<D: Dim>(
     position: D::V,
     wish: D::V,
     settings: &AnchorSettings,
-    around: &Surroundings<'_, '_, D>,
+    around: &Surroundings<'_, D>,
 ) -> Result<Option<Anchor<D>>, GameError> {
     finite_vector("anchor search position", position)?;
     finite_vector("anchor search wish", wish)?;
@@ -200,8 +200,8 @@ pub fn choose_anchor<D: Dim>(
     let mut best: Option<Candidate<D::V>> = None;
     // Visited as the broad phase finds them (no list kept); ties go to the
     // lower handle, so the order does not matter.
-    let _ = around.objects.query_aabb(&area, &mut |building| {
-        let Some(aabb) = around.objects.aabb(building) else {
+    let _ = around.level.query_aabb(&area, &mut |building| {
+        let Some(aabb) = exact_box::<D>(around.level, building, &area) else {
             return std::ops::ControlFlow::Continue(());
         };
         each_candidate::<D>(&aabb, position, settings, &mut |point, normal, roof| {
@@ -243,8 +243,7 @@ pub fn choose_anchor<D: Dim>(
         return Ok(None);
     }
     let hit = first_hit::<D>(
-        around.objects,
-        around.shape_of,
+        around.level,
         &|_| false,
         position,
         to * (1.0 / distance),

@@ -39,11 +39,10 @@
 //! use collide_game::swing::{RopeStep, SwingSettings, Swinger};
 //! use collide_game::time::TimeStep;
 //! use collide_game::{D3, Gravity, glam::Vec3};
-//! use collide::{BroadPhase, Grid};
+//! use collide::world::World3;
 //! // An empty world: a 10 m rope from 60 degrees off the vertical.
-//! let world: Grid<Vec3, ()> = Grid::dense();
-//! let shape_of = |_| None;
-//! let around = collide_game::Surroundings::<D3>::new(&world, &shape_of, Gravity::earth());
+//! let world: World3 = World3::new();
+//! let around = collide_game::Surroundings::<D3>::new(&world, Gravity::earth());
 //! let pivot = Vec3::new(0.0, 20.0, 0.0);
 //! let start = pivot + 10.0 * Vec3::new(60f32.to_radians().sin(), -60f32.to_radians().cos(), 0.0);
 //! let mut body = Swinger::<D3>::new(SwingSettings::new(0.3)?, start, Vec3::ZERO)?;

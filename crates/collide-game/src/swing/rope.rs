@@ -4,7 +4,7 @@
 use crate::Surroundings;
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite_vector, non_negative, positive};
-use crate::raycast::first_hit;
+use crate::level::first_hit;
 use crate::time::TimeStep;
 use collide::narrow::Capsule;
 
@@ -270,7 +270,7 @@ impl<D: Dim> Swinger<D> {
         &mut self,
         dt: TimeStep<f32>,
         wish: D::V,
-        around: &Surroundings<'_, '_, D>,
+        around: &Surroundings<'_, D>,
     ) -> Result<(), GameError> {
         finite_vector("swing wish", wish)?;
         finite_vector("gravity", around.gravity)?;
@@ -365,7 +365,7 @@ impl<D: Dim> Swinger<D> {
     /// The ray looks down from beside the pivot on the body's side, a
     /// body's width out, so it does not meet the wall or roof edge the
     /// rope hangs from.
-    fn shorten(&self, rope: &mut Rope<D>, around: &Surroundings<'_, '_, D>, dt: f32) {
+    fn shorten(&self, rope: &mut Rope<D>, around: &Surroundings<'_, D>, dt: f32) {
         let up = D::UP;
         let out = self.position - rope.pivot;
         let flat = out - up * dot(out, up);
@@ -375,14 +375,7 @@ impl<D: Dim> Swinger<D> {
             D::ZERO
         };
         let reach = rope.length + self.settings.radius + self.settings.clearance;
-        let below = first_hit::<D>(
-            around.objects,
-            around.shape_of,
-            &|_| false,
-            rope.pivot + side,
-            -up,
-            reach,
-        );
+        let below = first_hit::<D>(around.level, &|_| false, rope.pivot + side, -up, reach);
         // A ray that starts inside something (t = 0) says nothing about
         // the room below.
         if let Some((_, t, _)) = below.filter(|&(_, t, _)| t > 0.0) {
@@ -395,7 +388,7 @@ impl<D: Dim> Swinger<D> {
 
     /// Sweeps the body toward `target`, sliding along what it meets (up to
     /// three times); velocity into a surface is removed.
-    fn move_to(&mut self, target: D::V, around: &Surroundings<'_, '_, D>) {
+    fn move_to(&mut self, target: D::V, around: &Surroundings<'_, D>) {
         let mut remaining = target - self.position;
         for _ in 0..3 {
             if length(remaining) <= 1e-7 {
@@ -403,8 +396,7 @@ impl<D: Dim> Swinger<D> {
             }
             let swept = D::sweep(
                 &mut self.sweeper,
-                around.objects,
-                around.shape_of,
+                around.level,
                 &self.body,
                 self.position,
                 remaining,

@@ -322,7 +322,7 @@ impl Car {
         &mut self,
         dt: TimeStep<f32>,
         controls: &Controls,
-        around: &Surroundings<'_, '_, D3>,
+        around: &Surroundings<'_, D3>,
     ) -> Result<(), GameError> {
         finite_vector("gravity", around.gravity)?;
         let s = &self.settings;

@@ -13,7 +13,7 @@ use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::D3;
 use crate::Surroundings;
 use crate::dynamics::RigidBody;
-use crate::raycast::first_hit;
+use crate::level::first_hit;
 use collide::glam::{Quat, Vec3};
 use collide::math;
 
@@ -153,12 +153,7 @@ impl Chassis {
     }
 
     /// One tick of `dt` seconds.
-    pub(crate) fn step(
-        &mut self,
-        dt: f32,
-        commands: &Commands<'_>,
-        around: &Surroundings<'_, '_, D3>,
-    ) {
+    pub(crate) fn step(&mut self, dt: f32, commands: &Commands<'_>, around: &Surroundings<'_, D3>) {
         if !self.cast {
             self.cast_rays(around);
         }
@@ -172,20 +167,13 @@ impl Chassis {
     }
 
     /// Rays from the mounts: each wheel's contact, compression and load.
-    fn cast_rays(&mut self, around: &Surroundings<'_, '_, D3>) {
+    fn cast_rays(&mut self, around: &Surroundings<'_, D3>) {
         self.cast = true;
         let up = self.body.direction_to_world(Vec3::Y);
         for (wheel, t) in self.wheels.iter().zip(&mut self.telemetry) {
             let mount = self.body.to_world(wheel.mount());
             let reach = wheel.rest_length() + wheel.radius();
-            let hit = first_hit::<D3>(
-                around.objects,
-                around.shape_of,
-                &|_| false,
-                mount,
-                -up,
-                reach,
-            );
+            let hit = first_hit::<D3>(around.level, &|_| false, mount, -up, reach);
             let speed = -self.body.velocity_at(mount).dot(up);
             *t = match hit {
                 Some((_, distance, _)) => {
@@ -209,7 +197,7 @@ impl Chassis {
 
     /// Gravity and the springs' impulses (with a bump stop that keeps a
     /// spring from closing past its travel).
-    fn suspend(&mut self, dt: f32, around: &Surroundings<'_, '_, D3>) {
+    fn suspend(&mut self, dt: f32, around: &Surroundings<'_, D3>) {
         let up = self.body.direction_to_world(Vec3::Y);
         self.body.add_velocity(around.gravity * dt);
         let grounded = self

@@ -35,19 +35,16 @@
 //! minutes.
 //!
 //! ```
-//! use collide::narrow::{Support, d3::{Cuboid, Pose}};
-//! use collide::{Aabb3, BroadPhase, Grid, Handle};
+//! use collide::narrow::d3::{Cuboid, Pose};
+//! use collide::world::{Collider3, World3};
 //! use collide_game::vehicle::{Car, CarSettings, Controls, WheelSettings};
 //! use collide_game::{Gravity, Surroundings, time::TimeStep};
 //! use collide_game::glam::{Quat, Vec3};
 //! // Flat ground: a box whose top is at y = 0.
-//! let mut world: Grid<Vec3, ()> = Grid::dense();
-//! let ground = world.insert(Aabb3::new(Vec3::new(-500.0, -1.0, -500.0), Vec3::new(500.0, 0.0, 500.0))?, ())?;
-//! world.step();
+//! let mut world = World3::new();
 //! let slab = Cuboid::new(Vec3::new(500.0, 0.5, 500.0))?;
-//! let at = Pose::at(Vec3::new(0.0, -0.5, 0.0))?;
-//! let shape_of = |h: Handle| (h == ground).then_some((&slab as &dyn Support<Vec3>, at));
-//! let around = Surroundings::new(&world, &shape_of, Gravity::earth());
+//! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, ()))?;
+//! let around = Surroundings::new(&world, Gravity::earth());
 //!
 //! let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35)?;
 //! let settings = CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel)?;

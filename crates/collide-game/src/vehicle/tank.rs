@@ -240,7 +240,7 @@ impl Tank {
         &mut self,
         dt: TimeStep<f32>,
         controls: &TrackControls,
-        around: &Surroundings<'_, '_, D3>,
+        around: &Surroundings<'_, D3>,
     ) -> Result<(), GameError> {
         finite_vector("gravity", around.gravity)?;
         let torque = self.settings.track_torque;

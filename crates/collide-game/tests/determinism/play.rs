@@ -103,7 +103,7 @@ fn clock_and_integrators(out: &mut Vec<Entry>) {
 /// into a wall.
 fn character_walk(out: &mut Vec<Entry>) {
     let tilt = Quat::from_rotation_z(0.3);
-    let level = Boxes::turned(&[
+    let mut level = Boxes::turned(&[
         (
             Vec3::new(10.0, -0.5, 0.0),
             Vec3::new(20.0, 0.5, 6.0),
@@ -125,11 +125,12 @@ fn character_walk(out: &mut Vec<Entry>) {
         .and_then(|s| s.with_step_height(0.3))
         .and_then(|s| s.with_max_slope_degrees(40.0))
         .unwrap();
-    let mut hero: Character<D3> = Character::new(settings, Vec3::new(0.0, 1.1, 0.0)).unwrap();
+    let mut hero: Character<D3> =
+        Character::new(settings, Vec3::new(0.0, 1.1, 0.0), &mut level.world, ()).unwrap();
     let dt = tick_60();
     let mut fall = 0.0f32;
     let (mut events, mut state) = (Hash::new(), Hash::new());
-    with_surroundings(&level, |around| {
+    {
         for tick in 0..120u32 {
             if hero.ground().is_standing() {
                 fall = if (40..44).contains(&tick) { 4.5 } else { 0.0 };
@@ -137,9 +138,8 @@ fn character_walk(out: &mut Vec<Entry>) {
             fall -= 9.81 / 60.0;
             let side = 0.8 * math::sin(tick as f32 * 0.07);
             let motion = Vec3::new(5.0, fall, side) / 60.0;
-            let report = hero
-                .step(around.objects(), around.shape_of(), |_| None, motion, dt)
-                .unwrap();
+            let report = hero.step(dt, motion, &mut level.world).unwrap();
+            level.world.step();
             events.u64(u64::from(tick));
             match report.ground {
                 Ground::Airborne => events.u64(0),
@@ -162,7 +162,7 @@ fn character_walk(out: &mut Vec<Entry>) {
             state.vec3(hero.feet());
             state.f32(fall);
         }
-    });
+    }
     out.push(Entry::new(
         "character walking up a step and a ramp, jumping, into a wall",
         &events,

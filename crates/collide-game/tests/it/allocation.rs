@@ -4,9 +4,8 @@
 //! calls (counted by the test kit's counting global allocator on this
 //! thread).
 
-use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3};
 use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
@@ -23,12 +22,10 @@ fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
 
 #[test]
 fn a_warm_character_and_clock_allocate_nothing_per_tick() {
-    let mut world: Bvh<Vec3> = Bvh::new();
-    let mut shapes: Vec<(Handle, Cuboid, Pose)> = Vec::new();
-    let mut add = |world: &mut Bvh<Vec3>, half: Vec3, pose: Pose| {
+    let mut world = World3::new();
+    let add = |world: &mut World3, half: Vec3, pose: Pose| {
         let shape = Cuboid::new(half).unwrap();
-        let h = world.insert(shape.aabb(&pose), ()).unwrap();
-        shapes.push((h, shape, pose));
+        world.insert(Collider3::moving(shape, pose, ())).unwrap()
     };
     add(
         &mut world,
@@ -44,16 +41,15 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
         add(&mut world, Vec3::new(0.6, 0.15, 0.6), Pose::at(at).unwrap());
     }
     let turntable = Vec3::new(0.0, 0.1, 8.0);
-    add(
+    let table = add(
         &mut world,
         Vec3::new(2.0, 0.1, 2.0),
         Pose::at(turntable).unwrap(),
     );
-    let table = shapes.len() - 1;
     world.step();
     let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
     let mut character: Character<D3> =
-        Character::new(settings, Vec3::new(-10.0, 1.0, -5.0)).unwrap();
+        Character::new(settings, Vec3::new(-10.0, 1.0, -5.0), &mut world, ()).unwrap();
     let mut clock = FixedClock::new(ClockSettings::hz(60.0).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let (mut made, mut fall) = (0, 0.0f32);
@@ -63,19 +59,7 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
     };
     for tick in 0..600 {
         let to = Pose::new(turntable, Quat::from_rotation_y(tick as f32 * 0.02)).unwrap();
-        let from = std::mem::replace(&mut shapes[table].2, to);
-        world
-            .update(shapes[table].0, shapes[table].1.aabb(&to))
-            .unwrap();
-        world.step();
-        let moved = [(shapes[table].0, from, to)];
-        let shape_of = |h: Handle| {
-            shapes
-                .iter()
-                .find(|s| s.0 == h)
-                .map(|s| (&s.1 as &dyn Support<Vec3>, s.2))
-        };
-        let base_motion = |h: Handle| moved.iter().find(|m| m.0 == h).map(|m| (m.1, m.2));
+        world.set_pose(table, to).unwrap();
         if character.ground().is_standing() {
             fall = 0.0;
         }
@@ -84,7 +68,7 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
         let motion =
             Vec3::new(angle.cos(), 0.0, angle.sin()) * (4.0 / 60.0) + Vec3::Y * (fall / 60.0);
         let (result, n) = counted(|| {
-            let report = character.step(&world, &shape_of, &base_motion, motion, dt);
+            let report = character.step(dt, motion, &mut world);
             let frame = clock.advance(1.0 / 60.0);
             for tick in frame.unwrap() {
                 body = Integrator::SemiImplicitEuler.step(body, tick.step(), |_, _| Vec3::NEG_Y);
@@ -92,6 +76,7 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
             report
         });
         result.unwrap();
+        world.step();
         if tick >= 120 {
             made += n;
         }
@@ -101,8 +86,7 @@ fn a_warm_character_and_clock_allocate_nothing_per_tick() {
 
 #[test]
 fn warm_projectiles_allocate_nothing_per_tick() {
-    let mut world: Bvh<Vec3> = Bvh::new();
-    let mut shapes: Vec<(Cuboid, Pose)> = Vec::new();
+    let mut world = World3::new();
     for k in 0..200 {
         let at = Pose::at(Vec3::new(
             (k % 20) as f32 * 3.0,
@@ -111,17 +95,11 @@ fn warm_projectiles_allocate_nothing_per_tick() {
         ))
         .unwrap();
         let shape = Cuboid::new(Vec3::splat(0.8)).unwrap();
-        world.insert(shape.aabb(&at), ()).unwrap();
-        shapes.push((shape, at));
+        world.insert(Collider3::fixed(shape, at, ())).unwrap();
     }
     world.step();
-    let shape_of = |h: Handle| {
-        shapes
-            .get(h.index() as usize)
-            .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
-    };
     let media = Media::<D3>::new(Medium::AIR).with(Zone::Below { level: 5.0 }, Medium::WATER);
-    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::earth()).with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let mut ballistics = Ballistics::<D3>::default();

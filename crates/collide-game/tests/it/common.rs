@@ -1,20 +1,21 @@
-//! Worlds of boxes for the game-layer tests: a broad phase over their
-//! bounding boxes and each box's exact shape and pose.
+//! Worlds of boxes for the game-layer tests: a collision world of fixed
+//! boxes, and each box's exact shape and pose.
 
 #![allow(dead_code)]
 
+use collide::Handle;
 use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{Aabb3, BroadPhase, Grid, Handle};
+use collide::world::{Collider3, World3};
 use collide_game::glam::{Quat, Vec3};
 use collide_game::{D3, Gravity, Surroundings};
 
 /// Standard gravity, m/s².
 pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
-/// Boxes in a broad phase, with their shapes.
+/// Boxes in a world, with their shapes.
 pub struct Boxes {
-    pub grid: Grid<Vec3, ()>,
+    pub world: World3,
     shapes: Vec<(Handle, Cuboid, Pose)>,
 }
 
@@ -30,24 +31,18 @@ impl Boxes {
 
     /// Boxes by centre, half extents and rotation.
     pub fn turned(boxes: &[(Vec3, Vec3, Quat)]) -> Self {
-        let mut grid = Grid::dense();
+        let mut world = World3::new();
         let shapes = boxes
             .iter()
             .map(|&(centre, half, rotation)| {
                 let shape = Cuboid::new(half).unwrap();
                 let pose = Pose::new(centre, rotation).unwrap();
-                // The rotated box's bounds.
-                let m = collide_game::glam::Mat3::from_quat(rotation);
-                let reach =
-                    m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z;
-                let h = grid
-                    .insert(Aabb3::new(centre - reach, centre + reach).unwrap(), ())
-                    .unwrap();
+                let h = world.insert(Collider3::fixed(shape, pose, ())).unwrap();
                 (h, shape, pose)
             })
             .collect();
-        grid.step();
-        Self { grid, shapes }
+        world.step();
+        Self { world, shapes }
     }
 
     /// Every box's shape and pose.
@@ -62,6 +57,14 @@ impl Boxes {
         self.shapes[k].0
     }
 
+    /// A box's exact bounds.
+    pub fn aabb(&self, h: Handle) -> Option<collide::Aabb3> {
+        self.shapes
+            .iter()
+            .find(|b| b.0 == h)
+            .map(|b| b.1.aabb(&b.2))
+    }
+
     /// A box's shape and pose.
     pub fn shape(&self, h: Handle) -> Option<(&dyn Support<Vec3>, Pose)> {
         self.shapes
@@ -72,7 +75,7 @@ impl Boxes {
 }
 
 /// Runs `body` with the boxes as surroundings under standard gravity.
-pub fn with_surroundings<R>(boxes: &Boxes, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
+pub fn with_surroundings<R>(boxes: &Boxes, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
     with_surroundings_under(boxes, GRAVITY, body)
 }
 
@@ -80,9 +83,8 @@ pub fn with_surroundings<R>(boxes: &Boxes, body: impl FnOnce(&Surroundings<'_, '
 pub fn with_surroundings_under<R>(
     boxes: &Boxes,
     gravity: Vec3,
-    body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R,
+    body: impl FnOnce(&Surroundings<'_, D3>) -> R,
 ) -> R {
-    let shape_of = |h| boxes.shape(h);
-    let around = Surroundings::<D3>::new(&boxes.grid, &shape_of, Gravity::new(gravity).unwrap());
+    let around = Surroundings::<D3>::new(&boxes.world, Gravity::new(gravity).unwrap());
     body(&around)
 }

@@ -3,7 +3,8 @@
 //! what was wrong and the value.
 
 use collide::narrow::ShapeError;
-use collide::narrow::d3::{Pose, Sphere};
+use collide::narrow::d3::{Cuboid, Pose, Sphere};
+use collide::world::{Collider3, World3};
 use collide::{AabbError, HandleError};
 use collide_game::character::{Character, CharacterSettings, MAX_MOTION_PER_TICK};
 use collide_game::ragdoll::{RagdollSettings, Skeleton};
@@ -125,19 +126,13 @@ fn a_frame_of_centuries_is_refused_and_counts_no_ticks() {
 
 #[test]
 fn a_character_refuses_a_motion_that_would_teleport_it() {
+    let mut world = World3::new();
+    let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
     let mut character: Character<D3> =
-        Character::new(CharacterSettings::sized(1.8, 0.3).unwrap(), Vec3::ZERO).unwrap();
-    let world: Brute<Vec3> = Brute::new();
-    let nothing: ShapeOf<'_, '_, D3> = &|_| None;
+        Character::new(settings, Vec3::ZERO, &mut world, ()).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let err = character
-        .step(
-            &world,
-            nothing,
-            &|_| None,
-            Vec3::new(f32::MAX, 0.0, 0.0),
-            dt,
-        )
+        .step(dt, Vec3::new(f32::MAX, 0.0, 0.0), &mut world)
         .unwrap_err();
     assert!(
         matches!(err, GameError::TooLarge { limit, .. } if limit == f64::from(MAX_MOTION_PER_TICK)),
@@ -146,8 +141,34 @@ fn a_character_refuses_a_motion_that_would_teleport_it() {
     assert_eq!(character.position(), Vec3::ZERO);
     // A long but possible motion is taken.
     let far = Vec3::new(0.5 * MAX_MOTION_PER_TICK, 0.0, 0.0);
-    character.step(&world, nothing, &|_| None, far, dt).unwrap();
+    character.step(dt, far, &mut world).unwrap();
     assert_eq!(character.position(), far);
+    assert_eq!(world.pose(character.collider()).unwrap().position(), far);
+}
+
+/// A character whose collider was taken out of its world, or stepped in
+/// another world: a typed error, the character unmoved.
+#[test]
+fn a_character_refuses_a_world_without_its_collider() {
+    let mut world = World3::new();
+    let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
+    let mut character: Character<D3> =
+        Character::new(settings, Vec3::ZERO, &mut world, ()).unwrap();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let mut other = World3::new();
+    other
+        .insert(Collider3::fixed(
+            Cuboid::new(Vec3::ONE).unwrap(),
+            Pose::IDENTITY,
+            (),
+        ))
+        .unwrap();
+    let err = character.step(dt, Vec3::X, &mut other).unwrap_err();
+    assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    world.remove(character.collider()).unwrap();
+    let err = character.step(dt, Vec3::X, &mut world).unwrap_err();
+    assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert_eq!(character.position(), Vec3::ZERO);
 }
 
 #[test]
@@ -156,12 +177,11 @@ fn gravity_is_checked_once_where_it_enters_and_surroundings_need_no_check() {
         Gravity::new(Vec3::new(0.0, f32::NAN, 0.0)),
         Err(GameError::NotFinite { .. })
     ));
-    let world: Brute<Vec3> = Brute::new();
-    let nothing: ShapeOf<'_, '_, D3> = &|_| None;
+    let world: World3 = World3::new();
     let moon = Gravity::new(Vec3::new(0.0, -1.62, 0.0)).unwrap();
     // Built every tick without a `?`.
     for _ in 0..3 {
-        let around = Surroundings::<D3>::new(&world, nothing, moon);
+        let around = Surroundings::<D3>::new(&world, moon);
         assert_eq!(around.gravity(), Vec3::new(0.0, -1.62, 0.0));
     }
 }

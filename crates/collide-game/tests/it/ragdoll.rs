@@ -140,8 +140,7 @@ fn spawned_at_rest_it_stays_at_rest() {
         Vec3::ZERO,
     );
     let world = Boxes::new(&[]);
-    let shape_of = |h| world.shape(h);
-    let around = Surroundings::<D3>::new(&world.grid, &shape_of, Gravity::none());
+    let around = Surroundings::<D3>::new(&world.world, Gravity::none());
     for _ in 0..600 {
         r.step(dt(), &around).unwrap();
     }
@@ -313,10 +312,14 @@ fn the_same_ragdolls_end_in_the_same_bits_on_one_two_and_three_threads() {
                 )
             })
             .collect();
+        // The world is read from other threads through its snapshot.
+        let snapshot = world.world.snapshot();
         pool.install(|| {
             for _ in 0..240 {
                 dolls.par_iter_mut().for_each(|r| {
-                    with_surroundings(&world, |around| r.step(dt(), around).unwrap());
+                    let gravity = Gravity::new(GRAVITY).unwrap();
+                    r.step(dt(), &Surroundings::<D3>::new(&snapshot, gravity))
+                        .unwrap();
                 });
             }
         });

@@ -2,7 +2,6 @@
 //! anchor fixed while the pivot drifts within its limit, the arc kept off
 //! the ground, anchors on a face with a clear ray, no tunnelling.
 
-use collide::{Grid, Query};
 use collide_game::glam::Vec3;
 use collide_game::swing::{AnchorSettings, RopeStep, SwingSettings, Swinger, choose_anchor};
 use collide_game::time::TimeStep;
@@ -32,8 +31,7 @@ fn energy_drift(step: RopeStep, seconds: f32) -> f32 {
 /// second: the lowest and highest relative change of its energy.
 fn rope_energy(step: RopeStep, length: f32, degrees: f32, hz: u32, seconds: f32) -> (f32, f32) {
     let city = City::new(&[]);
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
+    let around = Surroundings::<D3>::new(&city.world, Gravity::new(G).unwrap());
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = degrees.to_radians();
     let start = pivot + length * Vec3::new(angle.sin(), -angle.cos(), 0.0);
@@ -89,8 +87,7 @@ fn run(
     wish: Vec3,
     mut each: impl FnMut(&Swinger<D3>),
 ) {
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
+    let around = Surroundings::<D3>::new(&city.world, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for _ in 0..ticks {
         body.step(dt, wish, &around).unwrap();
@@ -234,8 +231,7 @@ fn the_same_swing_replays_bit_for_bit_and_bad_input_is_an_error() {
     assert!(body.attach(Vec3::Y, Vec3::Y, -1.0).is_err());
     assert!(body.attach(Vec3::Y, Vec3::INFINITY, 1.0).is_err());
     let city = City::new(&[]);
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
+    let around = Surroundings::<D3>::new(&city.world, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     assert!(
         body.step(dt, Vec3::new(f32::NAN, 0.0, 0.0), &around)
@@ -250,10 +246,9 @@ fn a_swing_in_the_plane_keeps_its_energy_too() {
     use collide::Aabb2;
     use collide_game::D2;
     use collide_game::glam::Vec2;
-    let world: Grid<Vec2, ()> = Grid::dense();
+    let world: collide::world::World2 = collide::world::World2::new();
     let _ = Aabb2::new(Vec2::ZERO, Vec2::ONE);
-    let shape_of = |_| None;
-    let around = Surroundings::<D2>::new(&world, &shape_of, Gravity::earth());
+    let around = Surroundings::<D2>::new(&world, Gravity::earth());
     let pivot = Vec2::new(0.0, 20.0);
     let mut body = Swinger::<D2>::new(
         SwingSettings::new(0.3).unwrap(),
@@ -308,8 +303,7 @@ fn chosen_anchors_lie_on_a_face_with_a_clear_ray_over_random_cities() {
             }
         }
         let city = City::new(&boxes);
-        let shape_of = |h| city.shape(h);
-        let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
+        let around = Surroundings::<D3>::new(&city.world, Gravity::new(G).unwrap());
         for _ in 0..20 {
             let position = Vec3::new(
                 rng.range(0.0, 190.0),
@@ -329,7 +323,7 @@ fn chosen_anchors_lie_on_a_face_with_a_clear_ray_over_random_cities() {
                 continue;
             };
             found += 1;
-            let aabb = city.grid.aabb(anchor.building()).unwrap();
+            let aabb = city.aabb(anchor.building()).unwrap();
             let (lo, hi) = (aabb.min(), aabb.max());
             let p = anchor.point();
             // On a side face: one horizontal coordinate on the box's plane,
@@ -382,8 +376,7 @@ fn a_chosen_anchor_keeps_its_rope_and_its_roof_lift() {
         (Vec3::new(8.0, 0.0, -20.0), Vec3::new(30.0, 60.0, 20.0)),
         (Vec3::new(-30.0, 0.0, 5.0), Vec3::new(-8.0, 22.0, 30.0)),
     ]);
-    let shape_of = |h| city.shape(h);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(G).unwrap());
+    let around = Surroundings::<D3>::new(&city.world, Gravity::new(G).unwrap());
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let settings = AnchorSettings::new(5.0, 35.0).unwrap();
     for (position, wish) in [

@@ -2,51 +2,50 @@
 //! slopes it must not climb, steps it must and must not take, platforms it
 //! must ride without lag or overlap, and frame-rate independence.
 
-use collide::narrow::Support;
+use collide::Handle;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3};
 use collide_game::character::{Character, CharacterSettings, Ground, Inherit};
 use collide_game::glam::{Quat, Vec2, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::{D2, D3};
 
-/// A level of boxes in a BVH, each with its shape and pose.
+/// A level of boxes in a world, each with its shape and pose.
 struct Level {
-    world: Bvh<Vec3>,
+    world: World3,
     shapes: Vec<Option<(Cuboid, Pose)>>,
 }
 
 impl Level {
     fn new() -> Self {
         Level {
-            world: Bvh::new(),
+            world: World3::new(),
             shapes: Vec::new(),
         }
     }
 
     fn add(&mut self, half: Vec3, pose: Pose) -> Handle {
         let shape = Cuboid::new(half).unwrap();
-        let h = self.world.insert(shape.aabb(&pose), ()).unwrap();
+        let h = self
+            .world
+            .insert(Collider3::moving(shape, pose, ()))
+            .unwrap();
         let i = h.index() as usize;
         self.shapes.resize(self.shapes.len().max(i + 1), None);
         self.shapes[i] = Some((shape, pose));
         h
     }
 
-    fn move_to(&mut self, h: Handle, pose: Pose) -> Pose {
-        let slot = self.shapes[h.index() as usize].as_mut().unwrap();
-        let old = slot.1;
-        slot.1 = pose;
-        self.world.update(h, slot.0.aabb(&pose)).unwrap();
-        old
+    fn move_to(&mut self, h: Handle, pose: Pose) {
+        self.shapes[h.index() as usize].as_mut().unwrap().1 = pose;
+        self.world.set_pose(h, pose).unwrap();
     }
 
-    /// Moves `h` on from `pose` by `by`: its last and new poses.
-    fn carry(&mut self, h: Handle, pose: &mut Pose, by: Vec3) -> (Pose, Pose) {
+    /// Moves `h` on from `pose` by `by`.
+    fn carry(&mut self, h: Handle, pose: &mut Pose, by: Vec3) {
         let to = Pose::at(pose.position() + by).unwrap();
-        let from = self.move_to(h, to);
+        self.move_to(h, to);
         *pose = to;
-        (from, to)
     }
 
     fn pose(&self, h: Handle) -> Pose {
@@ -63,32 +62,19 @@ impl Level {
     }
 }
 
-/// Runs one step of `character` in `level` with this tick's `motion`,
-/// `bases` giving the moving objects' last and current poses.
+/// Runs one step of `character` in `level` with this tick's `motion`
+/// (the platforms moved before it), then the world's step.
 fn step(
     character: &mut Character<D3>,
-    level: &Level,
-    bases: &[(Handle, Pose, Pose)],
+    level: &mut Level,
     motion: Vec3,
     dt: f32,
 ) -> collide_game::character::StepReport<Vec3> {
-    let shape_of = |h: Handle| {
-        level
-            .shapes
-            .get(h.index() as usize)
-            .and_then(Option::as_ref)
-            .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
-    };
-    let base_motion = |h: Handle| bases.iter().find(|b| b.0 == h).map(|b| (b.1, b.2));
-    character
-        .step(
-            &level.world,
-            &shape_of,
-            &base_motion,
-            motion,
-            TimeStep::new(dt).unwrap(),
-        )
-        .unwrap()
+    let report = character
+        .step(TimeStep::new(dt).unwrap(), motion, &mut level.world)
+        .unwrap();
+    level.world.step();
+    report
 }
 
 const G: f32 = 9.81;
@@ -101,17 +87,16 @@ struct Walker {
 }
 
 impl Walker {
-    fn new(settings: CharacterSettings, at: Vec3) -> Self {
+    fn new(level: &mut Level, settings: CharacterSettings, at: Vec3) -> Self {
         Walker {
-            character: Character::new(settings, at).unwrap(),
+            character: Character::new(settings, at, &mut level.world, ()).unwrap(),
             fall: 0.0,
         }
     }
 
     fn tick(
         &mut self,
-        level: &Level,
-        bases: &[(Handle, Pose, Pose)],
+        level: &mut Level,
         walk: Vec3,
         dt: f32,
     ) -> collide_game::character::StepReport<Vec3> {
@@ -120,7 +105,7 @@ impl Walker {
         }
         self.fall -= G * dt;
         let motion = walk * dt + Vec3::Y * (self.fall * dt);
-        step(&mut self.character, level, bases, motion, dt)
+        step(&mut self.character, level, motion, dt)
     }
 }
 
@@ -144,10 +129,10 @@ fn ramp(level: &mut Level, degrees: f32) -> Handle {
 fn standing_on_a_30_degree_ramp_drifts_less_than_a_tenth_of_a_millimetre_in_10_s() {
     let mut level = Level::new();
     ramp(&mut level, 30.0);
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 2.0, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 2.0, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..60 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     assert!(
         walker.character.ground().is_standing(),
@@ -156,7 +141,7 @@ fn standing_on_a_30_degree_ramp_drifts_less_than_a_tenth_of_a_millimetre_in_10_s
     );
     let settled = walker.character.position();
     for _ in 0..600 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
         let drift = walker.character.position() - settled;
         assert!(drift.length() < 1e-4, "drifted {drift}");
     }
@@ -170,14 +155,14 @@ fn pushing_up_a_60_degree_slope_with_a_45_degree_limit_never_gains_height() {
         Vec3::new(3.0, 0.2, 5.0),
         Pose::new(Vec3::new(3.0, 0.0, 0.0), tilt).unwrap(),
     );
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 1.0, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 1.0, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..30 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let start = walker.character.position().y;
     for _ in 0..600 {
-        walker.tick(&level, &[], Vec3::new(4.0, 0.0, 0.0), dt);
+        walker.tick(&mut level, Vec3::new(4.0, 0.0, 0.0), dt);
         assert!(
             walker.character.position().y <= start + 1e-4,
             "climbed to {} from {start}",
@@ -194,9 +179,9 @@ fn walk_at_step(height: f32) -> f32 {
         Vec3::new(2.0, height / 2.0, 5.0),
         Pose::at(Vec3::new(3.0, height / 2.0, 0.0)).unwrap(),
     );
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 0.95, 0.0));
     for _ in 0..180 {
-        walker.tick(&level, &[], Vec3::new(2.0, 0.0, 0.0), 1.0 / 60.0);
+        walker.tick(&mut level, Vec3::new(2.0, 0.0, 0.0), 1.0 / 60.0);
     }
     walker.character.position().x
 }
@@ -224,8 +209,8 @@ fn riding_a_platform_at_2_m_s_keeps_the_offset_within_a_millimetre_for_10_s() {
     let offset = walker.character.position() - level.pose(platform).position();
     for k in 1..=600 {
         let to = Pose::at(start.position() + Vec3::new(2.0 * k as f32 * dt, 0.0, 0.0)).unwrap();
-        let from = level.move_to(platform, to);
-        walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+        level.move_to(platform, to);
+        walker.tick(&mut level, Vec3::ZERO, dt);
         let now = walker.character.position() - to.position();
         assert!(
             (now - offset).length() < 1e-3,
@@ -239,17 +224,17 @@ fn on_a_turntable_the_character_turns_with_it() {
     let mut level = Level::floor();
     let centre = Vec3::new(0.0, 0.5, 0.0);
     let platform = level.add(Vec3::new(3.0, 0.1, 3.0), Pose::at(centre).unwrap());
-    let mut walker = Walker::new(settings(), Vec3::new(1.5, 2.0, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(1.5, 2.0, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..60 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let radius = (walker.character.position() - centre).with_y(0.0).length();
     let spin = 1.0; // rad/s
     for k in 1..=120 {
         let to = Pose::new(centre, Quat::from_rotation_y(spin * k as f32 * dt)).unwrap();
-        let from = level.move_to(platform, to);
-        walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+        level.move_to(platform, to);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let turned = 2.0 * spin;
     assert!(
@@ -276,10 +261,10 @@ fn on_a_lift_at_3_m_s_the_character_never_overlaps_it() {
     let mut level = Level::floor();
     let start = Pose::at(Vec3::new(0.0, 0.2, 0.0)).unwrap();
     let lift = level.add(Vec3::new(1.5, 0.1, 1.5), start);
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 1.5, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 1.5, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..30 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let body = Capsule::new(0.6, 0.3).unwrap();
     let mut y = start.position().y;
@@ -287,8 +272,8 @@ fn on_a_lift_at_3_m_s_the_character_never_overlaps_it() {
         let speed = if k < 150 { 3.0 } else { -3.0 };
         y += speed * dt;
         let to = Pose::at(Vec3::new(0.0, y, 0.0)).unwrap();
-        let from = level.move_to(lift, to);
-        let report = walker.tick(&level, &[(lift, from, to)], Vec3::ZERO, dt);
+        level.move_to(lift, to);
+        let report = walker.tick(&mut level, Vec3::ZERO, dt);
         let at = Pose::at(walker.character.position()).unwrap();
         let (shape, pose) = level.shapes[lift.index() as usize].unwrap();
         let depth = contact(&body, &at, &shape, &pose).depth;
@@ -307,17 +292,21 @@ fn leaving_a_base_hands_back_its_velocity_by_the_rule() {
         let mut level = Level::floor();
         let start = Pose::at(Vec3::new(0.0, 3.0, 0.0)).unwrap();
         let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
-        let mut walker = Walker::new(settings().with_inherit(rule), Vec3::new(0.0, 4.5, 0.0));
+        let mut walker = Walker::new(
+            &mut level,
+            settings().with_inherit(rule),
+            Vec3::new(0.0, 4.5, 0.0),
+        );
         let dt = 1.0 / 60.0;
         for _ in 0..60 {
-            walker.tick(&level, &[], Vec3::ZERO, dt);
+            walker.tick(&mut level, Vec3::ZERO, dt);
         }
         let velocity = Vec3::new(2.0, -1.0, 0.0);
         let mut pose = start;
         let mut inherited = None;
         for _ in 0..30 {
             let to = Pose::at(pose.position() + velocity * dt).unwrap();
-            let from = level.move_to(platform, to);
+            level.move_to(platform, to);
             pose = to;
             // A jump: 6 m/s up for one tick.
             walker.fall = 0.0;
@@ -327,13 +316,7 @@ fn leaving_a_base_hands_back_its_velocity_by_the_rule() {
                 0.0
             };
             let motion = Vec3::Y * jump * dt;
-            let report = step(
-                &mut walker.character,
-                &level,
-                &[(platform, from, to)],
-                motion,
-                dt,
-            );
+            let report = step(&mut walker.character, &mut level, motion, dt);
             if report.ground == Ground::Airborne {
                 inherited = Some(report.inherited);
                 break;
@@ -356,10 +339,10 @@ fn walk_at_rate(rate: u32) -> Vec3 {
         Vec3::new(2.0, 0.3, 5.0),
         Pose::new(Vec3::new(3.0, -0.3, 0.0), tilt).unwrap(),
     );
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 0.95, 0.0));
     let dt = 1.0 / rate as f32;
     for _ in 0..rate * 4 {
-        walker.tick(&level, &[], Vec3::new(1.5, 0.0, 0.0), dt);
+        walker.tick(&mut level, Vec3::new(1.5, 0.0, 0.0), dt);
     }
     walker.character.position()
 }
@@ -380,24 +363,19 @@ fn the_same_walk_at_30_60_and_120_ticks_a_second_ends_within_1_percent() {
 #[test]
 fn the_same_controller_runs_in_2d() {
     use collide::narrow::d2::{Cuboid as Box2, Pose as Pose2};
-    let mut world: Bvh<Vec2> = Bvh::new();
+    use collide::world::{Collider2, World2};
+    let mut world = World2::new();
     let floor = Box2::new(Vec2::new(50.0, 0.5)).unwrap();
     let floor_at = Pose2::at(Vec2::new(0.0, -0.5)).unwrap();
     let step_box = Box2::new(Vec2::new(2.0, 0.15)).unwrap();
     let step_at = Pose2::at(Vec2::new(3.0, 0.15)).unwrap();
-    let a = world.insert(floor.aabb(&floor_at), ()).unwrap();
-    let b = world.insert(step_box.aabb(&step_at), ()).unwrap();
+    world.insert(Collider2::fixed(floor, floor_at, ())).unwrap();
+    let b = world
+        .insert(Collider2::fixed(step_box, step_at, ()))
+        .unwrap();
     world.step();
-    let shape_of = |h: Handle| {
-        if h == a {
-            Some((&floor as &dyn Support<Vec2>, floor_at))
-        } else if h == b {
-            Some((&step_box as &dyn Support<Vec2>, step_at))
-        } else {
-            None
-        }
-    };
-    let mut character: Character<D2> = Character::new(settings(), Vec2::new(0.0, 1.2)).unwrap();
+    let mut character: Character<D2> =
+        Character::new(settings(), Vec2::new(0.0, 1.2), &mut world, ()).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let mut fall = 0.0;
     // 1.5 s at 2 m/s: onto the step (its face at x = 1, its far end at 5).
@@ -407,9 +385,8 @@ fn the_same_controller_runs_in_2d() {
         }
         fall -= G / 60.0;
         let motion = Vec2::new(2.0 / 60.0, fall / 60.0);
-        character
-            .step(&world, &shape_of, &|_| None, motion, dt)
-            .unwrap();
+        character.step(dt, motion, &mut world).unwrap();
+        world.step();
     }
     assert_eq!(
         character.ground().on(),
@@ -418,11 +395,7 @@ fn the_same_controller_runs_in_2d() {
         character.ground()
     );
     assert!(character.position().x > 2.5, "at {}", character.position());
-    assert!(
-        character
-            .step(&world, &shape_of, &|_| None, Vec2::NAN, dt)
-            .is_err()
-    );
+    assert!(character.step(dt, Vec2::NAN, &mut world).is_err());
 }
 
 #[test]
@@ -431,10 +404,10 @@ fn a_door_sliding_into_the_character_pushes_it_and_two_squeeze_it() {
     let mut level = Level::floor();
     let door_start = Pose::at(Vec3::new(-2.0, 1.2, 0.0)).unwrap();
     let door = level.add(Vec3::new(0.1, 1.2, 1.5), door_start);
-    let mut walker = Walker::new(settings(), Vec3::new(0.0, 0.95, 0.0));
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(0.0, 0.95, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..30 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let body = Capsule::new(0.6, 0.3).unwrap();
     // The door slides along +x at 2 m/s for 2 s: the character goes ahead of it.
@@ -442,8 +415,8 @@ fn a_door_sliding_into_the_character_pushes_it_and_two_squeeze_it() {
     for k in 0..120 {
         x += 2.0 * dt;
         let to = Pose::at(Vec3::new(x, 1.2, 0.0)).unwrap();
-        let from = level.move_to(door, to);
-        let report = walker.tick(&level, &[(door, from, to)], Vec3::ZERO, dt);
+        level.move_to(door, to);
+        let report = walker.tick(&mut level, Vec3::ZERO, dt);
         assert!(!report.squeezed, "tick {k}: nothing to be squeezed against");
         let at = Pose::at(walker.character.position()).unwrap();
         let depth = contact(
@@ -469,8 +442,8 @@ fn a_door_sliding_into_the_character_pushes_it_and_two_squeeze_it() {
     for _ in 0..60 {
         x += 2.0 * dt;
         let to = Pose::at(Vec3::new(x, 1.2, 0.0)).unwrap();
-        let from = level.move_to(door, to);
-        let report = walker.tick(&level, &[(door, from, to)], Vec3::ZERO, dt);
+        level.move_to(door, to);
+        let report = walker.tick(&mut level, Vec3::ZERO, dt);
         squeezed |= report.squeezed;
     }
     assert!(
@@ -494,16 +467,17 @@ fn readme_level() -> Level {
 /// alone. Returns the character and the feet's height after each tick
 /// standing still.
 fn stop_on_the_step(speed: f32, ticks: usize) -> (Character<D3>, Vec<(f32, bool)>) {
-    let level = readme_level();
+    let mut level = readme_level();
     let settings = CharacterSettings::sized(1.8, 0.3)
         .unwrap()
         .with_step_height(0.35)
         .unwrap();
-    let mut hero = Character::<D3>::new(settings, Vec3::new(0.0, 0.95, 0.0)).unwrap();
+    let mut hero =
+        Character::<D3>::new(settings, Vec3::new(0.0, 0.95, 0.0), &mut level.world, ()).unwrap();
     let dt = 1.0 / 60.0;
     let mut stepped = false;
     for _ in 0..240 {
-        let report = step(&mut hero, &level, &[], Vec3::new(speed, -0.1, 0.0) * dt, dt);
+        let report = step(&mut hero, &mut level, Vec3::new(speed, -0.1, 0.0) * dt, dt);
         if report.stepped_up {
             stepped = true;
             break;
@@ -512,7 +486,7 @@ fn stop_on_the_step(speed: f32, ticks: usize) -> (Character<D3>, Vec<(f32, bool)
     assert!(stepped, "never stepped up");
     let feet = (0..ticks)
         .map(|_| {
-            step(&mut hero, &level, &[], Vec3::new(0.0, -0.1, 0.0) * dt, dt);
+            step(&mut hero, &mut level, Vec3::new(0.0, -0.1, 0.0) * dt, dt);
             (hero.feet().y, hero.ground().is_standing())
         })
         .collect();
@@ -541,21 +515,21 @@ fn a_character_stopped_on_the_tick_it_steps_up_stays_on_the_step() {
 fn a_character_stopped_with_its_centre_past_a_ledge_falls() {
     // Standing on the step, then walking back off its edge at x = 1 and
     // stopping with the centre 0.1 m past it (over the floor below).
-    let level = readme_level();
-    let mut walker = Walker::new(settings(), Vec3::new(2.0, 1.25, 0.0));
+    let mut level = readme_level();
+    let mut walker = Walker::new(&mut level, settings(), Vec3::new(2.0, 1.25, 0.0));
     let dt = 1.0 / 60.0;
     for _ in 0..30 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
     }
     let skin = walker.character.settings().skin();
     assert!(walker.character.ground().is_standing());
     assert!((walker.character.feet().y - 0.3 - skin).abs() < 1e-3);
     while walker.character.position().x > 0.9 {
-        walker.tick(&level, &[], Vec3::new(-1.0, 0.0, 0.0), dt);
+        walker.tick(&mut level, Vec3::new(-1.0, 0.0, 0.0), dt);
     }
     let mut fell = false;
     for _ in 0..120 {
-        walker.tick(&level, &[], Vec3::ZERO, dt);
+        walker.tick(&mut level, Vec3::ZERO, dt);
         if !walker.character.ground().is_standing() {
             fell = true;
         }
@@ -575,9 +549,9 @@ fn on_a_platform(at: Vec3) -> (Level, Handle, Pose, Walker) {
     let mut level = Level::floor();
     let start = Pose::at(Vec3::new(0.0, 1.0, 0.0)).unwrap();
     let platform = level.add(Vec3::new(1.5, 0.1, 1.5), start);
-    let mut walker = Walker::new(settings(), at);
+    let mut walker = Walker::new(&mut level, settings(), at);
     for _ in 0..60 {
-        walker.tick(&level, &[], Vec3::ZERO, 1.0 / 60.0);
+        walker.tick(&mut level, Vec3::ZERO, 1.0 / 60.0);
     }
     (level, platform, start, walker)
 }
@@ -592,8 +566,8 @@ fn a_character_near_a_moving_platforms_edge_rides_without_reboarding() {
     let velocity = Vec3::new(1.5, 0.0, 0.0);
     let mut pose = start;
     for tick in 0..300 {
-        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
-        let report = walker.tick(&level, &[(platform, from, to)], Vec3::ZERO, dt);
+        level.carry(platform, &mut pose, velocity * dt);
+        let report = walker.tick(&mut level, Vec3::ZERO, dt);
         assert_eq!(report.ground.on(), Some(platform), "tick {tick}: left");
         assert_eq!(report.inherited, Vec3::ZERO, "tick {tick}");
     }
@@ -610,13 +584,8 @@ fn walking_off_a_moving_platform_leaves_it_once_with_its_velocity() {
     let mut leaves = Vec::new();
     let mut on = true;
     for tick in 0..120 {
-        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
-        let report = walker.tick(
-            &level,
-            &[(platform, from, to)],
-            Vec3::new(1.0, 0.0, 0.0),
-            dt,
-        );
+        level.carry(platform, &mut pose, velocity * dt);
+        let report = walker.tick(&mut level, Vec3::new(1.0, 0.0, 0.0), dt);
         let now = report.ground.on() == Some(platform);
         if on && !now {
             leaves.push((tick, report.inherited));
@@ -652,13 +621,17 @@ fn a_character_walking_along_a_wall_far_from_the_origin_stays_out_of_it() {
         let settings = CharacterSettings::sized(1.8, 0.3).unwrap();
         let body =
             collide::narrow::d3::Capsule::new(settings.half_height(), settings.radius()).unwrap();
-        let mut walker = Walker::new(settings, o + turn * Vec3::new(2.0, 0.906, -1.004));
+        let mut walker = Walker::new(
+            &mut level,
+            settings,
+            o + turn * Vec3::new(2.0, 0.906, -1.004),
+        );
         let velocity = turn * Vec3::new(3.5, 0.0, -1.5);
         let dt = 1.0 / 60.0;
         let ulp = 4.0 * f32::EPSILON * o.abs().max_element();
         let allowed = (1e-3 * settings.radius()).max(ulp);
         for tick in 0..600 {
-            walker.tick(&level, &[], velocity, dt);
+            walker.tick(&mut level, velocity, dt);
             let at = Pose::at(walker.character.position()).unwrap();
             let depth = collide::narrow::d3::contact(&body, &at, &wall_shape, &wall_pose).depth;
             assert!(
@@ -683,14 +656,14 @@ fn a_character_stopped_past_a_moving_platforms_edge_leaves_it_once() {
     let mut changes = Vec::new();
     let mut on = true;
     for tick in 0..200 {
-        let (from, to) = level.carry(platform, &mut pose, velocity * dt);
+        level.carry(platform, &mut pose, velocity * dt);
         // Walk until the centre is 0.1 m past the edge at x = 1.5, then stop.
         let walk = if walker.character.position().x < 1.6 {
             Vec3::new(0.5, 0.0, 0.0)
         } else {
             Vec3::ZERO
         };
-        let report = walker.tick(&level, &[(platform, from, to)], walk, dt);
+        let report = walker.tick(&mut level, walk, dt);
         let now = report.ground.on() == Some(platform);
         if now != on {
             changes.push((tick, now, report.inherited));

@@ -6,9 +6,9 @@
 //!
 //! 2,000 levels of 600 ticks; `COLLIDE_LEVELS=N` runs another number.
 
-use collide::narrow::Support;
 use collide::narrow::d3::{Capsule, Cuboid, Pose, contact};
-use collide::{Aabb3, BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3};
+use collide::{Aabb3, Handle};
 use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings};
 use collide_game::glam::{Quat, Vec3};
@@ -25,7 +25,7 @@ enum Motion {
 }
 
 struct Level {
-    world: Bvh<Vec3>,
+    world: World3,
     shapes: Vec<Option<(Cuboid, Pose)>>,
     movers: Vec<(Handle, Pose, Motion)>,
 }
@@ -33,7 +33,10 @@ struct Level {
 impl Level {
     fn add(&mut self, half: Vec3, pose: Pose) -> Handle {
         let shape = Cuboid::new(half).unwrap();
-        let h = self.world.insert(shape.aabb(&pose), ()).unwrap();
+        let h = self
+            .world
+            .insert(Collider3::moving(shape, pose, ()))
+            .unwrap();
         let i = h.index() as usize;
         self.shapes.resize(self.shapes.len().max(i + 1), None);
         self.shapes[i] = Some((shape, pose));
@@ -42,7 +45,7 @@ impl Level {
 
     fn generate(rng: &mut SceneRng) -> Self {
         let mut level = Level {
-            world: Bvh::new(),
+            world: World3::new(),
             shapes: Vec::new(),
             movers: Vec::new(),
         };
@@ -114,9 +117,8 @@ impl Level {
         level
     }
 
-    /// Moves the platforms to time `t`; returns each one's last and new pose.
-    fn advance(&mut self, t: f32) -> Vec<(Handle, Pose, Pose)> {
-        let mut moved = Vec::new();
+    /// Moves the platforms to time `t`.
+    fn advance(&mut self, t: f32) {
         for &(h, home, motion) in &self.movers {
             let to = match motion {
                 Motion::Slide { axis, span, period } => {
@@ -131,14 +133,9 @@ impl Level {
                     Pose::new(home.position(), Quat::from_rotation_y(rate * t)).unwrap()
                 }
             };
-            let slot = self.shapes[h.index() as usize].as_mut().unwrap();
-            let from = slot.1;
-            slot.1 = to;
-            self.world.update(h, slot.0.aabb(&to)).unwrap();
-            moved.push((h, from, to));
+            self.shapes[h.index() as usize].as_mut().unwrap().1 = to;
+            self.world.set_pose(h, to).unwrap();
         }
-        self.world.step();
-        moved
     }
 }
 
@@ -149,7 +146,8 @@ fn run_level(seed: u64, ticks: usize) -> (usize, usize, [u32; 3]) {
     let radius = settings.radius();
     let body = Capsule::new(settings.half_height(), radius).unwrap();
     let start = Vec3::new(rng.range(-12.0, 12.0), 4.0, rng.range(-12.0, 12.0));
-    let mut character: Character<D3> = Character::new(settings, start).unwrap();
+    let mut character: Character<D3> =
+        Character::new(settings, start, &mut level.world, ()).unwrap();
     let dt = 1.0 / 60.0;
     let step = TimeStep::new(dt).unwrap();
     let (mut fall, mut walk, mut squeezes) = (0.0f32, Vec3::ZERO, 0);
@@ -162,19 +160,11 @@ fn run_level(seed: u64, ticks: usize) -> (usize, usize, [u32; 3]) {
             fall = if rng.unit() < 0.02 { 5.0 } else { 0.0 };
         }
         fall -= 9.81 * dt;
-        let moved = level.advance((tick + 1) as f32 * dt);
-        let shapes = &level.shapes;
-        let shape_of = |h: Handle| {
-            shapes
-                .get(h.index() as usize)
-                .and_then(Option::as_ref)
-                .map(|(s, p)| (s as &dyn Support<Vec3>, *p))
-        };
-        let base_motion = |h: Handle| moved.iter().find(|m| m.0 == h).map(|m| (m.1, m.2));
+        level.advance((tick + 1) as f32 * dt);
         let motion = walk * dt + Vec3::Y * (fall * dt);
-        let report = character
-            .step(&level.world, &shape_of, &base_motion, motion, step)
-            .unwrap();
+        let report = character.step(step, motion, &mut level.world).unwrap();
+        level.world.step();
+        let shapes = &level.shapes;
         squeezes += usize::from(report.squeezed);
         let at = Pose::at(character.position()).unwrap();
         // Only boxes whose bounds meet the capsule's (grown by the allowed

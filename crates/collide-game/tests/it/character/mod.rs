@@ -3,3 +3,4 @@
 
 mod controller;
 mod levels;
+mod world;

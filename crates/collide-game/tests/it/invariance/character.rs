@@ -8,7 +8,6 @@
 
 use super::{boxes, every, gravity, run_ticks};
 use crate::common::Boxes;
-use collide::Handle;
 use collide::narrow::d3::{Capsule, Pose, contact};
 use collide_game::D3;
 use collide_game::character::{Character, CharacterSettings, StepReport};
@@ -50,10 +49,10 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(frame: &Frame, at: Vec3) -> Self {
+    fn new(frame: &Frame, level: &mut Boxes, at: Vec3) -> Self {
         let settings = CharacterSettings::sized(frame.length(1.8), frame.length(0.3)).unwrap();
         Walk {
-            character: Character::new(settings, frame.point3(at)).unwrap(),
+            character: Character::new(settings, frame.point3(at), &mut level.world, ()).unwrap(),
             body: Capsule::new(settings.half_height(), settings.radius()).unwrap(),
             radius: 0.3,
             fall: 0.0,
@@ -65,7 +64,7 @@ impl Walk {
     fn step(
         &mut self,
         frame: &Frame,
-        level: &Boxes,
+        level: &mut Boxes,
         velocity: Vec3,
         dt: f32,
         outcome: &mut Outcome,
@@ -76,13 +75,9 @@ impl Walk {
         }
         self.fall += g.y * dt;
         let motion = velocity * dt + Vec3::Y * (self.fall * dt);
-        let shape_of = |h: Handle| level.shape(h);
-        let still = |_: Handle| None;
         let step = collide_game::time::TimeStep::new(dt).unwrap();
-        let report = self
-            .character
-            .step(&level.grid, &shape_of, &still, motion, step)
-            .unwrap();
+        let report = self.character.step(step, motion, &mut level.world).unwrap();
+        level.world.step();
         assert!(!report.squeezed);
         let at = Pose::at(self.character.position()).unwrap();
         let deepest = level
@@ -111,12 +106,12 @@ impl Walk {
 fn walk(yaw: f32) -> impl Fn(&Frame, &Rate) -> Outcome {
     move |frame, rate| {
         let turn = Quat::from_rotation_y(yaw);
-        let level = level(frame, yaw);
-        let mut walker = Walk::new(frame, turn * Vec3::new(2.0, 0.95, -0.5));
+        let mut level = level(frame, yaw);
+        let mut walker = Walk::new(frame, &mut level, turn * Vec3::new(2.0, 0.95, -0.5));
         let velocity = frame.vector3(turn * Vec3::new(3.5, 0.0, -1.5));
         let mut outcome = Outcome::new();
         run_ticks(rate, rate.ticks_in(10.0), |tick, dt| {
-            walker.step(frame, &level, velocity, dt.seconds(), &mut outcome);
+            walker.step(frame, &mut level, velocity, dt.seconds(), &mut outcome);
             if every(rate, tick, 1.0) {
                 walker.record(&mut outcome);
             }
@@ -173,16 +168,16 @@ fn a_walk_holds_at_other_tick_rates() {
 #[test]
 fn a_character_standing_on_the_floor_stays_for_ten_minutes() {
     let standing = |frame: &Frame, rate: &Rate, ticks: u64| {
-        let level = level(frame, 0.3);
-        let mut walker = Walk::new(frame, Vec3::new(-3.0, 0.95, 4.0));
+        let mut level = level(frame, 0.3);
+        let mut walker = Walk::new(frame, &mut level, Vec3::new(-3.0, 0.95, 4.0));
         let mut outcome = Outcome::new();
         let dt = rate.tick_seconds_f32();
         let mut ignored = Outcome::new();
         for _ in 0..rate.ticks_in(1.0) {
-            walker.step(frame, &level, Vec3::ZERO, dt, &mut ignored);
+            walker.step(frame, &mut level, Vec3::ZERO, dt, &mut ignored);
         }
         for tick in 0..ticks {
-            walker.step(frame, &level, Vec3::ZERO, dt, &mut outcome);
+            walker.step(frame, &mut level, Vec3::ZERO, dt, &mut outcome);
             outcome.exact(
                 "standing",
                 i64::from(walker.character.ground().is_standing()),
@@ -205,16 +200,16 @@ fn a_character_standing_on_the_floor_stays_for_ten_minutes() {
 #[test]
 fn a_character_stopped_on_a_step_stays_for_ten_minutes() {
     let on_the_step = |frame: &Frame, rate: &Rate, ticks: u64| {
-        let level = level(frame, 0.0);
+        let mut level = level(frame, 0.0);
         // Walk at the step (its near edge at x = 18); stop on the tick it
         // steps up.
-        let mut walker = Walk::new(frame, Vec3::new(16.0, 0.95, 0.0));
+        let mut walker = Walk::new(frame, &mut level, Vec3::new(16.0, 0.95, 0.0));
         let velocity = frame.vector3(Vec3::new(2.0, 0.0, 0.0));
         let dt = rate.tick_seconds_f32();
         let mut ignored = Outcome::new();
         for _ in 0..rate.ticks_in(3.0) {
             if walker
-                .step(frame, &level, velocity, dt, &mut ignored)
+                .step(frame, &mut level, velocity, dt, &mut ignored)
                 .stepped_up
             {
                 break;
@@ -222,7 +217,7 @@ fn a_character_stopped_on_a_step_stays_for_ten_minutes() {
         }
         let mut outcome = Outcome::new();
         for tick in 0..ticks {
-            walker.step(frame, &level, Vec3::ZERO, dt, &mut outcome);
+            walker.step(frame, &mut level, Vec3::ZERO, dt, &mut outcome);
             outcome.exact(
                 "standing",
                 i64::from(walker.character.ground().is_standing()),

@@ -8,7 +8,6 @@
 use super::{boxes, every, gravity, run_ticks};
 use crate::common::Boxes;
 use collide::Aabb3;
-use collide::Handle;
 use collide_game::D3;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::projectile::{
@@ -47,14 +46,9 @@ impl Room {
         Room { boxes, media }
     }
 
-    fn around<R>(&self, frame: &Frame, body: impl FnOnce(&Surroundings<'_, '_, D3>) -> R) -> R {
-        let shape_of = |h: Handle| self.boxes.shape(h);
-        let around = Surroundings::new(
-            &self.boxes.grid,
-            &shape_of,
-            Gravity::new(gravity(frame)).unwrap(),
-        )
-        .with_media(&self.media);
+    fn around<R>(&self, frame: &Frame, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
+        let around = Surroundings::new(&self.boxes.world, Gravity::new(gravity(frame)).unwrap())
+            .with_media(&self.media);
         body(&around)
     }
 }

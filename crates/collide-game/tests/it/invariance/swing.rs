@@ -5,7 +5,6 @@
 //! ulps far out), mirrored bit for bit; its energy within 1e-5 of itself.
 
 use super::{boxes, every, gravity, run_ticks};
-use collide::Handle;
 use collide_game::glam::Vec3;
 use collide_game::swing::{SwingSettings, Swinger};
 use collide_game::{D3, Gravity, Surroundings};
@@ -15,9 +14,8 @@ use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS,
 /// along x, stepped for `ticks`; records every `each` seconds.
 fn swing(frame: &Frame, rate: &Rate, degrees: f32, ticks: u64, each: f64) -> Outcome {
     let city = boxes(frame, &[]);
-    let shape_of = |h: Handle| city.shape(h);
     let g = gravity(frame);
-    let around = Surroundings::<D3>::new(&city.grid, &shape_of, Gravity::new(g).unwrap());
+    let around = Surroundings::<D3>::new(&city.world, Gravity::new(g).unwrap());
     let length = 10.0;
     let pivot = Vec3::new(0.0, 50.0, 0.0);
     let angle = degrees.to_radians();

@@ -4,9 +4,9 @@
 //! wall passed at any speed.
 
 use crate::common::Boxes;
-use collide::narrow::Support;
+use collide::Handle;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3};
 use collide_game::D3;
 use collide_game::glam::Vec3;
 use collide_game::projectile::{
@@ -16,14 +16,10 @@ use collide_game::time::TimeStep;
 use collide_game::{Gravity, Surroundings};
 
 /// A world with nothing in it.
-fn empty() -> Bvh<Vec3> {
-    let mut world = Bvh::new();
+fn empty() -> World3 {
+    let mut world = World3::new();
     world.step();
     world
-}
-
-fn nothing(_: Handle) -> Option<(&'static dyn Support<Vec3>, Pose)> {
-    None
 }
 
 /// A body whose drag constant is `k` per metre in a medium of density 1.
@@ -35,7 +31,7 @@ fn body_with_k(k: f32) -> Body {
 fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let k = 0.01;
     let v0 = 300.0;
     for rate in [30.0, 60.0, 240.0, 1000.0] {
@@ -67,7 +63,7 @@ fn drag_alone_follows_v0_e_to_the_minus_k_x_at_any_tick_length() {
 fn drag_never_reverses_or_breaks_however_long_the_step() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
-    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     for exponent in 0..=6 {
         // k |v| dt from 1 to a million.
         let k = 10f32.powi(exponent) / 1_000.0;
@@ -93,7 +89,7 @@ fn crossing(fraction: f64) {
         Zone::Below { level: 0.0 },
         Medium::new((k_water / k_air) as f32).unwrap(),
     );
-    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let rate = 60.0;
     let v0 = 400.0f64;
     // The crossing falls `fraction` into tick 3: the distance drag in air
@@ -141,12 +137,8 @@ fn under_gravity_the_speed_tends_to_the_terminal_speed() {
     let world = empty();
     let media = Media::<D3>::new(Medium::new(1.0).unwrap());
     let g = 9.81f32;
-    let around = Surroundings::new(
-        &world,
-        &nothing,
-        Gravity::new(Vec3::new(0.0, -g, 0.0)).unwrap(),
-    )
-    .with_media(&media);
+    let around = Surroundings::new(&world, Gravity::new(Vec3::new(0.0, -g, 0.0)).unwrap())
+        .with_media(&media);
     let k = 0.01f32;
     let mut p = Projectile::<D3>::new(
         Vec3::new(0.0, 1e4, 0.0),
@@ -178,7 +170,7 @@ fn a_9_mm_bullet_loses_nine_tenths_of_its_speed_in_about_2_m_of_water() {
     // with ticks short enough to place it within a few centimetres.
     let distance = |medium: Medium, dt: f32| {
         let media = Media::<D3>::new(medium);
-        let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
+        let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
         let v0 = 350.0;
         let mut p = Projectile::<D3>::new(
             Vec3::ZERO,
@@ -202,22 +194,21 @@ fn a_9_mm_bullet_loses_nine_tenths_of_its_speed_in_about_2_m_of_water() {
     assert!(air > 1_000.0, "air: {air} m");
 }
 
-/// A 1 cm wall whose near face is at x = 5 in a BVH, and a shape lookup.
-fn walled() -> (Bvh<Vec3>, Cuboid, Pose, Handle) {
+/// A 1 cm wall whose near face is at x = 5 in a world, and its handle.
+fn walled() -> (World3, Handle) {
     let wall = Cuboid::new(Vec3::new(0.005, 3.0, 3.0)).unwrap();
     let at = Pose::at(Vec3::new(5.005, 0.0, 0.0)).unwrap();
-    let mut world = Bvh::new();
-    let h = world.insert(wall.aabb(&at), ()).unwrap();
+    let mut world = World3::new();
+    let h = world.insert(Collider3::fixed(wall, at, ())).unwrap();
     world.step();
-    (world, wall, at, h)
+    (world, h)
 }
 
 #[test]
 fn no_projectile_passes_a_1_cm_wall_at_up_to_10000_m_s() {
-    let (world, wall, at, id) = walled();
-    let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
+    let (world, id) = walled();
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.05, 0.5, 0.05).unwrap();
     for radius in [0.0, 0.05] {
@@ -256,10 +247,9 @@ fn no_projectile_passes_a_1_cm_wall_at_up_to_10000_m_s() {
 
 #[test]
 fn a_projectile_never_hits_its_owner_on_the_tick_it_is_fired() {
-    let (world, wall, at, id) = walled();
-    let shape_of = |h: Handle| (h == id).then_some((&wall as &dyn Support<Vec3>, at));
+    let (world, id) = walled();
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     // Fired from inside its owner (the wall stands in for the shooter's
@@ -327,19 +317,14 @@ fn passing_through_reports_each_wall_once_in_order_with_where_and_when() {
             Pose::at(Vec3::new(4.005, 0.0, 0.0)).unwrap(),
         ),
     ];
-    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut world = World3::new();
     let ids: Vec<Handle> = walls
         .iter()
-        .map(|(s, p)| world.insert(s.aabb(p), ()).unwrap())
+        .map(|&(s, p)| world.insert(Collider3::fixed(s, p, ())).unwrap())
         .collect();
     world.step();
-    let shape_of = |h: Handle| {
-        ids.iter()
-            .position(|&i| i == h)
-            .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
-    };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     // 6 m in one tick: through both walls.
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(360.0, 0.0, 0.0), 0.0, 1.0, None, body)
@@ -379,19 +364,14 @@ fn passing_through_more_walls_than_it_remembers_reports_each_once() {
             )
         })
         .collect();
-    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut world = World3::new();
     let ids: Vec<Handle> = walls
         .iter()
-        .map(|(s, p)| world.insert(s.aabb(p), ()).unwrap())
+        .map(|&(s, p)| world.insert(Collider3::fixed(s, p, ())).unwrap())
         .collect();
     world.step();
-    let shape_of = |h: Handle| {
-        ids.iter()
-            .position(|&i| i == h)
-            .map(|k| (&walls[k].0 as &dyn Support<Vec3>, walls[k].1))
-    };
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&world, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let body = Body::sphere(0.01, 0.3, 0.01).unwrap();
     let mut p = Projectile::<D3>::new(Vec3::ZERO, Vec3::new(480.0, 0.0, 0.0), 0.0, 1.0, None, body)
         .unwrap();
@@ -423,7 +403,7 @@ fn through_a_box(origin: Vec3) -> (f64, f64) {
     .unwrap();
     let dense = Medium::new(200.0).unwrap();
     let media = Media::<D3>::new(Medium::AIR).with(Zone::Inside(zone), dense);
-    let around = Surroundings::new(&world, &nothing, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::none()).with_media(&media);
     let body = Body::new(1.0, 2.0, 2e-3).unwrap();
     let velocity = direction * 300.0;
     let mut shot = Projectile::<D3>::new(origin, velocity, 0.0, 5.0, None, body).unwrap();
@@ -501,9 +481,8 @@ fn a_shot_through_a_dense_box_follows_the_exact_law_far_from_the_origin() {
 fn a_lifetime_that_ends_before_a_hit_in_the_same_tick_expires_without_it() {
     // A wall whose face is at x = 10.5.
     let wall = Boxes::new(&[(Vec3::new(10.5, -5.0, -5.0), Vec3::new(11.5, 5.0, 5.0))]);
-    let shape_of = |h: Handle| wall.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&wall.grid, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&wall.world, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for response in [
         OnHit::Stop,
@@ -546,9 +525,8 @@ fn a_lifetime_that_ends_before_a_hit_in_the_same_tick_expires_without_it() {
 #[test]
 fn a_shot_passing_through_a_long_box_reports_it_once() {
     let long = Boxes::new(&[(Vec3::new(3.0, -1.0, -1.0), Vec3::new(13.0, 1.0, 1.0))]);
-    let shape_of = |h: Handle| long.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&long.grid, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&long.world, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for radius in [0.0, 0.05] {
         let body = Body::new(0.01, 0.3, 1e-4).unwrap();
@@ -584,9 +562,8 @@ fn a_shot_does_not_hit_its_owner_until_it_has_left_it() {
         (Vec3::new(2.9, -2.0, -2.0), Vec3::new(3.1, 2.0, 2.0)),
     ]);
     let (owner, wall_id) = (boxes.handle(0), boxes.handle(1));
-    let shape_of = |h: Handle| boxes.shape(h);
     let media = Media::<D3>::new(Medium::VACUUM);
-    let around = Surroundings::new(&boxes.grid, &shape_of, Gravity::none()).with_media(&media);
+    let around = Surroundings::new(&boxes.world, Gravity::none()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     for radius in [0.0, 0.05] {
         let body = Body::new(0.01, 0.3, 1e-4).unwrap();

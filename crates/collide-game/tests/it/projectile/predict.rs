@@ -4,9 +4,8 @@
 //! it differs; and launch velocities reach their targets.
 
 use crate::common::Boxes;
-use collide::narrow::Support;
 use collide::narrow::d3::{Cuboid, Pose};
-use collide::{BroadPhase, Bvh, Handle};
+use collide::world::{Collider3, World3};
 use collide_game::D3;
 use collide_game::glam::Vec3;
 use collide_game::projectile::{
@@ -31,14 +30,15 @@ fn three_bounces() -> impl FnMut(&collide_game::projectile::Hit<Vec3>) -> OnHit 
 
 #[test]
 fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
-    let mut world: Bvh<Vec3> = Bvh::new();
-    let mut shapes = Vec::new();
+    let mut world = World3::new();
     let mut rng = SceneRng::new(99);
     let floor = (
         Cuboid::new(Vec3::new(40.0, 0.5, 40.0)).unwrap(),
         Pose::at(Vec3::new(0.0, -0.5, 0.0)).unwrap(),
     );
-    shapes.push((world.insert(floor.0.aabb(&floor.1), ()).unwrap(), floor));
+    world
+        .insert(Collider3::fixed(floor.0, floor.1, ()))
+        .unwrap();
     for _ in 0..30 {
         let half = Vec3::new(
             rng.range(0.2, 2.0),
@@ -52,17 +52,11 @@ fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
         ))
         .unwrap();
         let wall = (Cuboid::new(half).unwrap(), at);
-        shapes.push((world.insert(wall.0.aabb(&wall.1), ()).unwrap(), wall));
+        world.insert(Collider3::fixed(wall.0, wall.1, ())).unwrap();
     }
     world.step();
-    let shape_of = |h: Handle| {
-        shapes
-            .iter()
-            .find(|s| s.0 == h)
-            .map(|s| (&s.1.0 as &dyn Support<Vec3>, s.1.1))
-    };
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &shape_of, Gravity::earth()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::earth()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let (mut ballistics, mut predicted, mut flown) =
@@ -109,14 +103,12 @@ fn a_thousand_predicted_throws_equal_their_flights_bit_for_bit() {
 
 #[test]
 fn free_flight_follows_the_semi_implicit_closed_form() {
-    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut world: World3 = World3::new();
     world.step();
-    let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     let media = Media::<D3>::new(Medium::VACUUM);
     let g = 9.81f64;
     let around = Surroundings::new(
         &world,
-        &nothing,
         Gravity::new(Vec3::new(0.0, -g as f32, 0.0)).unwrap(),
     )
     .with_media(&media);
@@ -158,11 +150,10 @@ fn free_flight_follows_the_semi_implicit_closed_form() {
 
 #[test]
 fn a_prediction_with_another_tick_misses_the_flight() {
-    let mut world: Bvh<Vec3> = Bvh::new();
+    let mut world: World3 = World3::new();
     world.step();
-    let nothing = |_: Handle| -> Option<(&dyn Support<Vec3>, Pose)> { None };
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&world, &nothing, Gravity::earth()).with_media(&media);
+    let around = Surroundings::new(&world, Gravity::earth()).with_media(&media);
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let throw =
         Projectile::<D3>::new(Vec3::ZERO, Vec3::new(8.0, 8.0, 0.0), 0.0, 10.0, None, body).unwrap();
@@ -235,9 +226,8 @@ fn floor() -> Boxes {
 #[test]
 fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick() {
     let floor = floor();
-    let shape_of = |h: Handle| floor.shape(h);
     let media = Media::<D3>::new(Medium::AIR);
-    let around = Surroundings::new(&floor.grid, &shape_of, Gravity::earth()).with_media(&media);
+    let around = Surroundings::new(&floor.world, Gravity::earth()).with_media(&media);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let body = Body::sphere(0.4, 0.5, 0.05).unwrap();
     let thrown = Projectile::<D3>::new(
@@ -296,8 +286,7 @@ fn a_bouncing_grenade_comes_to_rest_and_its_prediction_says_so_on_the_same_tick(
 #[test]
 fn a_sliding_shot_stops_where_coulombs_friction_says_at_any_tick_rate() {
     let floor = floor();
-    let shape_of = |h: Handle| floor.shape(h);
-    let around = Surroundings::new(&floor.grid, &shape_of, Gravity::earth());
+    let around = Surroundings::new(&floor.world, Gravity::earth());
     let (speed, friction, g) = (2.0f32, 0.2f32, 9.81f32);
     let (want_time, want_way) = (speed / (friction * g), speed * speed / (2.0 * friction * g));
     for hz in [30u32, 60, 120, 144] {

@@ -18,23 +18,27 @@ use crate::handle::{Handle, HandleError, Slots};
 use std::ops::ControlFlow;
 
 /// Per-proxy status bits.
-pub(super) const ALIVE: u8 = 1;
+pub(super) const ALIVE: u16 = 1;
 /// Its endpoints are in the sorted axes.
-pub(super) const IN_AXES: u8 = 2;
+pub(super) const IN_AXES: u16 = 2;
 /// It lives in the world-spanning list.
-pub(super) const SPANNER: u8 = 4;
+pub(super) const SPANNER: u16 = 4;
 /// It is in the `touched` list for the next step.
-pub(super) const TOUCHED: u8 = 8;
+pub(super) const TOUCHED: u16 = 8;
 /// It jumped far since the last step (re-inserted instead of swapped).
-pub(super) const JUMPED: u8 = 16;
+pub(super) const JUMPED: u16 = 16;
 /// This step drops its endpoints and pairs.
-pub(super) const LEAVING: u8 = 32;
+pub(super) const LEAVING: u16 = 32;
 /// This step merges its endpoints into the axes and finds its pairs.
-pub(super) const ENTERING: u8 = 64;
+pub(super) const ENTERING: u16 = 64;
 /// [`BandSap`](super::BandSap): its box changed since the last step (or it
 /// enters the bands): its key is refreshed and its pairs found again (see
 /// `coherent.rs`).
-pub(super) const MOVED: u8 = 128;
+pub(super) const MOVED: u16 = 128;
+/// Its box changed since the last step while its keys stay in the axes:
+/// they are stale, so queries skip it in the axes and test it from the
+/// `stale` list.
+pub(super) const STALE: u16 = 256;
 
 /// The state both sweep-and-prunes keep (see the module docs).
 #[derive(Debug)]
@@ -46,7 +50,7 @@ pub(super) struct SweepBase<V: Vector, T> {
     /// Per proxy: box, handle, status.
     pub(super) boxes: Vec<Aabb<V>>,
     pub(super) handle_of: Vec<Handle>,
-    pub(super) status: Vec<u8>,
+    pub(super) status: Vec<u16>,
     /// Proxies free for reuse; a removed object's proxy is freed at the end
     /// of the next step, so a slot reused before the step never mixes the
     /// old object's endpoints and pairs with the new one's.
@@ -77,9 +81,13 @@ pub(super) struct SweepBase<V: Vector, T> {
     pub(super) jump_distance: f32,
     /// Until this step, go straight to a re-sort (motion was incoherent).
     pub(super) incoherent_until: u64,
-    /// True when an object changed since the last step (queries must not
-    /// trust the sorted axes).
+    /// True when an object changed since the last step: queries trust the
+    /// sorted axes only for the objects not `touched` nor `stale`, and
+    /// test those directly.
     pub(super) dirty: bool,
+    /// Proxies in the axes whose box changed since the last step, once
+    /// each (marked [`STALE`]).
+    pub(super) stale: Vec<u32>,
     pub(super) jumps: u64,
     // Scratch, reused every step.
     pub(super) leaving: Vec<u32>,
@@ -116,6 +124,7 @@ impl<V: Vector, T> SweepBase<V, T> {
             jump_distance: f32::INFINITY,
             incoherent_until: 0,
             dirty: false,
+            stale: Vec::new(),
             jumps: 0,
             leaving: Vec::new(),
             entering: Vec::new(),
@@ -142,6 +151,8 @@ impl<V: Vector, T> SweepBase<V, T> {
         frozen.sweep_axis = self.sweep_axis;
         frozen.span_extent = self.span_extent;
         frozen.dirty = self.dirty;
+        frozen.touched = self.touched.clone();
+        frozen.stale = self.stale.clone();
         frozen
     }
 
@@ -180,6 +191,10 @@ impl<V: Vector, T> SweepBase<V, T> {
         let old = std::mem::replace(&mut self.boxes[i], aabb);
         let status = self.status[i];
         self.dirty = true;
+        if status & (IN_AXES | STALE) == IN_AXES && old != aabb {
+            self.status[i] |= STALE;
+            self.stale.push(p);
+        }
         if status & IN_AXES != 0 && self.jumped(&old, &aabb) {
             self.jumps += 1;
             self.touch(p, JUMPED);
@@ -218,7 +233,7 @@ impl<V: Vector, T> SweepBase<V, T> {
         })
     }
 
-    fn touch(&mut self, p: u32, bits: u8) {
+    fn touch(&mut self, p: u32, bits: u16) {
         let status = &mut self.status[p as usize];
         if *status & TOUCHED == 0 {
             self.touched.push(p);
@@ -265,7 +280,7 @@ impl<V: Vector, T> SweepBase<V, T> {
         };
         let live = |p: u32| self.status[p as usize] & ALIVE != 0;
         let bounds = region.bounds();
-        let current = !self.dirty && self.built && self.span_extent.is_finite();
+        let current = self.built && self.span_extent.is_finite();
         let (Some(bounds), true) = (bounds, current) else {
             for p in 0..self.boxes.len() as u32 {
                 if live(p) {
@@ -305,7 +320,7 @@ impl<V: Vector, T> SweepBase<V, T> {
                     }
                     let object = &self.boxes[q as usize];
                     let home = bands.is_none_or(|b| b.home(&bounds, object) as usize == array);
-                    if home && object.overlaps(&bounds) {
+                    if home && object.overlaps(&bounds) && self.keyed(q) {
                         flow = test(q, stats);
                     }
                 },
@@ -313,9 +328,31 @@ impl<V: Vector, T> SweepBase<V, T> {
             flow?;
         }
         for &s in &self.spanners {
-            test(s, stats)?;
+            if self.keyed(s) {
+                test(s, stats)?;
+            }
+        }
+        if self.dirty {
+            // What changed since the last step, at its box now: inserted,
+            // jumped or changing list (touched), and moved in the axes.
+            for &p in &self.touched {
+                if live(p) {
+                    test(p, stats)?;
+                }
+            }
+            for &p in &self.stale {
+                if self.status[p as usize] & (ALIVE | TOUCHED) == ALIVE {
+                    test(p, stats)?;
+                }
+            }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Whether the sorted axes (or the spanning list) hold the proxy `p`
+    /// as it is: alive and unchanged since the last step.
+    fn keyed(&self, p: u32) -> bool {
+        self.status[p as usize] & (ALIVE | TOUCHED | STALE) == ALIVE
     }
 }
 

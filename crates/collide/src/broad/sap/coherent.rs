@@ -56,7 +56,7 @@ impl<V: Vector, T> BandSap<V, T> {
         for &p in &self.base.entering {
             self.base.status[p as usize] |= MOVED;
         }
-        let moved = |s: u8| s & (ALIVE | SPANNER | MOVED) == ALIVE | MOVED;
+        let moved = |s: u16| s & (ALIVE | SPANNER | MOVED) == ALIVE | MOVED;
         self.base.status.iter().filter(|&&s| moved(s)).count() as u64
     }
 

@@ -4,7 +4,7 @@
 //! kind's own step is beside its type (`all_axes.rs`, `band_sap.rs`).
 
 use super::base::{
-    ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, SweepBase, TOUCHED, largest_extent,
+    ALIVE, ENTERING, IN_AXES, JUMPED, LEAVING, SPANNER, STALE, SweepBase, TOUCHED, largest_extent,
     swept_extent,
 };
 use super::config::{SapStats, Spanners};
@@ -67,6 +67,11 @@ impl<V: Vector, T> SweepBase<V, T> {
         self.stats = self.tracker.stats(self.objects.len(), tested, swaps);
         self.built = true;
         self.dirty = false;
+        for &p in &self.stale {
+            self.status[p as usize] &= !STALE;
+        }
+        keep_headroom(&mut self.stale);
+        self.stale.clear();
     }
 
     /// Measures the centre variance per axis and the median size; picks the

@@ -19,6 +19,42 @@
 //! [`Ending::Rest`] on the same tick). Known limit: a grenade under
 //! gravity bounces at other times at other tick rates (semi-implicit
 //! steps), its velocity up to 0.5 m/s apart at 30 and 144 Hz.
+//!
+//! **On the world.** Projectiles read the collision world through
+//! [`Surroundings`](crate::Surroundings), with gravity and the media, and
+//! hit any of its colliders: walls, characters, vehicles. Their step has
+//! another shape than the systems' `step(dt, input, world)`: one
+//! [`Ballistics`] steps any number of projectiles with one set of scratch
+//! memory, so it takes the projectile and what to do at each hit with the
+//! world, and the hits of the last step are in [`Ballistics::hits`]. A
+//! shot across a floor into a character:
+//!
+//! ```
+//! use collide::narrow::d3::{Cuboid, Pose};
+//! use collide_game::character::{Character, CharacterSettings};
+//! use collide_game::prelude::*;
+//! use collide_game::projectile::{Ballistics, Body, Flight, OnHit, Projectile};
+//!
+//! let mut world = World3::new();
+//! let slab = Cuboid::new(Vec3::new(50.0, 0.5, 50.0))?;
+//! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, ()))?;
+//! let settings = CharacterSettings::sized(1.8, 0.3)?;
+//! let target = Character::<D3>::new(settings, Vec3::new(20.0, 0.95, 0.0), &mut world, ())?;
+//! let bullet = Body::sphere(0.008, 0.3, 0.0045)?;
+//! let mut shot = Projectile::<D3>::new(Vec3::new(0.0, 1.2, 0.0), Vec3::new(400.0, 0.0, 0.0), 0.0, 2.0, None, bullet)?;
+//! let mut ballistics = Ballistics::default();
+//! let dt = TimeStep::new(1.0 / 60.0)?;
+//! for _ in 0..10 {
+//!     let around = Surroundings::new(&world, Gravity::earth());
+//!     if ballistics.step(&mut shot, &around, dt, |_| OnHit::Stop) != Flight::Flying {
+//!         break;
+//!     }
+//!     world.step();
+//! }
+//! assert_eq!(ballistics.hits()[0].handle, target.collider());
+//! assert!((shot.position().x - 19.7).abs() < 1e-3); // at the capsule's side
+//! # Ok::<(), GameError>(())
+//! ```
 
 mod drag;
 mod flight;

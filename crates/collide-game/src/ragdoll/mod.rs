@@ -37,6 +37,31 @@
 //! Ragdolls are independent of each other: step them on as many threads
 //! as you like and the results are the same bits.
 //!
+//! **On the world.** A ragdoll reads the collision world through
+//! [`Surroundings`](crate::Surroundings) (on other threads, a
+//! [`WorldSnapshot`](collide::world::WorldSnapshot) of it), with gravity;
+//! its step takes no input beyond the tick (the animated pose and its
+//! weights are set on it). Its parts are not yet colliders of the world.
+//!
+//! ```
+//! use collide::narrow::d3::{Cuboid, Pose};
+//! use collide_game::prelude::*;
+//! use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
+//!
+//! let mut world = World3::new();
+//! let slab = Cuboid::new(Vec3::new(20.0, 0.5, 20.0))?;
+//! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, ()))?;
+//! let body = Skeleton::humanoid(1.8, 75.0)?;
+//! let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::ZERO)?;
+//! let dt = TimeStep::new(1.0 / 60.0)?;
+//! for _ in 0..240 {
+//!     doll.step(dt, &Surroundings::new(&world, Gravity::earth()))?;
+//!     world.step();
+//! }
+//! assert!(doll.kinetic_energy() < 1.0); // fallen, at rest on the floor
+//! # Ok::<(), GameError>(())
+//! ```
+//!
 //! **Tolerance.** No joint ends a tick beyond its limit by more than 1e-3
 //! rad (far from the origin, or the angle a few units in the last place
 //! of the coordinates make over the shortest bone) and no part's core

@@ -38,6 +38,11 @@ impl BoxWorld {
         &self.corners
     }
 
+    /// The world, for the systems that are colliders of it (vehicles).
+    pub fn world_mut(&mut self) -> &mut World3 {
+        &mut self.world
+    }
+
     /// Runs `body` with the boxes as surroundings under standard gravity.
     pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
         let around = Surroundings::<D3>::new(

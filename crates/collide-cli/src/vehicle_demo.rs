@@ -73,12 +73,13 @@ struct Lap {
 
 /// Drives a lap: steer toward a point 14 m ahead on the line, speed
 /// from the bend ahead.
-fn drive_lap(line: &[Vec3], world: &BoxWorld) -> Lap {
+fn drive_lap(line: &[Vec3], world: &mut BoxWorld) -> Lap {
     let valid = "the demo's car is valid";
     let start = line[0];
     let heading = (line[1] - line[0]).normalize();
     let facing = Quat::from_rotation_arc(-Vec3::Z, heading);
-    let mut car = Car::new(car_settings(), start + Vec3::Y * 0.75, facing).expect(valid);
+    let at = start + Vec3::Y * 0.75;
+    let mut car = Car::new(car_settings(), at, facing, world.world_mut(), ()).expect(valid);
     let dt = TimeStep::new(1.0 / RATE).expect(valid);
     let n = line.len();
     let mut lap = Lap {
@@ -88,7 +89,8 @@ fn drive_lap(line: &[Vec3], world: &BoxWorld) -> Lap {
     };
     let mut nearest = 0usize;
     let mut travelled = 0usize;
-    world.around(|around| {
+    {
+        let around = world.world_mut();
         for tick in 0..(90.0 * RATE) as usize {
             let p = car.body().position();
             // The nearest point of the line, searched a little ahead.
@@ -132,7 +134,7 @@ fn drive_lap(line: &[Vec3], world: &BoxWorld) -> Lap {
                 lap.path.push(car.body().position());
             }
         }
-    });
+    }
     lap
 }
 
@@ -210,30 +212,35 @@ fn tank_settings() -> TankSettings {
 /// drifted (m/s).
 fn tank_pivot() -> (Vec<(Vec3, Quat)>, f32, f32) {
     let valid = "the demo's tank is valid";
-    let world = BoxWorld::new(vec![(
+    let mut world = BoxWorld::new(vec![(
         Vec3::new(-100.0, -1.0, -100.0),
         Vec3::new(100.0, 0.0, 100.0),
     )]);
-    let mut tank =
-        Tank::new(tank_settings(), Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY).expect(valid);
+    let mut tank = Tank::new(
+        tank_settings(),
+        Vec3::new(0.0, 1.2, 0.0),
+        Quat::IDENTITY,
+        world.world_mut(),
+        (),
+    )
+    .expect(valid);
     let dt = TimeStep::new(1.0 / RATE).expect(valid);
     let mut poses = Vec::new();
-    let (mut start, mut turned) = (Vec3::ZERO, 0.0);
-    world.around(|around| {
-        for _ in 0..60 {
-            tank.step(dt, &TrackControls::default(), around)
-                .expect(valid);
+    let mut turned = 0.0;
+    let around = world.world_mut();
+    for _ in 0..60 {
+        tank.step(dt, &TrackControls::default(), around)
+            .expect(valid);
+    }
+    let start = tank.body().position();
+    let pivot = TrackControls::new(0.5, -0.5, 0.0).expect(valid);
+    for tick in 0..(2.0 * RATE) as usize {
+        tank.step(dt, &pivot, around).expect(valid);
+        turned += tank.body().angular_velocity().y / RATE;
+        if tick % 10 == 0 {
+            poses.push((tank.body().position(), tank.body().orientation()));
         }
-        start = tank.body().position();
-        let pivot = TrackControls::new(0.5, -0.5, 0.0).expect(valid);
-        for tick in 0..(2.0 * RATE) as usize {
-            tank.step(dt, &pivot, around).expect(valid);
-            turned += tank.body().angular_velocity().y / RATE;
-            if tick % 10 == 0 {
-                poses.push((tank.body().position(), tank.body().orientation()));
-            }
-        }
-    });
+    }
     let drift = (tank.body().position() - start).with_y(0.0).length() / 2.0;
     (poses, drift, turned)
 }
@@ -295,8 +302,8 @@ fn tank_svg(poses: &[(Vec3, Quat)]) -> String {
 /// The vehicles section of the demo page.
 pub fn vehicle_section() -> String {
     let line = track(7);
-    let world = ground(&line);
-    let lap = drive_lap(&line, &world);
+    let mut world = ground(&line);
+    let lap = drive_lap(&line, &mut world);
     let mut html = format!(
         "<h3>Raycast car</h3>\n<p>A 1,200 kg rear-drive car on four raycast wheels, driven round a generated track by a simple driver (steer toward a point ahead, speed from the bend ahead), from above: the grey band is the track, brown squares are 7 cm bumps, blue is the car's path. The lap took {:.1} s. Below, each wheel over the lap: how far its spring is compressed (the car leans out of bends and dives under braking; the bumps kick) how far its tire slips sideways (slip angle) and how much faster or slower it turns than the ground passes under it (slip ratio: the rear wheels spin up as the car pulls out of bends).</p>\n",
         lap.seconds
@@ -341,8 +348,8 @@ mod tests {
     #[test]
     fn the_car_finishes_its_lap_and_the_tank_pivots_in_place() {
         let line = track(7);
-        let world = ground(&line);
-        let lap = drive_lap(&line, &world);
+        let mut world = ground(&line);
+        let lap = drive_lap(&line, &mut world);
         assert!(lap.seconds > 10.0, "the lap took {} s", lap.seconds);
         // It stayed on the track: never further than 6 m from its line.
         for p in &lap.path {

@@ -179,6 +179,11 @@ impl Level {
         Self::new(&boxes)
     }
 
+    /// The world, for the systems that are colliders of it (vehicles).
+    pub fn world_mut(&mut self) -> &mut World3 {
+        &mut self.world
+    }
+
     /// Runs `body` with the boxes as surroundings under standard gravity.
     pub fn around<R>(&self, body: impl FnOnce(&Surroundings<'_, D3>) -> R) -> R {
         body(&Surroundings::<D3>::new(&self.world, Gravity::earth()))

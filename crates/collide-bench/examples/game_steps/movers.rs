@@ -272,21 +272,20 @@ pub fn vehicles() -> Run {
     )
     .expect("valid");
     let lane = |k: usize| -75.0 + 30.0 * k as f32;
-    let mut garage = Garage {
-        level: Level::corners(&corners),
-        cars: (0..VEHICLE_PAIRS)
-            .map(|k| {
-                Car::new(car.clone(), Vec3::new(lane(k), 0.75, -30.0), Quat::IDENTITY)
-                    .expect("valid")
-            })
-            .collect(),
-        tanks: (0..VEHICLE_PAIRS)
-            .map(|k| {
-                Tank::new(tank.clone(), Vec3::new(lane(k), 1.2, 30.0), Quat::IDENTITY)
-                    .expect("valid")
-            })
-            .collect(),
-    };
+    let mut level = Level::corners(&corners);
+    let cars = (0..VEHICLE_PAIRS)
+        .map(|k| {
+            let at = Vec3::new(lane(k), 0.75, -30.0);
+            Car::new(car.clone(), at, Quat::IDENTITY, level.world_mut(), ()).expect("valid")
+        })
+        .collect();
+    let tanks = (0..VEHICLE_PAIRS)
+        .map(|k| {
+            let at = Vec3::new(lane(k), 1.2, 30.0);
+            Tank::new(tank.clone(), at, Quat::IDENTITY, level.world_mut(), ()).expect("valid")
+        })
+        .collect();
+    let mut garage = Garage { level, cars, tanks };
     timed(
         2 * VEHICLE_PAIRS * VEHICLE_TICKS,
         "vehicle steps",
@@ -299,7 +298,8 @@ pub fn vehicles() -> Run {
 fn measured_vehicles(g: &mut Garage) -> u64 {
     let dt = tick_60();
     let mut digest = Digest::new();
-    g.level.around(|around| {
+    let around = g.level.world_mut();
+    {
         for tick in 0..VEHICLE_TICKS {
             for (k, car) in g.cars.iter_mut().enumerate() {
                 let t = tick + 50 * k;
@@ -320,7 +320,7 @@ fn measured_vehicles(g: &mut Garage) -> u64 {
                 tank.step(dt, &tracks, around).expect("finite");
             }
         }
-    });
+    }
     for car in &g.cars {
         digest.vec3(car.body().position());
     }

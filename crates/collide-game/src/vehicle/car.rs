@@ -5,11 +5,13 @@
 use super::chassis::{Assists, Chassis, Commands, SpinGroup};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
+use crate::Gravity;
 use crate::dynamics::RigidBody;
-use crate::error::{GameError, finite_vector, non_negative, positive, unit_share};
+use crate::error::{GameError, non_negative, positive, unit_share};
 use crate::time::TimeStep;
-use crate::{D3, Surroundings};
+use collide::Handle;
 use collide::glam::{Quat, Vec3};
+use collide::world::{Filter, World};
 
 /// Which end of the car a wheel is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,6 +72,8 @@ pub struct CarSettings {
     max_spin: f32,
     tire: TireSettings,
     assists: Assists,
+    gravity: Vec3,
+    filter: Filter,
 }
 
 impl CarSettings {
@@ -102,6 +106,8 @@ impl CarSettings {
             max_spin: 250.0,
             tire: TireSettings::default(),
             assists: Assists::default(),
+            gravity: Gravity::earth().vector(),
+            filter: Filter::ALL,
         })
     }
 
@@ -128,6 +134,30 @@ impl CarSettings {
             (wheel.at(Vec3::new(x, y, z))?, Axle::Rear),
         ];
         Self::new(mass, half_extents, &wheels)
+    }
+
+    /// Gravity on it (m/s², by default the Earth's, 9.81 down -y).
+    pub fn with_gravity(mut self, gravity: Gravity<Vec3>) -> Self {
+        self.gravity = gravity.vector();
+        self
+    }
+
+    /// The collision filter of its collider: the groups it is in and those
+    /// it meets (its wheels' rays pass the rest). By default
+    /// [`Filter::ALL`].
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Gravity on it, m/s².
+    pub fn gravity(&self) -> Vec3 {
+        self.gravity
+    }
+
+    /// Its collider's filter.
+    pub fn filter(&self) -> Filter {
+        self.filter
     }
 
     /// Which wheels the engine drives.
@@ -279,15 +309,20 @@ pub struct Car {
     drive: Vec<f32>,
     brake: Vec<f32>,
     steer: Vec<f32>,
+    /// Its body's box in the world.
+    collider: Handle,
 }
 
 impl Car {
     /// A car with its centre of mass at `position`, turned by
-    /// `orientation`, at rest.
-    pub fn new(
+    /// `orientation`, at rest, put in `world` as a moving collider (its
+    /// body's box, with the settings' filter) holding `value`.
+    pub fn new<T>(
         settings: CarSettings,
         position: Vec3,
         orientation: Quat,
+        world: &mut World<Vec3, T>,
+        value: T,
     ) -> Result<Self, GameError> {
         let body = RigidBody::cuboid(settings.mass, settings.half_extents, position, orientation)?;
         let n = settings.wheels.len();
@@ -308,23 +343,33 @@ impl Car {
             settings.assists,
             settings.max_spin,
         );
+        let collider = chassis.insert_into(settings.half_extents, settings.filter, world, value)?;
         Ok(Self {
             chassis,
             settings,
             drive: vec![0.0; n],
             brake: vec![0.0; n],
             steer: vec![0.0; n],
+            collider,
         })
     }
 
-    /// One tick of `dt` with `controls` through `around`.
-    pub fn step(
+    /// Its collider in the world: the body's box, where the car is after
+    /// each step, which shots hit and other wheels stand on.
+    pub fn collider(&self) -> Handle {
+        self.collider
+    }
+
+    /// One tick of `dt` with `controls` in `world`: its wheels' rays see
+    /// the world less its own collider (what its filter meets, sensors
+    /// passed), then its collider moves with it. A world without its
+    /// collider is an error, the car unmoved.
+    pub fn step<T>(
         &mut self,
         dt: TimeStep<f32>,
         controls: &Controls,
-        around: &Surroundings<'_, D3>,
+        world: &mut World<Vec3, T>,
     ) -> Result<(), GameError> {
-        finite_vector("gravity", around.gravity)?;
         let s = &self.settings;
         let driven = s
             .wheels
@@ -355,8 +400,9 @@ impl Car {
             brake: &self.brake,
             steer: &self.steer,
         };
-        self.chassis.step(dt.seconds(), &commands, around);
-        Ok(())
+        let gravity = self.settings.gravity;
+        self.chassis
+            .step_in(dt.seconds(), &commands, world, self.collider, gravity)
     }
 
     /// The chassis.

@@ -11,11 +11,13 @@
 use super::tire::TireSettings;
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::D3;
-use crate::Surroundings;
 use crate::dynamics::RigidBody;
-use crate::level::first_hit;
+use crate::error::GameError;
+use crate::level::{Level, first_hit};
 use collide::glam::{Quat, Vec3};
-use collide::math;
+use collide::narrow::d3::{Cuboid, Pose};
+use collide::world::{Collider3, Filter, QueryFilter, World, WorldQuery};
+use collide::{Handle, math};
 
 /// Below this ground speed (m/s) slips are measured against it rather
 /// than the speed itself, so they stay finite at rest.
@@ -152,28 +154,66 @@ impl Chassis {
         }
     }
 
+    /// Puts the body's box (`half_extents`) into `world` as a moving
+    /// collider with `filter` and `value`.
+    pub(crate) fn insert_into<T>(
+        &self,
+        half_extents: Vec3,
+        filter: Filter,
+        world: &mut World<Vec3, T>,
+        value: T,
+    ) -> Result<Handle, GameError> {
+        let body = Collider3::moving(Cuboid::new(half_extents)?, self.pose()?, value);
+        Ok(world.insert(body.with_filter(filter))?)
+    }
+
+    /// The body's pose.
+    fn pose(&self) -> Result<Pose, GameError> {
+        Ok(Pose::new(self.body.position(), self.body.orientation())?)
+    }
+
+    /// One tick of `dt` seconds under `gravity` in `world`, which it sees
+    /// less its own collider `me` (through that collider's filter, sensors
+    /// passed); then its collider moves to the new pose. A world without
+    /// `me` is an error before anything moves.
+    pub(crate) fn step_in<T>(
+        &mut self,
+        dt: f32,
+        commands: &Commands<'_>,
+        world: &mut World<Vec3, T>,
+        me: Handle,
+        gravity: Vec3,
+    ) -> Result<(), GameError> {
+        let skip = [me];
+        let filter = world.filter(me)?;
+        let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
+        self.step(dt, commands, &seen, gravity);
+        world.set_pose(me, self.pose()?)?;
+        Ok(())
+    }
+
     /// One tick of `dt` seconds.
-    pub(crate) fn step(&mut self, dt: f32, commands: &Commands<'_>, around: &Surroundings<'_, D3>) {
+    fn step(&mut self, dt: f32, commands: &Commands<'_>, level: &Level<'_, D3>, gravity: Vec3) {
         if !self.cast {
-            self.cast_rays(around);
+            self.cast_rays(level);
         }
-        self.suspend(dt, around);
+        self.suspend(dt, gravity);
         self.turn_wheels(dt, commands);
         self.grip(dt, commands);
         self.body.advance(dt);
         // The rays at the new pose: for drawing the wheels where they are,
         // and for the next tick's springs.
-        self.cast_rays(around);
+        self.cast_rays(level);
     }
 
     /// Rays from the mounts: each wheel's contact, compression and load.
-    fn cast_rays(&mut self, around: &Surroundings<'_, D3>) {
+    fn cast_rays(&mut self, level: &Level<'_, D3>) {
         self.cast = true;
         let up = self.body.direction_to_world(Vec3::Y);
         for (wheel, t) in self.wheels.iter().zip(&mut self.telemetry) {
             let mount = self.body.to_world(wheel.mount());
             let reach = wheel.rest_length() + wheel.radius();
-            let hit = first_hit::<D3>(around.level, &|_| false, mount, -up, reach);
+            let hit = first_hit::<D3>(level, &|_| false, mount, -up, reach);
             let speed = -self.body.velocity_at(mount).dot(up);
             *t = match hit {
                 Some((_, distance, _)) => {
@@ -197,9 +237,9 @@ impl Chassis {
 
     /// Gravity and the springs' impulses (with a bump stop that keeps a
     /// spring from closing past its travel).
-    fn suspend(&mut self, dt: f32, around: &Surroundings<'_, D3>) {
+    fn suspend(&mut self, dt: f32, gravity: Vec3) {
         let up = self.body.direction_to_world(Vec3::Y);
-        self.body.add_velocity(around.gravity * dt);
+        self.body.add_velocity(gravity * dt);
         let grounded = self
             .telemetry
             .iter()

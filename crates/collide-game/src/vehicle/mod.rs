@@ -20,6 +20,12 @@
 //! speeds. Tracks are drawn, not simulated; a broken track cuts its side's
 //! drive.
 //!
+//! **On the world.** A vehicle is a collider of the world it drives in
+//! (its body's box): shots hit it, and other wheels and characters stand
+//! on it. Each step casts its wheels' rays through the world less its own
+//! collider, so they see the ground, characters and other vehicles, then
+//! moves its collider with it. Gravity is a setting of the vehicle.
+//!
 //! Costs: a ray per wheel and a few dozen flops per wheel a tick; no
 //! allocation after the vehicle is made. Deterministic: the same inputs
 //! give the same bits, and a mirrored vehicle in a mirrored world drives
@@ -38,22 +44,24 @@
 //! use collide::narrow::d3::{Cuboid, Pose};
 //! use collide::world::{Collider3, World3};
 //! use collide_game::vehicle::{Car, CarSettings, Controls, WheelSettings};
-//! use collide_game::{Gravity, Surroundings, time::TimeStep};
+//! use collide_game::time::TimeStep;
 //! use collide_game::glam::{Quat, Vec3};
 //! // Flat ground: a box whose top is at y = 0.
 //! let mut world = World3::new();
 //! let slab = Cuboid::new(Vec3::new(500.0, 0.5, 500.0))?;
 //! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, ()))?;
-//! let around = Surroundings::new(&world, Gravity::earth());
 //!
 //! let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35)?;
 //! let settings = CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel)?;
-//! let mut car = Car::new(settings, Vec3::new(0.0, 0.75, 0.0), Quat::IDENTITY)?;
+//! let mut car = Car::new(settings, Vec3::new(0.0, 0.75, 0.0), Quat::IDENTITY, &mut world, ())?;
 //! let dt = TimeStep::new(1.0 / 60.0)?;
 //! for _ in 0..300 {
-//!     car.step(dt, &Controls::new(1.0, 0.0, 0.0, false)?, &around)?;
+//!     car.step(dt, &Controls::new(1.0, 0.0, 0.0, false)?, &mut world)?;
+//!     world.step();
 //! }
 //! assert!(car.body().linear_velocity().dot(car.forward()) > 10.0); // off it goes
+//! // Its collider went with it.
+//! assert_eq!(world.pose(car.collider())?.position(), car.body().position());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -4,11 +4,13 @@
 use super::chassis::{Assists, Chassis, Commands, SpinGroup};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
+use crate::Gravity;
 use crate::dynamics::RigidBody;
-use crate::error::{GameError, finite_vector, non_negative, positive, unit_share};
+use crate::error::{GameError, non_negative, positive, unit_share};
 use crate::time::TimeStep;
-use crate::{D3, Surroundings};
+use collide::Handle;
 use collide::glam::{Quat, Vec3};
+use collide::world::{Filter, World};
 
 /// The most road wheels a side.
 const MAX_PER_SIDE: usize = 32;
@@ -55,6 +57,8 @@ pub struct TankSettings {
     brake_torque: f32,
     max_spin: f32,
     tire: TireSettings,
+    gravity: Vec3,
+    filter: Filter,
 }
 
 impl TankSettings {
@@ -102,6 +106,8 @@ impl TankSettings {
             brake_torque: 40_000.0,
             max_spin: 60.0,
             tire: TireSettings::default(),
+            gravity: Gravity::earth().vector(),
+            filter: Filter::ALL,
         })
     }
 
@@ -123,6 +129,30 @@ impl TankSettings {
     pub fn with_tire(mut self, tire: TireSettings) -> Self {
         self.tire = tire;
         self
+    }
+
+    /// Gravity on it (m/s², by default the Earth's, 9.81 down -y).
+    pub fn with_gravity(mut self, gravity: Gravity<Vec3>) -> Self {
+        self.gravity = gravity.vector();
+        self
+    }
+
+    /// The collision filter of its collider: the groups it is in and those
+    /// it meets (its wheels' rays pass the rest). By default
+    /// [`Filter::ALL`].
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Gravity on it, m/s².
+    pub fn gravity(&self) -> Vec3 {
+        self.gravity
+    }
+
+    /// Its collider's filter.
+    pub fn filter(&self) -> Filter {
+        self.filter
     }
 
     /// The same tank mirrored across its own x = 0 plane: what was on the
@@ -191,15 +221,20 @@ pub struct Tank {
     settings: TankSettings,
     broken: [bool; 2],
     steer: Vec<f32>,
+    /// Its hull's box in the world.
+    collider: Handle,
 }
 
 impl Tank {
     /// A tank with its centre of mass at `position`, turned by
-    /// `orientation`, at rest.
-    pub fn new(
+    /// `orientation`, at rest, put in `world` as a moving collider (its
+    /// hull's box, with the settings' filter) holding `value`.
+    pub fn new<T>(
         settings: TankSettings,
         position: Vec3,
         orientation: Quat,
+        world: &mut World<Vec3, T>,
+        value: T,
     ) -> Result<Self, GameError> {
         let body = RigidBody::cuboid(settings.mass, settings.half_extents, position, orientation)?;
         let n = settings.wheels.len();
@@ -227,22 +262,30 @@ impl Tank {
             Assists::default(),
             settings.max_spin,
         );
+        let collider = chassis.insert_into(settings.half_extents, settings.filter, world, value)?;
         Ok(Self {
             chassis,
             settings,
             broken: [false; 2],
             steer: vec![0.0; n],
+            collider,
         })
     }
 
-    /// One tick of `dt` with `controls` through `around`.
-    pub fn step(
+    /// Its collider in the world: the hull's box, where the tank is after
+    /// each step.
+    pub fn collider(&self) -> Handle {
+        self.collider
+    }
+
+    /// One tick of `dt` with `controls` in `world`, as [`Car::step`](super::Car::step)
+    /// does.
+    pub fn step<T>(
         &mut self,
         dt: TimeStep<f32>,
         controls: &TrackControls,
-        around: &Surroundings<'_, D3>,
+        world: &mut World<Vec3, T>,
     ) -> Result<(), GameError> {
-        finite_vector("gravity", around.gravity)?;
         let torque = self.settings.track_torque;
         let drive = [
             if self.broken[0] {
@@ -262,8 +305,9 @@ impl Tank {
             brake: &brake,
             steer: &self.steer,
         };
-        self.chassis.step(dt.seconds(), &commands, around);
-        Ok(())
+        let gravity = self.settings.gravity;
+        self.chassis
+            .step_in(dt.seconds(), &commands, world, self.collider, gravity)
     }
 
     /// Breaks a track: its side gets no drive until repaired.

@@ -55,17 +55,19 @@ fn wheels(hash: &mut Hash, wheels: &[collide_game::vehicle::WheelTelemetry]) {
 
 /// A car accelerating, weaving over a bump and braking.
 fn car_drive(out: &mut Vec<Entry>) {
-    let ground = Boxes::new(&[
+    let mut ground = Boxes::new(&[
         (Vec3::new(-60.0, -1.0, -60.0), Vec3::new(60.0, 0.0, 60.0)),
         (Vec3::new(-2.0, 0.0, -4.2), Vec3::new(2.0, 0.08, -3.2)),
     ]);
     let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35).unwrap();
     let settings =
         CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel).unwrap();
-    let mut car = Car::new(settings, Vec3::new(0.0, 0.75, 0.0), Quat::IDENTITY).unwrap();
+    let at = Vec3::new(0.0, 0.75, 0.0);
+    let mut car = Car::new(settings, at, Quat::IDENTITY, &mut ground.world, ()).unwrap();
     let dt = tick_60();
     let (mut events, mut state) = (Hash::new(), Hash::new());
-    with_surroundings(&ground, |around| {
+    {
+        let around = &mut ground.world;
         for tick in 0..120u32 {
             let throttle = if tick < 80 { 1.0 } else { 0.0 };
             let brake = if tick >= 95 { 0.8 } else { 0.0 };
@@ -77,7 +79,7 @@ fn car_drive(out: &mut Vec<Entry>) {
             body_state(&mut state, car.body());
             state.vec3(car.forward());
         }
-    });
+    }
     out.push(Entry::new(
         "car accelerating, weaving over a bump and braking",
         &events,
@@ -88,16 +90,18 @@ fn car_drive(out: &mut Vec<Entry>) {
 /// A tank settling, pivoting on the spot, then driving on with a broken
 /// track.
 fn tank_pivot(out: &mut Vec<Entry>) {
-    let ground = Boxes::new(&[(Vec3::new(-60.0, -1.0, -60.0), Vec3::new(60.0, 0.0, 60.0))]);
+    let mut ground = Boxes::new(&[(Vec3::new(-60.0, -1.0, -60.0), Vec3::new(60.0, 0.0, 60.0))]);
     let wheel = WheelSettings::new(Vec3::ZERO, 0.35, 0.4)
         .and_then(|w| w.with_spring(220_000.0, 20_000.0, 30_000.0))
         .unwrap();
     let settings =
         TankSettings::new(40_000.0, Vec3::new(1.7, 0.8, 3.5), 6, 2.8, 5.6, -0.5, wheel).unwrap();
-    let mut tank = Tank::new(settings, Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY).unwrap();
+    let at = Vec3::new(0.0, 1.2, 0.0);
+    let mut tank = Tank::new(settings, at, Quat::IDENTITY, &mut ground.world, ()).unwrap();
     let dt = tick_60();
     let (mut events, mut state) = (Hash::new(), Hash::new());
-    with_surroundings(&ground, |around| {
+    {
+        let around = &mut ground.world;
         for tick in 0..130u32 {
             if tick == 100 {
                 tank.break_track(Side::Left);
@@ -117,7 +121,7 @@ fn tank_pivot(out: &mut Vec<Entry>) {
             state.f32(right);
             body_state(&mut state, tank.body());
         }
-    });
+    }
     out.push(Entry::new(
         "tank pivoting on the spot, then driving with a broken track",
         &events,

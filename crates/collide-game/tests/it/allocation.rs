@@ -128,7 +128,7 @@ fn warm_projectiles_allocate_nothing_per_tick() {
 
 #[test]
 fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
-    use crate::common::{Boxes, with_surroundings};
+    use crate::common::{Boxes, GRAVITY};
     use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
     use collide_game::swing::{SwingSettings, Swinger};
     use collide_game::vehicle::{
@@ -145,13 +145,15 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
             Vec3::new(24.0, top, 4.0),
         ));
     }
-    let world = Boxes::new(&boxes);
+    let mut world = Boxes::new(&boxes);
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let wheel = WheelSettings::new(Vec3::ZERO, 0.33, 0.35).unwrap();
     let mut car = Car::new(
         CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel).unwrap(),
         Vec3::new(-20.0, 0.75, 0.0),
         Quat::IDENTITY,
+        &mut world.world,
+        (),
     )
     .unwrap();
     let road = WheelSettings::new(Vec3::ZERO, 0.35, 0.4)
@@ -162,6 +164,8 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
         TankSettings::new(40_000.0, Vec3::new(1.7, 0.8, 3.5), 6, 2.8, 5.6, -0.5, road).unwrap(),
         Vec3::new(0.0, 1.2, 30.0),
         Quat::IDENTITY,
+        &mut world.world,
+        (),
     )
     .unwrap();
     let pivot = Vec3::new(-40.0, 30.0, 0.0);
@@ -182,27 +186,22 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
     .unwrap();
     let drive = Controls::new(0.6, 0.0, 0.3, false).unwrap();
     let tracks = TrackControls::new(0.8, 0.4, 0.0).unwrap();
-    with_surroundings(&world, |around| {
-        // Warm: the ragdoll has landed (its first deep contact sets up
-        // this thread's lists for the narrow phase).
-        for _ in 0..240 {
-            car.step(dt, &drive, around).unwrap();
-            tank.step(dt, &tracks, around).unwrap();
-            swinger.step(dt, Vec3::Z, around).unwrap();
-            doll.step(dt, around).unwrap();
+    let gravity = Gravity::new(GRAVITY).unwrap();
+    let mut tick = |n: usize| {
+        for _ in 0..n {
+            car.step(dt, &drive, &mut world.world).unwrap();
+            tank.step(dt, &tracks, &mut world.world).unwrap();
+            let around = Surroundings::new(&world.world, gravity);
+            swinger.step(dt, Vec3::Z, &around).unwrap();
+            doll.step(dt, &around).unwrap();
         }
-        let mut tick = |n: usize| {
-            for _ in 0..n {
-                car.step(dt, &drive, around).unwrap();
-                tank.step(dt, &tracks, around).unwrap();
-                swinger.step(dt, Vec3::Z, around).unwrap();
-                doll.step(dt, around).unwrap();
-            }
-        };
-        let ((), allocations) = counted(|| tick(240));
-        assert_eq!(
-            allocations, 0,
-            "{allocations} allocations in 240 warm ticks"
-        );
-    });
+    };
+    // Warm: the ragdoll has landed (its first deep contact sets up this
+    // thread's lists for the narrow phase).
+    tick(240);
+    let ((), allocations) = counted(|| tick(240));
+    assert_eq!(
+        allocations, 0,
+        "{allocations} allocations in 240 warm ticks"
+    );
 }

@@ -8,7 +8,8 @@
 //! rates within 1e-2.
 
 use super::{boxes, every, run_ticks};
-use crate::common::{Boxes, with_surroundings_under};
+use crate::common::Boxes;
+use collide_game::Gravity;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::vehicle::{
@@ -32,8 +33,9 @@ fn car_settings(frame: &Frame) -> CarSettings {
         .unwrap()
         .with_spring(35_000.0, 3_000.0, 4_500.0)
         .unwrap();
-    let car =
-        CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel).unwrap();
+    let car = CarSettings::four_wheels(1200.0, Vec3::new(0.9, 0.5, 2.2), 1.6, 2.6, -0.2, wheel)
+        .unwrap()
+        .with_gravity(Gravity::new(super::gravity(frame)).unwrap());
     if frame.is_mirrored() {
         car.mirrored()
     } else {
@@ -46,8 +48,9 @@ fn tank_settings(frame: &Frame) -> TankSettings {
         .unwrap()
         .with_spring(220_000.0, 20_000.0, 30_000.0)
         .unwrap();
-    let tank =
-        TankSettings::new(40_000.0, Vec3::new(1.7, 0.8, 3.5), 6, 2.8, 5.6, -0.5, wheel).unwrap();
+    let tank = TankSettings::new(40_000.0, Vec3::new(1.7, 0.8, 3.5), 6, 2.8, 5.6, -0.5, wheel)
+        .unwrap()
+        .with_gravity(Gravity::new(super::gravity(frame)).unwrap());
     if frame.is_mirrored() {
         tank.mirrored()
     } else {
@@ -58,18 +61,21 @@ fn tank_settings(frame: &Frame) -> TankSettings {
 /// A car settled for a second, then driven at half throttle steering
 /// left for `seconds` (none: parked); records every `each` seconds.
 fn drive_car(frame: &Frame, rate: &Rate, seconds: f64, ticks: u64, each: f64) -> Outcome {
-    let ground = floor(frame);
+    let mut ground = floor(frame);
     let mut car = Car::new(
         car_settings(frame),
         frame.point3(Vec3::new(3.0, 0.75, -2.0)),
         Quat::IDENTITY,
+        &mut ground.world,
+        (),
     )
     .unwrap();
     // A mirrored world steers the other way.
     let steer = frame.angle(0.3);
     let driving = Controls::new(0.5, 0.0, steer, false).unwrap();
     let mut outcome = Outcome::new();
-    with_surroundings_under(&ground, super::gravity(frame), |around| {
+    {
+        let around = &mut ground.world;
         let settle = rate.ticks_in(1.0);
         run_ticks(rate, settle + ticks, |tick, dt| {
             let controls = if tick >= settle && seconds > 0.0 {
@@ -84,23 +90,26 @@ fn drive_car(frame: &Frame, rate: &Rate, seconds: f64, ticks: u64, each: f64) ->
                 outcome.vector3("car's velocity", car.body().linear_velocity());
             }
         });
-    });
+    }
     outcome
 }
 
 /// A tank settled for a second, then pivoting on the spot for `ticks`
 /// (or parked); records every `each` seconds.
 fn drive_tank(frame: &Frame, rate: &Rate, pivot: bool, ticks: u64, each: f64) -> Outcome {
-    let ground = floor(frame);
+    let mut ground = floor(frame);
     let mut tank = Tank::new(
         tank_settings(frame),
         frame.point3(Vec3::new(-4.0, 1.2, 6.0)),
         Quat::IDENTITY,
+        &mut ground.world,
+        (),
     )
     .unwrap();
     let turning = TrackControls::new(0.8, -0.8, 0.0).unwrap();
     let mut outcome = Outcome::new();
-    with_surroundings_under(&ground, super::gravity(frame), |around| {
+    {
+        let around = &mut ground.world;
         let settle = rate.ticks_in(1.0);
         run_ticks(rate, settle + ticks, |tick, dt: TimeStep<f32>| {
             let controls = if tick >= settle && pivot {
@@ -114,7 +123,7 @@ fn drive_tank(frame: &Frame, rate: &Rate, pivot: bool, ticks: u64, each: f64) ->
                 outcome.turn("tank's turn", tank.body().orientation());
             }
         });
-    });
+    }
     outcome
 }
 

@@ -2,7 +2,7 @@
 //! creep at rest, the handbrake on a slope, a drop, the friction limit,
 //! finite wheel spin at any tick rate, oversteer and understeer.
 
-use crate::common::{Boxes, with_surroundings};
+use crate::common::Boxes;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::vehicle::{Car, CarSettings, Controls, Drive, WheelSettings};
@@ -28,20 +28,22 @@ fn settings(drive: Drive) -> CarSettings {
 }
 
 /// A car resting on flat ground after `seconds` of no input.
-fn settled(drive: Drive, hz: f32, seconds: f32, boxes: &Boxes) -> Car {
-    let mut car = Car::new(settings(drive), Vec3::new(0.0, 0.75, 0.0), Quat::IDENTITY).unwrap();
+fn settled(drive: Drive, hz: f32, seconds: f32, boxes: &mut Boxes) -> Car {
+    let at = Vec3::new(0.0, 0.75, 0.0);
+    let mut car = Car::new(settings(drive), at, Quat::IDENTITY, &mut boxes.world, ()).unwrap();
     let dt = TimeStep::new(1.0 / hz).unwrap();
-    with_surroundings(boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for _ in 0..(seconds * hz) as usize {
-            car.step(dt, &Controls::NONE, around).unwrap();
+            car.step(dt, &Controls::NONE, world).unwrap();
         }
-    });
+    }
     car
 }
 
 #[test]
 fn at_rest_each_spring_holds_a_quarter_of_the_weight() {
-    let car = settled(Drive::Rear, 60.0, 10.0, &flat());
+    let car = settled(Drive::Rear, 60.0, 10.0, &mut flat());
     let expected = MASS * 9.81 / (4.0 * STIFFNESS);
     for (k, w) in car.wheels().iter().enumerate() {
         assert!(
@@ -54,15 +56,16 @@ fn at_rest_each_spring_holds_a_quarter_of_the_weight() {
 
 #[test]
 fn a_car_left_alone_does_not_creep() {
-    let boxes = flat();
-    let mut car = settled(Drive::Rear, 60.0, 3.0, &boxes);
+    let mut boxes = flat();
+    let mut car = settled(Drive::Rear, 60.0, 3.0, &mut boxes);
     let start = car.body().position();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for _ in 0..600 {
-            car.step(dt, &Controls::NONE, around).unwrap();
+            car.step(dt, &Controls::NONE, world).unwrap();
         }
-    });
+    }
     let moved = (car.body().position() - start).with_y(0.0).length();
     assert!(moved < 0.01, "crept {moved} m in 10 s");
 }
@@ -70,7 +73,7 @@ fn a_car_left_alone_does_not_creep() {
 #[test]
 fn the_handbrake_holds_the_car_on_a_ten_degree_slope() {
     let tilt = Quat::from_rotation_x(10f32.to_radians());
-    let boxes = Boxes::turned(&[(
+    let mut boxes = Boxes::turned(&[(
         Vec3::new(0.0, -1.0, 0.0),
         Vec3::new(200.0, 1.0, 200.0),
         tilt,
@@ -80,19 +83,22 @@ fn the_handbrake_holds_the_car_on_a_ten_degree_slope() {
         settings(Drive::Rear),
         tilt * Vec3::new(0.0, 0.75, 0.0),
         tilt,
+        &mut boxes.world,
+        (),
     )
     .unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let hold = Controls::new(0.0, 0.0, 0.0, true).unwrap();
     let mut start = Vec3::ZERO;
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for tick in 0..660 {
             if tick == 60 {
                 start = car.body().position();
             }
-            car.step(dt, &hold, around).unwrap();
+            car.step(dt, &hold, world).unwrap();
         }
-    });
+    }
     let moved = car.body().position().distance(start);
     assert!(moved < 0.01, "slid {moved} m in 10 s");
 }
@@ -101,18 +107,21 @@ fn the_handbrake_holds_the_car_on_a_ten_degree_slope() {
 /// the lowest any wheel's bottom reached (m, the ground is at 0), after
 /// checking every tick that no spring pulled.
 fn drop_from(height: f32, hz: f32) -> f32 {
-    let boxes = flat();
+    let mut boxes = flat();
     let mut car = Car::new(
         settings(Drive::Rear),
         Vec3::new(0.0, 0.75 + height, 0.0),
         Quat::IDENTITY,
+        &mut boxes.world,
+        (),
     )
     .unwrap();
     let dt = TimeStep::new(1.0 / hz).unwrap();
     let mut lowest = f32::INFINITY;
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for _ in 0..(5.0 * hz) as usize {
-            car.step(dt, &Controls::NONE, around).unwrap();
+            car.step(dt, &Controls::NONE, world).unwrap();
             for (w, s) in car.wheels().iter().zip(car.settings().wheels()) {
                 assert!(w.load >= 0.0, "a spring pulled: {}", w.load);
                 let centre = car.body().to_world(s.0.mount())
@@ -120,7 +129,7 @@ fn drop_from(height: f32, hz: f32) -> f32 {
                 lowest = lowest.min(centre.y - s.0.radius());
             }
         }
-    });
+    }
     lowest
 }
 
@@ -137,10 +146,11 @@ fn after_a_drop_the_springs_never_pull_and_the_wheels_stay_above_ground() {
 /// Hard driving: full throttle, then a slalom with the handbrake, at
 /// `hz` ticks a second; calls `each` after every tick.
 fn hard_driving(drive: Drive, hz: f32, mut each: impl FnMut(&Car)) {
-    let boxes = flat();
-    let mut car = settled(drive, hz, 1.0, &boxes);
+    let mut boxes = flat();
+    let mut car = settled(drive, hz, 1.0, &mut boxes);
     let dt = TimeStep::new(1.0 / hz).unwrap();
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for tick in 0..(12.0 * hz) as usize {
             let t = tick as f32 / hz;
             let controls = if t < 4.0 {
@@ -148,10 +158,10 @@ fn hard_driving(drive: Drive, hz: f32, mut each: impl FnMut(&Car)) {
             } else {
                 Controls::new(1.0, 0.0, (2.0 * t).sin(), (t as u32).is_multiple_of(3)).unwrap()
             };
-            car.step(dt, &controls, around).unwrap();
+            car.step(dt, &controls, world).unwrap();
             each(&car);
         }
-    });
+    }
 }
 
 #[test]
@@ -185,19 +195,23 @@ fn wheel_spin_stays_finite_at_thirty_sixty_and_a_hundred_and_twenty_hertz() {
         assert!(fastest <= 250.0 + 1.0, "{hz} Hz: {fastest} rad/s");
     }
     // In the air at full throttle the spin stops at its cap.
+    let mut empty = Boxes::new(&[]);
     let mut car = Car::new(
         settings(Drive::Rear),
         Vec3::new(0.0, 50.0, 0.0),
         Quat::IDENTITY,
+        &mut empty.world,
+        (),
     )
     .unwrap();
     let dt = TimeStep::new(1.0 / 30.0).unwrap();
-    with_surroundings(&Boxes::new(&[]), |around| {
+    {
+        let world = &mut empty.world;
         for _ in 0..60 {
-            car.step(dt, &Controls::new(1.0, 0.0, 0.0, false).unwrap(), around)
+            car.step(dt, &Controls::new(1.0, 0.0, 0.0, false).unwrap(), world)
                 .unwrap();
         }
-    });
+    }
     for w in &car.wheels()[2..] {
         assert!(w.spin > 200.0 && w.spin <= 251.0, "{}", w.spin);
     }
@@ -206,22 +220,23 @@ fn wheel_spin_stays_finite_at_thirty_sixty_and_a_hundred_and_twenty_hertz() {
 /// The mean curvature (1/m: yaw rate over speed) of a car from 15 m/s at
 /// half lock with `throttle`, over two seconds.
 fn curvature_in_a_turn(drive: Drive, throttle: f32) -> f32 {
-    let boxes = flat();
-    let mut car = settled(drive, 60.0, 1.0, &boxes);
+    let mut boxes = flat();
+    let mut car = settled(drive, 60.0, 1.0, &mut boxes);
     let v = 15.0;
     car.set_velocity(car.forward() * v, Vec3::ZERO).unwrap();
     car.set_wheel_spin(v / 0.33).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let turn = Controls::new(throttle, 0.0, 0.5, false).unwrap();
     let mut total = 0.0;
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for tick in 0..150 {
-            car.step(dt, &turn, around).unwrap();
+            car.step(dt, &turn, world).unwrap();
             if tick >= 30 {
                 total += car.body().angular_velocity().y / car.body().linear_velocity().length();
             }
         }
-    });
+    }
     total / 120.0
 }
 
@@ -257,20 +272,23 @@ fn the_same_drive_replays_bit_for_bit() {
 /// then coasting, with the assists `(anti_roll, drift_keep)`: the largest
 /// roll (radians) and the speed after two seconds.
 fn slide_with_assists(anti_roll: f32, drift_keep: f32) -> (f32, f32) {
-    let boxes = flat();
+    let mut boxes = flat();
     let mut car = Car::new(
         settings(Drive::Rear)
             .with_assists(anti_roll, drift_keep)
             .unwrap(),
         Vec3::new(0.0, 0.75, 0.0),
         Quat::IDENTITY,
+        &mut boxes.world,
+        (),
     )
     .unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
     let mut roll = 0.0f32;
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for _ in 0..60 {
-            car.step(dt, &Controls::NONE, around).unwrap();
+            car.step(dt, &Controls::NONE, world).unwrap();
         }
         car.set_velocity(car.forward() * 20.0, Vec3::ZERO).unwrap();
         car.set_wheel_spin(20.0 / 0.33).unwrap();
@@ -280,13 +298,13 @@ fn slide_with_assists(anti_roll: f32, drift_keep: f32) -> (f32, f32) {
             car.step(
                 dt,
                 &Controls::new(0.0, 0.0, steer, handbrake).unwrap(),
-                around,
+                world,
             )
             .unwrap();
             let side = car.body().direction_to_world(Vec3::X);
             roll = roll.max(side.y.abs().asin());
         }
-    });
+    }
     (roll, car.body().linear_velocity().length())
 }
 
@@ -309,29 +327,32 @@ fn the_assists_cut_the_roll_and_keep_the_speed_of_a_slide() {
 fn a_light_brake_does_not_hold_a_car_on_a_steep_slope() {
     // A 30% grade: holding the car takes about 280 N m a wheel.
     let tilt = Quat::from_rotation_x(0.3f32.atan());
-    let slope = Boxes::turned(&[(
-        Vec3::new(0.0, -1.0, 0.0),
-        Vec3::new(200.0, 1.0, 200.0),
-        tilt,
-    )]);
     let slid = |brake: f32| {
+        let mut slope = Boxes::turned(&[(
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(200.0, 1.0, 200.0),
+            tilt,
+        )]);
         let mut car = Car::new(
             settings(Drive::Rear),
             tilt * Vec3::new(0.0, 0.75, 0.0),
             tilt,
+            &mut slope.world,
+            (),
         )
         .unwrap();
         let dt = TimeStep::new(1.0 / 60.0).unwrap();
         let controls = Controls::new(0.0, brake, 0.0, false).unwrap();
         let mut start = Vec3::ZERO;
-        with_surroundings(&slope, |around| {
+        {
+            let world = &mut slope.world;
             for tick in 0..300 {
                 if tick == 60 {
                     start = car.body().position();
                 }
-                car.step(dt, &controls, around).unwrap();
+                car.step(dt, &controls, world).unwrap();
             }
-        });
+        }
         car.body().position().distance(start)
     };
     // 25 N m a wheel cannot hold it; the full 2,500 can.
@@ -345,4 +366,60 @@ fn a_light_brake_does_not_hold_a_car_on_a_steep_slope() {
         "the full brake let it slide {} m",
         slid(1.0)
     );
+}
+
+/// The car is a collider of its world: a shot hits it, its collider
+/// follows it, and its wheels' rays see a character (and never its own
+/// box, which holds their mounts).
+#[test]
+fn shots_hit_the_car_and_its_rays_see_a_character() {
+    use collide_game::character::{Character, CharacterSettings};
+    use collide_game::projectile::{Ballistics, Body, Flight, OnHit, Projectile};
+    use collide_game::{D3, Gravity, Surroundings};
+    let mut boxes = flat();
+    let car = settled(Drive::Rear, 60.0, 1.0, &mut boxes);
+    let world = &mut boxes.world;
+    assert_eq!(
+        world.pose(car.collider()).unwrap().position(),
+        car.body().position()
+    );
+    let bullet = Body::sphere(0.008, 0.3, 0.0045).unwrap();
+    let from = Vec3::new(-30.0, 0.75, 0.0);
+    let mut shot =
+        Projectile::<D3>::new(from, Vec3::new(400.0, 0.0, 0.0), 0.0, 1.0, None, bullet).unwrap();
+    let mut ballistics = Ballistics::default();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    for _ in 0..10 {
+        let around = Surroundings::new(&*world, Gravity::earth());
+        if ballistics.step(&mut shot, &around, dt, |_| OnHit::Stop) != Flight::Flying {
+            break;
+        }
+    }
+    assert_eq!(ballistics.hits()[0].handle, car.collider());
+    assert!(
+        (shot.position().x + 0.9).abs() < 1e-3,
+        "at {}",
+        shot.position()
+    );
+    // A character under the front left wheel, the car held above it: that
+    // wheel's ray meets the head, 1.8 m up; the others reach no ground.
+    let person = CharacterSettings::sized(1.8, 0.3).unwrap();
+    let mount = car.settings().wheels()[0].0.mount();
+    let head = Vec3::new(mount.x + 40.0, 0.9, mount.z);
+    Character::<D3>::new(person, head, world, ()).unwrap();
+    let mut high = Car::new(
+        settings(Drive::Rear),
+        Vec3::new(40.0, 2.6, 0.0),
+        Quat::IDENTITY,
+        world,
+        (),
+    )
+    .unwrap();
+    high.step(dt, &Controls::NONE, world).unwrap();
+    let wheels = high.wheels();
+    let contact = wheels[0]
+        .contact
+        .expect("the front left wheel meets the head");
+    assert!((contact.y - 1.8).abs() < 1e-3, "met at {contact}");
+    assert!(wheels[1..].iter().all(|w| w.contact.is_none()));
 }

@@ -1,7 +1,7 @@
 //! The tank against its oracles: a pivot on the spot, a straight line,
 //! a broken track, a step, and a mirrored world.
 
-use crate::common::{Boxes, with_surroundings};
+use crate::common::Boxes;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::time::TimeStep;
 use collide_game::vehicle::{Side, Tank, TankSettings, TrackControls, WheelSettings};
@@ -24,24 +24,25 @@ fn flat() -> Boxes {
 /// A tank settled on `boxes` for a second, then driven with `controls`
 /// for `seconds`; `each` sees it after every tick.
 fn drive(
-    boxes: &Boxes,
+    boxes: &mut Boxes,
     tank: TankSettings,
     at: Vec3,
     controls: TrackControls,
     seconds: f32,
     mut each: impl FnMut(&Tank),
 ) -> Tank {
-    let mut tank = Tank::new(tank, at, Quat::IDENTITY).unwrap();
+    let mut tank = Tank::new(tank, at, Quat::IDENTITY, &mut boxes.world, ()).unwrap();
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
-    with_surroundings(boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for _ in 0..60 {
-            tank.step(dt, &TrackControls::default(), around).unwrap();
+            tank.step(dt, &TrackControls::default(), world).unwrap();
         }
         for _ in 0..(seconds * 60.0) as usize {
-            tank.step(dt, &controls, around).unwrap();
+            tank.step(dt, &controls, world).unwrap();
             each(&tank);
         }
-    });
+    }
     tank
 }
 
@@ -58,7 +59,7 @@ fn opposite_tracks_pivot_the_tank_on_the_spot() {
     let mut last = 0.0f32;
     let mut first = None;
     let tank = drive(
-        &flat(),
+        &mut flat(),
         settings(),
         start,
         TrackControls::new(1.0, -1.0, 0.0).unwrap(),
@@ -92,7 +93,7 @@ fn equal_tracks_drive_straight() {
     let start = Vec3::new(0.0, 1.2, 0.0);
     let mut begin = None;
     let tank = drive(
-        &flat(),
+        &mut flat(),
         settings(),
         start,
         TrackControls::new(1.0, 1.0, 0.0).unwrap(),
@@ -110,15 +111,17 @@ fn equal_tracks_drive_straight() {
 
 #[test]
 fn a_broken_track_gives_its_side_no_drive() {
-    let mut tank = Tank::new(settings(), Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY).unwrap();
+    let mut boxes = flat();
+    let at = Vec3::new(0.0, 1.2, 0.0);
+    let mut tank = Tank::new(settings(), at, Quat::IDENTITY, &mut boxes.world, ()).unwrap();
     tank.break_track(Side::Right);
     assert!(tank.is_broken(Side::Right));
     let dt = TimeStep::new(1.0 / 60.0).unwrap();
-    let boxes = flat();
     let full = TrackControls::new(1.0, 1.0, 0.0).unwrap();
-    with_surroundings(&boxes, |around| {
+    {
+        let world = &mut boxes.world;
         for tick in 0..600 {
-            tank.step(dt, &full, around).unwrap();
+            tank.step(dt, &full, world).unwrap();
             let wheels = tank.wheels();
             let left: f32 = wheels[..6].iter().map(|w| w.force_along).sum();
             let right: f32 = wheels[6..].iter().map(|w| w.force_along).sum();
@@ -131,7 +134,7 @@ fn a_broken_track_gives_its_side_no_drive() {
                 );
             }
         }
-    });
+    }
     // Pulled round by the one driving track.
     assert!(tank.body().angular_velocity().y.abs() > 0.05);
 }
@@ -141,7 +144,7 @@ fn over_a_step_no_wheel_goes_below_the_ground() {
     // A 0.2 m step across the path, 10 m ahead (the tank drives to -z).
     let ground = (Vec3::new(-50.0, -1.0, -200.0), Vec3::new(50.0, 0.0, 50.0));
     let step = (Vec3::new(-50.0, 0.0, -200.0), Vec3::new(50.0, 0.2, -10.0));
-    let boxes = Boxes::new(&[ground, step]);
+    let mut boxes = Boxes::new(&[ground, step]);
     let height = |p: Vec3| {
         if p.z <= -10.0 && p.z >= -200.0 {
             0.2
@@ -151,7 +154,7 @@ fn over_a_step_no_wheel_goes_below_the_ground() {
     };
     let mut lowest = f32::INFINITY;
     let tank = drive(
-        &boxes,
+        &mut boxes,
         settings(),
         Vec3::new(0.0, 1.2, 0.0),
         TrackControls::new(0.6, 0.6, 0.0).unwrap(),
@@ -189,7 +192,7 @@ fn a_mirrored_world_gives_a_mirrored_path_bit_for_bit() {
     let controls = TrackControls::new(0.9, 0.6, 0.0).unwrap();
     let mut path = Vec::new();
     drive(
-        &bump(1.0),
+        &mut bump(1.0),
         settings(),
         Vec3::new(0.5, 1.2, 0.0),
         controls,
@@ -200,7 +203,7 @@ fn a_mirrored_world_gives_a_mirrored_path_bit_for_bit() {
     );
     let mut mirrored = Vec::new();
     drive(
-        &bump(-1.0),
+        &mut bump(-1.0),
         settings().mirrored(),
         Vec3::new(-0.5, 1.2, 0.0),
         controls,

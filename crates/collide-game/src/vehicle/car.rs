@@ -2,7 +2,7 @@
 //! torque to the driven axle(s), brakes, a handbrake on the rear, steering
 //! on the front.
 
-use super::chassis::{Assists, Chassis, Commands, SpinGroup};
+use super::chassis::{Assists, Chassis, Commands, SpinGroup, world_settings};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::Gravity;
@@ -136,29 +136,7 @@ impl CarSettings {
         Self::new(mass, half_extents, &wheels)
     }
 
-    /// Gravity on it (m/s², by default the Earth's, 9.81 down -y).
-    pub fn with_gravity(mut self, gravity: Gravity<Vec3>) -> Self {
-        self.gravity = gravity.vector();
-        self
-    }
-
-    /// The collision filter of its collider: the groups it is in and those
-    /// it meets (its wheels' rays pass the rest). By default
-    /// [`Filter::ALL`].
-    pub fn with_filter(mut self, filter: Filter) -> Self {
-        self.filter = filter;
-        self
-    }
-
-    /// Gravity on it, m/s².
-    pub fn gravity(&self) -> Vec3 {
-        self.gravity
-    }
-
-    /// Its collider's filter.
-    pub fn filter(&self) -> Filter {
-        self.filter
-    }
+    world_settings!();
 
     /// Which wheels the engine drives.
     pub fn with_drive(mut self, drive: Drive) -> Self {

@@ -1,7 +1,7 @@
 //! The tank: the raycast chassis with a row of road wheels on each side,
 //! each side's wheels locked to one track speed; skid steering.
 
-use super::chassis::{Assists, Chassis, Commands, SpinGroup};
+use super::chassis::{Assists, Chassis, Commands, SpinGroup, world_settings};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::Gravity;
@@ -131,29 +131,7 @@ impl TankSettings {
         self
     }
 
-    /// Gravity on it (m/s², by default the Earth's, 9.81 down -y).
-    pub fn with_gravity(mut self, gravity: Gravity<Vec3>) -> Self {
-        self.gravity = gravity.vector();
-        self
-    }
-
-    /// The collision filter of its collider: the groups it is in and those
-    /// it meets (its wheels' rays pass the rest). By default
-    /// [`Filter::ALL`].
-    pub fn with_filter(mut self, filter: Filter) -> Self {
-        self.filter = filter;
-        self
-    }
-
-    /// Gravity on it, m/s².
-    pub fn gravity(&self) -> Vec3 {
-        self.gravity
-    }
-
-    /// Its collider's filter.
-    pub fn filter(&self) -> Filter {
-        self.filter
-    }
+    world_settings!();
 
     /// The same tank mirrored across its own x = 0 plane: what was on the
     /// left is on the right, and the first track drives the right side.

@@ -15,6 +15,37 @@
 //! the same ticks mirrored, scaled and 1e3 to 1e5 from the origin (a swing
 //! counts as touching within a few ulps of its coordinates: 2.4 cm 1e5
 //! out).
+//!
+//! **The tick loop.** Place the fighters where their animation has them,
+//! start attacks, then judge the tick. Fighters and their hurtboxes are
+//! this module's own, not colliders of the collision world (a fight is
+//! judged apart from the level: walls do not stop a punch).
+//!
+//! ```
+//! use collide::narrow::d2::Pose;
+//! use collide_game::D2;
+//! use collide_game::glam::Vec2;
+//! use collide_game::hitbox::{Combat, FrameData, Part, Tolerance};
+//!
+//! let body = || vec![Part::<D2>::new(0.5, 0.3, Pose::IDENTITY).unwrap()];
+//! let mut fight: Combat<D2> = Combat::new(Tolerance::default());
+//! let hero = fight.add_fighter(1, 0, Pose::at(Vec2::new(0.0, 0.0))?, body());
+//! let foe = fight.add_fighter(2, 1, Pose::at(Vec2::new(3.0, 0.0))?, body());
+//! let fist = vec![Part::new(0.0, 0.1, Pose::at(Vec2::new(0.6, 0.0))?)?];
+//! let mut hits = Vec::new();
+//! for tick in 0..40 {
+//!     // The hero walks in at 3 m/s and jabs on tick 20.
+//!     fight.place(hero, Pose::at(Vec2::new((tick as f32 / 20.0).min(1.0) * 1.0, 0.0))?)?;
+//!     fight.place(foe, Pose::at(Vec2::new(1.9, 0.0))?)?;
+//!     if tick == 20 {
+//!         fight.start_attack(7, hero, FrameData::new(3, 2, 8)?, fist.clone())?;
+//!     }
+//!     fight.step(&mut hits);
+//! }
+//! assert_eq!(hits.len(), 1); // one hit per attack and target
+//! assert_eq!((hits[0].attack, hits[0].target, hits[0].tick), (7, 2, 23));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::dim::Dim;
 use crate::error::{GameError, non_negative};

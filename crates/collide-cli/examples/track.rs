@@ -184,7 +184,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("in 120 s: the car lapped {car_laps} times, the tank {tank_laps}");
     for (t, who) in &meetings {
-        println!("at {t:.1} s the {who:?} met the walker");
+        let who = format!("{who:?}").to_lowercase();
+        println!("at {t:.1} s the {who} met the walker");
     }
     println!("the walker was pushed up to {shoved:.2} m along the road");
     let out = std::env::temp_dir().join("collide-track.svg");

@@ -288,17 +288,8 @@ impl<V: Space, T> World<V, T> {
             _ => {
                 let s = &mut self.scratch;
                 s.tested_parts.clear();
-                let margin = self.settings.margin() * ea.reach.min(eb.reach);
-                part_contacts(
-                    &ea.shape,
-                    &ea.pose,
-                    &eb.shape,
-                    &eb.pose,
-                    margin,
-                    &mut s.tested_parts,
-                    &mut s.edges,
-                )
-                .unwrap_or_else(far)
+                let share = self.settings.margin();
+                parts_contact(ea, eb, share, &mut s.tested_parts, &mut s.edges)
             }
         }
     }
@@ -316,20 +307,24 @@ fn test_parts<V: Space>(colliders: &Slots<Entry<V>>, margin_share: f32, s: &mut 
         );
         let start = s.tested_parts.len();
         if !(ea.shape.is_convex() && eb.shape.is_convex()) {
-            let margin = margin_share * ea.reach.min(eb.reach);
-            s.contacts[k] = part_contacts(
-                &ea.shape,
-                &ea.pose,
-                &eb.shape,
-                &eb.pose,
-                margin,
-                &mut s.tested_parts,
-                &mut s.edges,
-            )
-            .unwrap_or_else(far);
+            s.contacts[k] = parts_contact(ea, eb, margin_share, &mut s.tested_parts, &mut s.edges);
         }
         s.tested_ranges.push(PartRange::of(&s.tested_parts, start));
     }
+}
+
+/// The deepest contact of two colliders, one at least with parts, found
+/// part by part within their margin (`margin_share` of the smaller's
+/// size); the part contacts go to `out`.
+fn parts_contact<V: Space>(
+    ea: &Entry<V>,
+    eb: &Entry<V>,
+    margin_share: f32,
+    out: &mut Vec<PartContact<V>>,
+    edges: &mut EdgeScratch<V>,
+) -> Contact<V> {
+    let margin = margin_share * ea.reach.min(eb.reach);
+    part_contacts(&ea.shape, &ea.pose, &eb.shape, &eb.pose, margin, out, edges).unwrap_or_else(far)
 }
 
 /// Continuous collision: each tested pair with a swept collider that the

@@ -29,7 +29,7 @@ fn stairs() -> Vec<(Vec3, Vec3)> {
 /// took to come to rest, and how it lies.
 fn fall() -> (Vec<Vec<Vec3>>, Option<f32>, Lying, Skeleton) {
     let valid = "the demo's ragdoll is valid";
-    let world = BoxWorld::new(stairs());
+    let mut world = BoxWorld::new(stairs());
     let body = Skeleton::humanoid(1.8, 75.0).expect(valid);
     // Standing at the top, leaning forward and pushed: it topples down
     // the stairs.
@@ -39,21 +39,21 @@ fn fall() -> (Vec<Vec<Vec3>>, Option<f32>, Lying, Skeleton) {
         Vec3::new(0.0, 3.0, -0.3),
         Quat::from_rotation_x(-0.8),
         Vec3::new(0.0, 0.0, -3.5),
+        world.world_mut(),
+        (),
     )
     .expect(valid);
     let dt = TimeStep::new(1.0 / RATE).expect(valid);
     let (mut frames, mut rested) = (Vec::new(), None);
-    world.around(|around| {
-        for tick in 0..(9.0 * RATE) as usize {
-            doll.step(dt, around).expect(valid);
-            if tick % 2 == 0 {
-                frames.push(doll.positions().to_vec());
-            }
-            if rested.is_none() && doll.is_asleep() {
-                rested = Some(tick as f32 / RATE);
-            }
+    for tick in 0..(9.0 * RATE) as usize {
+        doll.step(dt, world.world_mut()).expect(valid);
+        if tick % 2 == 0 {
+            frames.push(doll.positions().to_vec());
         }
-    });
+        if rested.is_none() && doll.is_asleep() {
+            rested = Some(tick as f32 / RATE);
+        }
+    }
     (frames, rested, doll.lying(), body)
 }
 

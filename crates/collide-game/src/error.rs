@@ -1,13 +1,15 @@
 //! The game layer's errors: each names the setting or input that was wrong
 //! and the value it had.
 
+use collide::geometry::RayError;
 use collide::narrow::ShapeError;
 use collide::{AabbError, HandleError};
 
 /// Bad input to a game system: a setting or a per-tick value out of range,
 /// or anything the collision library refused. `collide`'s errors convert
-/// into it, so `?` carries a [`ShapeError`], [`AabbError`], [`HandleError`]
-/// or [`collide::Error`] out of a function returning `GameError`:
+/// into it, so `?` carries a [`ShapeError`], [`AabbError`], [`RayError`],
+/// [`HandleError`] or [`collide::Error`] out of a function returning
+/// `GameError`:
 ///
 /// ```
 /// use collide_game::GameError;
@@ -149,6 +151,12 @@ impl From<AabbError> for GameError {
 
 impl From<HandleError> for GameError {
     fn from(e: HandleError) -> Self {
+        GameError::Collide(e.into())
+    }
+}
+
+impl From<RayError> for GameError {
+    fn from(e: RayError) -> Self {
         GameError::Collide(e.into())
     }
 }

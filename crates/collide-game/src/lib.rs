@@ -73,6 +73,7 @@ mod surroundings;
 pub mod swing;
 pub mod time;
 pub mod vehicle;
+mod world_settings;
 
 pub use collide;
 pub use collide::glam;

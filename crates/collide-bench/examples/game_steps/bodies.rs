@@ -37,6 +37,7 @@ pub fn ragdolls() -> Run {
         [0.1, -0.4, 0.7, 0.6],
         [0.5, 0.5, 0.5, 0.5],
     ];
+    let mut level = Level::corners(&corners);
     let dolls = turns
         .iter()
         .enumerate()
@@ -47,14 +48,13 @@ pub fn ragdolls() -> Run {
                 Vec3::new(-4.5 + 3.0 * k as f32, 2.8 + 0.2 * k as f32, 0.3),
                 unit_quat(*turn),
                 Vec3::new(0.3 - 0.2 * k as f32, 0.0, -1.5),
+                level.world_mut(),
+                (),
             )
             .expect("valid")
         })
         .collect();
-    let mut dolls = Dolls {
-        level: Level::corners(&corners),
-        dolls,
-    };
+    let mut dolls = Dolls { level, dolls };
     timed(
         4 * RAGDOLL_TICKS,
         "ragdoll steps",
@@ -67,13 +67,12 @@ pub fn ragdolls() -> Run {
 fn measured_ragdolls(d: &mut Dolls) -> u64 {
     let dt = tick_60();
     let mut digest = Digest::new();
-    d.level.around(|around| {
-        for _ in 0..RAGDOLL_TICKS {
-            for doll in &mut d.dolls {
-                doll.step(dt, around).expect("finite");
-            }
+    for _ in 0..RAGDOLL_TICKS {
+        for doll in &mut d.dolls {
+            doll.step(dt, d.level.world_mut()).expect("finite");
         }
-    });
+        d.level.world_mut().step();
+    }
     for doll in &d.dolls {
         digest.u64(doll.state_hash());
         digest.vec3(doll.centre_of_mass());

@@ -2,6 +2,7 @@
 //! distance constraints and joint limits (position-based), colliding
 //! with the world and with themselves, blended toward an animated pose.
 
+use super::colliders::PartColliders;
 use super::contacts::{
     Touch, bounds, candidates, deepest_core, push_out_of_world, rub, separate_parts,
 };
@@ -9,10 +10,14 @@ use super::limits::{DepthAt, Fix, Frame, enforce, excess};
 use super::skeleton::{Skeleton, check_pose, weight};
 use crate::error::{GameError, finite_vector, positive};
 use crate::time::TimeStep;
-use crate::{D3, Surroundings};
+use crate::world_settings::world_settings;
+use crate::{D3, Gravity, Surroundings};
 use collide::Handle;
 use collide::glam::{Quat, Vec3};
 use collide::math;
+use collide::motion::Geometry;
+use collide::narrow::d3::Pose;
+use collide::world::{Filter, QueryFilter, World, WorldQuery};
 
 /// How a ragdoll is solved, validated once.
 ///
@@ -29,17 +34,22 @@ pub struct RagdollSettings {
     friction: f32,
     sleep_speed: f32,
     sleep_after: f32,
+    gravity: Vec3,
+    filter: Filter,
 }
 
 impl Default for RagdollSettings {
     /// 10 rounds of the constraints a tick, friction 0.6, asleep after half
-    /// a second touching something with no particle faster than 5 cm/s.
+    /// a second touching something with no particle faster than 5 cm/s;
+    /// the Earth's gravity; parts in every group, meeting every group.
     fn default() -> Self {
         Self {
             iterations: 10,
             friction: 0.6,
             sleep_speed: 0.05,
             sleep_after: 0.5,
+            gravity: Gravity::earth().vector(),
+            filter: Filter::ALL,
         }
     }
 }
@@ -88,6 +98,8 @@ impl RagdollSettings {
     pub fn friction(&self) -> f32 {
         self.friction
     }
+
+    world_settings!();
 }
 
 /// Rounds of the bones alone at the end of a step.
@@ -154,17 +166,17 @@ struct Scratch {
 ///
 /// ```
 /// use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
-/// use collide_game::{Gravity, Surroundings, time::TimeStep};
+/// use collide_game::time::TimeStep;
 /// use collide::world::World3;
 /// use collide_game::glam::{Quat, Vec3};
 /// // Falling through empty space: it keeps its shape.
-/// let world: World3 = World3::new();
-/// let around = Surroundings::new(&world, Gravity::earth());
+/// let mut world = World3::new();
 /// let body = Skeleton::humanoid(1.8, 75.0)?;
-/// let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 20.0, 0.0), Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0))?;
+/// let (at, run) = (Vec3::new(0.0, 20.0, 0.0), Vec3::new(5.0, 0.0, 0.0));
+/// let mut doll = Ragdoll::new(body, RagdollSettings::default(), at, Quat::IDENTITY, run, &mut world, ())?;
 /// let dt = TimeStep::new(1.0 / 60.0)?;
 /// for _ in 0..60 {
-///     doll.step(dt, &around)?;
+///     doll.step(dt, &mut world)?;
 /// }
 /// assert!((doll.momentum().x - 5.0 * 75.0).abs() < 0.01 * 5.0 * 75.0);
 /// assert_eq!(doll.lying(), Lying::Upright);
@@ -179,6 +191,7 @@ pub struct Ragdoll {
     blend: Blend,
     scratch: Scratch,
     clock: Clock,
+    colliders: PartColliders,
 }
 
 /// The Verlet step's memory of time: the last tick's length, or before
@@ -193,13 +206,17 @@ enum Clock {
 
 impl Ragdoll {
     /// The skeleton's rest pose turned by `orientation` about its feet and
-    /// moved to `position`, every particle moving at `velocity` m/s.
-    pub fn new(
+    /// moved to `position`, every particle moving at `velocity` m/s; each
+    /// part put in `world` as a moving capsule collider (the settings'
+    /// filter) holding a clone of `value`.
+    pub fn new<T: Clone>(
         skeleton: Skeleton,
         settings: RagdollSettings,
         position: Vec3,
         orientation: Quat,
         velocity: Vec3,
+        world: &mut World<Vec3, T>,
+        value: T,
     ) -> Result<Self, GameError> {
         finite_vector("ragdoll position", position)?;
         finite_vector("ragdoll velocity", velocity)?;
@@ -217,6 +234,7 @@ impl Ragdoll {
         let mass = skeleton.masses.clone();
         let inverse = mass.iter().map(|m| 1.0 / m).collect();
         let parts = skeleton.parts.len();
+        let colliders = PartColliders::insert(&skeleton, &pose, settings.filter, world, value)?;
         Ok(Self {
             settings,
             links,
@@ -239,14 +257,82 @@ impl Ragdoll {
             },
             skeleton,
             clock: Clock::Starting { velocity },
+            colliders,
         })
+    }
+
+    /// Its parts' colliders, in the skeleton's part order: capsules of the
+    /// parts' rest lengths, set between their particles after each step.
+    /// Joined parts overlap, so the world reports them touching each other;
+    /// [`part_of`](Self::part_of) tells a game's events and hook which are
+    /// its own.
+    pub fn colliders(&self) -> &[Handle] {
+        self.colliders.handles()
+    }
+
+    /// Which part (an index into the skeleton's parts) the collider `h`
+    /// is, if it is one of this ragdoll's.
+    pub fn part_of(&self, h: Handle) -> Option<usize> {
+        self.colliders.handles().iter().position(|&c| c == h)
+    }
+
+    /// One tick of `dt` in `world`: the ragdoll reads the world less its
+    /// own parts (what its filter meets, sensors passed; other ragdolls'
+    /// parts are met where they stand), then sets its parts' colliders
+    /// where it ends. A world without one of its parts is an error, the
+    /// ragdoll unmoved.
+    ///
+    /// Ragdolls stepped one after another each see the moves of those
+    /// before. To step many on threads, step each with
+    /// [`step_reading`](Self::step_reading) a snapshot of the world, then
+    /// [`place_colliders`](Self::place_colliders) each: every ragdoll sees
+    /// the others where the last tick left them, whatever the threads.
+    pub fn step<T>(
+        &mut self,
+        dt: TimeStep<f32>,
+        world: &mut World<Vec3, T>,
+    ) -> Result<(), GameError> {
+        self.colliders.check(world)?;
+        let asleep = self.is_asleep();
+        self.step_reading(dt, &*world)?;
+        if asleep && self.is_asleep() {
+            return Ok(());
+        }
+        self.place_colliders(world)
+    }
+
+    /// One tick of `dt` reading `world` (a [`World`] or its snapshot) less
+    /// its own parts, leaving its colliders where they were: for stepping
+    /// ragdolls on threads, each followed by
+    /// [`place_colliders`](Self::place_colliders).
+    pub fn step_reading<T, L>(&mut self, dt: TimeStep<f32>, world: &L) -> Result<(), GameError>
+    where
+        L: WorldQuery<Vec3, T> + Geometry<Vec3, Pose>,
+    {
+        // Its own handles, held apart while it moves (no copy made).
+        let own = std::mem::take(&mut self.colliders);
+        let seen = world.seen(
+            QueryFilter::new()
+                .with_filter(self.settings.filter)
+                .excluding(own.handles()),
+        );
+        let gravity = Gravity::new(self.settings.gravity)?;
+        let done = self.advance(dt, &Surroundings::new(&seen, gravity));
+        self.colliders = own;
+        done
+    }
+
+    /// Sets its parts' colliders in `world` where its parts are now.
+    pub fn place_colliders<T>(&self, world: &mut World<Vec3, T>) -> Result<(), GameError> {
+        self.colliders
+            .place(&self.skeleton, &self.particles.now, world)
     }
 
     /// One tick of `dt` through `around`: a Verlet step under gravity, the
     /// pull toward the animated pose, rounds of bones, self-contact and
     /// joint limits (the centre of mass kept where the step put it), the
     /// world's contacts, and the limits once more.
-    pub fn step(
+    fn advance(
         &mut self,
         dt: TimeStep<f32>,
         around: &Surroundings<'_, D3>,

@@ -37,28 +37,44 @@
 //! Ragdolls are independent of each other: step them on as many threads
 //! as you like and the results are the same bits.
 //!
-//! **On the world.** A ragdoll reads the collision world through
-//! [`Surroundings`](crate::Surroundings) (on other threads, a
-//! [`WorldSnapshot`](collide::world::WorldSnapshot) of it), with gravity;
-//! its step takes no input beyond the tick (the animated pose and its
-//! weights are set on it). Its parts are not yet colliders of the world.
+//! **On the world.** Each part is a moving capsule collider of the
+//! world ([`Ragdoll::colliders`]), so shots and rays hit the body part by
+//! part and ragdolls land on each other. A step reads the world less the
+//! ragdoll's own parts and sets them where it ends: `step(dt, &mut
+//! world)`, with gravity and the parts' filter in [`RagdollSettings`];
+//! it takes no input beyond the tick (the animated pose and its weights
+//! are set on it). Ragdolls stepped one after another each see the moves
+//! before; stepped on threads ([`Ragdoll::step_reading`] a
+//! [`WorldSnapshot`](collide::world::WorldSnapshot), then
+//! [`Ragdoll::place_colliders`]) each sees the others where the last tick
+//! left them, the same bits on any number of threads.
 //!
 //! ```
 //! use collide::narrow::d3::{Cuboid, Pose};
+//! use collide::world::WorldQuery;
+//! use collide::geometry::Ray;
 //! use collide_game::prelude::*;
 //! use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
 //!
+//! #[derive(Clone, PartialEq)]
+//! enum Thing { Floor, Body }
 //! let mut world = World3::new();
 //! let slab = Cuboid::new(Vec3::new(20.0, 0.5, 20.0))?;
-//! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, ()))?;
+//! world.insert(Collider3::fixed(slab, Pose::at(Vec3::new(0.0, -0.5, 0.0))?, Thing::Floor))?;
 //! let body = Skeleton::humanoid(1.8, 75.0)?;
-//! let mut doll = Ragdoll::new(body, RagdollSettings::default(), Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::ZERO)?;
+//! let (at, turn) = (Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY);
+//! let mut doll = Ragdoll::new(body, RagdollSettings::default(), at, turn, Vec3::ZERO, &mut world, Thing::Body)?;
 //! let dt = TimeStep::new(1.0 / 60.0)?;
 //! for _ in 0..240 {
-//!     doll.step(dt, &Surroundings::new(&world, Gravity::earth()))?;
+//!     doll.step(dt, &mut world)?;
 //!     world.step();
 //! }
 //! assert!(doll.kinetic_energy() < 1.0); // fallen, at rest on the floor
+//! // A shot down from above meets a part of the body on the floor.
+//! let centre = doll.centre_of_mass();
+//! let ray = Ray::new(centre + Vec3::Y * 5.0, -Vec3::Y, 10.0)?;
+//! let hit = world.cast_ray(&ray, &QueryFilter::new()).expect("the body or the floor");
+//! assert!(*world.value(hit.handle)? == Thing::Body && doll.part_of(hit.handle).is_some());
 //! # Ok::<(), GameError>(())
 //! ```
 //!
@@ -77,6 +93,7 @@
 
 mod body;
 mod builder;
+mod colliders;
 mod contacts;
 mod limits;
 mod skeleton;

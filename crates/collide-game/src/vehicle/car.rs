@@ -2,13 +2,14 @@
 //! torque to the driven axle(s), brakes, a handbrake on the rear, steering
 //! on the front.
 
-use super::chassis::{Assists, Chassis, Commands, SpinGroup, world_settings};
+use super::chassis::{Assists, Chassis, Commands, SpinGroup};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::Gravity;
 use crate::dynamics::RigidBody;
 use crate::error::{GameError, non_negative, positive, unit_share};
 use crate::time::TimeStep;
+use crate::world_settings::world_settings;
 use collide::Handle;
 use collide::glam::{Quat, Vec3};
 use collide::world::{Filter, World};

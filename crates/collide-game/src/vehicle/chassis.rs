@@ -19,38 +19,6 @@ use collide::narrow::d3::{Cuboid, Pose};
 use collide::world::{Collider3, Filter, QueryFilter, World, WorldQuery};
 use collide::{Handle, math};
 
-/// The settings every vehicle has for the world it drives in, as builder
-/// methods and accessors on a settings type with `gravity: Vec3` and
-/// `filter: Filter` fields.
-macro_rules! world_settings {
-    () => {
-        /// Gravity on it (m/s², by default the Earth's, 9.81 down -y).
-        pub fn with_gravity(mut self, gravity: Gravity<Vec3>) -> Self {
-            self.gravity = gravity.vector();
-            self
-        }
-
-        /// The collision filter of its collider: the groups it is in and those
-        /// it meets (its wheels' rays pass the rest). By default
-        /// [`Filter::ALL`].
-        pub fn with_filter(mut self, filter: Filter) -> Self {
-            self.filter = filter;
-            self
-        }
-
-        /// Gravity on it, m/s².
-        pub fn gravity(&self) -> Vec3 {
-            self.gravity
-        }
-
-        /// Its collider's filter.
-        pub fn filter(&self) -> Filter {
-            self.filter
-        }
-    };
-}
-pub(super) use world_settings;
-
 /// Below this ground speed (m/s) slips are measured against it rather
 /// than the speed itself, so they stay finite at rest.
 const SLIP_SPEED_FLOOR: f32 = 0.5;

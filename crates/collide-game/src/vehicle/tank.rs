@@ -1,13 +1,14 @@
 //! The tank: the raycast chassis with a row of road wheels on each side,
 //! each side's wheels locked to one track speed; skid steering.
 
-use super::chassis::{Assists, Chassis, Commands, SpinGroup, world_settings};
+use super::chassis::{Assists, Chassis, Commands, SpinGroup};
 use super::tire::{TireSettings, signed};
 use super::wheel::{WheelSettings, WheelTelemetry};
 use crate::Gravity;
 use crate::dynamics::RigidBody;
 use crate::error::{GameError, non_negative, positive, unit_share};
 use crate::time::TimeStep;
+use crate::world_settings::world_settings;
 use collide::Handle;
 use collide::glam::{Quat, Vec3};
 use collide::world::{Filter, World};

@@ -328,7 +328,7 @@ fn ragdoll_on_stairs(out: &mut Vec<Entry>) {
             Vec3::new(5.0, top, 4.0),
         ));
     }
-    let stairs = Boxes::new(&corners);
+    let mut stairs = Boxes::new(&corners);
     let turn = Quat::from_rotation_y(0.9) * Quat::from_rotation_x(-1.1);
     let mut doll = Ragdoll::new(
         Skeleton::humanoid(1.8, 75.0).unwrap(),
@@ -336,22 +336,23 @@ fn ragdoll_on_stairs(out: &mut Vec<Entry>) {
         Vec3::new(0.2, 2.6, 0.3),
         turn,
         Vec3::new(0.4, 0.0, -1.5),
+        &mut stairs.world,
+        (),
     )
     .unwrap();
     let dt = tick_60();
     let (mut events, mut state) = (Hash::new(), Hash::new());
-    with_surroundings(&stairs, |around| {
-        for tick in 0..180u64 {
-            doll.step(dt, around).unwrap();
-            events.u64(tick);
-            events.bool(doll.is_asleep());
-            events.u64(doll.lying() as u64);
-            state.u64(doll.state_hash());
-            state.vec3(doll.centre_of_mass());
-            state.vec3(doll.momentum());
-            state.f32(doll.limit_excess());
-        }
-    });
+    for tick in 0..180u64 {
+        doll.step(dt, &mut stairs.world).unwrap();
+        stairs.world.step();
+        events.u64(tick);
+        events.bool(doll.is_asleep());
+        events.u64(doll.lying() as u64);
+        state.u64(doll.state_hash());
+        state.vec3(doll.centre_of_mass());
+        state.vec3(doll.momentum());
+        state.f32(doll.limit_excess());
+    }
     out.push(Entry::new(
         "ragdoll dropped turned onto stairs",
         &events,

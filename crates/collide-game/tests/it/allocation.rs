@@ -169,7 +169,7 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
     )
     .unwrap();
     let pivot = Vec3::new(-40.0, 30.0, 0.0);
-    let mut swinger = Swinger::new(
+    let mut swinger = Swinger::<D3>::new(
         SwingSettings::new(0.3).unwrap(),
         Vec3::new(-32.0, 24.0, 0.0),
         Vec3::ZERO,
@@ -182,6 +182,8 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
         Vec3::new(22.0, 2.0, 1.0),
         Quat::from_rotation_x(0.5),
         Vec3::new(0.0, 0.0, -2.0),
+        &mut world.world,
+        (),
     )
     .unwrap();
     let drive = Controls::new(0.6, 0.0, 0.3, false).unwrap();
@@ -193,7 +195,7 @@ fn warm_swings_vehicles_tanks_and_ragdolls_allocate_nothing_per_tick() {
             tank.step(dt, &tracks, &mut world.world).unwrap();
             let around = Surroundings::new(&world.world, gravity);
             swinger.step(dt, Vec3::Z, &around).unwrap();
-            doll.step(dt, &around).unwrap();
+            doll.step(dt, &mut world.world).unwrap();
         }
     };
     // Warm: the ragdoll has landed (its first deep contact sets up this

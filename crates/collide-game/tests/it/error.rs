@@ -7,7 +7,7 @@ use collide::narrow::d3::{Cuboid, Pose, Sphere};
 use collide::world::{Collider3, World3};
 use collide::{AabbError, HandleError};
 use collide_game::character::{Character, CharacterSettings, MAX_MOTION_PER_TICK};
-use collide_game::ragdoll::{RagdollSettings, Skeleton};
+use collide_game::ragdoll::{Ragdoll, RagdollSettings, Skeleton};
 
 use collide_game::prelude::*;
 
@@ -169,6 +169,49 @@ fn a_character_refuses_a_world_without_its_collider() {
     let err = character.step(dt, Vec3::X, &mut world).unwrap_err();
     assert!(matches!(err, GameError::Collide(_)), "{err:?}");
     assert_eq!(character.position(), Vec3::ZERO);
+}
+
+#[test]
+fn a_ragdoll_refuses_a_world_without_its_parts() {
+    let mut world = World3::new();
+    let body = Skeleton::humanoid(1.8, 75.0).unwrap();
+    let at = Vec3::new(0.0, 3.0, 0.0);
+    let mut doll = Ragdoll::new(
+        body,
+        RagdollSettings::default(),
+        at,
+        Quat::IDENTITY,
+        Vec3::ZERO,
+        &mut world,
+        (),
+    )
+    .unwrap();
+    let before = doll.positions().to_vec();
+    let dt = TimeStep::new(1.0 / 60.0).unwrap();
+    let mut other: World3 = World3::new();
+    let err = doll.step(dt, &mut other).unwrap_err();
+    assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert!(doll.place_colliders(&mut other).is_err());
+    world.remove(doll.colliders()[3]).unwrap();
+    let err = doll.step(dt, &mut world).unwrap_err();
+    assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert_eq!(doll.positions(), &before[..]);
+    // A body whose parts' boxes overflow is refused and leaves nothing.
+    let mut clean = World3::new();
+    let body = Skeleton::humanoid(1.8, 75.0).unwrap();
+    let far = Vec3::new(0.0, f32::MAX, 0.0);
+    let err = Ragdoll::new(
+        body,
+        RagdollSettings::default(),
+        far,
+        Quat::IDENTITY,
+        Vec3::ZERO,
+        &mut clean,
+        (),
+    )
+    .unwrap_err();
+    assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert!(clean.is_empty());
 }
 
 #[test]

@@ -10,20 +10,30 @@
 //! and right swap).
 
 use super::{boxes, every, gravity, run_ticks};
-use crate::common::with_surroundings_under;
+use crate::common::Boxes;
+use collide_game::Gravity;
 use collide_game::glam::{Quat, Vec3};
 use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
 use collide_game::time::TimeStep;
 use collide_scenes::invariance::{Claims, Frame, Invariance, Outcome, REST_TICKS, Rate, at_rest};
 
-fn doll(frame: &Frame, at: Vec3, turn: Quat, settings: RagdollSettings) -> Ragdoll {
+/// A humanoid in `world` under `gravity`.
+fn doll(
+    (frame, world): (&Frame, &mut Boxes),
+    at: Vec3,
+    turn: Quat,
+    settings: RagdollSettings,
+    gravity: Vec3,
+) -> Ragdoll {
     let skeleton = Skeleton::humanoid(1.8, 75.0).unwrap();
     Ragdoll::new(
         skeleton,
-        settings,
+        settings.with_gravity(Gravity::new(gravity).unwrap()),
         frame.point3(at),
         frame.turn(turn),
         Vec3::ZERO,
+        &mut world.world,
+        (),
     )
     .unwrap()
 }
@@ -58,7 +68,7 @@ fn drop(
     each: f64,
     from: u64,
 ) -> Outcome {
-    let floor = boxes(
+    let mut floor = boxes(
         frame,
         &[(
             Vec3::new(0.0, -1.0, 0.0),
@@ -68,7 +78,13 @@ fn drop(
     );
     let top = frame.point3(Vec3::ZERO).y;
     let turn = Quat::from_rotation_x(tilt) * Quat::from_rotation_z(0.4 * tilt);
-    let mut r = doll(frame, at, turn, RagdollSettings::default());
+    let mut r = doll(
+        (frame, &mut floor),
+        at,
+        turn,
+        RagdollSettings::default(),
+        gravity(frame),
+    );
     // The shortest bone: far out, its ends' rounding turns it this much.
     let shortest = r
         .skeleton()
@@ -76,9 +92,9 @@ fn drop(
         .map(|(_, _, length)| f64::from(length))
         .fold(f64::INFINITY, f64::min);
     let mut outcome = Outcome::new();
-    with_surroundings_under(&floor, gravity(frame), |around| {
+    {
         run_ticks(rate, ticks, |tick, dt| {
-            r.step(dt, around).unwrap();
+            r.step(dt, &mut floor.world).unwrap();
             if tick < from {
                 return;
             }
@@ -99,7 +115,7 @@ fn drop(
                 outcome.exact("lying", lying(frame, &r));
             }
         });
-    });
+    }
     outcome
 }
 
@@ -155,25 +171,24 @@ fn a_ragdoll_lying_on_a_floor_stays_for_ten_minutes() {
 #[test]
 fn a_ragdoll_floating_still_stays_for_ten_minutes() {
     let floating = |frame: &Frame, rate: &Rate, ticks: u64| {
-        let empty = boxes(frame, &[]);
+        let mut empty = boxes(frame, &[]);
         let settings = RagdollSettings::default().with_sleep(0.0, 1.0).unwrap();
         let mut r = doll(
-            frame,
+            (frame, &mut empty),
             Vec3::new(0.3, -0.2, 0.1),
             Quat::from_rotation_x(1.0),
             settings,
+            Vec3::ZERO,
         );
         let dt = TimeStep::new(rate.tick_seconds_f32()).unwrap();
         let mut outcome = Outcome::new();
-        with_surroundings_under(&empty, Vec3::ZERO, |around| {
-            for tick in 0..ticks {
-                r.step(dt, around).unwrap();
-                if tick.is_multiple_of(600) {
-                    outcome.point3("centre of mass", r.centre_of_mass());
-                    outcome.limit("kinetic energy (J)", f64::from(r.kinetic_energy()), 1e-6);
-                }
+        for tick in 0..ticks {
+            r.step(dt, &mut empty.world).unwrap();
+            if tick.is_multiple_of(600) {
+                outcome.point3("centre of mass", r.centre_of_mass());
+                outcome.limit("kinetic energy (J)", f64::from(r.kinetic_energy()), 1e-6);
             }
-        });
+        }
         outcome
     };
     at_rest("a ragdoll floating still", claims(), REST_TICKS, floating).assert_holds();

@@ -3,22 +3,22 @@
 //! animated pose is followed, nothing ends inside geometry, the same bits
 //! on any number of threads.
 
-use crate::common::{Boxes, GRAVITY, with_surroundings, with_surroundings_under};
+mod world;
+
+use crate::common::{Boxes, GRAVITY};
+use collide::narrow::d3::{Cuboid, Pose};
+use collide::world::Collider3;
+use collide_game::Gravity;
 use collide_game::glam::{EulerRot, Quat, Vec3};
 use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
 use collide_game::time::TimeStep;
-use collide_game::{D3, Gravity, Surroundings};
 use collide_scenes::SceneRng;
 
-fn doll(at: Vec3, turn: Quat, velocity: Vec3) -> Ragdoll {
-    Ragdoll::new(
-        Skeleton::humanoid(1.8, 75.0).unwrap(),
-        RagdollSettings::default(),
-        at,
-        turn,
-        velocity,
-    )
-    .unwrap()
+/// A 1.8 m, 75 kg humanoid in `world`.
+fn doll(world: &mut Boxes, at: Vec3, turn: Quat, velocity: Vec3) -> Ragdoll {
+    let body = Skeleton::humanoid(1.8, 75.0).unwrap();
+    let settings = RagdollSettings::default();
+    Ragdoll::new(body, settings, at, turn, velocity, &mut world.world, ()).unwrap()
 }
 
 fn dt() -> TimeStep<f32> {
@@ -64,26 +64,31 @@ fn running(rest: &[Vec3], t: f32, height: f32) -> Vec<Vec3> {
 
 #[test]
 fn a_ragdoll_from_a_run_keeps_its_momentum_until_it_lands() {
-    let floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -80.0), Vec3::new(50.0, 0.0, 50.0))]);
-    let mut r = doll(Vec3::new(0.0, 4.0, 0.0), Quat::IDENTITY, Vec3::ZERO);
+    let mut floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -80.0), Vec3::new(50.0, 0.0, 50.0))]);
+    let mut r = doll(
+        &mut floor,
+        Vec3::new(0.0, 4.0, 0.0),
+        Quat::IDENTITY,
+        Vec3::ZERO,
+    );
     let rest = r.skeleton().rest_pose().to_vec();
     r.set_weight(1.0).unwrap();
-    with_surroundings(&floor, |around| {
+    {
         // Running (leaping, 4 m up) under the animation, limbs swinging.
         for tick in 0..30 {
             r.set_target(&running(&rest, tick as f32 / 60.0, 4.0))
                 .unwrap();
-            r.step(dt(), around).unwrap();
+            r.step(dt(), &mut floor.world).unwrap();
         }
         // Hit: all limp. The limbs flail against their limits and the
         // bones, inner forces all; the momentum stays until the floor.
         r.set_weight(0.0).unwrap();
-        r.step(dt(), around).unwrap();
+        r.step(dt(), &mut floor.world).unwrap();
         let start = r.momentum().with_y(0.0);
         assert!(start.length() > 0.9 * 5.0 * r.skeleton().mass(), "{start}");
         let mut ticks = 0;
         while r.positions().iter().all(|p| p.y > 0.3) {
-            r.step(dt(), around).unwrap();
+            r.step(dt(), &mut floor.world).unwrap();
             let now = r.momentum().with_y(0.0);
             assert!(
                 (now - start).length() < 0.01 * start.length(),
@@ -92,21 +97,19 @@ fn a_ragdoll_from_a_run_keeps_its_momentum_until_it_lands() {
             ticks += 1;
         }
         assert!(ticks > 20, "{ticks} ticks in flight");
-    });
+    }
 }
 
 /// Steps `r` for `ticks` through `world`: the furthest any joint went
 /// past its limit (radians) and any bone off its length (metres) after a
 /// tick.
-fn fall(r: &mut Ragdoll, world: &Boxes, ticks: usize) -> (f32, f32) {
+fn fall(r: &mut Ragdoll, world: &mut Boxes, ticks: usize) -> (f32, f32) {
     let (mut limit, mut length) = (0.0f32, 0.0f32);
-    with_surroundings(world, |around| {
-        for _ in 0..ticks {
-            r.step(dt(), around).unwrap();
-            limit = limit.max(r.limit_excess());
-            length = length.max(worst_bone(r));
-        }
-    });
+    for _ in 0..ticks {
+        r.step(dt(), &mut world.world).unwrap();
+        limit = limit.max(r.limit_excess());
+        length = length.max(worst_bone(r));
+    }
     (limit, length)
 }
 
@@ -134,44 +137,41 @@ fn inside(boxes: &[(Vec3, Vec3)], p: Vec3, tolerance: f32) -> bool {
 #[test]
 fn spawned_at_rest_it_stays_at_rest() {
     // Without gravity, in its rest pose: nothing moves.
-    let mut r = doll(
-        Vec3::new(0.0, 5.0, 0.0),
-        Quat::from_rotation_y(0.7),
-        Vec3::ZERO,
-    );
-    let world = Boxes::new(&[]);
-    let around = Surroundings::<D3>::new(&world.world, Gravity::none());
+    let mut world = Boxes::new(&[]);
+    let body = Skeleton::humanoid(1.8, 75.0).unwrap();
+    let weightless = RagdollSettings::default().with_gravity(Gravity::none());
+    let (at, turn) = (Vec3::new(0.0, 5.0, 0.0), Quat::from_rotation_y(0.7));
+    let mut r = Ragdoll::new(body, weightless, at, turn, Vec3::ZERO, &mut world.world, ()).unwrap();
     for _ in 0..600 {
-        r.step(dt(), &around).unwrap();
+        r.step(dt(), &mut world.world).unwrap();
     }
     assert!(r.kinetic_energy() < 1e-6, "{} J", r.kinetic_energy());
     // Dropped flat on the floor, once it has settled it stays.
-    let floor = Boxes::new(&[(Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0))]);
+    let mut floor = Boxes::new(&[(Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0))]);
     let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
-    let mut r = doll(Vec3::new(0.0, 0.3, 0.0), lying, Vec3::ZERO);
-    with_surroundings(&floor, |around| {
-        for _ in 0..300 {
-            r.step(dt(), around).unwrap();
-        }
-        let mut worst = 0.0f32;
-        for _ in 0..600 {
-            r.step(dt(), around).unwrap();
-            worst = worst.max(r.kinetic_energy());
-        }
-        assert!(worst < 1e-6, "{worst} J at rest on the floor");
-    });
+    let mut r = doll(&mut floor, Vec3::new(0.0, 0.3, 0.0), lying, Vec3::ZERO);
+    for _ in 0..300 {
+        r.step(dt(), &mut floor.world).unwrap();
+    }
+    let mut worst = 0.0f32;
+    for _ in 0..600 {
+        r.step(dt(), &mut floor.world).unwrap();
+        worst = worst.max(r.kinetic_energy());
+    }
+    assert!(worst < 1e-6, "{worst} J at rest on the floor");
 }
 
 #[test]
 fn down_the_stairs_no_joint_leaves_its_limits_and_bones_keep_their_length() {
-    let world = stairs();
+    let mut world = stairs();
     // Dropped 10 m onto the landing, tumbling toward the stairs.
     let mut r = doll(
+        &mut world,
         Vec3::new(0.0, 13.0, 1.0),
         Quat::from_rotation_x(0.6),
         Vec3::new(0.3, 0.0, -3.0),
     );
-    let (worst_limit, worst_length) = fall(&mut r, &world, 600);
+    let (worst_limit, worst_length) = fall(&mut r, &mut world, 600);
     assert!(
         worst_limit < 1e-3,
         "a joint went {worst_limit} rad past its limit"
@@ -184,7 +184,6 @@ fn down_the_stairs_no_joint_leaves_its_limits_and_bones_keep_their_length() {
 
 #[test]
 fn no_particle_ends_inside_geometry() {
-    let world = stairs();
     let mut boxes = vec![(Vec3::new(-20.0, -1.0, -40.0), Vec3::new(20.0, 0.0, 20.0))];
     for k in 0..10 {
         let top = 3.0 - 0.3 * k as f32;
@@ -200,16 +199,17 @@ fn no_particle_ends_inside_geometry() {
             1.1 * seed as f32,
             0.3,
         );
+        // Each body on stairs of its own.
+        let mut world = stairs();
         let mut r = doll(
+            &mut world,
             Vec3::new(0.2 * seed as f32 - 0.5, 6.0, 1.0),
             turn,
             Vec3::new(0.0, 0.0, -2.0 - 0.5 * seed as f32),
         );
-        with_surroundings(&world, |around| {
-            for _ in 0..600 {
-                r.step(dt(), around).unwrap();
-            }
-        });
+        for _ in 0..600 {
+            r.step(dt(), &mut world.world).unwrap();
+        }
         for (k, &p) in r.positions().iter().enumerate() {
             assert!(
                 !inside(&boxes, p, 0.01),
@@ -230,32 +230,32 @@ fn posed(r: &Ragdoll, at: Vec3, turn: Quat) -> Vec<Vec3> {
 
 #[test]
 fn at_weight_one_it_follows_the_animated_pose() {
-    let floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
-    let mut r = doll(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
+    let floor = || Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
+    let mut world = floor();
+    let mut r = doll(&mut world, Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
     r.set_weight(1.0).unwrap();
-    with_surroundings(&floor, |around| {
-        for tick in 0..300 {
-            // Walking forward and turning.
-            let t = tick as f32 / 60.0;
-            let target = posed(
-                &r,
-                Vec3::new(0.0, 0.0, -1.4 * t),
-                Quat::from_rotation_y(0.3 * t),
+    for tick in 0..300 {
+        // Walking forward and turning.
+        let t = tick as f32 / 60.0;
+        let target = posed(
+            &r,
+            Vec3::new(0.0, 0.0, -1.4 * t),
+            Quat::from_rotation_y(0.3 * t),
+        );
+        r.set_target(&target).unwrap();
+        r.step(dt(), &mut world.world).unwrap();
+        for (k, (p, q)) in r.positions().iter().zip(&target).enumerate() {
+            assert!(
+                p.distance(*q) < 0.01,
+                "tick {tick}: particle {k} is {} m off",
+                p.distance(*q)
             );
-            r.set_target(&target).unwrap();
-            r.step(dt(), around).unwrap();
-            for (k, (p, q)) in r.positions().iter().zip(&target).enumerate() {
-                assert!(
-                    p.distance(*q) < 0.01,
-                    "tick {tick}: particle {k} is {} m off",
-                    p.distance(*q)
-                );
-            }
         }
-    });
+    }
     // A hit reaction: the left arm goes limp and hangs while the rest
     // keeps to the pose.
-    let mut r = doll(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
+    let mut world = floor();
+    let mut r = doll(&mut world, Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
     r.set_weight(1.0).unwrap();
     let arm = r
         .skeleton()
@@ -272,22 +272,20 @@ fn at_weight_one_it_follows_the_animated_pose() {
         .unwrap();
     r.set_part_weight(upper, 0.0).unwrap();
     let raised = Quat::from_rotation_z(-1.2);
-    with_surroundings(&floor, |around| {
-        for _ in 0..120 {
-            // The animation raises the arm; the limp one does not follow.
-            let mut target = posed(&r, Vec3::ZERO, Quat::IDENTITY);
-            let shoulder = target[4];
-            target[5] = shoulder + raised * (target[5] - shoulder);
-            target[6] = shoulder + raised * (target[6] - shoulder);
-            r.set_target(&target).unwrap();
-            r.step(dt(), around).unwrap();
-            assert!(r.positions()[0].distance(target[0]) < 0.01);
-            assert!(
-                r.positions()[6].distance(target[6]) > 0.3,
-                "the limp hand followed"
-            );
-        }
-    });
+    for _ in 0..120 {
+        // The animation raises the arm; the limp one does not follow.
+        let mut target = posed(&r, Vec3::ZERO, Quat::IDENTITY);
+        let shoulder = target[4];
+        target[5] = shoulder + raised * (target[5] - shoulder);
+        target[6] = shoulder + raised * (target[6] - shoulder);
+        r.set_target(&target).unwrap();
+        r.step(dt(), &mut world.world).unwrap();
+        assert!(r.positions()[0].distance(target[0]) < 0.01);
+        assert!(
+            r.positions()[6].distance(target[6]) > 0.3,
+            "the limp hand followed"
+        );
+    }
     assert!(
         r.positions()[6].y < r.positions()[4].y,
         "the limp arm hangs"
@@ -297,32 +295,37 @@ fn at_weight_one_it_follows_the_animated_pose() {
 #[test]
 fn the_same_ragdolls_end_in_the_same_bits_on_one_two_and_three_threads() {
     use rayon::prelude::*;
-    let world = stairs();
     let run = |threads: usize| -> Vec<u64> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
+        // Six bodies in one world, tumbling onto the stairs and each other.
+        let mut world = stairs();
         let mut dolls: Vec<Ragdoll> = (0..6)
             .map(|k| {
                 doll(
+                    &mut world,
                     Vec3::new(k as f32 * 0.6 - 1.5, 6.0 + k as f32, 1.0),
                     Quat::from_rotation_x(0.4 * k as f32),
                     Vec3::new(0.0, 0.0, -2.0),
                 )
             })
             .collect();
-        // The world is read from other threads through its snapshot.
-        let snapshot = world.world.snapshot();
-        pool.install(|| {
-            for _ in 0..240 {
+        for _ in 0..240 {
+            // The world is read from other threads through its snapshot;
+            // each body sees the others where the last tick left them.
+            let snapshot = world.world.snapshot();
+            pool.install(|| {
                 dolls.par_iter_mut().for_each(|r| {
-                    let gravity = Gravity::new(GRAVITY).unwrap();
-                    r.step(dt(), &Surroundings::<D3>::new(&snapshot, gravity))
-                        .unwrap();
+                    r.step_reading(dt(), &snapshot).unwrap();
                 });
+            });
+            for r in &dolls {
+                r.place_colliders(&mut world.world).unwrap();
             }
-        });
+            world.world.step();
+        }
         dolls.iter().map(Ragdoll::state_hash).collect()
     };
     let one = run(1);
@@ -332,19 +335,18 @@ fn the_same_ragdolls_end_in_the_same_bits_on_one_two_and_three_threads() {
 
 #[test]
 fn a_fallen_ragdoll_says_which_way_it_lies() {
-    let floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
+    let floor = || Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
     let half = std::f32::consts::FRAC_PI_2;
     // Tipped forward onto its face or back onto its back, it stays so.
     for (turn, lying) in [
         (Quat::from_rotation_x(-half), Lying::FaceDown),
         (Quat::from_rotation_x(half), Lying::FaceUp),
     ] {
-        let mut r = doll(Vec3::new(0.0, 0.5, 0.0), turn, Vec3::ZERO);
-        with_surroundings(&floor, |around| {
-            for _ in 0..240 {
-                r.step(dt(), around).unwrap();
-            }
-        });
+        let mut world = floor();
+        let mut r = doll(&mut world, Vec3::new(0.0, 0.5, 0.0), turn, Vec3::ZERO);
+        for _ in 0..240 {
+            r.step(dt(), &mut world.world).unwrap();
+        }
         assert_eq!(r.lying(), lying, "turned {turn}");
         assert!(r.is_asleep(), "settled {turn}");
     }
@@ -355,11 +357,12 @@ fn a_fallen_ragdoll_says_which_way_it_lies() {
         (Quat::from_rotation_z(-half), Lying::RightSide),
         (Quat::IDENTITY, Lying::Upright),
     ] {
-        let mut r = doll(Vec3::new(0.0, 0.5, 0.0), turn, Vec3::ZERO);
+        let mut world = floor();
+        let mut r = doll(&mut world, Vec3::new(0.0, 0.5, 0.0), turn, Vec3::ZERO);
         r.set_weight(1.0).unwrap();
         let target = posed(&r, Vec3::new(0.0, 0.5, 0.0), turn);
         r.set_target(&target).unwrap();
-        with_surroundings(&floor, |around| r.step(dt(), around).unwrap());
+        r.step(dt(), &mut world.world).unwrap();
         assert_eq!(r.lying(), lying, "turned {turn}");
     }
 }
@@ -368,13 +371,16 @@ fn a_fallen_ragdoll_says_which_way_it_lies() {
 fn bad_input_is_an_error() {
     let body = Skeleton::humanoid(1.8, 75.0).unwrap();
     let settings = RagdollSettings::default();
+    let mut world = collide::world::World3::new();
     assert!(
         Ragdoll::new(
             body.clone(),
             settings,
             Vec3::NAN,
             Quat::IDENTITY,
-            Vec3::ZERO
+            Vec3::ZERO,
+            &mut world,
+            ()
         )
         .is_err()
     );
@@ -384,11 +390,16 @@ fn bad_input_is_an_error() {
             settings,
             Vec3::ZERO,
             Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-            Vec3::ZERO
+            Vec3::ZERO,
+            &mut world,
+            ()
         )
         .is_err()
     );
-    let mut r = Ragdoll::new(body, settings, Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO).unwrap();
+    let at = (Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
+    let mut r = Ragdoll::new(body, settings, at.0, at.1, at.2, &mut world, ()).unwrap();
+    // Nothing is left in the world by the bodies refused.
+    assert_eq!(world.len(), r.colliders().len());
     assert!(r.set_target(&[Vec3::ZERO; 3]).is_err());
     assert!(r.set_part_weight(0, 1.5).is_err());
     assert!(r.set_part_weight(99, 0.5).is_err());
@@ -404,7 +415,6 @@ fn bad_input_is_an_error() {
 
 #[test]
 fn tumbling_down_stairs_never_gains_energy() {
-    let world = stairs();
     for seed in 0..10 {
         let s = seed as f32;
         let turn = Quat::from_euler(
@@ -413,7 +423,9 @@ fn tumbling_down_stairs_never_gains_energy() {
             0.7 * s,
             0.2 * s,
         );
+        let mut world = stairs();
         let mut r = doll(
+            &mut world,
             Vec3::new(0.0, 3.0 + (seed % 3) as f32 * 2.0, 1.0),
             turn,
             Vec3::new(0.3 * (s - 5.0), 0.0, -1.0 - 0.5 * s),
@@ -422,35 +434,31 @@ fn tumbling_down_stairs_never_gains_energy() {
         let energy =
             |r: &Ragdoll| r.kinetic_energy() + r.skeleton().mass() * 9.81 * r.centre_of_mass().y;
         let start = energy(&r);
-        with_surroundings(&world, |around| {
-            for tick in 0..480 {
-                r.step(dt(), around).unwrap();
-                let now = energy(&r);
-                assert!(
-                    now <= 1.03 * start,
-                    "seed {seed}, tick {tick}: {now} J from {start} J"
-                );
-            }
-        });
+        for tick in 0..480 {
+            r.step(dt(), &mut world.world).unwrap();
+            let now = energy(&r);
+            assert!(
+                now <= 1.03 * start,
+                "seed {seed}, tick {tick}: {now} J from {start} J"
+            );
+        }
     }
 }
 
 #[test]
 fn a_half_weight_follows_a_walking_pose_part_of_the_way() {
-    let floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
-    let mut r = doll(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
+    let mut floor = Boxes::new(&[(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0))]);
+    let mut r = doll(&mut floor, Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
     r.set_weight(0.5).unwrap();
-    with_surroundings(&floor, |around| {
-        for tick in 0..120 {
-            let target = posed(
-                &r,
-                Vec3::new(0.0, 0.0, -1.4 * tick as f32 / 60.0),
-                Quat::IDENTITY,
-            );
-            r.set_target(&target).unwrap();
-            r.step(dt(), around).unwrap();
-        }
-    });
+    for tick in 0..120 {
+        let target = posed(
+            &r,
+            Vec3::new(0.0, 0.0, -1.4 * tick as f32 / 60.0),
+            Quat::IDENTITY,
+        );
+        r.set_target(&target).unwrap();
+        r.step(dt(), &mut floor.world).unwrap();
+    }
     // Pulled half the way each tick, it keeps up with the walk (2.8 m)
     // within a few ticks' lag, at the walk's speed: the energy the
     // animation adds is not taken back.
@@ -464,22 +472,21 @@ fn a_half_weight_follows_a_walking_pose_part_of_the_way() {
 fn a_sleeping_ragdoll_wakes_when_something_presses_into_it() {
     let floor = (Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0));
     let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
-    let mut r = doll(Vec3::new(0.0, 0.3, 0.0), lying, Vec3::ZERO);
-    with_surroundings(&Boxes::new(&[floor]), |around| {
-        for _ in 0..240 {
-            r.step(dt(), around).unwrap();
-        }
-    });
+    let mut world = Boxes::new(&[floor]);
+    let mut r = doll(&mut world, Vec3::new(0.0, 0.3, 0.0), lying, Vec3::ZERO);
+    for _ in 0..240 {
+        r.step(dt(), &mut world.world).unwrap();
+    }
     assert!(r.is_asleep());
     // A crate lands on its chest.
     let chest = r.positions()[1];
-    let crate_box = (
-        chest - Vec3::new(0.3, 0.05, 0.3),
-        chest + Vec3::new(0.3, 0.6, 0.3),
-    );
-    with_surroundings(&Boxes::new(&[floor, crate_box]), |around| {
-        r.step(dt(), around).unwrap();
-    });
+    let crate_box = Cuboid::new(Vec3::new(0.3, 0.325, 0.3)).unwrap();
+    let at = Pose::at(chest + Vec3::new(0.0, 0.275, 0.0)).unwrap();
+    world
+        .world
+        .insert(Collider3::fixed(crate_box, at, ()))
+        .unwrap();
+    r.step(dt(), &mut world.world).unwrap();
     assert!(!r.is_asleep(), "it slept on under the crate");
 }
 
@@ -531,16 +538,18 @@ fn quadruped() -> Skeleton {
 fn a_four_legged_skeleton_falls_keeping_its_limits_and_bones() {
     let body = quadruped();
     assert_eq!(body.particle_count(), 15);
-    let floor = Boxes::new(&[(Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0))]);
+    let mut floor = Boxes::new(&[(Vec3::new(-20.0, -1.0, -20.0), Vec3::new(20.0, 0.0, 20.0))]);
     let mut r = Ragdoll::new(
         body,
         RagdollSettings::default(),
         Vec3::new(0.0, 3.0, 0.0),
         Quat::from_rotation_z(0.7),
         Vec3::X,
+        &mut floor.world,
+        (),
     )
     .unwrap();
-    let (worst_limit, worst_length) = fall(&mut r, &floor, 360);
+    let (worst_limit, worst_length) = fall(&mut r, &mut floor, 360);
     assert!(
         worst_limit < 1e-3,
         "a joint went {worst_limit} rad past its limit"
@@ -598,20 +607,22 @@ fn a_ragdoll_at_rest_in_empty_space_at_any_orientation_stays_at_rest() {
         300.0,
         7_200,
     ));
-    let empty = Boxes::new(&[]);
     for (turn, height, mass, ticks) in cases {
-        let settings = RagdollSettings::default().with_sleep(0.0, 1.0).unwrap();
+        let mut empty = Boxes::new(&[]);
+        let settings = RagdollSettings::default()
+            .with_sleep(0.0, 1.0)
+            .unwrap()
+            .with_gravity(Gravity::none());
         let body = Skeleton::humanoid(height, mass).unwrap();
+        let at = Vec3::new(0.3, -0.2, 0.1);
         let mut r =
-            Ragdoll::new(body, settings, Vec3::new(0.3, -0.2, 0.1), turn, Vec3::ZERO).unwrap();
+            Ragdoll::new(body, settings, at, turn, Vec3::ZERO, &mut empty.world, ()).unwrap();
         let (mut energy, mut momentum) = (0.0f32, 0.0f32);
-        with_surroundings_under(&empty, Vec3::ZERO, |around| {
-            for _ in 0..ticks {
-                r.step(dt(), around).unwrap();
-                energy = energy.max(r.kinetic_energy());
-                momentum = momentum.max(r.momentum().length());
-            }
-        });
+        for _ in 0..ticks {
+            r.step(dt(), &mut empty.world).unwrap();
+            energy = energy.max(r.kinetic_energy());
+            momentum = momentum.max(r.momentum().length());
+        }
         assert!(energy < 1e-6, "{height} m turned by {turn}: {energy} J");
         assert!(
             momentum < 1e-5,
@@ -696,7 +707,7 @@ fn random_drops() -> Vec<Drop> {
         .map(|k| {
             let kind = k % 3;
             let level = random_level(&mut rng, kind);
-            let world = Boxes::new(&level);
+            let mut world = Boxes::new(&level);
             let mut angle = || rng.range(-3.1, 3.1);
             let turn = Quat::from_euler(EulerRot::XYZ, angle(), angle(), angle());
             let above = if kind == 1 { 4.5 } else { 2.0 };
@@ -707,21 +718,20 @@ fn random_drops() -> Vec<Drop> {
             );
             let velocity = Vec3::new(rng.range(-3.0, 3.0), 0.0, rng.range(-3.0, 3.0));
             let body = Skeleton::humanoid(1.8, 75.0).unwrap();
-            let mut r = Ragdoll::new(body, settings, at, turn, velocity).unwrap();
+            let mut r =
+                Ragdoll::new(body, settings, at, turn, velocity, &mut world.world, ()).unwrap();
             let start = energy(&r);
             let mut drop = Drop::default();
-            with_surroundings(&world, |around| {
-                for _ in 0..240 {
-                    let (height, moving) = (r.centre_of_mass().y, r.kinetic_energy());
-                    r.step(dt(), around).unwrap();
-                    drop.depth = drop.depth.max(deepest_core(&level, &r));
-                    drop.excess = drop.excess.max(r.limit_excess());
-                    drop.gain = drop.gain.max((energy(&r) - start) / start);
-                    if moving < 1e-6 && r.kinetic_energy() < 1e-6 {
-                        drop.rise_at_rest = drop.rise_at_rest.max(r.centre_of_mass().y - height);
-                    }
+            for _ in 0..240 {
+                let (height, moving) = (r.centre_of_mass().y, r.kinetic_energy());
+                r.step(dt(), &mut world.world).unwrap();
+                drop.depth = drop.depth.max(deepest_core(&level, &r));
+                drop.excess = drop.excess.max(r.limit_excess());
+                drop.gain = drop.gain.max((energy(&r) - start) / start);
+                if moving < 1e-6 && r.kinetic_energy() < 1e-6 {
+                    drop.rise_at_rest = drop.rise_at_rest.max(r.centre_of_mass().y - height);
                 }
-            });
+            }
             drop
         })
         .collect()

@@ -16,11 +16,18 @@ const ARRIVALS: [u64; 3] = [0, 4, 7];
 /// Each tick's phase and the keys of the fighters hit on it.
 fn strip() -> Vec<(Phase, Vec<u64>)> {
     let at = |x: f32, y: f32| Pose::at(Vec2::new(x, y)).expect("finite");
+    let mut world = collide::world::World2::new();
     let mut combat: Combat<D2> = Combat::new(Tolerance::default());
-    let attacker = combat.add_fighter(1, 0, at(0.0, 0.0), vec![]);
+    let attacker = combat
+        .add_fighter(1, 0, at(0.0, 0.0), vec![], &mut world, ())
+        .expect("the demo's fighters are valid");
     let body = || vec![Part::new(0.5, 0.3, Pose::IDENTITY).expect("valid")];
     let targets: Vec<_> = (0..3)
-        .map(|k| combat.add_fighter(10 + k, 1, at(5.0, k as f32), body()))
+        .map(|k| {
+            combat
+                .add_fighter(10 + k, 1, at(5.0, k as f32), body(), &mut world, ())
+                .expect("the demo's fighters are valid")
+        })
         .collect();
     let frames = FrameData::new(FRAMES.0, FRAMES.1, FRAMES.2).expect("valid");
     let fist = vec![Part::new(0.0, 0.15, at(0.6, 0.0)).expect("valid")];
@@ -38,7 +45,9 @@ fn strip() -> Vec<(Phase, Vec<u64>)> {
                 .expect("a fighter of this fight");
         }
         hits.clear();
-        combat.step(&mut hits);
+        combat
+            .step(&mut world, &mut hits)
+            .expect("the demo's fighters are in its world");
         out.push((frames.phase(tick), hits.iter().map(|h| h.target).collect()));
     }
     out

@@ -281,6 +281,7 @@ fn bullet_and_grenade(out: &mut Vec<Entry>) {
 /// stepping in and a teammate.
 fn sword_swing(out: &mut Vec<Entry>) {
     let at = |x: f32, y: f32, z: f32| Pose::at(Vec3::new(x, y, z)).unwrap();
+    let mut fight_world = collide::world::World3::new();
     let mut combat = Combat::<D3>::new(Tolerance::new(0.05, 0.02).unwrap());
     let body = || {
         vec![
@@ -288,12 +289,22 @@ fn sword_swing(out: &mut Vec<Entry>) {
             Part::new(0.0, 0.15, at(0.0, 1.85, 0.0)).unwrap(),
         ]
     };
-    let attacker = combat.add_fighter(1, 0, at(0.0, 0.0, 0.0), body());
-    let friend = combat.add_fighter(2, 0, at(1.2, 0.0, -0.4), body());
+    let attacker = combat
+        .add_fighter(1, 0, at(0.0, 0.0, 0.0), body(), &mut fight_world, ())
+        .unwrap();
+    let friend = combat
+        .add_fighter(2, 0, at(1.2, 0.0, -0.4), body(), &mut fight_world, ())
+        .unwrap();
     let targets = [
-        combat.add_fighter(10, 1, at(1.6, 0.0, 0.6), body()),
-        combat.add_fighter(11, 1, at(1.0, 0.0, -3.0), body()),
-        combat.add_fighter(12, 2, at(-0.4, 0.0, -1.0), body()),
+        combat
+            .add_fighter(10, 1, at(1.6, 0.0, 0.6), body(), &mut fight_world, ())
+            .unwrap(),
+        combat
+            .add_fighter(11, 1, at(1.0, 0.0, -3.0), body(), &mut fight_world, ())
+            .unwrap(),
+        combat
+            .add_fighter(12, 2, at(-0.4, 0.0, -1.0), body(), &mut fight_world, ())
+            .unwrap(),
     ];
     let blade = Pose::new(Vec3::new(1.0, 1.3, 0.0), Quat::from_rotation_z(1.5)).unwrap();
     let sword = FrameData::new(3, 5, 4).unwrap();
@@ -329,7 +340,7 @@ fn sword_swing(out: &mut Vec<Entry>) {
             .unwrap();
         state.quat(turn);
         hits.clear();
-        combat.step(&mut hits);
+        combat.step(&mut fight_world, &mut hits).unwrap();
         events.u64(tick);
         events.u64(sword.phase(tick) as u64);
         events.u64(kick.phase(tick.saturating_sub(9)) as u64);

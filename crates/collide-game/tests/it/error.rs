@@ -236,11 +236,18 @@ fn a_fighter_id_from_another_fight_is_refused() {
     use collide::narrow::d2::Pose as Pose2;
     use collide_game::hitbox::{Combat, FrameData, Part, Tolerance};
     let fist = || vec![Part::<D2>::new(0.1, 0.1, Pose2::IDENTITY).unwrap()];
+    let mut world = collide::world::World2::new();
     let mut other: Combat<D2> = Combat::new(Tolerance::default());
-    other.add_fighter(1, 0, Pose2::IDENTITY, fist());
-    let stranger = other.add_fighter(2, 0, Pose2::IDENTITY, fist());
+    other
+        .add_fighter(1, 0, Pose2::IDENTITY, fist(), &mut world, ())
+        .unwrap();
+    let stranger = other
+        .add_fighter(2, 0, Pose2::IDENTITY, fist(), &mut world, ())
+        .unwrap();
     let mut fight: Combat<D2> = Combat::new(Tolerance::default());
-    fight.add_fighter(1, 0, Pose2::IDENTITY, fist());
+    let mine = fight
+        .add_fighter(1, 0, Pose2::IDENTITY, fist(), &mut world, ())
+        .unwrap();
     let foreign = GameError::ForeignId {
         what: "attacking fighter id",
     };
@@ -250,9 +257,18 @@ fn a_fighter_id_from_another_fight_is_refused() {
         fight.place(stranger, Pose2::IDENTITY),
         Err(GameError::ForeignId { what: "fighter id" })
     );
+    assert!(fight.hurtboxes(stranger).is_err());
     let mut hits = Vec::new();
-    fight.step(&mut hits); // nothing was started: no panic, no hit
+    fight.step(&mut world, &mut hits).unwrap(); // nothing was started: no panic, no hit
     assert!(hits.is_empty());
+    // A world without the fighter's hurtboxes is refused, the fight unchanged.
+    let tick = fight.tick();
+    world.remove(fight.hurtboxes(mine).unwrap()[0]).unwrap();
+    assert!(matches!(
+        fight.step(&mut world, &mut hits),
+        Err(GameError::Collide(_))
+    ));
+    assert_eq!(fight.tick(), tick);
 }
 
 /// A joint or frame id from another skeleton description: a frame id

@@ -5,6 +5,7 @@
 //! ticks, so tick rates are not compared), mirrored bit for bit.
 
 use collide::narrow::d2::Pose;
+use collide::world::World2;
 use collide_game::D2;
 use collide_game::glam::Vec2;
 use collide_game::hitbox::{Combat, FrameData, Part, Tolerance};
@@ -22,6 +23,7 @@ fn at(frame: &Frame, x: f32, y: f32) -> Pose {
 }
 
 fn fight(frame: &Frame, _: &Rate) -> Outcome {
+    let mut world = World2::new();
     let mut combat: Combat<D2> =
         Combat::new(Tolerance::new(frame.length(0.02), frame.length(0.01)).unwrap());
     let body = || {
@@ -34,8 +36,12 @@ fn fight(frame: &Frame, _: &Rate) -> Outcome {
             .unwrap(),
         ]
     };
-    let attacker = combat.add_fighter(1, 0, at(frame, 0.0, 0.0), body());
-    let target = combat.add_fighter(2, 1, at(frame, 4.0, 0.0), body());
+    let attacker = combat
+        .add_fighter(1, 0, at(frame, 0.0, 0.0), body(), &mut world, ())
+        .unwrap();
+    let target = combat
+        .add_fighter(2, 1, at(frame, 4.0, 0.0), body(), &mut world, ())
+        .unwrap();
     let fist = || vec![Part::new(0.0, frame.length(0.1), on(frame, 0.6, 0.0, 0.0)).unwrap()];
     let blade = || {
         vec![
@@ -68,7 +74,7 @@ fn fight(frame: &Frame, _: &Rate) -> Outcome {
                 )
                 .unwrap();
         }
-        combat.step(&mut hits);
+        combat.step(&mut world, &mut hits).unwrap();
     }
     let mut outcome = Outcome::new();
     for hit in &hits {

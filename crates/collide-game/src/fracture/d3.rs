@@ -9,6 +9,7 @@ use super::cells3::{Clipper, Hull};
 use crate::error::GameError;
 use collide::glam::DVec3;
 use collide::math;
+use collide::narrow::d3::Polyhedron;
 
 /// The most corners a piece keeps: the narrow phase's polyhedron limit.
 pub const MAX_CORNERS: usize = 32;
@@ -53,6 +54,17 @@ impl Piece {
     /// Its centroid.
     pub fn centroid(&self) -> DVec3 {
         self.centroid
+    }
+
+    /// The piece as a narrow-phase shape, its corners relative to its
+    /// centroid (place it at [`Piece::centroid`]).
+    pub fn shape(&self) -> Result<Polyhedron, collide::narrow::ShapeError> {
+        let local: Vec<collide::glam::Vec3> = self
+            .corners
+            .iter()
+            .map(|&c| (c - self.centroid).as_vec3())
+            .collect();
+        Polyhedron::new(&local)
     }
 }
 

@@ -18,6 +18,14 @@
 //! sites give bit-identical pieces. Coordinates are limited to 1e12 in
 //! magnitude.
 //!
+//! **On the world.** Fracture reads no world and has no tick: it is
+//! computed once, when something breaks. Each piece's `shape()` is its
+//! narrow-phase polygon or hull about its centroid, ready to be a
+//! collider: a game replaces the broken collider with the pieces that
+//! stay (fixed, or one compound) and makes each falling island a moving
+//! compound of its pieces (the `shatter` example in the command-line
+//! crate does this in 3D, the islands falling as rigid bodies).
+//!
 //! **Tolerance.** Cells are computed in `f64`: moved up to 1e5, mirrored or
 //! scaled, every piece's centroid agrees within 1e-9 of the object's size
 //! (4 `f64` ulps far out), its area or volume within 1e-9 of the size

@@ -3,6 +3,7 @@
 //! corner is nearest its own site, and no piece has more corners than the
 //! narrow phase's polyhedra.
 
+use collide::narrow::Support;
 use collide_game::GameError;
 use collide_game::fracture::d3;
 use collide_game::glam::DVec3;
@@ -62,6 +63,27 @@ fn check(parts: &[(DVec3, DVec3)], broken: &d3::Fracture, rng: &mut Rng) {
             "piece {k}: {} corners",
             p.corners().len()
         );
+        // As a narrow-phase hull about its centroid: the same extremes.
+        let hull = p.shape().unwrap();
+        for d in [
+            DVec3::X,
+            DVec3::Y,
+            DVec3::Z,
+            -DVec3::X,
+            -DVec3::Y,
+            -DVec3::Z,
+        ] {
+            let far = p
+                .corners()
+                .iter()
+                .map(|c| (*c - p.centroid()).dot(d))
+                .fold(f64::MIN, f64::max);
+            let got = f64::from(hull.support(d.as_vec3()).dot(d.as_vec3()));
+            assert!(
+                (got - far).abs() < 1e-5 * (1.0 + far.abs()),
+                "piece {k}: {got} against {far}"
+            );
+        }
         for &c in p.corners() {
             let own = c.distance(sites[p.site()]);
             let nearest = sites

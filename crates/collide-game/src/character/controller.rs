@@ -13,6 +13,7 @@
 //! edge). Whatever rounding sinks it into (its f32 position, far from the
 //! origin) it is pushed back out of.
 
+use super::report::{Ground, Push, StepReport, push_into};
 use super::settings::{CharacterSettings, Inherit};
 use crate::dim::{Dim, dot, length};
 use crate::error::{GameError, finite};
@@ -22,64 +23,6 @@ use crate::time::TimeStep;
 use collide::narrow::Capsule;
 use collide::world::{Collider, QueryFilter, Space, World, WorldQuery};
 use collide::{Filter, Handle, Query, Vector};
-
-/// What the character stands on after a step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Ground<V> {
-    /// Nothing within reach below.
-    Airborne,
-    /// On a walkable surface of `on`, whose normal there is `normal`.
-    Standing {
-        /// The object stood on (the base, when it moves).
-        on: Handle,
-        /// The surface's normal, pointing up out of it.
-        normal: V,
-    },
-    /// On a surface too steep to stand on: it slides down.
-    Sliding {
-        /// The object slid on.
-        on: Handle,
-        /// The surface's normal.
-        normal: V,
-    },
-}
-
-impl<V: Copy> Ground<V> {
-    /// The object under the character, standing or sliding.
-    pub fn on(&self) -> Option<Handle> {
-        match *self {
-            Ground::Airborne => None,
-            Ground::Standing { on, .. } | Ground::Sliding { on, .. } => Some(on),
-        }
-    }
-
-    /// Whether the character stands on walkable ground.
-    pub fn is_standing(&self) -> bool {
-        matches!(self, Ground::Standing { .. })
-    }
-}
-
-/// What one step did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepReport<V> {
-    /// The ground after the step.
-    pub ground: Ground<V>,
-    /// How far the base carried the character before its own move.
-    pub carried: V,
-    /// The base's velocity to add to the character's, by the
-    /// [`Inherit`] rule, on the step it left the base; zero otherwise.
-    pub inherited: V,
-    /// The character got onto a ledge this tick: it stepped or climbed
-    /// up, and now stands on the ledge's top with its centre over it.
-    /// (Climbing over a high step's edge takes a few ticks, the bottom
-    /// rolling over the edge; the character stands on the ledge then, and
-    /// slides back off if it stops short.)
-    pub stepped_up: bool,
-    /// Something moved into the character and it could not get out of the
-    /// way (caught between two moving things, or a moving thing and a
-    /// wall): it may end the step inside one of them.
-    pub squeezed: bool,
-}
 
 /// A kinematic character in dimension `D` ([`D2`](crate::D2) or
 /// [`D3`](crate::D3)).
@@ -112,6 +55,27 @@ pub struct Character<D: Dim> {
 /// km/s at 60 Hz): a longer one is a bug upstream (an unbounded velocity),
 /// refused rather than teleporting the character.
 pub const MAX_MOTION_PER_TICK: f32 = 1_000.0;
+
+/// What the slides of a move did: the ledge it climbed and its top's
+/// normal, and what it first pushed against.
+struct Slid<V> {
+    climbed: Option<(Handle, V)>,
+    pushing: Option<Push<V>>,
+}
+
+/// `motion` if it is finite and no longer than [`MAX_MOTION_PER_TICK`].
+fn check_motion<D: Dim>(motion: D::V) -> Result<(), GameError> {
+    crate::error::finite_vector("character motion", motion)?;
+    let distance = f64::from(length(motion));
+    if distance > f64::from(MAX_MOTION_PER_TICK) {
+        return Err(GameError::TooLarge {
+            what: "character motion in one tick (m)",
+            value: distance,
+            limit: f64::from(MAX_MOTION_PER_TICK),
+        });
+    }
+    Ok(())
+}
 
 /// Rounds of pushing out of overlapping objects before the character
 /// counts as squeezed.
@@ -211,15 +175,7 @@ impl<D: Dim> Character<D> {
         motion: D::V,
         world: &mut World<D::V, T>,
     ) -> Result<StepReport<D::V>, GameError> {
-        crate::error::finite_vector("character motion", motion)?;
-        let distance = f64::from(length(motion));
-        if distance > f64::from(MAX_MOTION_PER_TICK) {
-            return Err(GameError::TooLarge {
-                what: "character motion in one tick (m)",
-                value: distance,
-                limit: f64::from(MAX_MOTION_PER_TICK),
-            });
-        }
+        check_motion::<D>(motion)?;
         let filter = world.filter(self.collider)?;
         let mut skip = std::mem::take(&mut self.skip);
         skip.clear();
@@ -238,6 +194,30 @@ impl<D: Dim> Character<D> {
         self.skip = skip;
         world.set_pose(self.collider, <D::V as Space>::at(self.position())?)?;
         Ok(report)
+    }
+
+    /// Moves the character by `motion` (another's push: a
+    /// [`Push::motion`], or a share of it) in `world`, swept through the
+    /// world less its own collider as its step sees it, stopping at what it
+    /// meets; its collider follows. Returns how far it went. Its ground
+    /// stays until its next step finds it again. A motion not finite or
+    /// longer than [`MAX_MOTION_PER_TICK`] is refused, as is a world
+    /// without its collider, the character unmoved.
+    pub fn shove<T>(
+        &mut self,
+        motion: D::V,
+        world: &mut World<D::V, T>,
+    ) -> Result<D::V, GameError> {
+        check_motion::<D>(motion)?;
+        let filter = world.filter(self.collider)?;
+        let skip = [self.collider];
+        let from = self.position.get();
+        let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
+        let swept = D::sweep(&mut self.sweeper, &seen, &self.hull, from, motion);
+        let went = travelled::<D>(from, motion, &swept);
+        self.position.shift(went);
+        world.set_pose(self.collider, <D::V as Space>::at(self.position())?)?;
+        Ok(went)
     }
 
     /// Adds to `skip` the colliders near this tick's move that the pair
@@ -290,7 +270,7 @@ impl<D: Dim> Character<D> {
         let squeezed = !self.push_out(level, moved);
         // It steps up from anything it stands or slides on (an edge it has
         // come down on, short of the floor), never in mid-air.
-        let climbed = self.slide(level, motion, was.on().is_some());
+        let Slid { climbed, pushing } = self.slide(level, motion, was.on().is_some());
         let snap = was.on().is_some() && dot(motion, D::UP) <= 0.0;
         self.ground = self.probe(level, snap.then_some(motion));
         let mut stepped_up = false;
@@ -329,6 +309,7 @@ impl<D: Dim> Character<D> {
             inherited,
             stepped_up,
             squeezed,
+            pushing,
         }
     }
 
@@ -425,16 +406,12 @@ impl<D: Dim> Character<D> {
     /// The own move: sweep, slide along what is hit (steep surfaces are
     /// walls: no climbing them), step up ledges when `grounded` (onto one
     /// it meets, or on over the edge of one it is on). Returns the ledge it
-    /// climbed and its top's normal (`None`: it did not climb).
-    fn slide(
-        &mut self,
-        level: &Level<'_, D>,
-        motion: D::V,
-        grounded: bool,
-    ) -> Option<(Handle, D::V)> {
+    /// climbed and its top's normal, and the first thing it pushed
+    /// against.
+    fn slide(&mut self, level: &Level<'_, D>, motion: D::V, grounded: bool) -> Slid<D::V> {
         let settings = self.settings;
         let mut remaining = motion;
-        let mut climbed = None;
+        let (mut climbed, mut pushing) = (None, None);
         for _ in 0..settings.max_slides() {
             if length(remaining) <= 1e-7 {
                 break;
@@ -456,9 +433,12 @@ impl<D: Dim> Character<D> {
                     continue;
                 }
             }
+            if !walkable && pushing.is_none() {
+                pushing = push_into::<D>(on, remaining, normal);
+            }
             remaining = along::<D>(remaining, normal, walkable);
         }
-        climbed
+        Slid { climbed, pushing }
     }
 
     /// Tries to step onto a ledge: up by the step height, forward by the

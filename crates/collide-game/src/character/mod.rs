@@ -19,9 +19,12 @@
 //! into it, rays and shots hit it. Each step reads the world less its own
 //! collider (what its filter pairs with, sensors passed), takes a moving
 //! base's move from the base's pose at the world's last step and now, and
-//! writes its collider back. So a tick moves the platforms first, steps
-//! the characters in handle order (each sees the moves before it), then
-//! steps the world, once:
+//! writes its collider back. A character its move runs into blocks it;
+//! to let characters push each other, a game hands the step's
+//! [`StepReport::pushing`] to the other's [`Character::shove`] and shoves
+//! the pusher as far as the other went. So a tick moves the platforms
+//! first, steps the characters in handle order (each sees the moves
+//! before it), then steps the world, once:
 //!
 //! ```
 //! use collide::narrow::d3::{Cuboid, Pose};
@@ -55,7 +58,9 @@
 
 mod controller;
 mod ledge;
+mod report;
 mod settings;
 
-pub use controller::{Character, Ground, MAX_MOTION_PER_TICK, StepReport};
+pub use controller::{Character, MAX_MOTION_PER_TICK};
+pub use report::{Ground, Push, StepReport};
 pub use settings::{CharacterSettings, Inherit};

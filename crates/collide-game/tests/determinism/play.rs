@@ -383,7 +383,7 @@ fn rewound_shots(out: &mut Vec<Entry>) {
     let probe = Aabb3::new(Vec3::new(1.5, 0.0, -1.0), Vec3::new(4.5, 2.0, 3.0)).unwrap();
     let shot = collide::geometry::Ray::new(Vec3::new(-6.0, 1.0, 0.2), Vec3::X, 20.0).unwrap();
     let (mut events, mut state) = (Hash::new(), Hash::new());
-    let ask = |hash: &mut Hash, history: &Rewind<Vec3>, tick: u64| {
+    let ask = |hash: &mut Hash, history: &Rewind<collide::Snapshot<Vec3>>, tick: u64| {
         hash.u64(tick);
         match history.at(tick) {
             Err(_) => hash.u64(0),

@@ -165,9 +165,18 @@ fn a_character_refuses_a_world_without_its_collider() {
         .unwrap();
     let err = character.step(dt, Vec3::X, &mut other).unwrap_err();
     assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert!(matches!(
+        character.shove(Vec3::NAN, &mut world),
+        Err(GameError::NotFinite { .. })
+    ));
+    assert!(matches!(
+        character.shove(Vec3::splat(1e4), &mut world),
+        Err(GameError::TooLarge { .. })
+    ));
     world.remove(character.collider()).unwrap();
     let err = character.step(dt, Vec3::X, &mut world).unwrap_err();
     assert!(matches!(err, GameError::Collide(_)), "{err:?}");
+    assert!(character.shove(Vec3::X, &mut world).is_err());
     assert_eq!(character.position(), Vec3::ZERO);
 }
 

@@ -69,10 +69,47 @@ fn ticks_must_come_in_order_and_a_history_must_keep_one() {
     );
     assert!(history.record(4, world.snapshot()).is_err());
     assert_eq!(history.len(), 1);
-    assert!(Rewind::<Vec3>::new(0).is_err());
+    assert!(Rewind::<collide::Snapshot<Vec3>>::new(0).is_err());
     let message = history.at(9).unwrap_err().to_string();
     assert!(
         message.contains("tick 9 is not kept (ticks 5 to 5 are)"),
         "{message}"
     );
+}
+
+#[test]
+fn a_rewound_world_answers_with_the_shapes_as_they_were() {
+    use collide::narrow::d3::{Pose, Sphere};
+    use collide::world::{Collider3, QueryFilter, World3, WorldQuery};
+    let mut world = World3::new();
+    let ball = Sphere::new(0.5).unwrap();
+    let target = world
+        .insert(Collider3::moving(ball, Pose::IDENTITY, ()))
+        .unwrap();
+    let mut history = Rewind::new(10).unwrap();
+    for tick in 0..100u64 {
+        let at = Vec3::new(tick as f32 * 0.1, 1.0, 0.0);
+        world.set_pose(target, Pose::at(at).unwrap()).unwrap();
+        world.step();
+        history.record(tick, world.snapshot()).unwrap();
+    }
+    let past = history.at(93).unwrap();
+    let cast = |origin: Vec3| {
+        let shot = Ray::new(origin, Vec3::Z, 20.0).unwrap();
+        past.cast_ray(&shot, &QueryFilter::new())
+            .map(|hit| (hit.handle, hit.t))
+    };
+    // Through the ball's centre as it was (x 9.3): in at 5 m less its
+    // radius.
+    let (h, t) = cast(Vec3::new(9.3, 1.0, -5.0)).unwrap();
+    assert_eq!(h, target);
+    assert!((t - 4.5).abs() < 1e-5, "{t}");
+    // Through its box's corner, beside the ball: no hit in the shapes.
+    assert_eq!(cast(Vec3::new(9.3 + 0.45, 1.45, -5.0)), None);
+    assert!(past.query_aabb_any(
+        &Aabb3::new(Vec3::new(9.74, 1.44, -0.1), Vec3::new(9.76, 1.46, 0.1)).unwrap()
+    ));
+    // Now the ball is at 9.9: the old line misses it.
+    let now = Ray::new(Vec3::new(9.3, 1.0, -5.0), Vec3::Z, 20.0).unwrap();
+    assert!(world.cast_ray(&now, &QueryFilter::new()).is_none());
 }

@@ -273,3 +273,61 @@ fn a_character_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     assert!(!on && feet < 0.01, "feet at {feet}");
     assert!(highest < 0.51, "rose {highest} m: through the platform");
 }
+
+#[test]
+fn a_walker_pushes_another_along_until_a_wall_stops_both() {
+    let mut world = floored();
+    // A wall whose face is at x = 5.
+    let wall = Cuboid::new(Vec3::new(0.5, 2.0, 5.0)).unwrap();
+    let face = world
+        .insert(Collider3::fixed(
+            wall,
+            Pose::at(Vec3::new(5.5, 2.0, 0.0)).unwrap(),
+            (),
+        ))
+        .unwrap();
+    let mut pusher =
+        Character::<D3>::new(settings(), Vec3::new(0.0, 0.95, 0.0), &mut world, ()).unwrap();
+    let mut pushed =
+        Character::<D3>::new(settings(), Vec3::new(1.0, 0.95, 0.0), &mut world, ()).unwrap();
+    let (mut fall_a, mut fall_b) = (0.0, 0.0);
+    let mut walls = 0;
+    for k in 0..240 {
+        // The pusher walks along x at 2 m/s; what it runs into, if it is
+        // the other character, is shoved by the part of the move into it,
+        // and the pusher follows as far as that one went.
+        let report = tick(
+            &mut pusher,
+            &mut fall_a,
+            Vec3::new(2.0, 0.0, 0.0),
+            &mut world,
+        );
+        match report.pushing {
+            Some(push) if push.against == pushed.collider() => {
+                assert!(push.motion.x > 0.0 && push.motion.y == 0.0, "{push:?}");
+                let went = pushed.shove(push.motion, &mut world).unwrap();
+                assert!(went.x <= push.motion.x + 1e-6);
+                pusher.shove(went, &mut world).unwrap();
+            }
+            Some(push) => walls += usize::from(push.against == face),
+            None => {}
+        }
+        tick(&mut pushed, &mut fall_b, Vec3::ZERO, &mut world);
+        world.step();
+        let apart = pushed.position().x - pusher.position().x;
+        assert!(apart > 0.6, "tick {k}: {apart} m apart");
+        if k == 90 {
+            // A second and a half in: pushed along at the walk, the gap of
+            // 0.4 m closed in the first fifth of a second.
+            let x = pushed.position().x;
+            assert!((3.5..4.0).contains(&x), "pushed to {x}");
+        }
+    }
+    // Both stopped: the pushed one against the wall, the pusher against it.
+    let x = pushed.position().x;
+    assert!((x - 4.7).abs() < 0.02, "pushed one at {x}");
+    let apart = x - pusher.position().x;
+    assert!(apart < 0.62, "{apart} m apart at the end");
+    assert_eq!(walls, 0, "the pusher never touched the wall");
+    assert!(pushed.ground().is_standing() && pusher.ground().is_standing());
+}

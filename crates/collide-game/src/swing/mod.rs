@@ -27,6 +27,14 @@
 //! for 1 m at 30 Hz), a few multiplications each; the anchor choice is
 //! one box query, a few candidates per nearby face and one ray.
 //!
+//! **On the world.** A swing reads the collision world through
+//! [`Surroundings`](crate::Surroundings) (the world with gravity):
+//! `step(dt, wish, &around)`, the same shape as the other systems with
+//! the world only read. Its body is a ball of the settings' radius, swept
+//! through the world but not a collider of it: a game whose swinging
+//! hero others should meet sets the hero's own collider (a character's,
+//! say) where the body is after each step.
+//!
 //! **Tolerance.** A swing mirrored is the mirrored swing bit for bit;
 //! scaled, or in jittered frames, it agrees within 1e-5 of its size, and
 //! across 30 to 144 Hz within 1e-2; its energy holds within 1% over

@@ -9,6 +9,7 @@ use super::endpoints::{
     repair, sort_unique,
 };
 use super::pairset::PairSet;
+use super::parts::{Measures, Proxies, SortedKeys, StepWork};
 use super::sweep::{OpenSet, SweepFor, sweep};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair, pair_key};
@@ -139,7 +140,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// The axis used for full sweeps (0 = x): the configured one, or the
     /// one with the largest variance of centres at the last measurement.
     pub fn sweep_axis(&self) -> usize {
-        self.base.sweep_axis
+        self.base.measures.sweep_axis
     }
 
     /// What the last step did, beyond [`BroadPhase::stats`].
@@ -161,7 +162,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn sap_stats(&self) -> SapStats {
-        self.base.sap_stats
+        self.base.measures.sap_stats
     }
 
     /// What the queries read, without the user values and the pair state.
@@ -183,7 +184,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// The whole step.
     fn step_all(&mut self) {
         let mut stats = SapStats::default();
-        let mut resort = !self.base.built;
+        let mut resort = !self.base.sorted.built;
         self.base.begin_step();
         self.base.classify();
         resort |= self.base.must_resort();
@@ -210,13 +211,12 @@ impl<V: Vector, T> Sap<V, T> {
     /// turning swaps into pair changes.
     fn repair_all(&mut self, stats: &mut SapStats, tested: &mut u64) -> Result<(), OverBudget> {
         // Every axis holds the same endpoints.
-        let budget = swap_budget(self.base.axes[0].len());
+        let budget = swap_budget(self.base.sorted.arrays[0].len());
         let Self { base, set, .. } = self;
         let SweepBase {
-            axes,
-            boxes,
-            status,
-            leaving,
+            sorted: SortedKeys { arrays: axes, .. },
+            proxies: Proxies { boxes, status, .. },
+            work: StepWork { leaving, .. },
             ..
         } = base;
         set.reserve_proxies(boxes.len());
@@ -268,36 +268,42 @@ impl<V: Vector, T> Sap<V, T> {
 
     /// Rebuilds every sorted array from the objects, with a radix sort.
     fn sort_from_scratch(&mut self) {
-        for array in 0..self.base.axes.len() {
+        for array in 0..self.base.sorted.arrays.len() {
             let axis = array;
-            let keys = &mut self.base.axes[array];
+            let keys = &mut self.base.sorted.arrays[array];
             keys.clear();
-            for (p, aabb) in self.base.boxes.iter().enumerate() {
-                let s = self.base.status[p];
+            for (p, aabb) in self.base.proxies.boxes.iter().enumerate() {
+                let s = self.base.proxies.status[p];
                 if s & ALIVE != 0 && s & SPANNER == 0 {
                     keys.push(key(aabb.min().axis(axis), true, p as u32));
                     keys.push(key(aabb.max().axis(axis), false, p as u32));
                 }
             }
-            sort_unique(keys, &mut self.base.scratch, ENDPOINT_ORDER_SHIFT);
+            sort_unique(keys, &mut self.base.work.scratch, ENDPOINT_ORDER_SHIFT);
         }
     }
 
     /// Merges the entering objects' endpoints into every sorted array.
     fn merge_entering(&mut self) {
-        if self.base.entering.is_empty() {
+        if self.base.work.entering.is_empty() {
             return;
         }
-        for array in 0..self.base.axes.len() {
+        for array in 0..self.base.sorted.arrays.len() {
             let axis = array;
-            self.base.fresh.clear();
-            for &p in &self.base.entering {
-                let aabb = &self.base.boxes[p as usize];
-                self.base.fresh.push(key(aabb.min().axis(axis), true, p));
-                self.base.fresh.push(key(aabb.max().axis(axis), false, p));
+            self.base.work.fresh.clear();
+            for &p in &self.base.work.entering {
+                let aabb = &self.base.proxies.boxes[p as usize];
+                self.base
+                    .work
+                    .fresh
+                    .push(key(aabb.min().axis(axis), true, p));
+                self.base
+                    .work
+                    .fresh
+                    .push(key(aabb.max().axis(axis), false, p));
             }
-            self.base.fresh.sort_unstable();
-            merge_into(&mut self.base.axes[array], &self.base.fresh);
+            self.base.work.fresh.sort_unstable();
+            merge_into(&mut self.base.sorted.arrays[array], &self.base.work.fresh);
         }
     }
 
@@ -308,12 +314,12 @@ impl<V: Vector, T> Sap<V, T> {
         // Spanners: one merge of this step's pairs with the last step's.
         // New ones are added, gone ones removed; a pair in both is added
         // again only if a side left this step (its pairs were dropped).
-        let mut keys = std::mem::take(&mut self.base.keys);
+        let mut keys = std::mem::take(&mut self.base.work.keys);
         keys.clear();
         *tested += self.base.spanner_pairs(|s, q| keys.push(pair_key(s, q)));
-        sort_unique(&mut keys, &mut self.base.scratch, 0);
-        self.set.reserve_proxies(self.base.boxes.len());
-        let status = &self.base.status;
+        sort_unique(&mut keys, &mut self.base.work.scratch, 0);
+        self.set.reserve_proxies(self.base.proxies.boxes.len());
+        let status = &self.base.proxies.status;
         let left = |k: u64| (status[(k >> 32) as usize] | status[k as u32 as usize]) & LEAVING != 0;
         let (old, set) = (&self.span_keys, &mut self.set);
         let (mut i, mut j) = (0, 0);
@@ -333,8 +339,8 @@ impl<V: Vector, T> Sap<V, T> {
             }
         }
         std::mem::swap(&mut self.span_keys, &mut keys);
-        self.base.keys = keys;
-        if !self.base.entering.is_empty() {
+        self.base.work.keys = keys;
+        if !self.base.work.entering.is_empty() {
             let Self {
                 base,
                 set,
@@ -343,10 +349,9 @@ impl<V: Vector, T> Sap<V, T> {
                 ..
             } = self;
             let SweepBase {
-                axes,
-                boxes,
-                status,
-                sweep_axis,
+                sorted: SortedKeys { arrays: axes, .. },
+                proxies: Proxies { boxes, status, .. },
+                measures: Measures { sweep_axis, .. },
                 ..
             } = base;
             let sweep_axis = *sweep_axis;
@@ -366,7 +371,9 @@ impl<V: Vector, T> Sap<V, T> {
         }
         let Self { base, set, .. } = self;
         let SweepBase {
-            handle_of, tracker, ..
+            proxies: Proxies { handle_of, .. },
+            tracker,
+            ..
         } = base;
         tracker.finish_with_events(|started, stopped| {
             set.drain_changes(|k, present| {
@@ -386,14 +393,14 @@ impl<V: Vector, T> Sap<V, T> {
         if stats.resorts == 0 {
             self.merge_entering();
         }
-        let mut keys = std::mem::take(&mut self.base.keys);
+        let mut keys = std::mem::take(&mut self.base.work.keys);
         keys.clear();
         // Tagged by slot index: sorted slot pair keys are the pair order.
-        let handle_of = &self.base.handle_of;
+        let handle_of = &self.base.proxies.handle_of;
         let candidates = sweep(
-            &self.base.axes[self.base.sweep_axis],
-            &self.base.boxes,
-            self.base.sweep_axis,
+            &self.base.sorted.arrays[self.base.measures.sweep_axis],
+            &self.base.proxies.boxes,
+            self.base.measures.sweep_axis,
             SweepFor::All,
             |p| handle_of[p as usize].index(),
             |_| false,
@@ -404,7 +411,7 @@ impl<V: Vector, T> Sap<V, T> {
         stats.sweep_candidates = candidates;
         *tested += candidates;
         let in_axes = keys.len();
-        let mut spanner_keys = std::mem::take(&mut self.base.fresh);
+        let mut spanner_keys = std::mem::take(&mut self.base.work.fresh);
         spanner_keys.clear();
         *tested += self
             .base
@@ -412,21 +419,24 @@ impl<V: Vector, T> Sap<V, T> {
         self.base.extend_by_slot(&mut keys, &spanner_keys);
         // The pair set (by proxy) and the spanners' pairs, for the next
         // repair.
-        let proxy_of = &self.base.proxy_of;
+        let proxy_of = &self.base.proxies.proxy_of;
         let by_proxy = |k: u64| pair_key(proxy_of[(k >> 32) as usize], proxy_of[k as u32 as usize]);
-        self.base.scratch.clear();
+        self.base.work.scratch.clear();
         self.base
+            .work
             .scratch
             .extend(keys[..in_axes].iter().map(|&k| by_proxy(k)));
-        self.base.scratch.extend_from_slice(&spanner_keys);
-        self.set.reserve_proxies(self.base.boxes.len());
-        self.set.reset(&self.base.scratch);
+        self.base.work.scratch.extend_from_slice(&spanner_keys);
+        self.set.reserve_proxies(self.base.proxies.boxes.len());
+        self.set.reset(&self.base.work.scratch);
         spanner_keys.sort_unstable();
         std::mem::swap(&mut self.span_keys, &mut spanner_keys);
-        self.base.fresh = spanner_keys;
-        sort_unique(&mut keys, &mut self.base.scratch, 0);
-        self.base.tracker.finish_keys(&keys, &self.base.objects);
-        self.base.keys = keys;
+        self.base.work.fresh = spanner_keys;
+        sort_unique(&mut keys, &mut self.base.work.scratch, 0);
+        self.base
+            .tracker
+            .finish_keys(&keys, &self.base.proxies.objects);
+        self.base.work.keys = keys;
     }
 }
 

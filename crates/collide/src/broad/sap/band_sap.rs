@@ -189,7 +189,7 @@ impl<V: Vector, T> BandSap<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn sweep_axis(&self) -> usize {
-        self.base.sweep_axis
+        self.base.measures.sweep_axis
     }
 
     /// What the last step did, beyond [`BroadPhase::stats`].
@@ -205,7 +205,7 @@ impl<V: Vector, T> BandSap<V, T> {
     /// # Ok::<(), collide::Error>(())
     /// ```
     pub fn sap_stats(&self) -> SapStats {
-        self.base.sap_stats
+        self.base.measures.sap_stats
     }
 
     /// What the queries read (the bands too), without the user values and
@@ -232,10 +232,10 @@ impl<V: Vector, T> BandSap<V, T> {
     /// The whole step.
     fn step_all(&mut self) {
         let mut stats = SapStats::default();
-        let mut resort = !self.base.built;
-        let before = self.base.sweep_axis;
+        let mut resort = !self.base.sorted.built;
+        let before = self.base.measures.sweep_axis;
         if self.base.begin_step() {
-            resort |= self.base.sweep_axis != before;
+            resort |= self.base.measures.sweep_axis != before;
             resort |= self.measure_bands();
             // Coherent steps only raise it: measure it again now and then,
             // so one long box passing through does not lengthen every
@@ -259,7 +259,11 @@ impl<V: Vector, T> BandSap<V, T> {
         }
         self.finish_one_axis(&mut stats, &mut tested);
         // The movers' marks are for this step only.
-        self.base.status.iter_mut().for_each(|s| *s &= !MOVED);
+        self.base
+            .proxies
+            .status
+            .iter_mut()
+            .for_each(|s| *s &= !MOVED);
         self.base.settle();
         self.base.make_room(0, self.band_pairs.len());
         keep_headroom(&mut self.band_pairs);
@@ -284,7 +288,7 @@ impl<V: Vector, T> BandSap<V, T> {
             let mut pairs = std::mem::take(&mut self.band_pairs);
             pairs.clear();
             let candidates = self.scan_bands(&mut pairs);
-            let key_bits = pair_key_bits(self.base.objects.capacity_index());
+            let key_bits = pair_key_bits(self.base.proxies.objects.capacity_index());
             self.split_sort.sort(&mut pairs, key_bits);
             debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]));
             self.band_pairs = pairs;
@@ -292,7 +296,7 @@ impl<V: Vector, T> BandSap<V, T> {
             stats.sweep_candidates = candidates;
             *tested += candidates;
         }
-        let mut spanner_keys = std::mem::take(&mut self.base.fresh);
+        let mut spanner_keys = std::mem::take(&mut self.base.work.fresh);
         spanner_keys.clear();
         *tested += self
             .base
@@ -300,22 +304,22 @@ impl<V: Vector, T> BandSap<V, T> {
         if spanner_keys.is_empty() {
             self.base
                 .tracker
-                .finish_keys(&self.band_pairs, &self.base.objects);
+                .finish_keys(&self.band_pairs, &self.base.proxies.objects);
         } else {
             // The spanners' few pairs sorted, then merged with the kept
             // ones (no pair is in both: one side is a spanner).
-            let mut keys = std::mem::take(&mut self.base.keys);
+            let mut keys = std::mem::take(&mut self.base.work.keys);
             keys.clear();
             self.base.extend_by_slot(&mut keys, &spanner_keys);
-            sort_unique(&mut keys, &mut self.base.scratch, 0);
-            merge_sorted(&self.band_pairs, &keys, &mut self.base.scratch);
+            sort_unique(&mut keys, &mut self.base.work.scratch, 0);
+            merge_sorted(&self.band_pairs, &keys, &mut self.base.work.scratch);
             self.base
                 .tracker
-                .finish_keys(&self.base.scratch, &self.base.objects);
-            self.base.keys = keys;
+                .finish_keys(&self.base.work.scratch, &self.base.proxies.objects);
+            self.base.work.keys = keys;
         }
         keep_headroom(&mut spanner_keys);
-        self.base.fresh = spanner_keys;
+        self.base.work.fresh = spanner_keys;
     }
 }
 
@@ -324,8 +328,8 @@ contract_from_base!(BandSap, "sap1");
 impl<V: Vector, T> BroadPhase<V, T> for BandSap<V, T> {
     fn update(&mut self, handle: Handle, aabb: Aabb<V>) -> Result<(), Error> {
         if self.base.update(handle, aabb)? {
-            let p = self.base.proxy_of[handle.index() as usize];
-            self.base.status[p as usize] |= MOVED;
+            let p = self.base.proxies.proxy_of[handle.index() as usize];
+            self.base.proxies.status[p as usize] |= MOVED;
         }
         Ok(())
     }

@@ -19,21 +19,22 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// spanning threshold along the sweep axis. Returns the proxies in the
     /// arrays.
     fn validate_lists(&self) -> Result<Vec<u32>, String> {
-        let in_axes: Vec<u32> = (0..self.status.len() as u32)
-            .filter(|&p| self.status[p as usize] & IN_AXES != 0)
+        let in_axes: Vec<u32> = (0..self.proxies.status.len() as u32)
+            .filter(|&p| self.proxies.status[p as usize] & IN_AXES != 0)
             .collect();
         for &p in &in_axes {
-            let s = self.status[p as usize];
+            let s = self.proxies.status[p as usize];
             if s & SPANNER != 0 {
                 return Err(format!("proxy {p} is both in the axes and a spanner"));
             }
-            if !self.dirty
+            if !self.proxies.dirty
                 && s & ALIVE != 0
-                && swept_extent(&self.boxes[p as usize], self.sweep_axis) > self.span_extent
+                && swept_extent(&self.proxies.boxes[p as usize], self.measures.sweep_axis)
+                    > self.measures.span_extent
             {
                 return Err(format!(
                     "proxy {p} in the axes is larger than the spanning threshold {}",
-                    self.span_extent
+                    self.measures.span_extent
                 ));
             }
         }
@@ -53,14 +54,14 @@ impl<V: Vector, T> SweepBase<V, T> {
         mins_only: bool,
         stale: &dyn Fn(u32, &Aabb<V>) -> bool,
     ) -> Result<(), String> {
-        for (array, keys) in self.axes.iter().enumerate() {
+        for (array, keys) in self.sorted.arrays.iter().enumerate() {
             if let Some(w) = keys.windows(2).position(|w| w[0] >= w[1]) {
                 return Err(format!("axis array {array} is out of order at {w}"));
             }
-            let mut seen = vec![0u8; self.status.len()];
+            let mut seen = vec![0u8; self.proxies.status.len()];
             for &k in keys {
                 let p = proxy(k) as usize;
-                if p >= seen.len() || self.status[p] & IN_AXES == 0 {
+                if p >= seen.len() || self.proxies.status[p] & IN_AXES == 0 {
                     return Err(format!(
                         "axis array {array} holds proxy {p}, not in the axes"
                     ));
@@ -76,10 +77,10 @@ impl<V: Vector, T> SweepBase<V, T> {
                     seen[p as usize]
                 ));
             }
-            if !self.dirty {
+            if !self.proxies.dirty {
                 let axis = axis_of(array);
                 for &k in keys {
-                    let aabb = &self.boxes[proxy(k) as usize];
+                    let aabb = &self.proxies.boxes[proxy(k) as usize];
                     if stale(proxy(k), aabb) {
                         return Err(format!("proxy {}'s bands are stale", proxy(k)));
                     }
@@ -121,7 +122,7 @@ impl<V: Vector, T> Sap<V, T> {
     /// ```
     pub fn validate(&self) -> Result<(), String> {
         let base = &self.base;
-        if !base.built {
+        if !base.sorted.built {
             return Ok(());
         }
         let in_axes = base.validate_lists()?;
@@ -135,8 +136,8 @@ impl<V: Vector, T> Sap<V, T> {
         }
         for pair in self.pairs() {
             let (a, b) = (pair.a().index() as usize, pair.b().index() as usize);
-            let (pa, pb) = (base.proxy_of[a], base.proxy_of[b]);
-            let live = |h: crate::Handle, p: u32| base.handle_of[p as usize] == h;
+            let (pa, pb) = (base.proxies.proxy_of[a], base.proxies.proxy_of[b]);
+            let live = |h: crate::Handle, p: u32| base.proxies.handle_of[p as usize] == h;
             if live(pair.a(), pa) && live(pair.b(), pb) && !self.set.contains(pair_key(pa, pb)) {
                 return Err(format!("pair {pair} is listed but not in the set"));
             }
@@ -169,14 +170,14 @@ impl<V: Vector, T> BandSap<V, T> {
     /// ```
     pub fn validate(&self) -> Result<(), String> {
         let base = &self.base;
-        if !base.built {
+        if !base.sorted.built {
             return Ok(());
         }
         let in_axes = base.validate_lists()?;
-        if base.axes.len() != self.bands.count as usize {
+        if base.sorted.arrays.len() != self.bands.count as usize {
             return Err(format!(
                 "{} band arrays for {} bands",
-                base.axes.len(),
+                base.sorted.arrays.len(),
                 self.bands.count
             ));
         }
@@ -191,7 +192,7 @@ impl<V: Vector, T> BandSap<V, T> {
         let stale = |p: u32, aabb: &Aabb<V>| {
             self.bands.range_of(aabb) != (self.band_lo[p as usize], self.band_hi[p as usize])
         };
-        let axis = base.sweep_axis;
+        let axis = base.measures.sweep_axis;
         base.validate_arrays(&in_axes, &expected, &|_| axis, true, &stale)?;
         self.validate_band_pairs(&in_axes)
     }
@@ -206,13 +207,14 @@ impl<V: Vector, T> BandSap<V, T> {
         if let Some(w) = self.band_pairs.windows(2).position(|w| w[0] >= w[1]) {
             return Err(format!("the kept pairs are out of order at {w}"));
         }
-        if self.base.dirty {
+        if self.base.proxies.dirty {
             return Ok(());
         }
-        let axis = self.base.sweep_axis;
+        let axis = self.base.measures.sweep_axis;
         if !self.max_extent_stale {
-            let longer =
-                |&&p: &&u32| swept_extent(&self.base.boxes[p as usize], axis) > self.max_extent;
+            let longer = |&&p: &&u32| {
+                swept_extent(&self.base.proxies.boxes[p as usize], axis) > self.max_extent
+            };
             if let Some(p) = in_axes.iter().find(longer) {
                 return Err(format!(
                     "proxy {p} is longer than the recorded longest {}",
@@ -220,17 +222,17 @@ impl<V: Vector, T> BandSap<V, T> {
                 ));
             }
         }
-        let slot = |p: usize| self.base.handle_of[p].index();
+        let slot = |p: usize| self.base.proxies.handle_of[p].index();
         let mut want = Vec::new();
-        for keys in &self.base.axes {
+        for keys in &self.base.sorted.arrays {
             for (i, &k) in keys.iter().enumerate() {
                 let p = proxy(k) as usize;
-                let aabb = &self.base.boxes[p];
+                let aabb = &self.base.proxies.boxes[p];
                 let until = key(aabb.max().axis(axis), false, 0);
                 for &kq in keys[i + 1..].iter().take_while(|&&kq| kq < until) {
                     let q = proxy(kq) as usize;
                     let home = in_first_band(k) || in_first_band(kq);
-                    if home && aabb.overlaps(&self.base.boxes[q]) {
+                    if home && aabb.overlaps(&self.base.proxies.boxes[q]) {
                         want.push(pair_key(slot(p), slot(q)));
                     }
                 }

@@ -27,6 +27,7 @@ use super::config::SapStats;
 use super::endpoints::sort_unique;
 use super::endpoints::{key, proxy};
 use super::one_axis::in_first_band;
+use super::parts::{Measures, Proxies, SortedKeys, StepWork};
 use crate::broad::events::pair_key;
 use crate::broad::headroom::reserve_headroom;
 use crate::geometry::Vector;
@@ -53,11 +54,16 @@ impl<V: Vector, T> BandSap<V, T> {
     /// Marks the entering objects as moved too. Returns how many objects in
     /// the bands moved or entered.
     pub(super) fn take_moves(&mut self) -> u64 {
-        for &p in &self.base.entering {
-            self.base.status[p as usize] |= MOVED;
+        for &p in &self.base.work.entering {
+            self.base.proxies.status[p as usize] |= MOVED;
         }
         let moved = |s: u16| s & (ALIVE | SPANNER | MOVED) == ALIVE | MOVED;
-        self.base.status.iter().filter(|&&s| moved(s)).count() as u64
+        self.base
+            .proxies
+            .status
+            .iter()
+            .filter(|&&s| moved(s))
+            .count() as u64
     }
 
     /// Brings the longest extent along the sweep axis up to date for a
@@ -65,11 +71,17 @@ impl<V: Vector, T> BandSap<V, T> {
     /// in the bands after a step that scanned them all (which does not keep
     /// it, to spare fast motion the work).
     fn update_max_extent(&mut self) {
-        let axis = self.base.sweep_axis;
+        let axis = self.base.measures.sweep_axis;
         let stale = std::mem::take(&mut self.max_extent_stale);
         let wanted = if stale { ALIVE } else { ALIVE | MOVED };
         let mut longest = if stale { 0.0 } else { self.max_extent };
-        for (aabb, &s) in self.base.boxes.iter().zip(&self.base.status) {
+        for (aabb, &s) in self
+            .base
+            .proxies
+            .boxes
+            .iter()
+            .zip(&self.base.proxies.status)
+        {
             if s & (ALIVE | SPANNER | wanted) == wanted {
                 longest = longest.max(swept_extent(aabb, axis));
             }
@@ -80,8 +92,8 @@ impl<V: Vector, T> BandSap<V, T> {
     /// True when this step may keep the pairs of the objects that did not
     /// move (see [`COHERENT_SHARE`]).
     pub(super) fn coherent(&self, stats: &SapStats) -> bool {
-        let in_axes = self.base.objects.len() - self.base.spanners.len();
-        let changed = stats.moved as usize + self.base.leaving.len();
+        let in_axes = self.base.proxies.objects.len() - self.base.sorted.spanners.len();
+        let changed = stats.moved as usize + self.base.work.leaving.len();
         changed * COHERENT_SHARE <= in_axes
     }
 
@@ -100,14 +112,17 @@ impl<V: Vector, T> BandSap<V, T> {
             ..
         } = self;
         let SweepBase {
-            axes,
-            boxes,
-            status,
-            proxy_of,
-            handle_of,
-            fresh,
-            scratch,
-            sweep_axis,
+            sorted: SortedKeys { arrays: axes, .. },
+            proxies:
+                Proxies {
+                    boxes,
+                    status,
+                    proxy_of,
+                    handle_of,
+                    ..
+                },
+            work: StepWork { fresh, scratch, .. },
+            measures: Measures { sweep_axis, .. },
             ..
         } = base;
         // A slot whose object left keeps no pair: it is leaving, or it was

@@ -4,8 +4,10 @@
 //! candidates by a forward scan, or by a scan around the movers only when
 //! few moved), each once for 2D and 3D.
 //!
-//! - `base.rs`, `step.rs`: what both keep (proxies, sorted arrays,
-//!   spanners, measurements, queries) and the step parts they share;
+//! - `base.rs`, `parts.rs`, `step.rs`: what both keep, in parts by what
+//!   they serve (the proxies and what changed on them, the sorted key
+//!   arrays and spanners, the measurements, the step's working lists),
+//!   the queries, and the step parts they share;
 //! - `endpoints.rs`, `spanners.rs`, `sweep.rs`: keys and their insertion
 //!   sort repair, the world-spanning list's index, the full sweep;
 //! - `all_axes.rs`, `pairset.rs`: [`Sap`] and its pair set;
@@ -31,6 +33,7 @@ mod config;
 mod endpoints;
 mod one_axis;
 mod pairset;
+mod parts;
 mod spanners;
 mod step;
 mod sweep;

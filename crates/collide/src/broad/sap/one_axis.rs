@@ -27,6 +27,7 @@ use super::base::{ALIVE, ENTERING, IN_AXES, LEAVING, MOVED, SPANNER, SweepBase, 
 use super::config::SapStats;
 use super::endpoints::{ENDPOINT_ORDER_SHIFT, sort_unique};
 use super::endpoints::{OverBudget, is_start, key, merge_into, proxy, repair};
+use super::parts::{Proxies, SortedKeys, StepWork};
 use super::step::median;
 use crate::broad::headroom::{reserve_headroom, with_margin};
 use crate::broad::parallel::{for_each_range_mut, parts_for, split_by_weight};
@@ -79,8 +80,8 @@ impl<V: Vector, T> BandSap<V, T> {
     /// when they changed enough to re-sort: a different axis, or a count or
     /// width 25% off, or a spread no longer covered.
     pub(super) fn measure_bands(&mut self) -> bool {
-        let sweep_axis = self.base.sweep_axis;
-        let variance = self.base.sap_stats.variance;
+        let sweep_axis = self.base.measures.sweep_axis;
+        let variance = self.base.measures.sap_stats.variance;
         let Some(axis) = (0..V::DIM)
             .filter(|&a| a != sweep_axis)
             .max_by(|&a, &b| variance[a].total_cmp(&variance[b]))
@@ -88,16 +89,16 @@ impl<V: Vector, T> BandSap<V, T> {
             return false;
         };
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        self.base.extents.clear();
-        for (p, aabb) in self.base.boxes.iter().enumerate() {
-            if self.base.status[p] & ALIVE != 0 && !self.base.spans(aabb) {
+        self.base.work.extents.clear();
+        for (p, aabb) in self.base.proxies.boxes.iter().enumerate() {
+            if self.base.proxies.status[p] & ALIVE != 0 && !self.base.spans(aabb) {
                 let centre = aabb.center().axis(axis);
                 lo = lo.min(centre);
                 hi = hi.max(centre);
-                self.base.extents.push(swept_extent(aabb, axis));
+                self.base.work.extents.push(swept_extent(aabb, axis));
             }
         }
-        let size = median(&mut self.base.extents);
+        let size = median(&mut self.base.work.extents);
         let fresh = Bands::new(axis, lo, hi, band_width(size, hi - lo));
         let old = &self.bands;
         if fresh.count == 1 && old.count == 1 {
@@ -123,10 +124,15 @@ impl<V: Vector, T> BandSap<V, T> {
     /// they left, the merge adds them to bands they entered).
     pub(super) fn update_bands(&mut self) {
         self.rebanded.clear();
-        let n = self.base.boxes.len();
+        let n = self.base.proxies.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
-        let objects = self.base.boxes.iter().zip(&self.base.status);
+        let objects = self
+            .base
+            .proxies
+            .boxes
+            .iter()
+            .zip(&self.base.proxies.status);
         let bands = self.band_lo.iter_mut().zip(self.band_hi.iter_mut());
         for (p, ((aabb, &s), (band_lo, band_hi))) in objects.zip(bands).enumerate() {
             if s & (ALIVE | SPANNER | MOVED) != ALIVE | MOVED {
@@ -149,7 +155,7 @@ impl<V: Vector, T> BandSap<V, T> {
     /// run on the thread pool (see `broad/parallel.rs`); each band is
     /// repaired the same way whichever thread does it.
     pub(super) fn repair_bands(&mut self, stats: &mut SapStats) -> Result<(), OverBudget> {
-        let axis = self.base.sweep_axis;
+        let axis = self.base.measures.sweep_axis;
         let Self {
             base,
             band_lo,
@@ -159,9 +165,8 @@ impl<V: Vector, T> BandSap<V, T> {
             ..
         } = self;
         let SweepBase {
-            axes,
-            boxes,
-            status,
+            sorted: SortedKeys { arrays: axes, .. },
+            proxies: Proxies { boxes, status, .. },
             ..
         } = base;
         let (boxes, status, band_lo, band_hi) = (&*boxes, &*status, &*band_lo, &*band_hi);
@@ -224,26 +229,32 @@ impl<V: Vector, T> BandSap<V, T> {
     /// re-cut, settle without allocating.
     pub(super) fn sort_bands_from_scratch(&mut self) {
         let count = self.bands.count as usize;
-        reserve_headroom(&mut self.base.axes, count);
-        reserve_headroom(&mut self.spare_bands, self.base.axes.len());
+        reserve_headroom(&mut self.base.sorted.arrays, count);
+        reserve_headroom(&mut self.spare_bands, self.base.sorted.arrays.len());
         // Bands dropped keep their memory for bands added later.
-        while self.base.axes.len() > count {
-            let spare = self.base.axes.pop().expect("more bands than the count");
+        while self.base.sorted.arrays.len() > count {
+            let spare = self
+                .base
+                .sorted
+                .arrays
+                .pop()
+                .expect("more bands than the count");
             self.spare_bands.push(spare);
         }
-        while self.base.axes.len() < count {
+        while self.base.sorted.arrays.len() < count {
             self.base
-                .axes
+                .sorted
+                .arrays
                 .push(self.spare_bands.pop().unwrap_or_default());
         }
-        let n = self.base.boxes.len();
+        let n = self.base.proxies.boxes.len();
         self.band_lo.resize(n, 0);
         self.band_hi.resize(n, 0);
         reserve_headroom(&mut self.band_counts, count);
         self.band_counts.clear();
         self.band_counts.resize(count, 0);
-        for (p, aabb) in self.base.boxes.iter().enumerate() {
-            let s = self.base.status[p];
+        for (p, aabb) in self.base.proxies.boxes.iter().enumerate() {
+            let s = self.base.proxies.status[p];
             if s & ALIVE == 0 || s & SPANNER != 0 {
                 continue;
             }
@@ -253,24 +264,24 @@ impl<V: Vector, T> BandSap<V, T> {
                 self.band_counts[band as usize] += 1;
             }
         }
-        for (keys, &keys_in_band) in self.base.axes.iter_mut().zip(&self.band_counts) {
+        for (keys, &keys_in_band) in self.base.sorted.arrays.iter_mut().zip(&self.band_counts) {
             keys.clear();
             reserve_headroom(keys, keys_in_band as usize);
         }
-        let axis = self.base.sweep_axis;
-        for (p, aabb) in self.base.boxes.iter().enumerate() {
-            let s = self.base.status[p];
+        let axis = self.base.measures.sweep_axis;
+        for (p, aabb) in self.base.proxies.boxes.iter().enumerate() {
+            let s = self.base.proxies.status[p];
             if s & ALIVE == 0 || s & SPANNER != 0 {
                 continue;
             }
             let (lo, hi) = (self.band_lo[p], self.band_hi[p]);
             let min = aabb.min().axis(axis);
             for band in lo..=hi {
-                self.base.axes[band as usize].push(band_key(min, band == lo, p as u32));
+                self.base.sorted.arrays[band as usize].push(band_key(min, band == lo, p as u32));
             }
         }
-        for keys in &mut self.base.axes {
-            sort_unique(keys, &mut self.base.scratch, ENDPOINT_ORDER_SHIFT);
+        for keys in &mut self.base.sorted.arrays {
+            sort_unique(keys, &mut self.base.work.scratch, ENDPOINT_ORDER_SHIFT);
         }
         self.stock_spare_bands();
     }
@@ -284,15 +295,15 @@ impl<V: Vector, T> BandSap<V, T> {
     /// allocating.
     fn stock_spare_bands(&mut self) {
         if self.spare_bands.is_empty() {
-            let count = self.base.axes.len();
-            let keys: usize = self.base.axes.iter().map(Vec::len).sum();
+            let count = self.base.sorted.arrays.len();
+            let keys: usize = self.base.sorted.arrays.iter().map(Vec::len).sum();
             let room = keys / count.max(1) / 2;
             let spares = count / 8 + 1;
             reserve_headroom(&mut self.spare_bands, spares);
             self.spare_bands
                 .extend((0..spares).map(|_| Vec::with_capacity(with_margin(room))));
         }
-        let bands = self.base.axes.len() + self.spare_bands.len();
+        let bands = self.base.sorted.arrays.len() + self.spare_bands.len();
         if self.band_fresh.len() < bands {
             reserve_headroom(&mut self.band_fresh, bands);
             self.band_fresh.resize_with(bands, Vec::new);
@@ -306,7 +317,7 @@ impl<V: Vector, T> BandSap<V, T> {
     /// new bands, into those bands. The keys per band are counted first,
     /// so each band's list of fresh keys is made room for once.
     pub(super) fn merge_into_bands(&mut self) {
-        let count = self.base.axes.len();
+        let count = self.base.sorted.arrays.len();
         if self.band_fresh.len() < count {
             reserve_headroom(&mut self.band_fresh, count);
             self.band_fresh.resize_with(count, Vec::new);
@@ -314,7 +325,7 @@ impl<V: Vector, T> BandSap<V, T> {
         reserve_headroom(&mut self.band_counts, count);
         self.band_counts.clear();
         self.band_counts.resize(count, 0);
-        let axis = self.base.sweep_axis;
+        let axis = self.base.measures.sweep_axis;
         let Self {
             base,
             band_fresh,
@@ -325,7 +336,9 @@ impl<V: Vector, T> BandSap<V, T> {
             ..
         } = self;
         let SweepBase {
-            boxes, entering, ..
+            proxies: Proxies { boxes, .. },
+            work: StepWork { entering, .. },
+            ..
         } = base;
         // The bands object `p` enters: all of its bands, or those outside
         // its old ones.
@@ -359,7 +372,7 @@ impl<V: Vector, T> BandSap<V, T> {
                 band_fresh[band as usize].push(band_key(min, band == lo, p));
             }
         }
-        for (keys, fresh) in self.base.axes.iter_mut().zip(&mut self.band_fresh) {
+        for (keys, fresh) in self.base.sorted.arrays.iter_mut().zip(&mut self.band_fresh) {
             if !fresh.is_empty() {
                 fresh.sort_unstable();
                 merge_into(keys, fresh);
@@ -372,10 +385,10 @@ impl<V: Vector, T> BandSap<V, T> {
     /// slot pair keys to `keys` (unsorted). Returns the candidates tested.
     pub(super) fn scan_bands(&mut self, keys: &mut Vec<u64>) -> u64 {
         self.band_scan.scan_all(
-            &self.base.axes,
-            &self.base.boxes,
-            &self.base.handle_of,
-            self.base.sweep_axis,
+            &self.base.sorted.arrays,
+            &self.base.proxies.boxes,
+            &self.base.proxies.handle_of,
+            self.base.measures.sweep_axis,
             keys,
         )
     }

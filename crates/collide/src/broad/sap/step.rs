@@ -35,9 +35,9 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// first step, then every `remeasure_every` steps). Returns whether it
     /// measured.
     pub(super) fn begin_step(&mut self) -> bool {
-        self.steps += 1;
+        self.measures.steps += 1;
         let every = u64::from(self.config.remeasure_every);
-        let due = !self.built || (self.steps - 1).is_multiple_of(every);
+        let due = !self.sorted.built || (self.measures.steps - 1).is_multiple_of(every);
         if due {
             self.measure();
         }
@@ -47,31 +47,34 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// Whether this step should re-sort from scratch whatever the swaps
     /// cost: mass inserts, or incoherent motion lately.
     pub(super) fn must_resort(&self) -> bool {
-        let in_axes = self.objects.len() - self.spanners.len();
-        self.entering.len() * MASS_INSERT_SHARE > in_axes || self.steps < self.incoherent_until
+        let in_axes = self.proxies.objects.len() - self.sorted.spanners.len();
+        self.work.entering.len() * MASS_INSERT_SHARE > in_axes
+            || self.measures.steps < self.measures.incoherent_until
     }
 
     /// A repair ran over its swap budget: re-sort directly for a while.
     pub(super) fn over_budget(&mut self) {
-        self.incoherent_until = self.steps + RETRY_AFTER;
+        self.measures.incoherent_until = self.measures.steps + RETRY_AFTER;
     }
 
     /// Ends a step: records its statistics and marks the arrays current.
     pub(super) fn end_step(&mut self, mut stats: SapStats, tested: u64) {
-        stats.sweep_axis = self.sweep_axis;
-        stats.spanners = self.spanners.len();
-        stats.jumps = std::mem::take(&mut self.jumps);
-        stats.variance = self.sap_stats.variance;
+        stats.sweep_axis = self.measures.sweep_axis;
+        stats.spanners = self.sorted.spanners.len();
+        stats.jumps = std::mem::take(&mut self.measures.jumps);
+        stats.variance = self.measures.sap_stats.variance;
         let swaps = stats.swaps.iter().sum();
-        self.sap_stats = stats;
-        self.stats = self.tracker.stats(self.objects.len(), tested, swaps);
-        self.built = true;
-        self.dirty = false;
-        for &p in &self.stale {
-            self.status[p as usize] &= !STALE;
+        self.measures.sap_stats = stats;
+        self.measures.stats = self
+            .tracker
+            .stats(self.proxies.objects.len(), tested, swaps);
+        self.sorted.built = true;
+        self.proxies.dirty = false;
+        for &p in &self.proxies.stale {
+            self.proxies.status[p as usize] &= !STALE;
         }
-        keep_headroom(&mut self.stale);
-        self.stale.clear();
+        keep_headroom(&mut self.proxies.stale);
+        self.proxies.stale.clear();
     }
 
     /// Measures the centre variance per axis and the median size; picks the
@@ -81,9 +84,9 @@ impl<V: Vector, T> SweepBase<V, T> {
         let mut count = 0f64;
         let mut mean = [0f64; 3];
         let mut m2 = [0f64; 3];
-        self.extents.clear();
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            if self.status[p] & ALIVE == 0 {
+        self.work.extents.clear();
+        for (p, aabb) in self.proxies.boxes.iter().enumerate() {
+            if self.proxies.status[p] & ALIVE == 0 {
                 continue;
             }
             count += 1.0;
@@ -94,7 +97,7 @@ impl<V: Vector, T> SweepBase<V, T> {
                 mean[a] += delta / count;
                 m2[a] += delta * (c - mean[a]);
             }
-            self.extents.push(largest_extent(aabb));
+            self.work.extents.push(largest_extent(aabb));
         }
         let mut variance = [0f64; 3];
         if count > 0.0 {
@@ -102,8 +105,8 @@ impl<V: Vector, T> SweepBase<V, T> {
                 variance[a] = m2[a] / count;
             }
         }
-        self.sap_stats.variance = variance;
-        self.sweep_axis = self.config.sweep_axis.unwrap_or_else(|| {
+        self.measures.sap_stats.variance = variance;
+        self.measures.sweep_axis = self.config.sweep_axis.unwrap_or_else(|| {
             (0..V::DIM).fold(0, |best, a| {
                 if variance[a] > variance[best] {
                     a
@@ -113,32 +116,35 @@ impl<V: Vector, T> SweepBase<V, T> {
             })
         });
         let positive = |x: f32| x > 0.0 && x.is_finite();
-        let size = median(&mut self.extents);
-        self.jump_distance = if positive(size) {
+        let size = median(&mut self.work.extents);
+        self.measures.jump_distance = if positive(size) {
             JUMP_SIZES * size
         } else {
             f32::INFINITY
         };
         // The spanning threshold is along the sweep axis.
-        self.extents.clear();
-        for (p, aabb) in self.boxes.iter().enumerate() {
-            if self.status[p] & ALIVE != 0 {
-                self.extents.push(swept_extent(aabb, self.sweep_axis));
+        self.work.extents.clear();
+        for (p, aabb) in self.proxies.boxes.iter().enumerate() {
+            if self.proxies.status[p] & ALIVE != 0 {
+                self.work
+                    .extents
+                    .push(swept_extent(aabb, self.measures.sweep_axis));
             }
         }
-        let swept_median = median(&mut self.extents);
-        self.span_extent = match self.config.spanners {
+        let swept_median = median(&mut self.work.extents);
+        self.measures.span_extent = match self.config.spanners {
             Spanners::Relative { factor } if positive(swept_median) => factor * swept_median,
             Spanners::Extent(extent) => extent,
             _ => f32::INFINITY,
         };
-        for p in 0..self.boxes.len() {
-            let status = self.status[p];
-            if status & ALIVE != 0 && (status & SPANNER != 0) != self.spans(&self.boxes[p]) {
+        for p in 0..self.proxies.boxes.len() {
+            let status = self.proxies.status[p];
+            if status & ALIVE != 0 && (status & SPANNER != 0) != self.spans(&self.proxies.boxes[p])
+            {
                 if status & TOUCHED == 0 {
-                    self.touched.push(p as u32);
+                    self.proxies.touched.push(p as u32);
                 }
-                self.status[p] |= TOUCHED;
+                self.proxies.status[p] |= TOUCHED;
             }
         }
     }
@@ -147,61 +153,69 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// entering (keys merged, pairs found by a sweep or `sap1`'s scan), the
     /// spanning list, and the dead.
     pub(super) fn classify(&mut self) {
-        self.leaving.clear();
-        self.entering.clear();
-        self.dead.clear();
-        for k in 0..self.touched.len() {
-            let p = self.touched[k];
+        self.work.leaving.clear();
+        self.work.entering.clear();
+        self.work.dead.clear();
+        for k in 0..self.proxies.touched.len() {
+            let p = self.proxies.touched[k];
             let i = p as usize;
-            let mut s = self.status[i] & !TOUCHED;
+            let mut s = self.proxies.status[i] & !TOUCHED;
             if s & ALIVE == 0 {
                 if s & (IN_AXES | SPANNER) != 0 {
                     s |= LEAVING;
-                    self.leaving.push(p);
+                    self.work.leaving.push(p);
                 }
                 s &= !SPANNER;
-                self.dead.push(p);
-            } else if self.spans(&self.boxes[i]) {
+                self.work.dead.push(p);
+            } else if self.spans(&self.proxies.boxes[i]) {
                 if s & SPANNER == 0 {
                     if s & IN_AXES != 0 {
                         s |= LEAVING;
-                        self.leaving.push(p);
+                        self.work.leaving.push(p);
                     }
                     s |= SPANNER;
-                    self.spanners.push(p);
+                    self.sorted.spanners.push(p);
                 }
             } else if s & SPANNER != 0 || s & JUMPED != 0 {
                 // Back from the spanning list, or a jump: drop every pair
                 // and find them again; unchanged pairs flip twice and give
                 // no event.
                 s = (s & !SPANNER) | LEAVING | ENTERING;
-                self.leaving.push(p);
-                self.entering.push(p);
+                self.work.leaving.push(p);
+                self.work.entering.push(p);
             } else if s & IN_AXES == 0 {
                 s |= ENTERING;
-                self.entering.push(p);
+                self.work.entering.push(p);
             }
-            self.status[i] = s & !JUMPED;
+            self.proxies.status[i] = s & !JUMPED;
         }
         // Filled by the calls before the next step: room for as many.
-        keep_headroom(&mut self.touched);
-        self.touched.clear();
-        let status = &self.status;
-        self.spanners.retain(|&p| status[p as usize] & SPANNER != 0);
+        keep_headroom(&mut self.proxies.touched);
+        self.proxies.touched.clear();
+        let status = &self.proxies.status;
+        self.sorted
+            .spanners
+            .retain(|&p| status[p as usize] & SPANNER != 0);
     }
 
     /// Calls `on_pair(spanner, other)` for every overlapping pair with a
     /// spanning object, once, through the spanner index (see
     /// `spanners.rs`). Returns the number of box tests.
     pub(super) fn spanner_pairs(&mut self, mut on_pair: impl FnMut(u32, u32)) -> u64 {
-        if self.spanners.is_empty() {
+        if self.sorted.spanners.is_empty() {
             return 0;
         }
-        self.spanner_index.rebuild(&self.spanners, &self.boxes);
-        let (index, boxes, status) = (&self.spanner_index, &self.boxes, &self.status);
+        self.sorted
+            .spanner_index
+            .rebuild(&self.sorted.spanners, &self.proxies.boxes);
+        let (index, boxes, status) = (
+            &self.sorted.spanner_index,
+            &self.proxies.boxes,
+            &self.proxies.status,
+        );
         let mut tested = 0u64;
         // Spanners against each other: each pair from its lower proxy.
-        for &s in &self.spanners {
+        for &s in &self.sorted.spanners {
             let aabb = &boxes[s as usize];
             tested += index.candidates(aabb, |t| {
                 if t > s && aabb.overlaps(&boxes[t as usize]) {
@@ -225,7 +239,7 @@ impl<V: Vector, T> SweepBase<V, T> {
 
     /// Appends proxy pair keys to `keys` as slot pair keys.
     pub(super) fn extend_by_slot(&self, keys: &mut Vec<u64>, by_proxy: &[u64]) {
-        let slot = |p: u32| self.handle_of[p as usize].index();
+        let slot = |p: u32| self.proxies.handle_of[p as usize].index();
         keys.extend(
             by_proxy
                 .iter()
@@ -236,15 +250,16 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// Applies the step's list changes to the statuses and frees the
     /// proxies of removed objects.
     pub(super) fn settle(&mut self) {
-        for &p in &self.leaving {
-            self.status[p as usize] &= !(LEAVING | IN_AXES);
+        for &p in &self.work.leaving {
+            self.proxies.status[p as usize] &= !(LEAVING | IN_AXES);
         }
-        for &p in &self.entering {
-            self.status[p as usize] = (self.status[p as usize] & !ENTERING) | IN_AXES;
+        for &p in &self.work.entering {
+            self.proxies.status[p as usize] =
+                (self.proxies.status[p as usize] & !ENTERING) | IN_AXES;
         }
-        for &p in &self.dead {
-            self.status[p as usize] = 0;
-            self.free_proxies.push(p);
+        for &p in &self.work.dead {
+            self.proxies.status[p as usize] = 0;
+            self.proxies.free.push(p);
         }
     }
 
@@ -256,29 +271,31 @@ impl<V: Vector, T> SweepBase<V, T> {
     /// serves). Returns the room the spanners' pair keys get.
     pub(super) fn make_room(&mut self, spanner_keys: usize, kept_pairs: usize) -> usize {
         for list in [
-            &mut self.leaving,
-            &mut self.entering,
-            &mut self.dead,
-            &mut self.spanners,
-            &mut self.free_proxies,
+            &mut self.work.leaving,
+            &mut self.work.entering,
+            &mut self.work.dead,
+            &mut self.sorted.spanners,
+            &mut self.proxies.free,
         ] {
             keep_headroom(list);
         }
         // These trade the spanners' pair keys among them (the entering
         // objects' keys and the sorts use them too): each gets room for
         // the most any of them holds.
-        let spanner_keys = spanner_keys.max(self.fresh.len()).max(self.keys.len());
-        for keys in [&mut self.fresh, &mut self.keys] {
+        let spanner_keys = spanner_keys
+            .max(self.work.fresh.len())
+            .max(self.work.keys.len());
+        for keys in [&mut self.work.fresh, &mut self.work.keys] {
             reserve_headroom(keys, spanner_keys);
         }
-        let mut largest = (kept_pairs + self.keys.len()).max(spanner_keys);
-        for keys in &mut self.axes {
+        let mut largest = (kept_pairs + self.work.keys.len()).max(spanner_keys);
+        for keys in &mut self.sorted.arrays {
             keep_headroom(keys);
             largest = largest.max(keys.len());
         }
-        reserve_headroom(&mut self.scratch, largest);
-        keep_headroom(&mut self.extents);
-        self.spanner_index.make_room();
+        reserve_headroom(&mut self.work.scratch, largest);
+        keep_headroom(&mut self.work.extents);
+        self.sorted.spanner_index.make_room();
         spanner_keys
     }
 }

@@ -222,7 +222,9 @@ impl Tolerance {
     }
 }
 
-/// The fighters and attacks of a fight, judged tick by tick.
+/// The fighters and attacks of a fight, judged tick by tick. A clone
+/// shares the original's hurtbox colliders: judge one of the two in a
+/// world.
 #[derive(Clone, Debug)]
 pub struct Combat<D: Dim> {
     fighters: Vec<Fighter<D>>,

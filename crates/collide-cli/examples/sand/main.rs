@@ -72,7 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         cells.tick();
         stone_boxes.refresh(&cells, &mut world)?;
-        // The walker: right at a walk under gravity, to the far wall.
+        // The walker: right at a walk under gravity, to x = 16 m.
         let standing = walker.ground().is_standing();
         fall = if standing { 0.0 } else { fall - GRAVITY / HZ };
         let walk = if x < 16.0 { WALK } else { 0.0 };

@@ -1,7 +1,8 @@
 //! A wall that shatters when shot (3D): a shot's ray meets a concrete
 //! wall in the collision world; the wall breaks into Voronoi pieces, small
-//! near the hole, the pieces at the hole turn to dust, and the groups no
-//! longer joined to the floor fall as rigid bodies, each a compound
+//! near the hole, the pieces at the hole turn to dust, those around it
+//! break loose, and the groups no longer joined to the pillar the wall is
+//! built against fall too: each falling group is a rigid body, a compound
 //! collider of its pieces, bouncing off the floor, the stump and each
 //! other by the world's contact manifolds until they rest.
 //!
@@ -43,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let half = (0.5 * (high - low)).as_vec3();
     let wall = world.insert(Collider3::fixed(
         Cuboid::new(half)?,
-        Pose::at(half.with_x(0.0))?,
+        Pose::at(Vec3::new(0.0, half.y, 0.0))?,
         (),
     ))?;
     // The shot, from 20 m in front, at the wall's middle.

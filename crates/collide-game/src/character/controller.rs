@@ -63,7 +63,7 @@ struct Slid<V> {
     pushing: Option<Push<V>>,
 }
 
-/// `motion` if it is finite and no longer than [`MAX_MOTION_PER_TICK`].
+/// Refuses a motion not finite or longer than [`MAX_MOTION_PER_TICK`].
 fn check_motion<D: Dim>(motion: D::V) -> Result<(), GameError> {
     crate::error::finite_vector("character motion", motion)?;
     let distance = f64::from(length(motion));
@@ -198,7 +198,8 @@ impl<D: Dim> Character<D> {
 
     /// Moves the character by `motion` (another's push: a
     /// [`Push::motion`], or a share of it) in `world`, swept through the
-    /// world less its own collider as its step sees it, stopping at what it
+    /// world less its own collider as its step sees it (what its filter
+    /// meets and the pair hook allows, sensors passed), stopping at what it
     /// meets; its collider follows. Returns how far it went. Its ground
     /// stays until its next step finds it again. A motion not finite or
     /// longer than [`MAX_MOTION_PER_TICK`] is refused, as is a world
@@ -210,11 +211,17 @@ impl<D: Dim> Character<D> {
     ) -> Result<D::V, GameError> {
         check_motion::<D>(motion)?;
         let filter = world.filter(self.collider)?;
-        let skip = [self.collider];
+        let mut skip = std::mem::take(&mut self.skip);
+        skip.clear();
+        skip.push(self.collider);
+        if world.has_pair_hook() {
+            self.vetoed(world, motion, filter, &mut skip)?;
+        }
         let from = self.position.get();
         let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
         let swept = D::sweep(&mut self.sweeper, &seen, &self.hull, from, motion);
         let went = travelled::<D>(from, motion, &swept);
+        self.skip = skip;
         self.position.shift(went);
         world.set_pose(self.collider, <D::V as Space>::at(self.position())?)?;
         Ok(went)

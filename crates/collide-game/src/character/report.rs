@@ -48,7 +48,8 @@ pub struct StepReport<V> {
     /// How far the base carried the character before its own move.
     pub carried: V,
     /// The base's velocity to add to the character's, by the
-    /// [`Inherit`](super::Inherit) rule, on the step it left the base; zero otherwise.
+    /// [`Inherit`](super::Inherit) rule, on the step it left the base;
+    /// zero otherwise.
     pub inherited: V,
     /// The character got onto a ledge this tick: it stepped or climbed
     /// up, and now stands on the ledge's top with its centre over it.

@@ -162,7 +162,8 @@ struct Scratch {
     start: Vec<Vec3>,
 }
 
-/// A ragdoll.
+/// A ragdoll. A clone shares the original's part colliders: give it
+/// colliders of its own (a new ragdoll) before stepping both.
 ///
 /// ```
 /// use collide_game::ragdoll::{Lying, Ragdoll, RagdollSettings, Skeleton};
@@ -293,12 +294,11 @@ impl Ragdoll {
         world: &mut World<Vec3, T>,
     ) -> Result<(), GameError> {
         self.colliders.check(world)?;
-        let asleep = self.is_asleep();
-        self.step_reading(dt, &*world)?;
-        if asleep && self.is_asleep() {
-            return Ok(());
+        // A body that slept through the tick has not moved.
+        if self.read_world(dt, &*world)? {
+            self.place_colliders(world)?;
         }
-        self.place_colliders(world)
+        Ok(())
     }
 
     /// One tick of `dt` reading `world` (a [`World`] or its snapshot) less
@@ -306,6 +306,15 @@ impl Ragdoll {
     /// ragdolls on threads, each followed by
     /// [`place_colliders`](Self::place_colliders).
     pub fn step_reading<T, L>(&mut self, dt: TimeStep<f32>, world: &L) -> Result<(), GameError>
+    where
+        L: WorldQuery<Vec3, T> + Geometry<Vec3, Pose>,
+    {
+        self.read_world(dt, world).map(|_| ())
+    }
+
+    /// [`step_reading`](Self::step_reading); false when it slept through
+    /// the tick without moving.
+    fn read_world<T, L>(&mut self, dt: TimeStep<f32>, world: &L) -> Result<bool, GameError>
     where
         L: WorldQuery<Vec3, T> + Geometry<Vec3, Pose>,
     {
@@ -331,17 +340,18 @@ impl Ragdoll {
     /// One tick of `dt` through `around`: a Verlet step under gravity, the
     /// pull toward the animated pose, rounds of bones, self-contact and
     /// joint limits (the centre of mass kept where the step put it), the
-    /// world's contacts, and the limits once more.
+    /// world's contacts, and the limits once more. False when it slept
+    /// through the tick without moving.
     fn advance(
         &mut self,
         dt: TimeStep<f32>,
         around: &Surroundings<'_, D3>,
-    ) -> Result<(), GameError> {
+    ) -> Result<bool, GameError> {
         finite_vector("gravity", around.gravity)?;
         let dt = dt.seconds();
         if matches!(self.clock, Clock::Asleep) {
             if self.still_resting(around) {
-                return Ok(());
+                return Ok(false);
             }
             self.wake();
         }
@@ -365,7 +375,7 @@ impl Ragdoll {
             touched = self.substep(sub, portion, around);
         }
         self.settle(dt, sub, touched);
-        Ok(())
+        Ok(true)
     }
 
     /// One step of `dt`: Verlet, the pull toward the animated pose, rounds

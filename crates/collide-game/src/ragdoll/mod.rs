@@ -34,20 +34,20 @@
 //! Costs: per step, the rounds (10 by default) over the humanoid's 19
 //! distance constraints, 10 joints and its pairs of parts that may touch,
 //! one box query and a contact test per part and nearby object.
-//! Ragdolls are independent of each other: step them on as many threads
-//! as you like and the results are the same bits.
 //!
-//! **On the world.** Each part is a moving capsule collider of the
-//! world ([`Ragdoll::colliders`]), so shots and rays hit the body part by
-//! part and ragdolls land on each other. A step reads the world less the
-//! ragdoll's own parts and sets them where it ends: `step(dt, &mut
-//! world)`, with gravity and the parts' filter in [`RagdollSettings`];
-//! it takes no input beyond the tick (the animated pose and its weights
-//! are set on it). Ragdolls stepped one after another each see the moves
-//! before; stepped on threads ([`Ragdoll::step_reading`] a
-//! [`WorldSnapshot`](collide::world::WorldSnapshot), then
-//! [`Ragdoll::place_colliders`]) each sees the others where the last tick
-//! left them, the same bits on any number of threads.
+//! **On the world.** Each part is a moving capsule collider of the world
+//! ([`Ragdoll::colliders`]). Shots and rays hit the body part by part,
+//! and ragdolls land on each other. `step(dt, &mut world)` reads the
+//! world less the ragdoll's own parts, then sets them where it ends.
+//! Gravity and the parts' filter are in [`RagdollSettings`]; the step
+//! takes no input beyond the tick (the animated pose and its weights are
+//! set on it).
+//!
+//! Ragdolls stepped one after another each see the moves before. To step
+//! them on threads, give each [`Ragdoll::step_reading`] a
+//! [`WorldSnapshot`](collide::world::WorldSnapshot), then call
+//! [`Ragdoll::place_colliders`] on each: every ragdoll sees the others
+//! where the last tick left them, the same bits on any number of threads.
 //!
 //! ```
 //! use collide::narrow::d3::{Cuboid, Pose};

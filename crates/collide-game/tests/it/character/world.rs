@@ -223,6 +223,24 @@ enum Thing {
     Player,
 }
 
+/// A 6 m plank 0.1 m thick, its top 2.3 m up; with `one_way`, a pair hook
+/// lets it hold only what is above it (the normal from it points up).
+fn plank_above(world: &mut World3<Thing>, one_way: bool) -> collide::Handle {
+    let plank = Cuboid::new(Vec3::new(3.0, 0.05, 3.0)).unwrap();
+    let at = Pose::at(Vec3::new(0.0, 2.25, 0.0)).unwrap();
+    let platform = world
+        .insert(Collider3::fixed(plank, at, Thing::OneWay))
+        .unwrap();
+    if one_way {
+        world.set_pair_hook(|pair| match (*pair.value_a, *pair.value_b) {
+            (Thing::OneWay, _) => pair.contact.normal.y > 0.5,
+            (_, Thing::OneWay) => pair.contact.normal.y < -0.5,
+            _ => true,
+        });
+    }
+    platform
+}
+
 /// A one-way platform through the world's pair hook: jumping up from
 /// under it, the character passes through; falling onto it, it stands.
 /// With the hook cleared the same jump bumps its head and falls back.
@@ -236,19 +254,7 @@ fn a_character_jumps_up_through_a_one_way_platform_and_lands_on_it() {
             .insert(Collider3::fixed(floor, at, Thing::Solid))
             .unwrap();
         // Its top 2.3 m up: the head (1.8 m) meets it in a jump.
-        let plank = Cuboid::new(Vec3::new(3.0, 0.05, 3.0)).unwrap();
-        let at = Pose::at(Vec3::new(0.0, 2.25, 0.0)).unwrap();
-        let platform = world
-            .insert(Collider3::fixed(plank, at, Thing::OneWay))
-            .unwrap();
-        if one_way {
-            // It holds only what is above it: the normal from it points up.
-            world.set_pair_hook(|pair| match (*pair.value_a, *pair.value_b) {
-                (Thing::OneWay, _) => pair.contact.normal.y > 0.5,
-                (_, Thing::OneWay) => pair.contact.normal.y < -0.5,
-                _ => true,
-            });
-        }
+        let platform = plank_above(&mut world, one_way);
         let start = Vec3::new(0.0, 0.95, 0.0);
         let mut c = Character::<D3>::new(settings(), start, &mut world, Thing::Player).unwrap();
         let mut fall = 0.0f32;
@@ -330,4 +336,23 @@ fn a_walker_pushes_another_along_until_a_wall_stops_both() {
     assert!(apart < 0.62, "{apart} m apart at the end");
     assert_eq!(walls, 0, "the pusher never touched the wall");
     assert!(pushed.ground().is_standing() && pusher.ground().is_standing());
+}
+
+#[test]
+fn a_shove_passes_what_the_pair_hook_lets_the_character_through() {
+    let run = |one_way: bool| {
+        let mut world: World3<Thing> = World3::new();
+        // A plank, its underside 2.2 m up.
+        plank_above(&mut world, one_way);
+        // Its head 0.3 m below the plank, shoved 0.6 m up into it.
+        let start = Vec3::new(0.0, 1.0, 0.0);
+        let mut c = Character::<D3>::new(settings(), start, &mut world, Thing::Player).unwrap();
+        world.step();
+        c.shove(Vec3::new(0.0, 0.6, 0.0), &mut world).unwrap().y
+    };
+    // Up through the plank when the hook lets it pass; stopped under it
+    // (a skin short of 0.3 m) otherwise.
+    assert!((run(true) - 0.6).abs() < 1e-6, "{}", run(true));
+    let held = run(false);
+    assert!(held < 0.3 && held > 0.25, "{held}");
 }

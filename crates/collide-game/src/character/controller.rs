@@ -175,14 +175,7 @@ impl<D: Dim> Character<D> {
         motion: D::V,
         world: &mut World<D::V, T>,
     ) -> Result<StepReport<D::V>, GameError> {
-        check_motion::<D>(motion)?;
-        let filter = world.filter(self.collider)?;
-        let mut skip = std::mem::take(&mut self.skip);
-        skip.clear();
-        skip.push(self.collider);
-        if world.has_pair_hook() {
-            self.vetoed(world, motion, filter, &mut skip)?;
-        }
+        let (filter, skip) = self.left_out(motion, world)?;
         let report = {
             let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
             let moved = |h: Handle| {
@@ -209,14 +202,7 @@ impl<D: Dim> Character<D> {
         motion: D::V,
         world: &mut World<D::V, T>,
     ) -> Result<D::V, GameError> {
-        check_motion::<D>(motion)?;
-        let filter = world.filter(self.collider)?;
-        let mut skip = std::mem::take(&mut self.skip);
-        skip.clear();
-        skip.push(self.collider);
-        if world.has_pair_hook() {
-            self.vetoed(world, motion, filter, &mut skip)?;
-        }
+        let (filter, skip) = self.left_out(motion, world)?;
         let from = self.position.get();
         let seen = world.seen(QueryFilter::new().with_filter(filter).excluding(&skip));
         let swept = D::sweep(&mut self.sweeper, &seen, &self.hull, from, motion);
@@ -225,6 +211,29 @@ impl<D: Dim> Character<D> {
         self.position.shift(went);
         world.set_pose(self.collider, <D::V as Space>::at(self.position())?)?;
         Ok(went)
+    }
+
+    /// For a move of `motion` in `world` (refused when not finite or too
+    /// long): its collider's filter, and what the move leaves out, its own
+    /// collider and what the pair hook vetoes near it (the kept list, taken
+    /// out of `self.skip` until the caller puts it back).
+    fn left_out<T>(
+        &mut self,
+        motion: D::V,
+        world: &mut World<D::V, T>,
+    ) -> Result<(Filter, Vec<Handle>), GameError> {
+        check_motion::<D>(motion)?;
+        let filter = world.filter(self.collider)?;
+        let mut skip = std::mem::take(&mut self.skip);
+        skip.clear();
+        skip.push(self.collider);
+        if world.has_pair_hook() {
+            if let Err(e) = self.vetoed(world, motion, filter, &mut skip) {
+                self.skip = skip;
+                return Err(e);
+            }
+        }
+        Ok((filter, skip))
     }
 
     /// Adds to `skip` the colliders near this tick's move that the pair

@@ -7,9 +7,8 @@ use super::band_scan::BandScan;
 use super::bands::Bands;
 use super::base::{MOVED, SweepBase, contract_from_base};
 use super::config::{SapConfig, SapStats};
-use super::endpoints::sort_unique;
 use crate::broad::contract::{BroadPhase, StepStats};
-use crate::broad::events::{FrameEvents, Pair, pair_key};
+use crate::broad::events::{FrameEvents, Pair};
 use crate::broad::headroom::keep_headroom;
 use crate::broad::query::{QueryBudget, QueryStats};
 use crate::broad::radix::merge_sorted;
@@ -297,26 +296,18 @@ impl<V: Vector, T> BandSap<V, T> {
             *tested += candidates;
         }
         let mut spanner_keys = std::mem::take(&mut self.base.work.fresh);
-        spanner_keys.clear();
-        *tested += self
-            .base
-            .spanner_pairs(|s, q| spanner_keys.push(pair_key(s, q)));
+        *tested += self.base.spanner_slot_keys(&mut spanner_keys);
         if spanner_keys.is_empty() {
             self.base
                 .tracker
                 .finish_keys(&self.band_pairs, &self.base.proxies.objects);
         } else {
-            // The spanners' few pairs sorted, then merged with the kept
-            // ones (no pair is in both: one side is a spanner).
-            let mut keys = std::mem::take(&mut self.base.work.keys);
-            keys.clear();
-            self.base.extend_by_slot(&mut keys, &spanner_keys);
-            sort_unique(&mut keys, &mut self.base.work.scratch, 0);
-            merge_sorted(&self.band_pairs, &keys, &mut self.base.work.scratch);
+            // The spanners' pairs merged with the kept ones (no pair is in
+            // both: one side is a spanner).
+            merge_sorted(&self.band_pairs, &spanner_keys, &mut self.base.work.scratch);
             self.base
                 .tracker
                 .finish_keys(&self.base.work.scratch, &self.base.proxies.objects);
-            self.base.work.keys = keys;
         }
         keep_headroom(&mut spanner_keys);
         self.base.work.fresh = spanner_keys;

@@ -6,7 +6,7 @@
 use super::base::{ALIVE, STALE, TOUCHED};
 use super::config::SapStats;
 use super::endpoints::MAX_PROXIES;
-use super::spanners::SpannerIndex;
+use super::spanners::{SlotKeyLists, SpannerIndex};
 use crate::broad::contract::StepStats;
 use crate::error::Error;
 use crate::geometry::{Aabb, Vector};
@@ -200,4 +200,6 @@ pub(super) struct StepWork {
     pub(super) scratch: Vec<u64>,
     pub(super) keys: Vec<u64>,
     pub(super) extents: Vec<f32>,
+    /// The spanners' pair search's lists.
+    pub(super) spanner_lists: SlotKeyLists,
 }

@@ -8,6 +8,7 @@ use super::base::{
     swept_extent,
 };
 use super::config::{SapStats, Spanners};
+use super::parts::Proxies;
 use crate::broad::events::pair_key;
 use crate::broad::headroom::{keep_headroom, reserve_headroom};
 use crate::geometry::Vector;
@@ -106,15 +107,6 @@ impl<V: Vector, T> SweepBase<V, T> {
             }
         }
         self.measures.sap_stats.variance = variance;
-        self.measures.sweep_axis = self.config.sweep_axis.unwrap_or_else(|| {
-            (0..V::DIM).fold(0, |best, a| {
-                if variance[a] > variance[best] {
-                    a
-                } else {
-                    best
-                }
-            })
-        });
         let positive = |x: f32| x > 0.0 && x.is_finite();
         let size = median(&mut self.work.extents);
         self.measures.jump_distance = if positive(size) {
@@ -122,21 +114,27 @@ impl<V: Vector, T> SweepBase<V, T> {
         } else {
             f32::INFINITY
         };
-        // The spanning threshold is along the sweep axis.
-        self.work.extents.clear();
-        for (p, aabb) in self.proxies.boxes.iter().enumerate() {
-            if self.proxies.status[p] & ALIVE != 0 {
-                self.work
-                    .extents
-                    .push(swept_extent(aabb, self.measures.sweep_axis));
+        // The spanning threshold each axis would have as the sweep axis.
+        let mut thresholds = [f32::INFINITY; 3];
+        for (a, threshold) in thresholds.iter_mut().enumerate().take(V::DIM) {
+            self.work.extents.clear();
+            for (p, aabb) in self.proxies.boxes.iter().enumerate() {
+                if self.proxies.status[p] & ALIVE != 0 {
+                    self.work.extents.push(swept_extent(aabb, a));
+                }
             }
+            let swept_median = median(&mut self.work.extents);
+            *threshold = match self.config.spanners {
+                Spanners::Relative { factor } if positive(swept_median) => factor * swept_median,
+                Spanners::Extent(extent) => extent,
+                _ => f32::INFINITY,
+            };
         }
-        let swept_median = median(&mut self.work.extents);
-        self.measures.span_extent = match self.config.spanners {
-            Spanners::Relative { factor } if positive(swept_median) => factor * swept_median,
-            Spanners::Extent(extent) => extent,
-            _ => f32::INFINITY,
-        };
+        self.measures.sweep_axis = self
+            .config
+            .sweep_axis
+            .unwrap_or_else(|| self.pick_sweep_axis(&variance, &thresholds));
+        self.measures.span_extent = thresholds[self.measures.sweep_axis];
         for p in 0..self.proxies.boxes.len() {
             let status = self.proxies.status[p];
             if status & ALIVE != 0 && (status & SPANNER != 0) != self.spans(&self.proxies.boxes[p])
@@ -146,6 +144,46 @@ impl<V: Vector, T> SweepBase<V, T> {
                 }
                 self.proxies.status[p] |= TOUCHED;
             }
+        }
+    }
+
+    /// The axis with the largest variance of centres, unless objects
+    /// spanning the world across it are many and another axis, along which
+    /// they would be spanners, has fewer than half as many: those go in
+    /// the spanner index rather than in every band of `sap1` (a floor
+    /// across the sweep axis would be in all of them) or every sweep
+    /// window of `sap`.
+    fn pick_sweep_axis(&self, variance: &[f64; 3], thresholds: &[f32; 3]) -> usize {
+        let widest = (0..V::DIM).fold(0, |best, a| {
+            if variance[a] > variance[best] {
+                a
+            } else {
+                best
+            }
+        });
+        // Per axis as the sweep axis: objects spanning along another.
+        let mut across = [0usize; 3];
+        for (p, aabb) in self.proxies.boxes.iter().enumerate() {
+            if self.proxies.status[p] & ALIVE == 0 {
+                continue;
+            }
+            let long = |b: usize| swept_extent(aabb, b) > thresholds[b];
+            for (a, count) in across.iter_mut().enumerate().take(V::DIM) {
+                if (0..V::DIM).any(|b| b != a && long(b)) {
+                    *count += 1;
+                }
+            }
+        }
+        let fewest = (0..V::DIM).fold(
+            widest,
+            |best, a| {
+                if across[a] < across[best] { a } else { best }
+            },
+        );
+        if across[fewest] * 2 < across[widest] {
+            fewest
+        } else {
+            widest
         }
     }
 
@@ -205,21 +243,20 @@ impl<V: Vector, T> SweepBase<V, T> {
         if self.sorted.spanners.is_empty() {
             return 0;
         }
-        self.sorted
-            .spanner_index
-            .rebuild(&self.sorted.spanners, &self.proxies.boxes);
+        self.rebuild_spanner_index();
         let (index, boxes, status) = (
             &self.sorted.spanner_index,
             &self.proxies.boxes,
             &self.proxies.status,
         );
         let mut tested = 0u64;
-        // Spanners against each other: each pair from its lower proxy.
-        for &s in &self.sorted.spanners {
+        // Spanners against each other: each pair from its lower rank.
+        for (rank, s) in index.proxies().enumerate() {
             let aabb = &boxes[s as usize];
             tested += index.candidates(aabb, |t| {
-                if t > s && aabb.overlaps(&boxes[t as usize]) {
-                    on_pair(s, t);
+                let t_proxy = index.proxy(t);
+                if t as usize > rank && aabb.overlaps(&boxes[t_proxy as usize]) {
+                    on_pair(s, t_proxy);
                 }
             });
         }
@@ -228,13 +265,53 @@ impl<V: Vector, T> SweepBase<V, T> {
             if status[q] & (ALIVE | SPANNER) != ALIVE {
                 continue;
             }
-            tested += index.candidates(aabb, |s| {
+            tested += index.candidates(aabb, |rank| {
+                let s = index.proxy(rank);
                 if boxes[s as usize].overlaps(aabb) {
                     on_pair(s, q as u32);
                 }
             });
         }
         tested
+    }
+
+    /// Writes to `out` the slot pair keys, sorted and unique, of every
+    /// overlapping pair with a spanning object (see `spanners.rs`).
+    /// Returns the number of box tests.
+    pub(super) fn spanner_slot_keys(&mut self, out: &mut Vec<u64>) -> u64 {
+        out.clear();
+        if self.sorted.spanners.is_empty() {
+            return 0;
+        }
+        self.rebuild_spanner_index();
+        let Proxies {
+            proxy_of,
+            boxes,
+            handle_of,
+            status,
+            ..
+        } = &self.proxies;
+        // Every live object outside the spanning list, in slot order (a
+        // slot's proxy may have been freed and given to another slot).
+        let others = proxy_of.iter().enumerate().filter_map(|(slot, &p)| {
+            let i = p as usize;
+            let listed = i < status.len()
+                && status[i] & (ALIVE | SPANNER) == ALIVE
+                && handle_of[i].index() as usize == slot;
+            listed.then_some((slot as u32, p))
+        });
+        self.sorted
+            .spanner_index
+            .slot_keys(boxes, others, &mut self.work.spanner_lists, out)
+    }
+
+    fn rebuild_spanner_index(&mut self) {
+        let handle_of = &self.proxies.handle_of;
+        self.sorted
+            .spanner_index
+            .rebuild(&self.sorted.spanners, &self.proxies.boxes, |p| {
+                handle_of[p as usize].index()
+            });
     }
 
     /// Appends proxy pair keys to `keys` as slot pair keys.
@@ -296,6 +373,7 @@ impl<V: Vector, T> SweepBase<V, T> {
         reserve_headroom(&mut self.work.scratch, largest);
         keep_headroom(&mut self.work.extents);
         self.sorted.spanner_index.make_room();
+        self.work.spanner_lists.make_room();
         spanner_keys
     }
 }

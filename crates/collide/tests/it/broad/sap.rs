@@ -426,12 +426,10 @@ fn coherent_motion_repairs_and_incoherent_motion_resorts() {
     }
 }
 
-#[test]
-fn the_sweep_axis_is_the_one_with_the_largest_variance() {
-    // Flat along x: x is the axis; the same scene turned on its side: y.
-    let swap = |v: Vec2| Vec2::new(v.y, v.x);
-    let flat = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Flat, 500)).take_frames(1);
-    let turned: Vec<Vec<Record<Vec2>>> = flat
+/// The frames with every box's corners mapped by `map` (a swap of axes or
+/// a stretch, which keep min below max).
+fn map_corners(frames: &[Vec<Record<Vec2>>], map: fn(Vec2) -> Vec2) -> Vec<Vec<Record<Vec2>>> {
+    frames
         .iter()
         .map(|frame| {
             frame
@@ -439,13 +437,20 @@ fn the_sweep_axis_is_the_one_with_the_largest_variance() {
                 .map(|r| match r {
                     Record::Upsert { id, aabb } => Record::Upsert {
                         id: *id,
-                        aabb: Aabb2::new(swap(aabb.min()), swap(aabb.max())).unwrap(),
+                        aabb: Aabb2::new(map(aabb.min()), map(aabb.max())).unwrap(),
                     },
                     other => *other,
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_sweep_axis_is_the_one_with_the_largest_variance() {
+    // Flat along x: x is the axis; the same scene turned on its side: y.
+    let flat = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Flat, 500)).take_frames(1);
+    let turned = map_corners(&flat, |v| Vec2::new(v.y, v.x));
     for kind in KINDS {
         let sap = verify(kind, SapConfig::default(), &flat, "flat");
         let v = sap.sap_stats().variance;
@@ -478,6 +483,31 @@ fn world_spanning_objects_live_in_their_own_list() {
         };
         let sap = verify(kind, off, &frames, "large, list off");
         assert_eq!(sap.sap_stats().spanners, 0, "{kind:?}");
+    }
+}
+
+#[test]
+fn floors_across_the_widest_axis_turn_the_sweep_along_them() {
+    // The floors of `large` span x; the movers spread twice as far in y,
+    // so the centres vary most along y. Sweeping y would put every floor
+    // in every band of `sap1`: the sweep runs along x, the floors listed.
+    let large = Scene::<Vec2>::new(SceneConfig::new(SceneKind::Large, 1000)).take_frames(3);
+    let tall = map_corners(&large, |v| Vec2::new(v.x, 2.0 * v.y));
+    let turned = map_corners(&tall, |v| Vec2::new(v.y, v.x));
+    for kind in KINDS {
+        let sap = verify(kind, SapConfig::default(), &tall, "tall");
+        let v = sap.sap_stats().variance;
+        assert!(v[1] > 2.0 * v[0], "{v:?}");
+        assert_eq!((sap.sweep_axis(), sap.sap_stats().spanners), (0, 20));
+        let sap = verify(kind, SapConfig::default(), &turned, "turned");
+        assert_eq!((sap.sweep_axis(), sap.sap_stats().spanners), (1, 20));
+        // Without a spanning list the variance decides.
+        let off = SapConfig {
+            spanners: Spanners::Off,
+            ..SapConfig::default()
+        };
+        let sap = verify(kind, off, &tall, "tall, list off");
+        assert_eq!((sap.sweep_axis(), sap.sap_stats().spanners), (1, 0));
     }
 }
 

@@ -138,7 +138,7 @@ impl<V: Vector, T> Sap<V, T> {
     }
 
     /// The axis used for full sweeps (0 = x): the configured one, or the
-    /// one with the largest variance of centres at the last measurement.
+    /// one picked at the last measurement (see [`SapConfig::sweep_axis`]).
     pub fn sweep_axis(&self) -> usize {
         self.base.measures.sweep_axis
     }

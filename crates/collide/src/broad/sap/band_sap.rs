@@ -35,8 +35,9 @@ pub(super) fn swap_budget(len: usize) -> u64 {
 /// (`sap1`), in 2D and 3D: candidates by a forward scan, each given a box
 /// test.
 ///
-/// It sorts only the axis with the largest variance of centres, by each
-/// object's min, and scans it for candidates (intervals overlapping on
+/// It sorts only one axis, by each object's min (the one with the largest
+/// variance of centres, or the one along floors that span the world
+/// across it, see [`SapConfig::sweep_axis`]), and scans it for candidates (intervals overlapping on
 /// that axis). It cuts the world across that axis into bands a few object
 /// sizes wide, each with its objects sorted by their min and its own scan,
 /// so a scan meets only its band's objects (much faster than one sweep on
@@ -171,8 +172,8 @@ impl<V: Vector, T> BandSap<V, T> {
         &self.base.config
     }
 
-    /// The axis scanned (0 = x): the configured one, or the one with the
-    /// largest variance of centres at the last measurement.
+    /// The axis scanned (0 = x): the configured one, or the one picked at
+    /// the last measurement (see [`SapConfig::sweep_axis`]).
     ///
     /// ```
     /// use collide::{Aabb2, BandSap, BroadPhase};

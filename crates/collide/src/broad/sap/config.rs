@@ -49,10 +49,13 @@ pub enum Spanners {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SapConfig {
     /// The axis scanned for candidates (`sap1`) and swept in full sweeps
-    /// (`sap`):
-    /// `None` picks the axis with the largest variance of centres, measured
-    /// again every [`remeasure_every`](Self::remeasure_every) steps; `Some`
-    /// fixes it (`< D`).
+    /// (`sap`): `None` picks the axis with the largest variance of
+    /// centres, unless the objects spanning the world across it (see
+    /// [`spanners`](Self::spanners)) are more than twice those across
+    /// another axis: then that one, along which they are listed apart
+    /// (floors across the sweep axis would sit in every band of `sap1`).
+    /// Measured again every [`remeasure_every`](Self::remeasure_every)
+    /// steps. `Some` fixes it (`< D`).
     pub sweep_axis: Option<usize>,
     /// Steps between two measurements of the axis variances and of the
     /// typical object size, `>= 1`. Switching `sap1`'s axis costs one sort.

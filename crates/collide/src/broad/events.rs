@@ -449,6 +449,29 @@ impl PairTracker {
         self.events.get()
     }
 
+    /// Whether every slot of `objects` names the object it named when the
+    /// pairs were last keyed ([`PairTracker::finish_keys`]): slot keys of
+    /// this step and of that one may be compared.
+    pub(crate) fn keyed<T>(&self, objects: &Slots<T>) -> bool {
+        self.keyed_at == Some(objects.reuses())
+    }
+
+    /// [`PairTracker::finish_with_events`] for a step of a structure that
+    /// also ends steps by [`PairTracker::finish_keys`]: while no slot of
+    /// `objects` was reused, its next step may still merge by key.
+    pub(crate) fn finish_keyed_changes<T>(
+        &mut self,
+        objects: &Slots<T>,
+        fill: impl FnOnce(&mut Vec<Pair>, &mut Vec<Pair>),
+    ) -> &FrameEvents {
+        let keyed = self.keyed(objects);
+        self.finish_with_events(fill);
+        if keyed {
+            self.keyed_at = Some(objects.reuses());
+        }
+        self.events.get()
+    }
+
     /// The pairs of the last step.
     pub(crate) fn pairs(&self) -> &[Pair] {
         &self.current

@@ -7,6 +7,7 @@ use super::band_scan::BandScan;
 use super::bands::Bands;
 use super::base::{MOVED, SweepBase, contract_from_base};
 use super::config::{SapConfig, SapStats};
+use super::spanner_moves::{key_changes, spanner_pair_changes};
 use crate::broad::contract::{BroadPhase, StepStats};
 use crate::broad::events::{FrameEvents, Pair};
 use crate::broad::headroom::keep_headroom;
@@ -107,6 +108,9 @@ pub struct BandSap<V: Vector, T = ()> {
     /// next coherent step (after a scan of every band, and at each
     /// re-measurement).
     pub(super) max_extent_stale: bool,
+    /// `band_pairs` before this step, when its changes come from the
+    /// moves (see `spanner_moves.rs`).
+    pub(super) last_band_pairs: Vec<u64>,
 }
 
 impl<V: Vector, T> Default for BandSap<V, T> {
@@ -164,6 +168,7 @@ impl<V: Vector, T> BandSap<V, T> {
             band_pairs: Vec::new(),
             max_extent: 0.0,
             max_extent_stale: true,
+            last_band_pairs: Vec::new(),
         }
     }
 
@@ -277,6 +282,11 @@ impl<V: Vector, T> BandSap<V, T> {
     /// scan of every band, plus the spanners' pairs; a sorted merge gives
     /// the events.
     fn finish_one_axis(&mut self, stats: &mut SapStats, tested: &mut u64) {
+        let from_moves = self.base.spanner_moves_suffice();
+        if from_moves {
+            self.last_band_pairs.clear();
+            self.last_band_pairs.extend_from_slice(&self.band_pairs);
+        }
         let resorted = stats.resorts != 0;
         if !resorted {
             self.merge_into_bands();
@@ -296,6 +306,11 @@ impl<V: Vector, T> BandSap<V, T> {
             stats.sweep_candidates = candidates;
             *tested += candidates;
         }
+        stats.spanners_from_moves = from_moves;
+        if from_moves {
+            *tested += self.finish_from_moves();
+            return;
+        }
         let mut spanner_keys = std::mem::take(&mut self.base.work.fresh);
         *tested += self.base.spanner_slot_keys(&mut spanner_keys);
         if spanner_keys.is_empty() {
@@ -312,6 +327,29 @@ impl<V: Vector, T> BandSap<V, T> {
         }
         keep_headroom(&mut spanner_keys);
         self.base.work.fresh = spanner_keys;
+        self.base.sorted.spanner_pairs_kept = !self.base.sorted.spanners.is_empty();
+    }
+
+    /// Ends a step by the changes of the pairs among the objects in the
+    /// bands and of the spanners' pairs with the movers (see
+    /// `spanner_moves.rs`). Returns the number of candidates tested.
+    fn finish_from_moves(&mut self) -> u64 {
+        let SweepBase {
+            proxies,
+            sorted,
+            tracker,
+            ..
+        } = &mut self.base;
+        let (last, now) = (&self.last_band_pairs, &self.band_pairs);
+        let handles = proxies.objects.live_handles();
+        let pair_of = |k: u64| Pair::new(handles.at((k >> 32) as u32), handles.at(k as u32));
+        let mut tested = 0;
+        tracker.finish_keyed_changes(&proxies.objects, |started, stopped| {
+            key_changes(last, now, pair_of, started, stopped);
+            tested = spanner_pair_changes(proxies, &sorted.spanner_index, started, stopped);
+        });
+        keep_headroom(&mut self.last_band_pairs);
+        tested
     }
 }
 

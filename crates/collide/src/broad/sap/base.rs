@@ -116,6 +116,14 @@ impl<V: Vector, T> SweepBase<V, T> {
         if status & (IN_AXES | STALE) == IN_AXES && old != aabb {
             self.proxies.status[i] |= STALE;
             self.proxies.stale.push(p);
+            // Only spanners' pairs are found from the moves; without
+            // spanners the lists differ in length and no step uses them.
+            if !self.sorted.spanners.is_empty() {
+                self.proxies.stale_boxes.push(old);
+            }
+        }
+        if status & SPANNER != 0 && old != aabb {
+            self.sorted.spanners_changed = true;
         }
         if status & IN_AXES != 0 && self.jumped(&old, &aabb) {
             self.measures.jumps += 1;

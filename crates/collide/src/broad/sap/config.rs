@@ -177,4 +177,9 @@ pub struct SapStats {
     /// not move and found only the movers' pairs, by a short scan around
     /// their keys (false: a scan of every band).
     pub coherent: bool,
+    /// `sap1`: true when this step found the spanners' pair changes from
+    /// the moves alone (no spanner changed and no object entered or left
+    /// since the last step, which changed few pairs), not every spanner
+    /// pair again.
+    pub spanners_from_moves: bool,
 }

@@ -34,6 +34,7 @@ mod endpoints;
 mod one_axis;
 mod pairset;
 mod parts;
+mod spanner_moves;
 mod spanners;
 mod step;
 mod sweep;

@@ -33,6 +33,9 @@ pub(super) struct Proxies<V: Vector, T> {
     /// Proxies in the sorted arrays whose box changed since the last step,
     /// once each (marked [`STALE`]).
     pub(super) stale: Vec<u32>,
+    /// Per entry of `stale`, the proxy's box at the last step (kept while
+    /// there are spanners; see `spanner_moves.rs`).
+    pub(super) stale_boxes: Vec<Aabb<V>>,
     /// True when an object changed since the last step: queries trust the
     /// sorted arrays only for the objects not `touched` nor `stale`, and
     /// test those directly.
@@ -50,6 +53,7 @@ impl<V: Vector, T> Proxies<V, T> {
             free: Vec::new(),
             touched: Vec::new(),
             stale: Vec::new(),
+            stale_boxes: Vec::new(),
             dirty: false,
         }
     }
@@ -66,6 +70,7 @@ impl<V: Vector, T> Proxies<V, T> {
             free: Vec::new(),
             touched: self.touched.clone(),
             stale: self.stale.clone(),
+            stale_boxes: Vec::new(),
             dirty: self.dirty,
         }
     }
@@ -123,6 +128,12 @@ pub(super) struct SortedKeys {
     pub(super) spanners: Vec<u32>,
     /// The spanners grouped and sorted for the pair search.
     pub(super) spanner_index: SpannerIndex,
+    /// A spanner moved, entered or left the list since the last step.
+    pub(super) spanners_changed: bool,
+    /// The last step's pairs hold its spanners' pairs and the index its
+    /// spanners as they still are, unless `spanners_changed`: a step may
+    /// find the spanners' pair changes from the moves alone.
+    pub(super) spanner_pairs_kept: bool,
 }
 
 impl SortedKeys {
@@ -141,6 +152,8 @@ impl SortedKeys {
             built: self.built,
             spanners: self.spanners.clone(),
             spanner_index: SpannerIndex::default(),
+            spanners_changed: true,
+            spanner_pairs_kept: false,
         }
     }
 }

@@ -76,6 +76,9 @@ impl<V: Vector, T> SweepBase<V, T> {
         }
         keep_headroom(&mut self.proxies.stale);
         self.proxies.stale.clear();
+        keep_headroom(&mut self.proxies.stale_boxes);
+        self.proxies.stale_boxes.clear();
+        self.sorted.spanners_changed = false;
     }
 
     /// Measures the centre variance per axis and the median size; picks the
@@ -213,6 +216,7 @@ impl<V: Vector, T> SweepBase<V, T> {
                     }
                     s |= SPANNER;
                     self.sorted.spanners.push(p);
+                    self.sorted.spanners_changed = true;
                 }
             } else if s & SPANNER != 0 || s & JUMPED != 0 {
                 // Back from the spanning list, or a jump: drop every pair

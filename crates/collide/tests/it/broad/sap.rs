@@ -511,6 +511,47 @@ fn floors_across_the_widest_axis_turn_the_sweep_along_them() {
     }
 }
 
+#[test]
+fn sap1_takes_the_spanners_pair_changes_from_the_moves_and_matches_brute_force() {
+    // Static floors under slow movers: after the first steps the changes
+    // come from the moves. Fast motion and churn change too many pairs or
+    // the lists (every pair found again); walls going up and down change
+    // the spanners. Every frame is checked against brute force either way.
+    fn run<V: Vector>(kind: SceneKind, motion: Motion, frames: usize) -> usize {
+        let config = SceneConfig {
+            motion,
+            seed: 3,
+            ..SceneConfig::new(kind, 400)
+        };
+        let frames = Scene::<V>::new(config).take_frames(frames);
+        let flags = std::cell::RefCell::new(Vec::new());
+        let what = format!("sap1 {kind} {motion} {}D", V::DIM);
+        crate::common::verify_each(BandSap::<V, u64>::new(), &frames, &what, |s| {
+            flags.borrow_mut().push(s.sap_stats().spanners_from_moves);
+            s.validate()
+        });
+        // The last check of each frame follows its step.
+        let flags = flags.into_inner();
+        let mut at = 0;
+        let mut from_moves = 0;
+        for frame in &frames {
+            at += frame.len();
+            from_moves += usize::from(flags[at]);
+            at += 1;
+        }
+        from_moves
+    }
+    assert!(run::<Vec2>(SceneKind::Large, Motion::Slow, 30) >= 25);
+    // In 3D the pairs are few, so some steps change more than one in four
+    // and find every pair again.
+    assert!(run::<Vec3>(SceneKind::Large, Motion::Slow, 30) >= 15);
+    for motion in [Motion::Fast, Motion::Churn] {
+        run::<Vec2>(SceneKind::Large, motion, 20);
+        run::<Vec3>(SceneKind::Large, motion, 20);
+    }
+    assert!(run::<Vec2>(SceneKind::Walls, Motion::Slow, 250) > 0);
+}
+
 /// Boxes with integer corners on a wide lattice: `sap1` cuts it into bands
 /// whose edges fall on lattice lines, so boxes start, end and touch exactly
 /// on band edges, cross them, jump across many, and churn.

@@ -424,25 +424,18 @@ impl PairTracker {
         if events.is_empty() {
             return self.events.get();
         }
-        events.started.sort_unstable();
-        events.stopped.sort_unstable();
-        let (started, stopped) = (&events.started, &events.stopped);
+        // Pairs of one list are live at one step, so their keys differ and
+        // order them as the pairs do.
+        events.started.sort_unstable_by_key(Pair::key);
+        events.stopped.sort_unstable_by_key(Pair::key);
         self.next.clear();
-        reserve_headroom(&mut self.next, self.current.len() + started.len());
-        let (mut s, mut x) = (0, 0);
-        for &pair in &self.current {
-            while s < started.len() && started[s] < pair {
-                self.next.push(started[s]);
-                s += 1;
-            }
-            if x < stopped.len() && stopped[x] == pair {
-                x += 1;
-                continue;
-            }
-            self.next.push(pair);
-        }
-        self.next.extend_from_slice(&started[s..]);
-        debug_assert_eq!(x, stopped.len(), "every stopped pair was current");
+        reserve_headroom(&mut self.next, self.current.len() + events.started.len());
+        apply_changes(
+            &self.current,
+            &events.started,
+            &events.stopped,
+            &mut self.next,
+        );
         debug_assert!(self.next.windows(2).all(|w| w[0] < w[1]));
         std::mem::swap(&mut self.current, &mut self.next);
         self.make_room();
@@ -509,6 +502,53 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     (u64::from(lo) << 32) | u64::from(hi)
 }
 
+/// Writes `current` less `stopped` plus `started` to `next`, all sorted by
+/// key, `stopped` a subset of `current` and `started` disjoint from it: the
+/// kept pairs between two changes are copied as one run, found by a
+/// galloping search from the last change, so few changes cost little more
+/// than the copy and many no more than a merge.
+fn apply_changes(current: &[Pair], started: &[Pair], stopped: &[Pair], next: &mut Vec<Pair>) {
+    let (mut from, mut s, mut x) = (0, 0, 0);
+    while s < started.len() || x < stopped.len() {
+        let stop = s == started.len() || (x < stopped.len() && stopped[x].key() < started[s].key());
+        let key = if stop {
+            stopped[x].key()
+        } else {
+            started[s].key()
+        };
+        let at = from + first_at_or_after(&current[from..], key);
+        next.extend_from_slice(&current[from..at]);
+        from = at;
+        if stop {
+            debug_assert_eq!(
+                current.get(at),
+                Some(&stopped[x]),
+                "a stopped pair was current"
+            );
+            from += 1;
+            x += 1;
+        } else {
+            next.push(started[s]);
+            s += 1;
+        }
+    }
+    next.extend_from_slice(&current[from..]);
+}
+
+/// The index of the first of `pairs` (sorted by key) whose key is not
+/// below `key`: probes at 1, 2, 4, ... from the start, then a bisection
+/// of the last gap.
+fn first_at_or_after(pairs: &[Pair], key: u64) -> usize {
+    let mut bound = 1;
+    while bound <= pairs.len() && pairs[bound - 1].key() < key {
+        bound *= 2;
+    }
+    // Every pair before `bound / 2` is below `key`; the first one not
+    // below is at `bound - 1` or before, or there is none.
+    let (lo, hi) = (bound / 2, bound.min(pairs.len()));
+    lo + pairs[lo..hi].partition_point(|p| p.key() < key)
+}
+
 /// The merge of two steps' pairs, by key, for one range of keys: writes
 /// `next[j]` for `keys[j]` (the old pair when its key is among the old
 /// ones, otherwise a new pair, also pushed to `started`) and pushes the old
@@ -545,6 +585,60 @@ fn merge_part(
 mod tests {
     use super::*;
     use crate::test_rng::TestRng;
+
+    /// Changes applied by runs give the pair list a set computation gives:
+    /// none, a few, changes at both ends, and most pairs changing.
+    #[test]
+    fn changes_applied_by_runs_match_the_set_of_pairs() {
+        let mut rng = TestRng::new(5);
+        let mut slots = Slots::new();
+        let handles: Vec<Handle> = (0..60).map(|_| slots.insert(()).unwrap()).collect();
+        let every: Vec<Pair> = (0..60)
+            .flat_map(|a| (a + 1..60).map(move |b| (a, b)))
+            .map(|(a, b)| Pair::new(handles[a], handles[b]))
+            .collect();
+        let mut tracker = PairTracker::default();
+        let mut expected: Vec<Pair> = Vec::new();
+        for round in 0..200 {
+            // Change a share of the pairs that grows with the round.
+            let share = [0, 1, 30, 1000][round % 4];
+            let (mut started, mut stopped) = (Vec::new(), Vec::new());
+            for pair in &every {
+                if rng.below(1000) < share {
+                    if expected.binary_search(pair).is_ok() {
+                        stopped.push(*pair);
+                    } else {
+                        started.push(*pair);
+                    }
+                }
+            }
+            if round % 7 == 0 {
+                // The first and the last pair, whichever way they go.
+                for pair in [every[0], every[every.len() - 1]] {
+                    started.retain(|p| *p != pair);
+                    stopped.retain(|p| *p != pair);
+                    if expected.binary_search(&pair).is_ok() {
+                        stopped.push(pair);
+                    } else {
+                        started.push(pair);
+                    }
+                }
+            }
+            expected.retain(|p| !stopped.contains(p));
+            expected.extend(&started);
+            expected.sort_unstable();
+            let (s, x) = (started.clone(), stopped.clone());
+            tracker.finish_with_events(|a, b| {
+                a.extend(s.iter().rev());
+                b.extend(x.iter().rev());
+            });
+            assert_eq!(tracker.pairs(), &expected[..], "round {round}");
+            started.sort_unstable();
+            stopped.sort_unstable();
+            assert_eq!(tracker.events().started, started);
+            assert_eq!(tracker.events().stopped, stopped);
+        }
+    }
 
     /// The merge of keys (no slot reused since the last step) gives the
     /// events and pairs the comparison of handle pairs gives, over random

@@ -52,7 +52,10 @@ pub(super) fn swap_budget(len: usize) -> u64 {
 /// objects, mass inserts), a radix sort re-sorts from scratch. Objects far
 /// longer than the rest along the sweep axis (floors, walls; see
 /// [`Spanners`](super::Spanners)) live in a separate list tested against
-/// everyone through an index on the axis where they are thinnest.
+/// everyone through an index on the axis where they are thinnest. While
+/// they stay put and few pairs change, a step finds their pairs' changes
+/// around the movers' old and new boxes instead of every pair again (see
+/// `spanner_moves.rs`).
 ///
 /// Pick it for flat worlds (a side-scroller), fast motion, and scenes
 /// where most objects rest. Cost per step: O(n + candidates within bands),

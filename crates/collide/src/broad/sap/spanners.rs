@@ -382,12 +382,8 @@ mod tests {
                 } else {
                     Vec2::splat(rng.range(0.5, 8.0))
                 };
-                let min = if p < spanning {
-                    min * Vec2::new(if size.x > 50.0 { 0.0 } else { 1.0 }, 1.0)
-                        * Vec2::new(1.0, if size.y > 50.0 { 0.0 } else { 1.0 })
-                } else {
-                    min
-                };
+                // A spanner starts at 0 along the axis it spans.
+                let min = Vec2::select(size.cmpgt(Vec2::splat(50.0)), Vec2::ZERO, min);
                 boxes.push(Aabb::new(min, min + size).unwrap());
             }
             // Slots shuffled against proxies, so spanners sit below,
